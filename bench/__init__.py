@@ -1,0 +1,1 @@
+"""Benchmarks: ``make bench`` prints one JSON document."""

@@ -1,0 +1,1 @@
+"""Tavolo bot: asyncio core, storage, languages and platform adapters."""

@@ -1,0 +1,1 @@
+"""Platform adapters: translate updates to core requests and replies to platform calls."""

@@ -1,0 +1,66 @@
+"""Platform-neutral requests and replies: what adapters hand the core and get back.
+
+Adapters (Discord, Telegram, console) turn a platform update into a ``Request`` and call
+``Core.handle_text`` or ``Core.handle_button``; they turn each ``Reply`` into that platform's
+calls. Adapters hold no game logic: which text, image and buttons to show is the core's choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Visibility = Literal["channel", "private"]
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """Who asked, and where. Ids are strings, unique within ``platform``."""
+
+    platform: str  # "discord" | "telegram" | "console" | "fake"
+    chat_id: str  # channel / group / thread id
+    user_id: str
+    user_name: str
+    is_group: bool = True
+    is_admin: bool = False  # a chat admin (may change /lang, /end, /kick)
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button. ``id`` is the encoded action (ASCII, at most 64 bytes); ``label`` is already
+    in the chat's language. ``row`` groups buttons into keyboard rows."""
+
+    id: str
+    label: str
+    row: int = 0
+    style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+
+
+@dataclass(frozen=True, slots=True)
+class BoardRef:
+    """This reply is the board of ``session_id``: edit ``message_id`` in place when given,
+    else post a new message and tell the core its id with ``Core.board_posted``."""
+
+    session_id: str
+    message_id: str | None = None
+
+
+@dataclass(slots=True)
+class Reply:
+    """One message. ``text`` is already translated; ``key``/``params`` say what it means, for
+    tests and for adapters that format some keys natively."""
+
+    key: str
+    text: str
+    params: dict[str, Any] = field(default_factory=dict)
+    image: bytes | None = None
+    image_name: str = "board.png"
+    buttons: list[Button] = field(default_factory=list)
+    visibility: Visibility = "channel"
+    to_user: str | None = None  # with visibility "private": the only user who may see it
+    board: BoardRef | None = None
+    mentions: list[str] = field(default_factory=list)  # user ids to notify (turn announcements)
+
+    @property
+    def is_private(self) -> bool:
+        return self.visibility == "private"

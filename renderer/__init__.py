@@ -1,0 +1,1 @@
+"""Board images for Tavolo: ``render(game_id, view, **style) -> PNG bytes``. No rules, no chat."""
