@@ -15,9 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.game import BadSetup, Game, GameError, IllegalMove, Outcome
+from engine.imaginary13 import Imaginary13
 
 # game id -> class. Each game module adds its line here when it lands.
 GAMES: dict[str, type[Game]] = {}
+GAMES[Imaginary13.game_id] = Imaginary13
 
 
 def new_game(
