@@ -1,0 +1,361 @@
+"""Every text the bot writes, in English, Spanish and Italian.
+
+Texts live in gettext catalogues, ``bot/i18n/locales/<lang>/*.po``; the ``msgid`` of each entry
+is a dotted key (``play.started``) and its ``msgstr`` the text, with ``str.format`` placeholders
+(``{name}``). All files of one language are read once, on first use, with Babel and merged into
+one table. Nothing is compiled and nothing is downloaded.
+
+>>> t("en", "button.undo")
+'Undo'
+>>> t("xx", "button.undo")       # unknown language: English
+'Undo'
+>>> t("it", "button.undo")
+'Annulla'
+
+Placeholders may carry a locale-aware format spec, so numbers read naturally in each language:
+
+* ``{n:n}`` — a number with the language's separators (``1,234`` / ``1.234``),
+* ``{p:%}`` — a fraction as a percentage (``0.25`` -> ``25%`` / ``25 %``),
+* ``{m:$}`` — an amount of (Canfield) dollars (``$52.00`` / ``52,00 US$``).
+
+Plural entries (``msgid``/``msgid_plural``) pick their form from the ``count`` parameter
+using the catalogue's ``Plural-Forms`` header.
+"""
+
+from __future__ import annotations
+
+import gettext
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.messages.pofile import read_po
+from babel.numbers import format_currency, format_decimal, format_percent
+
+LANGUAGES: tuple[str, ...] = ("en", "es", "it")
+DEFAULT = "en"
+
+LOCALES_DIR = Path(__file__).resolve().parent / "locales"
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One message: a single text, or plural forms chosen by ``count``."""
+
+    forms: tuple[str, ...]
+    plural: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Language:
+    entries: Mapping[str, _Entry]
+    plural_index: Any  # callable n -> form index, from the catalogue's Plural-Forms header
+
+
+def _read_language(lang: str) -> _Language:
+    entries: dict[str, _Entry] = {}
+    plural_expr = "(n != 1)"
+    folder = LOCALES_DIR / lang
+    for path in sorted(folder.glob("*.po")) if folder.is_dir() else ():
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=lang, domain=path.stem)
+        plural_expr = catalog.plural_expr or plural_expr
+        for message in catalog:
+            if not message.id:
+                continue  # the header
+            if isinstance(message.id, tuple):
+                forms = tuple(message.string or ())
+                key, plural = message.id[0], True
+            else:
+                forms = (message.string,)
+                key, plural = message.id, False
+            # An empty or fuzzy translation is "not translated": fall back to English.
+            if message.fuzzy or not all(forms):
+                continue
+            entries[key] = _Entry(forms, plural)
+    return _Language(entries, gettext.c2py(plural_expr))
+
+
+@cache
+def _language(lang: str) -> _Language:
+    return _read_language(lang)
+
+
+def reload() -> None:
+    """Forget the cached catalogues (tests and translators editing .po files use this)."""
+    _language.cache_clear()
+
+
+def normalise(lang: str | None) -> str:
+    """A supported language code for ``lang`` (``"es_AR"`` -> ``"es"``, unknown -> English).
+
+    >>> normalise("it-IT"), normalise("fr"), normalise(None)
+    ('it', 'en', 'en')
+    """
+    if not lang:
+        return DEFAULT
+    base = lang.replace("-", "_").split("_")[0].lower()
+    return base if base in LANGUAGES else DEFAULT
+
+
+class _LocaleFormatter(string.Formatter):
+    """``str.format`` plus the locale-aware specs ``n``, ``%`` and ``$`` (see module doc)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "n" and isinstance(value, int | float):
+            return format_decimal(value, locale=self.lang)
+        if format_spec == "%" and isinstance(value, int | float):
+            return format_percent(value, locale=self.lang)
+        if format_spec == "$" and isinstance(value, int | float):
+            return format_currency(value, "USD", locale=self.lang)
+        return super().format_field(value, format_spec)
+
+
+def _lookup(lang: str, key: str) -> tuple[str, _Entry]:
+    lang = normalise(lang)
+    entry = _language(lang).entries.get(key)
+    if entry is None and lang != DEFAULT:
+        lang, entry = DEFAULT, _language(DEFAULT).entries.get(key)
+    if entry is None:
+        raise KeyError(f"no text for key {key!r}")
+    return lang, entry
+
+
+def t(lang: str, key: str, **params: Any) -> str:
+    """The text of ``key`` in ``lang`` with ``params`` filled in.
+
+    Unknown language -> English; key missing in that language -> the English text; key missing
+    everywhere, or a placeholder without its parameter -> ``KeyError`` (so tests catch typos).
+
+    >>> t("es", "button.draw")
+    'Robar'
+    >>> t("en", "no.such.key")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no text for key 'no.such.key'"
+    """
+    found_lang, entry = _lookup(lang, key)
+    text = entry.forms[0]
+    if entry.plural:
+        count = params.get("count")
+        if count is None:
+            raise KeyError(f"plural key {key!r} needs a 'count' parameter")
+        index = _language(found_lang).plural_index(abs(int(count)))
+        text = entry.forms[min(index, len(entry.forms) - 1)]
+    return _LocaleFormatter(found_lang).vformat(text, (), params)
+
+
+def has_key(key: str) -> bool:
+    """Whether ``key`` has a text (in English, which every key must have).
+
+    >>> has_key("button.undo"), has_key("button.nope")
+    (True, False)
+    """
+    return key in _language(DEFAULT).entries
+
+
+def keys(lang: str = DEFAULT) -> frozenset[str]:
+    """Every key that has a text in ``lang`` (its own, not the English fallback)."""
+    return frozenset(_language(normalise(lang)).entries)
+
+
+def raw_forms(lang: str, key: str) -> tuple[str, ...]:
+    """The unformatted text(s) of ``key`` in ``lang`` itself (no fallback); for checks."""
+    entry = _language(normalise(lang)).entries[key]
+    return entry.forms
+
+
+def language_name(lang: str, in_lang: str) -> str:
+    """The name of language ``lang`` written in ``in_lang``, from Babel's CLDR data.
+
+    >>> language_name("es", "es"), language_name("it", "en"), language_name("en", "it")
+    ('español', 'Italian', 'inglese')
+    """
+    try:
+        name = Locale.parse(normalise(in_lang)).languages.get(lang)
+    except (UnknownLocaleError, ValueError):
+        name = None
+    return name or lang
+
+
+# --- cards -------------------------------------------------------------------------------
+
+#: face styles that draw Italian suits (denari, coppe, bastoni, spade); "francesi" draws French ones
+ITALIAN_FACES = frozenset({"napoletane", "piacentine"})
+FRENCH_FACES = "francesi"
+
+_SUIT_SYMBOLS = {"d": "♦", "h": "♥", "c": "♣", "s": "♠"}
+_RANK_SYMBOLS = {"french52": "A23456789TJQK", "italian40": "A234567JQK"}
+
+
+def _parse_card(code: str, deck: str) -> tuple[int, str]:
+    """(rank number, suit letter) of a card code, or ``ValueError``."""
+    code = code.strip()
+    if code[:2] == "10":
+        code = "T" + code[2:]
+    symbols = _RANK_SYMBOLS.get(deck, _RANK_SYMBOLS["french52"])
+    if len(code) != 2 or code[0].upper() not in symbols or code[1].lower() not in _SUIT_SYMBOLS:
+        raise ValueError(f"not a card code: {code!r}")
+    return symbols.index(code[0].upper()) + 1, code[1].lower()
+
+
+def _rank_key(rank: int, deck: str, faces: str) -> str:
+    if faces in ITALIAN_FACES:
+        return f"card.rank.italian.{rank}"
+    if deck == "italian40" and rank >= 8:
+        # The French face of an Italian Fante/Cavallo/Re shows J/Q/K (the seed's table).
+        rank += 3
+    return f"card.rank.french.{rank}"
+
+
+def card_name(code: str, deck: str, faces: str, lang: str) -> str:
+    """The full name of a card in ``lang``, following the face style.
+
+    Italian faces (napoletane, piacentine) use Italian suits and Spanish-deck names in Spanish;
+    English uses coins, cups, batons, swords. French faces use hearts, diamonds, clubs, spades.
+
+    >>> card_name("Ah", "italian40", "napoletane", "it")
+    'Asso di coppe'
+    >>> card_name("Ah", "italian40", "piacentine", "es"), card_name("Qd", "italian40", "napoletane", "en")
+    ('As de copas', 'Knight of coins')
+    >>> card_name("Ah", "french52", "francesi", "en"), card_name("Qs", "french52", "francesi", "it")
+    ('Ace of hearts', 'Donna di picche')
+    """
+    rank, suit = _parse_card(code, deck)
+    style = "italian" if faces in ITALIAN_FACES else "french"
+    return t(
+        lang,
+        "card.name",
+        rank=t(lang, _rank_key(rank, deck, faces)),
+        suit=t(lang, f"card.suit.{style}.{suit}"),
+    )
+
+
+def card_label(
+    code: str, deck: str | None = None, faces: str | None = None, lang: str = DEFAULT
+) -> str:
+    """A card as a player reads it in a sentence: symbols for French faces (``7♣``, ``10♦``),
+    the full name for Italian faces, symbols when the faces are not known.
+
+    >>> card_label("Tc"), card_label("7c", "french52", "francesi", "es")
+    ('10♣', '7♣')
+    >>> card_label("Kd", "italian40", "piacentine", "it")
+    'Re di denari'
+    """
+    deck = deck or "french52"
+    if faces in ITALIAN_FACES:
+        try:
+            return card_name(code, deck, faces, lang)
+        except ValueError:
+            return code
+    try:
+        rank, suit = _parse_card(code, deck)
+    except ValueError:
+        return code
+    symbol = _RANK_SYMBOLS.get(deck, _RANK_SYMBOLS["french52"])[rank - 1]
+    return ("10" if symbol == "T" else symbol) + _SUIT_SYMBOLS[suit]
+
+
+# --- piles, errors, rules, help ------------------------------------------------------------
+
+GAME_IDS: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik", "maestras")
+
+
+def pile_name(lang: str, pile: str) -> str:
+    """A pile id of the move notation as words: ``w`` waste, ``3`` column 3, ``f2``
+    foundation 2, ``r`` reserve, ``d``/``s`` stock, ``t`` turned card, ``b2`` waste pile 2.
+    Anything else comes back as it is.
+
+    >>> pile_name("en", "3"), pile_name("it", "w"), pile_name("es", "f2")
+    ('column 3', 'scarto', 'fundación 2')
+    """
+    pile = str(pile).strip()
+    simple = {
+        "w": "pile.waste",
+        "f": "pile.foundation",
+        "r": "pile.reserve",
+        "d": "pile.stock",
+        "s": "pile.stock",
+        "t": "pile.turned",
+    }
+    if pile.lower() in simple:
+        return t(lang, simple[pile.lower()])
+    if pile.isdigit():
+        return t(lang, "pile.column_n", n=int(pile))
+    prefix, number = pile[:1].lower(), pile[1:]
+    if number.isdigit() or (prefix in "b" and number[:1].isalpha() and len(number) == 1):
+        numbered = {"f": "pile.foundation_n", "b": "pile.waste_pile_n", "c": "pile.column_n"}
+        if prefix in numbered:
+            return t(lang, numbered[prefix], n=int(number) if number.isdigit() else number)
+    return pile
+
+
+#: details keys that hold card codes / pile ids, turned into words by ``reason_text``
+_CARD_DETAILS = ("card", "onto", "top", "needed", "base", "next")
+_PILE_DETAILS = ("src", "dst", "pile", "source", "target", "column")
+
+
+def reason_text(lang: str, reason: str, details: Mapping[str, Any] | None = None) -> str:
+    """A short, specific message for an ``IllegalMove`` / ``BadSetup`` reason code.
+
+    ``details`` are the error's details; card codes in them are named for the face style when
+    ``deck`` and ``faces`` are given (else shown as ``7♣``). A message falls back to the
+    reason's generic text when a detail it needs is missing, and unknown codes still get a
+    polite answer, so this never raises for a code the engines invent later.
+
+    >>> reason_text("en", "not_alternating_colour", {"card": "7c", "onto": "6s"})
+    '7♣ cannot go on 6♠: same colour.'
+    >>> reason_text("en", "not_alternating_colour", {})
+    'Cards in a column must alternate red and black.'
+    """
+    details = dict(details or {})
+    deck, faces = details.get("deck"), details.get("faces")
+    params: dict[str, Any] = dict(details)
+    for name in _CARD_DETAILS:
+        value = details.get(name)
+        if isinstance(value, str) and value:
+            params[name] = card_label(value, deck, faces, lang)
+    for name in _PILE_DETAILS:
+        value = details.get(name)
+        if isinstance(value, str | int) and str(value):
+            params[name] = pile_name(lang, str(value))
+    for key in (f"error.{reason}.detail", f"error.{reason}"):
+        try:
+            return t(lang, key, **params)
+        except (KeyError, IndexError, ValueError):
+            continue
+    return t(lang, "error.unknown", reason=reason)
+
+
+def rules_text(lang: str, game_id: str) -> str:
+    """The rules summary of one game (under ~1,500 characters: one chat message).
+
+    >>> "Re" in rules_text("it", "solitario")
+    True
+    """
+    if game_id not in GAME_IDS:
+        return reason_text(lang, "unknown_game", {"game": game_id})
+    return t(lang, f"rules.{game_id}")
+
+
+def help_text(lang: str, game_id: str | None = None) -> str:
+    """The command list, or (with a game) that game's move notation guide plus a reminder of
+    the commands used while playing.
+
+    >>> "/play" in help_text("en")
+    True
+    >>> "w3" in help_text("es", "solitario")
+    True
+    """
+    if game_id is None:
+        return t(lang, "help.commands")
+    if game_id not in GAME_IDS:
+        return reason_text(lang, "unknown_game", {"game": game_id})
+    return t(lang, f"help.{game_id}") + "\n\n" + t(lang, "help.in_game")
