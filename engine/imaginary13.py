@@ -314,7 +314,9 @@ class Imaginary13(Game):
         for wid, pile in zip(WASTE_IDS, self._wastes, strict=True):
             # Waste piles are fanned whole: every card in them is face up and worth planning on.
             cards = [card.code for card in pile]
-            piles.append({"id": wid, "kind": "waste", "down": 0, "cards": cards, "show": len(cards)})
+            piles.append(
+                {"id": wid, "kind": "waste", "down": 0, "cards": cards, "show": len(cards)}
+            )
         last = self.moves[-1] if self.moves else None
         return {
             **self._base_view(player),
@@ -332,7 +334,9 @@ class Imaginary13(Game):
         >>> print(str(Imaginary13(deal=1)).splitlines()[0])
         Imaginary Thirteen, deal 1: score 0/88, stock 87, move 0
         """
-        status = f"score {self.score}/{CARDS_TO_PLAY}, stock {self.stock_left}, move {self.move_number}"
+        status = (
+            f"score {self.score}/{CARDS_TO_PLAY}, stock {self.stock_left}, move {self.move_number}"
+        )
         if self.outcome is not None:
             status += f", {self.outcome}"
         lines = [f"Imaginary Thirteen, deal {self.deal}: {status}"]
