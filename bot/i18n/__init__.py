@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
+from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_currency, format_decimal, format_percent
 
@@ -268,64 +269,84 @@ def card_label(
 GAME_IDS: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik", "maestras")
 
 
-def pile_name(lang: str, pile: str) -> str:
-    """A pile id of the move notation as words: ``w`` waste, ``3`` column 3, ``f2``
-    foundation 2, ``r`` reserve, ``d``/``s`` stock, ``t`` turned card, ``b2`` waste pile 2.
-    Anything else comes back as it is.
+def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
+    """A pile id of the move notation (``docs/views.md``) as words.
+
+    Solitario and Canfield: ``s`` stock, ``w`` waste, ``r`` reserve, ``f1``-``f4``
+    foundations, ``1``-``7`` columns. Imaginary Thirteen (``game_id="imaginary13"``): ``t`` the
+    turned card, ``1``-``8`` foundations, ``a``-``d`` waste piles. Anything else comes back as
+    it is.
 
     >>> pile_name("en", "3"), pile_name("it", "w"), pile_name("es", "f2")
     ('column 3', 'scarto', 'fundación 2')
+    >>> pile_name("en", "3", "imaginary13"), pile_name("it", "b", "imaginary13")
+    ('foundation 3', 'scarto b')
     """
-    pile = str(pile).strip()
+    pile = str(pile).strip().lower()
     simple = {
-        "w": "pile.waste",
-        "f": "pile.foundation",
-        "r": "pile.reserve",
-        "d": "pile.stock",
         "s": "pile.stock",
+        "w": "pile.waste",
+        "r": "pile.reserve",
         "t": "pile.turned",
+        "f": "pile.foundation",
     }
-    if pile.lower() in simple:
-        return t(lang, simple[pile.lower()])
+    if pile in simple:
+        return t(lang, simple[pile])
     if pile.isdigit():
-        return t(lang, "pile.column_n", n=int(pile))
-    prefix, number = pile[:1].lower(), pile[1:]
-    if number.isdigit() or (prefix in "b" and number[:1].isalpha() and len(number) == 1):
-        numbered = {"f": "pile.foundation_n", "b": "pile.waste_pile_n", "c": "pile.column_n"}
-        if prefix in numbered:
-            return t(lang, numbered[prefix], n=int(number) if number.isdigit() else number)
+        key = "pile.foundation_n" if game_id == "imaginary13" else "pile.column_n"
+        return t(lang, key, n=int(pile))
+    if pile[:1] == "f" and pile[1:].isdigit():
+        return t(lang, "pile.foundation_n", n=int(pile[1:]))
+    if pile in ("a", "b", "c", "d"):
+        return t(lang, "pile.waste_pile_n", n=pile)
     return pile
 
 
-#: details keys that hold card codes / pile ids, turned into words by ``reason_text``
-_CARD_DETAILS = ("card", "onto", "top", "needed", "base", "next")
+#: details keys that hold card codes / pile ids / lists, put into words by ``reason_text``
+_CARD_DETAILS = ("card", "onto", "top", "base")
 _PILE_DETAILS = ("src", "dst", "pile", "source", "target", "column")
+_VALUE_SYMBOLS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def _detail_params(lang: str, details: Mapping[str, Any]) -> dict[str, Any]:
+    """``details`` with card codes, rank values, pile ids and lists put into words."""
+    deck, faces, game_id = details.get("deck"), details.get("faces"), details.get("game_id")
+    params: dict[str, Any] = dict(details)
+    for name, value in details.items():
+        if name in _CARD_DETAILS and isinstance(value, str) and value:
+            params[name] = card_label(value, deck, faces, lang)
+        elif name in _PILE_DETAILS and isinstance(value, str | int) and str(value):
+            params[name] = pile_name(lang, str(value), game_id)
+        elif name == "needed" and isinstance(value, int):
+            # a rank value (Imaginary Thirteen counts A=1 .. K=13)
+            params[name] = _VALUE_SYMBOLS.get(value, str(value))
+        elif name == "needed" and isinstance(value, str):
+            params[name] = card_label(value, deck, faces, lang)
+        elif isinstance(value, list | tuple) and value:
+            params[name] = format_list([str(item) for item in value], style="or", locale=lang)
+    return params
 
 
 def reason_text(lang: str, reason: str, details: Mapping[str, Any] | None = None) -> str:
     """A short, specific message for an ``IllegalMove`` / ``BadSetup`` reason code.
 
-    ``details`` are the error's details; card codes in them are named for the face style when
-    ``deck`` and ``faces`` are given (else shown as ``7♣``). A message falls back to the
-    reason's generic text when a detail it needs is missing, and unknown codes still get a
-    polite answer, so this never raises for a code the engines invent later.
+    ``details`` are the error's details, plus what the caller knows: ``deck`` and ``faces``
+    (card codes are then named for the face style, else shown as ``7♣``) and ``game_id``
+    (pile ids of Imaginary Thirteen differ). A message falls back to the reason's generic text
+    when a detail it needs is missing, and unknown codes still get a polite answer, so this
+    never raises for a code the engines invent later.
 
     >>> reason_text("en", "not_alternating_colour", {"card": "7c", "onto": "6s"})
     '7♣ cannot go on 6♠: same colour.'
+    >>> reason_text("it", "not_alternating_colour", {"card": "Qh", "onto": "Kd",
+    ...             "deck": "italian40", "faces": "napoletane"})
+    'Cavallo di coppe non può andare su Re di denari: stesso colore.'
     >>> reason_text("en", "not_alternating_colour", {})
     'Cards in a column must alternate red and black.'
+    >>> reason_text("es", "must_play_to_foundation", {"card": "7c", "fits": ["3", "5"]})
+    '7♣ encaja en la fundación 3 o 5: tiene que ir allí.'
     """
-    details = dict(details or {})
-    deck, faces = details.get("deck"), details.get("faces")
-    params: dict[str, Any] = dict(details)
-    for name in _CARD_DETAILS:
-        value = details.get(name)
-        if isinstance(value, str) and value:
-            params[name] = card_label(value, deck, faces, lang)
-    for name in _PILE_DETAILS:
-        value = details.get(name)
-        if isinstance(value, str | int) and str(value):
-            params[name] = pile_name(lang, str(value))
+    params = _detail_params(lang, details or {})
     for key in (f"error.{reason}.detail", f"error.{reason}"):
         try:
             return t(lang, key, **params)
