@@ -16,10 +16,14 @@ from typing import Any
 
 from engine.game import BadSetup, Game, GameError, IllegalMove, Outcome
 from engine.imaginary13 import Imaginary13
+from engine.squadratik.maestras import CartasMaestras
+from engine.squadratik.solitario import ElSolitario
 
 # game id -> class. Each game module adds its line here when it lands.
 GAMES: dict[str, type[Game]] = {}
 GAMES[Imaginary13.game_id] = Imaginary13
+GAMES[ElSolitario.game_id] = ElSolitario
+GAMES[CartasMaestras.game_id] = CartasMaestras
 
 
 def new_game(

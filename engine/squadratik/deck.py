@@ -1,0 +1,164 @@
+"""The 47 Squadratik cards (games.md §4): ids, sides, rotation, linking and points.
+
+Card ids follow ``docs/views.md``: 0 the central card, 1-6 the other empty cards, 7-14 the
+master cards (red rotations 0-3, then black rotations 0-3), 15-46 the normal cards 0-31 of
+the side-list formula. A side is a short code: ``"0"`` blank, ``"R1".."R4"`` red balls,
+``"B1".."B4"`` black balls. Sides are listed N, E, S, W.
+
+>>> DECK[7].sides, DECK[8].sides
+(('R1', 'R2', 'R3', 'R4'), ('R2', 'R3', 'R4', 'R1'))
+>>> DECK[15].sides, DECK[15].points
+(('0', 'R1', '0', 'B1'), 2)
+>>> placed_sides(7, 1)          # one quarter turn clockwise: printed W is now on top
+('R4', 'R1', 'R2', 'R3')
+>>> sides_link(DECK[7], 0, "E", DECK[8], 0)   # master 7's E (R2) against master 8's W (R1)
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+DIRECTIONS = ("N", "E", "S", "W")
+#: unit steps on the grid: x grows east, y grows south
+STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
+BLANK = "0"
+
+
+class Kind(StrEnum):
+    CENTRAL = "central"
+    EMPTY = "empty"
+    MASTER = "master"
+    NORMAL = "normal"
+
+
+@dataclass(frozen=True, slots=True)
+class SquadratikCard:
+    """One printed card. ``sides`` are the printed N, E, S, W codes."""
+
+    id: int
+    kind: Kind
+    sides: tuple[str, str, str, str]
+
+    @property
+    def is_empty(self) -> bool:
+        """Central and empty cards show nothing and link with anything."""
+        return self.kind in (Kind.CENTRAL, Kind.EMPTY)
+
+    @property
+    def points(self) -> int:
+        """Total balls; only normal cards give points (masters and empties give none)."""
+        if self.kind is not Kind.NORMAL:
+            return 0
+        return sum(int(side[1]) for side in self.sides if side != BLANK)
+
+    def to_view(self, rotation: int = 0) -> dict[str, object]:
+        """The card as ``docs/views.md`` describes it.
+
+        >>> DECK[0].to_view()["kind"]
+        'central'
+        """
+        return {
+            "id": self.id,
+            "kind": str(self.kind),
+            "sides": list(self.sides),
+            "rotation": rotation,
+            "points": self.points,
+        }
+
+
+#: The 32-entry side list V of games.md §4, in its order.
+SIDE_LIST: tuple[str, ...] = (
+    (BLANK,) * 4
+    + ("R1",) * 4
+    + ("B1",) * 4
+    + ("R2",) * 4
+    + ("B2",) * 4
+    + ("R3",) * 3
+    + ("B3",) * 3
+    + ("R4",) * 3
+    + ("B4",) * 3
+)
+
+CENTRAL_ID = 0
+EMPTY_IDS = tuple(range(1, 7))
+MASTER_IDS = tuple(range(7, 15))
+NORMAL_IDS = tuple(range(15, 47))
+
+
+def _build_deck() -> tuple[SquadratikCard, ...]:
+    blank4 = (BLANK, BLANK, BLANK, BLANK)
+    cards = [SquadratikCard(CENTRAL_ID, Kind.CENTRAL, blank4)]
+    cards += [SquadratikCard(i, Kind.EMPTY, blank4) for i in EMPTY_IDS]
+    counts = (1, 2, 3, 4)
+    for colour_index, colour in enumerate("RB"):
+        for r in range(4):
+            rotated_left = counts[r:] + counts[:r]
+            sides = tuple(f"{colour}{n}" for n in rotated_left)
+            cards.append(SquadratikCard(7 + 4 * colour_index + r, Kind.MASTER, sides))  # type: ignore[arg-type]
+    v = SIDE_LIST
+    for i in range(32):
+        sides = (v[i], v[(5 * i + 7) % 32], v[(13 * i + 3) % 32], v[(21 * i + 11) % 32])
+        cards.append(SquadratikCard(15 + i, Kind.NORMAL, sides))
+    return tuple(cards)
+
+
+#: All 47 cards, indexed by id.
+DECK: tuple[SquadratikCard, ...] = _build_deck()
+
+# placed sides of every card in every rotation: _PLACED[card_id][rotation] = (N, E, S, W)
+_PLACED: tuple[tuple[tuple[str, ...], ...], ...] = tuple(
+    tuple(tuple(card.sides[(k - r) % 4] for k in range(4)) for r in range(4)) for card in DECK
+)
+_INDEX = {d: i for i, d in enumerate(DIRECTIONS)}
+
+
+def placed_sides(card_id: int, rotation: int) -> tuple[str, ...]:
+    """The N, E, S, W sides a card shows after ``rotation`` quarter turns clockwise.
+
+    After r turns the placed side k shows printed side ``(k - r) mod 4``.
+
+    >>> placed_sides(7, 2)
+    ('R3', 'R4', 'R1', 'R2')
+    """
+    return _PLACED[card_id][rotation % 4]
+
+
+def placed_side(card_id: int, rotation: int, direction: str) -> str:
+    """One placed side (``direction`` in N, E, S, W)."""
+    return _PLACED[card_id][rotation % 4][_INDEX[direction]]
+
+
+def sides_link(
+    card_a: SquadratikCard, rot_a: int, facing: str, card_b: SquadratikCard, rot_b: int
+) -> bool:
+    """Whether ``card_a`` (its ``facing`` side) links with ``card_b`` lying on that side of it.
+
+    Same count in the same colour links; blank links blank; an empty card links with anything.
+
+    >>> sides_link(DECK[1], 0, "N", DECK[20], 3)
+    True
+    """
+    if card_a.is_empty or card_b.is_empty:
+        return True
+    return placed_side(card_a.id, rot_a, facing) == placed_side(card_b.id, rot_b, OPPOSITE[facing])
+
+
+def deck_for_players(players: int | None) -> list[int]:
+    """Card ids used in a game, central card included, before shuffling.
+
+    El Solitario (``None``) uses all 47; Cartas Maestras removes 3 empties for 2, 3, 6, 7
+    players or 5 for 4, 5, 8. The seed's "43 / 41 cards in play" are the cards besides the
+    central one (which never leaves the table). The highest-numbered empties go.
+
+    >>> len(deck_for_players(None)), len(deck_for_players(2)) - 1, len(deck_for_players(4)) - 1
+    (47, 43, 41)
+    """
+    ids = list(range(47))
+    if players is None:
+        return ids
+    removed = 5 if players in (4, 5, 8) else 3
+    gone = set(EMPTY_IDS[len(EMPTY_IDS) - removed :])
+    return [i for i in ids if i not in gone]
