@@ -135,6 +135,10 @@ def _two_decks_layout() -> tuple[tuple[Card, ...], tuple[Card, ...], tuple[Card,
 
 # The layout is the same for every deal: only the stock's order changes.
 _MARKER_CARDS, _BASE_CARDS, _STOCK_CARDS = _two_decks_layout()
+# _NEXT_VALUE[k - 1][top] = the value foundation k takes on ``top`` (None once at the King).
+_NEXT_VALUE: tuple[tuple[int | None, ...], ...] = tuple(
+    tuple(None if top == KING else add_wrapping(top, k) for top in range(KING + 1)) for k in MARKERS
+)
 
 
 class Imaginary13(Game):
@@ -191,16 +195,18 @@ class Imaginary13(Game):
         >>> Imaginary13(deal=1).needed(2)
         6
         """
-        top = self._foundations[foundation - 1][-1].rank
-        return None if top == KING else add_wrapping(top, foundation)
+        return _NEXT_VALUE[foundation - 1][self._foundations[foundation - 1][-1].rank]
+
+    def _wanted(self) -> dict[int | None, list[str]]:
+        """Value -> ids of the foundations that take it next (one pass over the eight)."""
+        wanted: dict[int | None, list[str]] = {}
+        for table, fid, pile in zip(_NEXT_VALUE, FOUNDATION_IDS, self._foundations, strict=True):
+            wanted.setdefault(table[pile[-1].rank], []).append(fid)
+        return wanted
 
     def _fitting(self, card: Card) -> list[str]:
         """Foundation ids ``card`` may go onto now."""
-        return [
-            fid
-            for k, fid in zip(MARKERS, FOUNDATION_IDS, strict=True)
-            if self.needed(k) == card.rank
-        ]
+        return self._wanted().get(card.rank, [])
 
     # ----- moves -----------------------------------------------------------------------------
     def parse_move(self, text: str) -> Imaginary13Move:
@@ -218,22 +224,23 @@ class Imaginary13(Game):
         if player not in self.players:
             return []
         moves: list[Imaginary13Move] = []
+        wanted = self._wanted()
         turned = self.turned
         if turned is not None:
-            fits = self._fitting(turned)
+            fits = wanted.get(turned.rank, [])
             moves.extend(Imaginary13Move(TURNED, fid) for fid in fits)
             if not fits or self.options["free"]:
                 moves.extend(Imaginary13Move(TURNED, wid) for wid in WASTE_IDS)
         for wid, pile in zip(WASTE_IDS, self._wastes, strict=True):
             if pile:
-                moves.extend(Imaginary13Move(wid, fid) for fid in self._fitting(pile[-1]))
+                moves.extend(Imaginary13Move(wid, fid) for fid in wanted.get(pile[-1].rank, []))
         return moves
 
     def _apply(self, move: Any, player: str) -> None:
         if not isinstance(move, Imaginary13Move):
             raise IllegalMove("bad_notation", text=str(move))
-        # Re-validate through the notation so hand-built moves obey the same grammar.
-        move = self.parse_move(str(move))
+        if move.src not in _SOURCES or move.dst not in _DESTINATIONS:  # a hand-built move
+            raise IllegalMove("bad_notation", text=str(move))
         if move.src == TURNED:
             card = self.turned
             if card is None:
@@ -277,9 +284,9 @@ class Imaginary13(Game):
             return None  # a turned card can always be placed somewhere
         if all(len(pile) == CARDS_PER_FOUNDATION for pile in self._foundations):
             return Outcome.WON
-        for pile in self._wastes:
-            if pile and self._fitting(pile[-1]):
-                return None
+        wanted = self._wanted()
+        if any(pile and pile[-1].rank in wanted for pile in self._wastes):
+            return None
         return Outcome.LOST
 
     # ----- what players see ------------------------------------------------------------------
