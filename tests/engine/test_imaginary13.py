@@ -361,6 +361,10 @@ def test_random_playouts_keep_every_rule_invariant(deal, free, data):
         legal = game.legal_moves()
         assert legal, "a game that is not over always has a move"
         before = game.view()
+        needs = {p["next"] for p in before["piles"] if p["kind"] == "foundation"}
+        turned = pile(game, "t")["cards"]
+        if turned and Card.parse(turned[0]).rank in needs and not free:
+            assert all(m.dst in FOUNDATION_IDS for m in legal if m.src == "t")
         for move in ALL_WELL_FORMED:
             if move in legal:
                 continue
