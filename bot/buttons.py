@@ -1,0 +1,100 @@
+"""Button ids: the one place they are encoded and decoded.
+
+A button id is ``v1:verb:session:revision:arg`` — ASCII, at most 64 bytes (Telegram's
+callback-data limit; Discord allows 100). ``revision`` is the session's board revision when
+the board was drawn: it counts every change to the game (moves, and undos, which would
+otherwise bring an old move number back), so with no undo it equals the move number. The core
+refuses a press whose revision is not the session's current one ("this board is out of date"),
+which also makes a double press apply its move once.
+
+>>> bid = encode("mv", "a1b2c3d4", 7, "w3")
+>>> bid
+'v1:mv:a1b2c3d4:7:w3'
+>>> decode(bid)
+ButtonAction(verb='mv', session_id='a1b2c3d4', revision=7, arg='w3')
+>>> decode("v2:mv:x:1:y") is None
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+VERSION = "v1"
+MAX_BYTES = 64
+
+#: every verb the core understands; a forged id with another verb decodes to None
+VERBS = frozenset(
+    {
+        "mv",  # play the move in arg (notation, or "#<index>" into the sorted legal moves)
+        "sel",  # select a source pile / hand card: show its targets (no change to the game)
+        "back",  # leave the selection: show the sources again
+        "found",  # one tap: send a card to a foundation (arg: the source, "*" for any)
+        "undo",
+        "hint",
+        "resign",
+        "hand",  # show my private hand (Cartas Maestras)
+        "join",
+        "leave",
+        "start",
+    }
+)
+
+_SESSION_RE = re.compile(r"^[0-9a-z]{1,16}$")
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonAction:
+    """A decoded button id."""
+
+    verb: str
+    session_id: str
+    revision: int
+    arg: str = ""
+
+
+class ButtonIdTooLong(ValueError):
+    """The id would not fit a Telegram callback (the caller picks a shorter ``arg``)."""
+
+
+def encode(verb: str, session_id: str, revision: int, arg: str = "") -> str:
+    """The id of a button; ``ButtonIdTooLong`` when it would exceed 64 bytes.
+
+    >>> encode("sel", "s1", 0, "7")
+    'v1:sel:s1:0:7'
+    """
+    if verb not in VERBS:
+        raise ValueError(f"unknown button verb {verb!r}")
+    if not _SESSION_RE.match(session_id) or revision < 0:
+        raise ValueError("bad session id or revision")
+    text = f"{VERSION}:{verb}:{session_id}:{revision}:{arg}"
+    if not text.isascii():
+        raise ValueError(f"button ids are ASCII: {text!r}")
+    if len(text.encode()) > MAX_BYTES:
+        raise ButtonIdTooLong(text)
+    return text
+
+
+def decode(button_id: str) -> ButtonAction | None:
+    """The action of a button id, or None when it is not one of ours (forged, old version,
+    too long, malformed). Never raises.
+
+    >>> decode("v1:mv:s1:x:w3") is None
+    True
+    """
+    if not isinstance(button_id, str) or not button_id.isascii():
+        return None
+    if len(button_id.encode()) > MAX_BYTES:
+        return None
+    parts = button_id.split(":", 4)
+    if len(parts) != 5:
+        return None
+    version, verb, session_id, revision, arg = parts
+    if version != VERSION or verb not in VERBS or not _SESSION_RE.match(session_id):
+        return None
+    if not revision.isdigit() or len(revision) > 9:
+        return None
+    if any(not ch.isprintable() for ch in arg):
+        return None
+    return ButtonAction(verb, session_id, int(revision), arg)

@@ -1,0 +1,107 @@
+"""The command table: names, their one-line descriptions, and parsing of a chat line.
+
+The names are the same on every platform (Discord slash commands, Telegram setMyCommands, the
+console). Descriptions are i18n keys ``cmd.<name>`` in ``bot/i18n/locales/<lang>/core.po``.
+
+>>> parse_line("/move@TavoloBot w3")
+ParsedLine(command='move', args=['w3'], rest='w3')
+>>> parse_line("w3")
+ParsedLine(command=None, args=['w3'], rest='w3')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: every command, in the order menus show them
+COMMANDS: tuple[str, ...] = (
+    "play",
+    "move",
+    "board",
+    "undo",
+    "hint",
+    "resign",
+    "challenge",
+    "join",
+    "leave",
+    "start",
+    "hand",
+    "end",
+    "kick",
+    "race",
+    "daily",
+    "leaderboard",
+    "stats",
+    "replay",
+    "rules",
+    "help",
+    "lang",
+)
+
+#: solo games /play starts; Cartas Maestras is played at a /challenge table
+SOLO_GAMES: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik")
+TABLE_GAMES: tuple[str, ...] = ("maestras",)
+ALL_GAMES: tuple[str, ...] = SOLO_GAMES + TABLE_GAMES
+
+#: other names players type for a game
+GAME_ALIASES: dict[str, str] = {
+    "klondike": "solitario",
+    "imaginary": "imaginary13",
+    "imaginary-thirteen": "imaginary13",
+    "i13": "imaginary13",
+    "elsolitario": "squadratik",
+    "cartasmaestras": "maestras",
+    "cartas-maestras": "maestras",
+}
+
+#: Solitario face styles; the other games are drawn with French faces only
+ITALIAN_FACES: tuple[str, ...] = ("napoletane", "piacentine")
+FACES: tuple[str, ...] = (*ITALIAN_FACES, "francesi")
+
+#: longest chat line the core reads; anything longer is refused before parsing
+MAX_LINE = 500
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLine:
+    """A chat line: ``command`` without slash or bot name (None for plain text), its words."""
+
+    command: str | None
+    args: list[str]
+    rest: str
+
+
+def parse_line(text: str) -> ParsedLine:
+    """Split ``/cmd@bot args`` (or plain text) into command and arguments.
+
+    >>> parse_line("/PLAY canfield 7")
+    ParsedLine(command='play', args=['canfield', '7'], rest='canfield 7')
+    """
+    text = text.strip()
+    if not text.startswith("/"):
+        return ParsedLine(None, text.split(), text)
+    head, _, rest = text[1:].partition(" ")
+    command = head.split("@", 1)[0].lower()
+    rest = rest.strip()
+    return ParsedLine(command, rest.split(), rest)
+
+
+def game_id_of(word: str) -> str | None:
+    """The game id a player meant, or None.
+
+    >>> game_id_of("Canfield"), game_id_of("klondike"), game_id_of("poker")
+    ('canfield', 'solitario', None)
+    """
+    word = word.strip().lower()
+    if word in ALL_GAMES:
+        return word
+    return GAME_ALIASES.get(word)
+
+
+def mention_name(word: str) -> str:
+    """A ``@name`` argument without its ``@``.
+
+    >>> mention_name("@ana")
+    'ana'
+    """
+    return word[1:] if word.startswith("@") else word

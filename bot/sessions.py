@@ -1,0 +1,361 @@
+"""Sessions: a stored game (or table) plus its live engine object and its lock.
+
+A session is id, game id, options, deal, players, move list, chat id, board message id, status
+and face style (``SessionRecord``). The live ``Game`` is a cache rebuilt with ``engine.replay``
+from the stored moves whenever it is not in memory (after a restart): the move list is the
+truth. Each session has one ``asyncio.Lock``; every change to a session happens under it, and
+is committed to storage before the change is reported to anyone.
+
+>>> import asyncio, engine
+>>> from bot.storage import Storage
+>>> async def demo():
+...     store = await Storage.open("sqlite:///:memory:")
+...     sessions = Sessions(store)
+...     s = await sessions.new_solo("console", "c", "you", "you", "canfield", {}, 3, "francesi", "2025-01-01T00:00:00")
+...     again = await Sessions(store).get(s.id)   # a fresh manager: rebuilt from storage
+...     await store.close()
+...     return again.game.deal
+>>> asyncio.run(demo())  # doctest: +SKIP
+3
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import engine
+from bot.storage import (
+    ACTIVE,
+    ENDED,
+    LOBBY,
+    OVER,
+    SOLO,
+    TABLE,
+    ResultRecord,
+    SessionRecord,
+    Storage,
+)
+from engine import Game
+
+#: the order in which a session id's characters are drawn (lower-case, button-id safe)
+_ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
+_ID_LENGTH = 8
+
+
+@dataclass(slots=True)
+class Session:
+    """A stored session and, once a game exists (not a lobby), its live engine object."""
+
+    record: SessionRecord
+    game: Game | None = None
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @property
+    def is_table(self) -> bool:
+        return self.record.kind == TABLE
+
+    @property
+    def is_active(self) -> bool:
+        return self.record.status == ACTIVE
+
+    @property
+    def is_open(self) -> bool:
+        """Lobby or playing: not finished or ended."""
+        return self.record.status in (LOBBY, ACTIVE)
+
+    def name_of(self, player: str) -> str:
+        return self.record.names.get(player, player)
+
+
+def new_session_id() -> str:
+    """A fresh random session id: 8 characters of ``[0-9a-z]``."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(_ID_LENGTH))
+
+
+def iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+class Sessions:
+    """Loads, caches, locks and changes sessions; every change is stored before it returns."""
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self._live: dict[str, Session] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, session_id: str) -> asyncio.Lock:
+        """The one lock of a session (created on first use)."""
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
+
+    async def get(self, session_id: str) -> Session | None:
+        """The session, rebuilt from storage if it is not in memory; None if unknown."""
+        live = self._live.get(session_id)
+        if live is not None:
+            return live
+        record = await self.store.get_session(session_id)
+        if record is None:
+            return None
+        session = Session(record)
+        if record.status == ACTIVE:
+            moves = await self.store.load_moves(session_id)
+            session.game = engine.replay(
+                record.game_id, record.deal, record.players, record.options, moves
+            )
+        # Another coroutine may have loaded it meanwhile: keep one object per session.
+        return self._live.setdefault(session_id, session)
+
+    async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
+        """Open sessions (lobbies and games) of a chat, oldest first."""
+        records = await self.store.sessions_in_chat(platform, chat_id)
+        found = []
+        for rec in records:
+            session = await self.get(rec.id)
+            if session is not None and session.is_open:
+                found.append(session)
+        return found
+
+    async def solo_of(self, platform: str, chat_id: str, player: str) -> Session | None:
+        """The player's active solo game in this chat, if any."""
+        for session in await self.in_chat(platform, chat_id):
+            if session.record.kind == SOLO and player in session.record.players:
+                return session
+        return None
+
+    async def table_of(self, platform: str, chat_id: str) -> Session | None:
+        """The chat's open multiplayer table, if any."""
+        for session in await self.in_chat(platform, chat_id):
+            if session.is_table:
+                return session
+        return None
+
+    async def _unused_id(self) -> str:
+        while True:
+            candidate = new_session_id()
+            if not await self.store.session_exists(candidate):
+                return candidate
+
+    async def new_solo(
+        self,
+        platform: str,
+        chat_id: str,
+        player: str,
+        player_name: str,
+        game_id: str,
+        options: Mapping[str, Any],
+        deal: int,
+        faces: str,
+        now: str,
+    ) -> Session:
+        """Start and store a solo game (raises ``engine.BadSetup`` for bad options/deal)."""
+        game = engine.new_game(game_id, deal, [player], dict(options))
+        record = SessionRecord(
+            id=await self._unused_id(),
+            platform=platform,
+            chat_id=chat_id,
+            kind=SOLO,
+            game_id=game_id,
+            options=dict(game.options),
+            deal=deal,
+            players=[player],
+            names={player: player_name},
+            creator=player,
+            status=ACTIVE,
+            faces=faces,
+            created_at=now,
+            last_active_at=now,
+        )
+        await self.store.insert_session(record)
+        session = Session(record, game)
+        self._live[record.id] = session
+        return session
+
+    async def new_table(
+        self,
+        platform: str,
+        chat_id: str,
+        creator: str,
+        creator_name: str,
+        game_id: str,
+        invited: list[str],
+        now: str,
+    ) -> Session:
+        """Open and store a lobby: the creator is seated first."""
+        record = SessionRecord(
+            id=await self._unused_id(),
+            platform=platform,
+            chat_id=chat_id,
+            kind=TABLE,
+            game_id=game_id,
+            options={},
+            deal=0,
+            players=[creator],
+            names={creator: creator_name},
+            invited=invited,
+            creator=creator,
+            status=LOBBY,
+            faces="squadratik",
+            created_at=now,
+            last_active_at=now,
+        )
+        await self.store.insert_session(record)
+        session = Session(record)
+        self._live[record.id] = session
+        return session
+
+    async def start_table(self, session: Session, deal: int, now: str) -> None:
+        """Deal the table's game (players in seating order) and store it as active."""
+        game = engine.new_game(session.record.game_id, deal, session.record.players, {})
+        session.record.deal = deal
+        session.record.options = dict(game.options)
+        session.record.status = ACTIVE
+        session.record.revision += 1
+        session.record.last_active_at = now
+        await self.store.save_session(session.record)
+        session.game = game
+
+    async def save(self, session: Session) -> None:
+        await self.store.save_session(session.record)
+
+    async def play(self, session: Session, text: str, player: str, moment: datetime) -> str:
+        """Play one move for ``player`` and store it (with the results when it ends the game);
+        returns its notation.
+
+        Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it."""
+        game = session.game
+        assert game is not None
+        move = game.play(text, player)
+        notation = str(move)
+        now = iso(moment)
+        session.record.revision += 1
+        session.record.last_active_at = now
+        results: list[ResultRecord] = []
+        if game.is_over:
+            session.record.status = OVER
+            session.record.outcome = str(game.outcome)
+            results = results_of(session, moment)
+        try:
+            await self.store.record_move(
+                session.record, game.move_number, player, notation, now, results
+            )
+        except BaseException:
+            # Not stored means not played: put the live game back as it was.
+            game.undo()
+            session.record.revision -= 1
+            session.record.status, session.record.outcome = ACTIVE, None
+            raise
+        return notation
+
+    async def undo(self, session: Session, now: str) -> str:
+        """Take back the last move (raises ``engine.IllegalMove("nothing_to_undo")``)."""
+        game = session.game
+        assert game is not None
+        number = game.move_number
+        notation = game.undo()
+        session.record.revision += 1
+        session.record.last_active_at = now
+        try:
+            await self.store.remove_last_move(session.record, number)
+        except BaseException:
+            game.play(notation)
+            session.record.revision -= 1
+            raise
+        return notation
+
+    async def resign(self, session: Session, moment: datetime, touch: bool = True) -> None:
+        """End a solo game as resigned and store its result (``touch``: count as activity;
+        an idle expiry keeps the last activity time)."""
+        game = session.game
+        assert game is not None
+        game.resign()
+        session.record.status = OVER
+        session.record.outcome = str(game.outcome)
+        session.record.revision += 1
+        if touch:
+            session.record.last_active_at = iso(moment)
+        await self.store.finish_session(session.record, results_of(session, moment))
+        self._live.pop(session.id, None)
+
+    async def end_without_result(self, session: Session, now: str) -> None:
+        """Close a lobby or a table that will not finish (no result is stored)."""
+        session.record.status = ENDED
+        session.record.revision += 1
+        session.record.last_active_at = now
+        await self.store.save_session(session.record)
+        self._live.pop(session.id, None)
+
+    def forget_finished(self, session: Session) -> None:
+        """A finished session leaves memory (it is only read from storage from now on)."""
+        if not session.is_open:
+            self._live.pop(session.id, None)
+
+    def forget(self, session_id: str) -> None:
+        """Drop the in-memory copy (the next ``get`` rebuilds it from storage)."""
+        self._live.pop(session_id, None)
+
+
+def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
+    """One result per player of a finished game, ready for the leaderboards.
+
+    Solo: the game's score; the tie-break move is the move at which that score was reached
+    (the view's ``score_move`` where the game reports it, else the last move). Tables: the
+    engine's ``results`` (place, masters, cards); the score is the masters won."""
+    game = session.game
+    assert game is not None
+    rec = session.record
+    view = game.view(None)
+    base = dict(
+        session_id=rec.id,
+        platform=rec.platform,
+        chat_id=rec.chat_id,
+        game_id=rec.game_id,
+        deal=rec.deal,
+        options=dict(rec.options),
+        move_count=game.move_number,
+        moves=list(game.moves),
+        outcome=str(game.outcome),
+        ranked=rec.ranked,
+        day=moment.date().isoformat(),
+        finished_at=iso(moment),
+    )
+    if not session.is_table:
+        player = rec.players[0]
+        score_move = view.get("score_move")
+        return [
+            ResultRecord(
+                player_id=player,
+                player_name=session.name_of(player),
+                score=int(game.score),
+                tiebreak_move=int(score_move if score_move is not None else game.move_number),
+                won=str(game.outcome) in ("won", "completo"),
+                **base,
+            )
+        ]
+    results = []
+    for row in view.get("results") or []:
+        player = str(row["player"])
+        results.append(
+            ResultRecord(
+                player_id=player,
+                player_name=session.name_of(player),
+                score=int(row.get("masters", 0)),
+                tiebreak_move=game.move_number,
+                won=row.get("place") == 1,
+                place=row.get("place"),
+                masters=row.get("masters"),
+                cards=row.get("cards"),
+                **base,
+            )
+        )
+    return results

@@ -1,0 +1,538 @@
+"""Storage: sessions, their moves, results, per-chat settings and players, in SQLite (aiosqlite).
+
+The move list is the source of truth of a game: a session row caches the rest (status, board
+message, revision) and ``engine.replay`` rebuilds the position from the moves after a restart.
+Every write that must be durable before the bot answers is committed before the call returns.
+
+The schema is versioned by numbered migrations (``MIGRATIONS``; the applied number is kept in
+``schema_version``). All SQL is parameterised. Writes that belong together run under one
+``asyncio.Lock`` so two coroutines never interleave statements of one transaction on the shared
+connection.
+
+>>> import asyncio
+>>> async def demo():
+...     store = await Storage.open("sqlite:///:memory:")
+...     await store.set_chat_language("console", "c1", "it")
+...     lang = await store.chat_language("console", "c1")
+...     await store.close()
+...     return lang
+>>> asyncio.run(demo())
+'it'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+DEFAULT_DATABASE_URL = "sqlite:///data/tavolo.db"
+
+SOLO = "solo"
+TABLE = "table"
+
+# Session statuses
+LOBBY = "lobby"  # a table waiting for players
+ACTIVE = "active"
+OVER = "over"  # finished by the rules, resigned, expired
+ENDED = "ended"  # a table closed before it finished (no result)
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+        CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL,
+            kind TEXT NOT NULL,              -- solo | table
+            game_id TEXT NOT NULL,
+            options TEXT NOT NULL,           -- JSON object
+            deal INTEGER NOT NULL,
+            players TEXT NOT NULL,           -- JSON list of user ids, in turn order
+            names TEXT NOT NULL,             -- JSON object user id -> display name
+            invited TEXT NOT NULL DEFAULT '[]',
+            creator TEXT NOT NULL,
+            status TEXT NOT NULL,            -- lobby | active | over | ended
+            outcome TEXT,
+            faces TEXT NOT NULL,
+            ranked INTEGER NOT NULL DEFAULT 0,
+            revision INTEGER NOT NULL DEFAULT 0,
+            board_message_id TEXT,
+            created_at TEXT NOT NULL,
+            last_active_at TEXT NOT NULL
+        );
+        CREATE INDEX sessions_chat ON sessions (platform, chat_id, status);
+        CREATE TABLE moves (
+            session_id TEXT NOT NULL REFERENCES sessions (id),
+            n INTEGER NOT NULL,              -- 1-based move number
+            player TEXT NOT NULL,
+            notation TEXT NOT NULL,
+            played_at TEXT NOT NULL,
+            PRIMARY KEY (session_id, n)
+        );
+        CREATE TABLE results (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            player_name TEXT NOT NULL,
+            deal INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            score INTEGER NOT NULL,
+            tiebreak_move INTEGER NOT NULL,  -- move at which the final score was reached
+            move_count INTEGER NOT NULL,
+            moves TEXT NOT NULL,             -- JSON list: the verified move list
+            outcome TEXT NOT NULL,
+            won INTEGER NOT NULL,
+            ranked INTEGER NOT NULL,         -- 1: a daily challenge attempt
+            day TEXT NOT NULL,               -- UTC date YYYY-MM-DD of the finish
+            finished_at TEXT NOT NULL,
+            place INTEGER,                   -- multiplayer: 1 = first
+            masters INTEGER,
+            cards INTEGER
+        );
+        CREATE INDEX results_board ON results (game_id, day, score);
+        CREATE INDEX results_chat ON results (platform, chat_id, day);
+        CREATE INDEX results_player ON results (platform, player_id, game_id);
+        CREATE TABLE settings (
+            platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL,
+            language TEXT,
+            PRIMARY KEY (platform, chat_id)
+        );
+        CREATE TABLE players (
+            platform TEXT NOT NULL,
+            user_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            first_seen TEXT NOT NULL,
+            last_seen TEXT NOT NULL,
+            PRIMARY KEY (platform, user_id)
+        );
+        """,
+    ),
+]
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used: missing directory, not a database, corrupt, too new.
+
+    Raised at start-up with a message a person can act on; never swallowed."""
+
+
+@dataclass(slots=True)
+class SessionRecord:
+    """One row of ``sessions``: a solo game or a multiplayer table."""
+
+    id: str
+    platform: str
+    chat_id: str
+    kind: str
+    game_id: str
+    options: dict[str, Any]
+    deal: int
+    players: list[str]
+    names: dict[str, str]
+    creator: str
+    status: str
+    faces: str
+    created_at: str
+    last_active_at: str
+    invited: list[str] = field(default_factory=list)
+    outcome: str | None = None
+    ranked: bool = False
+    revision: int = 0
+    board_message_id: str | None = None
+
+
+@dataclass(slots=True)
+class ResultRecord:
+    """One player's result of one finished game."""
+
+    session_id: str
+    platform: str
+    chat_id: str
+    game_id: str
+    player_id: str
+    player_name: str
+    deal: int
+    options: dict[str, Any]
+    score: int
+    tiebreak_move: int
+    move_count: int
+    moves: list[str]
+    outcome: str
+    won: bool
+    ranked: bool
+    day: str
+    finished_at: str
+    place: int | None = None
+    masters: int | None = None
+    cards: int | None = None
+
+
+_SESSION_COLUMNS = (
+    "id, platform, chat_id, kind, game_id, options, deal, players, names, invited, creator, "
+    "status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at"
+)
+
+
+def database_path(database_url: str) -> str:
+    """The SQLite file of a ``sqlite:///relative`` or ``sqlite:////absolute`` URL.
+
+    >>> database_path("sqlite:///data/tavolo.db"), database_path("sqlite:////tmp/x.db")
+    ('data/tavolo.db', '/tmp/x.db')
+    >>> database_path("sqlite:///:memory:")
+    ':memory:'
+    """
+    prefix = "sqlite:///"
+    if not database_url.startswith(prefix):
+        raise StorageError(
+            f"DATABASE_URL must look like sqlite:///data/tavolo.db (got {database_url.split(':')[0]}:...)"
+        )
+    path = database_url[len(prefix) :]
+    if not path:
+        raise StorageError("DATABASE_URL names no file")
+    return path
+
+
+def _row_to_session(row: Sequence[Any]) -> SessionRecord:
+    (sid, platform, chat_id, kind, game_id, options, deal, players, names, invited, creator,
+     status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at) = row  # fmt: skip
+    return SessionRecord(
+        id=sid,
+        platform=platform,
+        chat_id=chat_id,
+        kind=kind,
+        game_id=game_id,
+        options=json.loads(options),
+        deal=deal,
+        players=json.loads(players),
+        names=json.loads(names),
+        invited=json.loads(invited),
+        creator=creator,
+        status=status,
+        outcome=outcome,
+        faces=faces,
+        ranked=bool(ranked),
+        revision=revision,
+        board_message_id=board_message_id,
+        created_at=created_at,
+        last_active_at=last_active_at,
+    )
+
+
+class Storage:
+    """The bot's database. Open with ``await Storage.open(url)``; close with ``close()``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, database_url: str, create_parent: bool = False) -> Storage:
+        """Open (and migrate) the database; ``StorageError`` when it cannot be used.
+
+        ``create_parent`` creates a missing parent folder (the default ``data/``); otherwise a
+        missing folder is an error, since it usually means a mistyped path."""
+        path = database_path(database_url)
+        if path != ":memory:":
+            parent = Path(path).expanduser().resolve().parent
+            if not parent.is_dir():
+                if create_parent:
+                    parent.mkdir(parents=True, exist_ok=True)
+                else:
+                    raise StorageError(f"the folder of the database does not exist: {parent}")
+        try:
+            db = await aiosqlite.connect(path)
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot open the database {path}: {exc}") from exc
+        store = cls(db)
+        try:
+            await store._check_and_migrate(path)
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def _check_and_migrate(self, path: str) -> None:
+        try:
+            async with self._db.execute("PRAGMA quick_check") as cursor:
+                rows = await cursor.fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"{path} is not a usable SQLite database: {exc}") from exc
+        if [r[0] for r in rows] != ["ok"]:
+            problems = "; ".join(str(r[0]) for r in rows[:3])
+            raise StorageError(f"{path} is corrupt (integrity check: {problems})")
+        try:
+            if path != ":memory:":
+                await self._db.execute("PRAGMA journal_mode=WAL")
+            await self._db.execute("PRAGMA foreign_keys=ON")
+            await self._db.execute("PRAGMA synchronous=NORMAL")
+            await self._db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            async with self._db.execute("SELECT MAX(version) FROM schema_version") as cursor:
+                (current,) = await cursor.fetchone() or (None,)
+            current = current or 0
+            latest = MIGRATIONS[-1][0]
+            if current > latest:
+                raise StorageError(
+                    f"{path} has schema version {current}, newer than this program's {latest}"
+                )
+            for version, script in MIGRATIONS:
+                if version > current:
+                    await self._db.executescript(
+                        f"BEGIN; {script} INSERT INTO schema_version (version) VALUES ({int(version)}); COMMIT;"
+                    )
+        except sqlite3.DatabaseError as exc:
+            raise StorageError(f"cannot prepare the database {path}: {exc}") from exc
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    async def schema_version(self) -> int:
+        async with self._db.execute("SELECT MAX(version) FROM schema_version") as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    # ----- sessions ---------------------------------------------------------------------------
+    async def insert_session(self, rec: SessionRecord) -> None:
+        async with self._write_lock:
+            await self._db.execute(
+                f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    rec.id, rec.platform, rec.chat_id, rec.kind, rec.game_id,
+                    json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
+                    json.dumps(rec.names), json.dumps(rec.invited), rec.creator, rec.status,
+                    rec.outcome, rec.faces, int(rec.ranked), rec.revision, rec.board_message_id,
+                    rec.created_at, rec.last_active_at,
+                ),
+            )  # fmt: skip
+            await self._db.commit()
+
+    async def save_session(self, rec: SessionRecord) -> None:
+        """Write back the mutable fields of a session (everything but its identity)."""
+        async with self._write_lock:
+            await self._update_session(rec)
+            await self._db.commit()
+
+    async def _update_session(self, rec: SessionRecord) -> None:
+        await self._db.execute(
+            "UPDATE sessions SET options = ?, deal = ?, players = ?, names = ?, invited = ?, "
+            "status = ?, outcome = ?, faces = ?, ranked = ?, revision = ?, board_message_id = ?, "
+            "last_active_at = ? WHERE id = ?",
+            (
+                json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
+                json.dumps(rec.names), json.dumps(rec.invited), rec.status, rec.outcome, rec.faces,
+                int(rec.ranked), rec.revision, rec.board_message_id, rec.last_active_at, rec.id,
+            ),
+        )  # fmt: skip
+
+    async def get_session(self, session_id: str) -> SessionRecord | None:
+        async with self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _row_to_session(row) if row else None
+
+    async def sessions_in_chat(
+        self, platform: str, chat_id: str, statuses: Iterable[str] = (LOBBY, ACTIVE)
+    ) -> list[SessionRecord]:
+        wanted = list(statuses)
+        marks = ", ".join("?" for _ in wanted)
+        async with self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat_id = ? "
+            f"AND status IN ({marks}) ORDER BY created_at, id",
+            (platform, chat_id, *wanted),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_row_to_session(r) for r in rows]
+
+    async def active_solo_sessions(self) -> list[SessionRecord]:
+        async with self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE kind = ? AND status = ?",
+            (SOLO, ACTIVE),
+        ) as cursor:
+            rows = await cursor.fetchall()
+        return [_row_to_session(r) for r in rows]
+
+    async def session_exists(self, session_id: str) -> bool:
+        async with self._db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)) as cursor:
+            return await cursor.fetchone() is not None
+
+    # ----- moves ------------------------------------------------------------------------------
+    async def load_moves(self, session_id: str) -> list[str]:
+        async with self._db.execute(
+            "SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
+        ) as cursor:
+            return [r[0] for r in await cursor.fetchall()]
+
+    async def record_move(
+        self,
+        rec: SessionRecord,
+        n: int,
+        player: str,
+        notation: str,
+        played_at: str,
+        results: Sequence[ResultRecord] = (),
+    ) -> None:
+        """Store move number ``n``, the session's new state and (when the move ended the game)
+        its results, in one committed transaction."""
+        async with self._write_lock:
+            try:
+                await self._db.execute(
+                    "INSERT INTO moves (session_id, n, player, notation, played_at) VALUES (?, ?, ?, ?, ?)",
+                    (rec.id, n, player, notation, played_at),
+                )
+                await self._update_session(rec)
+                await self._insert_results(results)
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+
+    async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
+        """Take back move number ``n`` (an undo) and store the session's new state."""
+        async with self._write_lock:
+            try:
+                await self._db.execute(
+                    "DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n)
+                )
+                await self._update_session(rec)
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+
+    # ----- results ----------------------------------------------------------------------------
+    async def finish_session(self, rec: SessionRecord, results: Sequence[ResultRecord]) -> None:
+        """Store a session's end and its players' results together."""
+        async with self._write_lock:
+            try:
+                await self._update_session(rec)
+                await self._insert_results(results)
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+
+    async def _insert_results(self, results: Sequence[ResultRecord]) -> None:
+        for r in results:
+            await self._db.execute(
+                        "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, "
+                        "player_name, deal, options, score, tiebreak_move, move_count, moves, "
+                        "outcome, won, ranked, day, finished_at, place, masters, cards) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            r.session_id, r.platform, r.chat_id, r.game_id, r.player_id,
+                            r.player_name, r.deal, json.dumps(r.options, sort_keys=True), r.score,
+                            r.tiebreak_move, r.move_count, json.dumps(r.moves), r.outcome,
+                            int(r.won), int(r.ranked), r.day, r.finished_at, r.place, r.masters,
+                            r.cards,
+                        ),
+                    )  # fmt: skip
+
+    async def best_scores(
+        self, platform: str, chat_id: str | None, game_id: str, since_day: str | None, limit: int = 10
+    ) -> list[tuple[str, int, int]]:
+        """(player name, best score, tie-break move) per player, best first: higher score,
+        then the earlier move at which it was reached. ``chat_id`` None: every chat of every
+        platform (the global board)."""
+        where, params = self._board_filter(platform, chat_id, game_id, since_day)
+        # Each player's best result: highest score, then the earliest tie-break move.
+        sql = (
+            "SELECT player_name, score, tiebreak_move FROM ("
+            "  SELECT player_name, score, tiebreak_move, ROW_NUMBER() OVER ("
+            "    PARTITION BY platform, player_id ORDER BY score DESC, tiebreak_move ASC) AS pick"
+            f"  FROM results WHERE {where}"
+            ") WHERE pick = 1 ORDER BY score DESC, tiebreak_move ASC, player_name LIMIT ?"
+        )
+        async with self._db.execute(sql, (*params, limit)) as cursor:
+            return [(r[0], int(r[1]), int(r[2])) for r in await cursor.fetchall()]
+
+    @staticmethod
+    def _board_filter(
+        platform: str, chat_id: str | None, game_id: str, since_day: str | None
+    ) -> tuple[str, tuple[Any, ...]]:
+        where = "game_id = ? AND day >= ?"
+        params: tuple[Any, ...] = (game_id, since_day or "")
+        if chat_id is not None:
+            where += " AND platform = ? AND chat_id = ?"
+            params += (platform, chat_id)
+        return where, params
+
+    async def table_wins(
+        self, platform: str, chat_id: str | None, game_id: str, since_day: str | None, limit: int = 10
+    ) -> list[tuple[str, int, int]]:
+        """Multiplayer: (player name, wins, masters won) per player, most wins first."""
+        where, params = self._board_filter(platform, chat_id, game_id, since_day)
+        sql = (
+            "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
+            f"WHERE {where} GROUP BY platform, player_id "
+            "ORDER BY SUM(won) DESC, SUM(masters) DESC, MAX(player_name) LIMIT ?"
+        )
+        async with self._db.execute(sql, (*params, limit)) as cursor:
+            return [(r[0], int(r[1]), int(r[2])) for r in await cursor.fetchall()]
+
+    async def player_stats(self, platform: str, player_id: str) -> list[tuple[str, int, int, int]]:
+        """(game id, games, wins, best score) of one player on one platform."""
+        async with self._db.execute(
+            "SELECT game_id, COUNT(*), SUM(won), MAX(score) FROM results "
+            "WHERE platform = ? AND player_id = ? GROUP BY game_id ORDER BY game_id",
+            (platform, player_id),
+        ) as cursor:
+            return [(r[0], int(r[1]), int(r[2]), int(r[3])) for r in await cursor.fetchall()]
+
+    async def count_results(self, session_id: str | None = None) -> int:
+        if session_id is None:
+            sql, params = "SELECT COUNT(*) FROM results", ()
+        else:
+            sql, params = "SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,)
+        async with self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return int(row[0]) if row else 0
+
+    # ----- chats and players ------------------------------------------------------------------
+    async def chat_language(self, platform: str, chat_id: str) -> str | None:
+        async with self._db.execute(
+            "SELECT language FROM settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)
+        ) as cursor:
+            row = await cursor.fetchone()
+        return row[0] if row else None
+
+    async def set_chat_language(self, platform: str, chat_id: str, language: str) -> None:
+        async with self._write_lock:
+            await self._db.execute(
+                "INSERT INTO settings (platform, chat_id, language) VALUES (?, ?, ?) "
+                "ON CONFLICT (platform, chat_id) DO UPDATE SET language = excluded.language",
+                (platform, chat_id, language),
+            )
+            await self._db.commit()
+
+    async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
+        async with self._write_lock:
+            await self._db.execute(
+                "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET "
+                "name = excluded.name, last_seen = excluded.last_seen",
+                (platform, user_id, name, at, at),
+            )
+            await self._db.commit()
+
+    async def find_player(self, platform: str, name: str) -> tuple[str, str] | None:
+        """(user id, name) of a player known by that name (or id) on the platform."""
+        async with self._db.execute(
+            "SELECT user_id, name FROM players WHERE platform = ? AND "
+            "(lower(name) = lower(?) OR user_id = ?) ORDER BY last_seen DESC LIMIT 1",
+            (platform, name, name),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return (row[0], row[1]) if row else None
