@@ -36,9 +36,10 @@ stock (never part of a move). A move is source then destination:
 
 ``ab`` is well-formed but always refused (``waste_to_waste``). Reason codes of
 ``IllegalMove``: ``bad_notation``, ``no_turned_card``, ``does_not_fit`` (details ``needed``:
-the value the foundation takes next, ``card``), ``foundation_finished``,
-``must_play_to_foundation`` (details ``fits``: the foundations it fits), ``waste_empty``,
-``waste_to_waste``, plus the base class's ``game_over`` and ``not_a_player``.
+the value 1-13 the foundation takes next, ``card``), ``foundation_finished`` (``foundation``),
+``must_play_to_foundation`` (details ``card``, ``fits``: the foundations it fits, as
+``"1, 6"``), ``waste_empty`` (``pile``), ``waste_to_waste``, plus the base class's
+``game_over`` and ``not_a_player``.
 
 >>> import engine
 >>> g = engine.new_game("imaginary13", deal=1)
@@ -248,7 +249,9 @@ class Imaginary13(Game):
             if move.dst in WASTE_IDS:
                 fits = self._fitting(card)
                 if fits and not self.options["free"]:
-                    raise IllegalMove("must_play_to_foundation", card=card.code, fits=fits)
+                    raise IllegalMove(
+                        "must_play_to_foundation", card=card.code, fits=", ".join(fits)
+                    )
                 waste = WASTE_IDS.index(move.dst)
                 self._wastes[waste] = (*self._wastes[waste], card)
             else:

@@ -159,6 +159,16 @@ def test_turned_card_that_fits_must_go_to_a_foundation():
     assert turned_code(game) == "4c"  # the next card is turned at once, not by a move
 
 
+def test_forced_play_refusal_names_every_fitting_foundation():
+    game = stacked(["3c", "4c", "5c"])
+    game.play("t1")
+    game.play("t1")  # the 5 now fits foundations 1 and 6
+    with pytest.raises(IllegalMove) as refused:
+        game.play("tc")
+    assert refused.value.reason == "must_play_to_foundation"
+    assert refused.value.details == {"card": "5c", "fits": "1, 6"}
+
+
 def test_option_free_lets_a_fitting_card_go_to_a_waste_pile():
     game = stacked(["3c", "4c"], free=True)
     assert [str(m) for m in game.legal_moves()] == ["t1", "ta", "tb", "tc", "td"]
