@@ -1,0 +1,199 @@
+"""A greedy computer player for El Solitario and Cartas Maestras.
+
+It reads only ``game.view(player)`` and ``game.legal_moves(player)`` and scores every legal
+move one move deep, taking the best (ties: the first listed, so play is deterministic).
+
+Strategy, in order of weight:
+
+1. **Complete a path** whenever possible: El Solitario scores the points removed; Cartas
+   Maestras scores the masters won (heavily) and the cards won.
+2. **Do not set up the next player** (Cartas Maestras): a path left one card short of
+   completion (three non-empty cards after its last empty card) is a gift worth its masters
+   times the chance that a random card links to its open side. The player scores the risk over
+   all paths after the move, so putting an empty card on such a path (which "resumes" it and
+   needs four new links) counts as defence.
+3. **Keep future links**: the open side a move leaves behind is worth more when many cards of
+   the player's own hand (and of the deck in general) can link to it.
+4. **Keep the flexible cards**: an empty card links with anything, so spending one costs a
+   little unless it defends; El Solitario also prefers extending paths to opening new ones,
+   keeping free central sides as a safety valve (any card may open one there).
+
+Final phase of Cartas Maestras: the placement that leaves the most hand cards able to follow;
+``stop`` only when nothing fits.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.game import Game
+from engine.squadratik.deck import DECK, OPPOSITE, STEP, Kind
+
+_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
+_EMPTIES = sum(1 for c in DECK if c.kind is Kind.EMPTY)
+
+
+def _link_chances() -> dict[str, float]:
+    """For each side code: the share of the deck's cards that could link to it (any rotation)."""
+    having: Counter[str] = Counter()
+    for card in DECK:
+        if card.kind in (Kind.NORMAL, Kind.MASTER):
+            for code in set(card.sides):
+                having[code] += 1
+    return {code: (n + _EMPTIES) / len(DECK) for code, n in having.items()}
+
+
+LINK_CHANCE = _link_chances()
+
+# weights (points of "value" a move is worth)
+COMPLETE = 1000
+PER_MASTER_WON = 400
+PER_CARD_WON = 10
+GIFT_PER_MASTER = 350
+OWN_FOLLOWERS = 8
+GENERAL_FOLLOWERS = 30
+SPEND_EMPTY = 25
+OPEN_NEW_PATH = 15
+PROGRESS = 6
+
+
+def _placed(card: dict[str, Any], rotation: int) -> list[str]:
+    sides = card["sides"]
+    return [sides[(k - rotation) % 4] for k in range(4)]
+
+
+class _Table:
+    """What the view says about the board, in a handy form."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        self.view = view
+        self.cards = {(cell["x"], cell["y"]): cell["card"] for cell in view["board"]}
+        self.hand = view["hand"]
+        self.paths = view["paths"]
+        self.maestras = view["game"] == "maestras"
+        self.final = view.get("phase") == "final"
+        # per path: (after_empty, masters in it, open side code or None = anything links)
+        self.state = {side: self._path_state(side) for side in "NESW"}
+
+    def direction(self, side: str) -> str:
+        cells = self.paths[side]["cells"]
+        last = cells[-1]
+        prev = cells[-2] if len(cells) > 1 else [0, 0]
+        step = (last[0] - prev[0], last[1] - prev[1])
+        return next(d for d, s in STEP.items() if s == step)
+
+    def _path_state(self, side: str) -> tuple[int, int, str | None] | None:
+        path = self.paths[side]
+        if path is None:
+            return None
+        cards = [self.cards[tuple(cell)] for cell in path["cells"]]
+        masters = sum(1 for c in cards if c["kind"] == "master")
+        last = cards[-1]
+        if last["kind"] in ("empty", "central") or not path["open"]:
+            open_side = None
+        else:
+            open_side = _placed(last, last["rotation"])[_INDEX[self.direction(side)]]
+        return (path["after_empty"], masters, open_side) if path["open"] else (0, masters, None)
+
+
+def _gift(state: tuple[int, int, str | None] | None) -> float:
+    """How much a path offers the next player: masters at stake times the chance to complete."""
+    if state is None:
+        return 0.0
+    after, masters, open_side = state
+    if after != 3:
+        return 0.0
+    chance = 1.0 if open_side is None else LINK_CHANCE.get(open_side, 0.0)
+    return GIFT_PER_MASTER * (masters + 0.1) * chance
+
+
+class GreedyPlayer:
+    """Scores each legal move (see the module docstring) and plays the best.
+
+    >>> import engine
+    >>> g = engine.new_game("squadratik", deal=4)
+    >>> GreedyPlayer().choose(g) in g.legal_moves()
+    True
+    """
+
+    def choose(self, game: Game, player: str | None = None) -> Any:
+        legal = game.legal_moves(player)
+        if not legal:
+            raise ValueError("no legal move: the game is over or it is not this player's turn")
+        if len(legal) == 1:
+            return legal[0]
+        table = _Table(game.view(player if player is not None else game.current_player))
+        best, best_value = legal[0], float("-inf")
+        for move in legal:
+            value = self._value(table, move)
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    def _value(self, table: _Table, move: Any) -> float:
+        if str(move) in ("pass", "stop"):
+            return -1e6  # only when nothing else is legal
+        card = table.hand[move.slot - 1]
+        empty = card["kind"] == "empty"
+        state = table.state[move.side]
+        if state is None:
+            direction, after, masters = move.side, 0, 0
+        else:
+            direction = move.turn if move.turn else table.direction(move.side)
+            after, masters, _ = state
+        placed = _placed(card, move.rotation)
+        new_after = 0 if empty else after + 1
+        new_masters = masters + (card["kind"] == "master")
+        open_side = None if empty else placed[_INDEX[direction]]
+        value = 0.0
+
+        if table.final:
+            # as many cards as possible: keep the path followable by the rest of the hand
+            return self._followers(table, move, open_side, direction) * OWN_FOLLOWERS - (
+                SPEND_EMPTY if empty else 0
+            )
+
+        if new_after >= 4:
+            if table.maestras:
+                path_cards = self._path_cards(table, move.side) + [card]
+                won_masters = sum(1 for c in path_cards if c["kind"] == "master")
+                return COMPLETE + PER_MASTER_WON * won_masters + PER_CARD_WON * len(path_cards)
+            path_cards = self._path_cards(table, move.side) + [card]
+            return COMPLETE + sum(c["points"] for c in path_cards)
+
+        value += PROGRESS * new_after
+        value += OWN_FOLLOWERS * self._followers(table, move, open_side, direction)
+        chance = 1.0 if open_side is None else LINK_CHANCE.get(open_side, 0.0)
+        value += GENERAL_FOLLOWERS * chance
+        if empty:
+            value -= SPEND_EMPTY
+        if state is None and not table.maestras:
+            value -= OPEN_NEW_PATH
+        if table.maestras:
+            before = sum(_gift(s) for s in table.state.values())
+            after_states = dict(table.state)
+            after_states[move.side] = (new_after, new_masters, open_side)
+            value -= sum(_gift(s) for s in after_states.values()) - before
+        return value
+
+    @staticmethod
+    def _path_cards(table: _Table, side: str) -> list[dict[str, Any]]:
+        path = table.paths[side]
+        return [] if path is None else [table.cards[tuple(cell)] for cell in path["cells"]]
+
+    @staticmethod
+    def _followers(table: _Table, move: Any, open_side: str | None, direction: str) -> int:
+        """Other hand cards that could be placed next on this path's new open side."""
+        count = 0
+        back = _INDEX[OPPOSITE[direction]]
+        for index, card in enumerate(table.hand):
+            if index == move.slot - 1:
+                continue
+            if open_side is None or card["kind"] == "empty":
+                count += 1
+            elif table.maestras:
+                count += open_side in card["sides"]
+            else:
+                count += card["sides"][back] == open_side
+        return count
