@@ -207,8 +207,14 @@ def _parse_card(code: str, deck: str) -> tuple[int, str]:
     return symbols.index(code[0].upper()) + 1, code[1].lower()
 
 
+def _italian_style(deck: str | None, faces: str | None) -> bool:
+    """Italian suits and ranks are drawn only on the Italian deck; a French deck always shows
+    French faces, whatever face style the player chose for Solitario."""
+    return faces in ITALIAN_FACES and deck == "italian40"
+
+
 def _rank_key(rank: int, deck: str, faces: str) -> str:
-    if faces in ITALIAN_FACES:
+    if _italian_style(deck, faces):
         return f"card.rank.italian.{rank}"
     if deck == "italian40" and rank >= 8:
         # The French face of an Italian Fante/Cavallo/Re shows J/Q/K (the seed's table).
@@ -226,11 +232,11 @@ def card_name(code: str, deck: str, faces: str, lang: str) -> str:
     'Asso di coppe'
     >>> card_name("Ah", "italian40", "piacentine", "es"), card_name("Qd", "italian40", "napoletane", "en")
     ('As de copas', 'Knight of coins')
-    >>> card_name("Ah", "french52", "francesi", "en"), card_name("Qs", "french52", "francesi", "it")
+    >>> card_name("Ah", "french52", "francesi", "en"), card_name("Qs", "french52", "napoletane", "it")
     ('Ace of hearts', 'Donna di picche')
     """
     rank, suit = _parse_card(code, deck)
-    style = "italian" if faces in ITALIAN_FACES else "french"
+    style = "italian" if _italian_style(deck, faces) else "french"
     return t(
         lang,
         "card.name",
@@ -251,7 +257,7 @@ def card_label(
     'Re di denari'
     """
     deck = deck or "french52"
-    if faces in ITALIAN_FACES:
+    if _italian_style(deck, faces):
         try:
             return card_name(code, deck, faces, lang)
         except ValueError:
@@ -311,8 +317,10 @@ _VALUE_SYMBOLS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 def _detail_params(lang: str, details: Mapping[str, Any]) -> dict[str, Any]:
     """``details`` with card codes, rank values, pile ids and lists put into words."""
     deck, faces, game_id = details.get("deck"), details.get("faces"), details.get("game_id")
-    params: dict[str, Any] = dict(details)
-    for name, value in details.items():
+    # A detail without a value (``onto=None``: an empty pile) cannot fill a placeholder, so
+    # the message falls back to the reason's generic text.
+    params: dict[str, Any] = {name: value for name, value in details.items() if value is not None}
+    for name, value in params.items():
         if name in _CARD_DETAILS and isinstance(value, str) and value:
             params[name] = card_label(value, deck, faces, lang)
         elif name in _PILE_DETAILS and isinstance(value, str | int) and str(value):

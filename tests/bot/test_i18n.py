@@ -198,3 +198,9 @@ def test_language_names_read_naturally() -> None:
     assert language_name("it", "it") == "italiano"
     assert language_name("en", "es") == "inglés"
     assert language_name("zz", "en") == "zz"
+
+
+def test_a_french_deck_keeps_french_names_whatever_the_chosen_faces() -> None:
+    assert card_name("Kd", "french52", "napoletane", "it") == "Re di quadri"
+    assert card_name("Td", "french52", "piacentine", "es") == "Diez de diamantes"
+    assert card_label("Td", "french52", "napoletane", "it") == "10♦"
