@@ -1,0 +1,118 @@
+"""The console: play Tavolo in a terminal, no token needed (also what end-to-end tests drive).
+
+One command per input line; replies are printed. ``@name /command ...`` acts as player
+``name`` (default player: ``you``). Each image is written to a file under ``out/console/``
+and its path printed on its own line; each button is printed as ``[n] label`` and the line
+``#n`` (or ``@name #n``) presses it. End of input ends the program.
+
+Private replies are printed too (it is one screen), marked ``(private to name)``.
+
+>>> split_speaker("@ana /join")
+('ana', '/join')
+>>> split_speaker("/play canfield")
+('you', '/play canfield')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from bot.replies import Button, Reply, Request
+
+if TYPE_CHECKING:
+    from bot.core import Core
+
+PLATFORM = "console"
+CHAT_ID = "console"
+DEFAULT_PLAYER = "you"
+OUT_DIR = Path("out/console")
+
+
+def split_speaker(line: str) -> tuple[str, str]:
+    """(player name, the rest of the line) of an input line."""
+    line = line.strip()
+    if line.startswith("@"):
+        name, _, rest = line[1:].partition(" ")
+        if name:
+            return name, rest.strip()
+    return DEFAULT_PLAYER, line
+
+
+class Console:
+    """Turns input lines into core calls and replies into printed lines and image files."""
+
+    def __init__(self, core: Core, out: TextIO, out_dir: Path = OUT_DIR) -> None:
+        self.core = core
+        self.out = out
+        self.out_dir = out_dir
+        self.buttons: dict[int, Button] = {}
+        self._images = 0
+        self._messages = 0
+
+    def request(self, name: str) -> Request:
+        # The console is one shared table where everyone is trusted: a group whose members
+        # are all admins (so /lang, /end and tables work as in a group chat).
+        return Request(PLATFORM, CHAT_ID, name, name, is_group=True, is_admin=True)
+
+    async def handle_line(self, line: str) -> None:
+        name, rest = split_speaker(line)
+        if not rest:
+            return
+        if rest.startswith("#"):
+            number = rest[1:].strip()
+            button = self.buttons.get(int(number)) if number.isdigit() else None
+            if button is None:
+                self.print(f"(no button #{number})")
+                return
+            replies = await self.core.handle_button(self.request(name), button.id)
+        else:
+            replies = await self.core.handle_text(self.request(name), rest)
+        for reply in replies:
+            await self.show(reply)
+
+    async def show(self, reply: Reply) -> None:
+        prefix = f"(private to {reply.to_user}) " if reply.is_private else ""
+        self.print(prefix + reply.text)
+        if reply.image is not None:
+            self.print(str(self._save_image(reply)))
+        if reply.buttons:
+            self.buttons = {}
+            for number, button in enumerate(reply.buttons, start=1):
+                self.buttons[number] = button
+            self.print("  ".join(f"[{n}] {b.label}" for n, b in self.buttons.items()))
+        if reply.board is not None and reply.board.message_id is None:
+            self._messages += 1
+            await self.core.board_posted(reply.board.session_id, f"console-{self._messages}")
+
+    async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
+        """Replies not caused by a line (idle endings): printed like the others."""
+        if platform == PLATFORM:
+            await self.show(reply)
+
+    def _save_image(self, reply: Reply) -> Path:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self._images += 1
+        path = self.out_dir / f"{self._images:04d}-{Path(reply.image_name).name}"
+        path.write_bytes(reply.image or b"")
+        return path
+
+    def print(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+
+async def serve(core: Core, settings: Any = None, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+    """Read lines until end of input, answering each (the no-token default of ``python -m bot``)."""
+    stdin = stdin or sys.stdin
+    console = Console(core, out or sys.stdout)
+    core.set_push(console.push)
+    loop = asyncio.get_running_loop()
+    while True:
+        # Reading stdin blocks: do it in a thread so timers on the loop keep running.
+        line = await loop.run_in_executor(None, stdin.readline)
+        if not line:
+            return
+        await console.handle_line(line)
