@@ -14,17 +14,22 @@ from bot.i18n import GAME_IDS, LANGUAGES, has_key, help_text, reason_text, rules
 ENGINE_DIR = Path(engine.__file__).parent
 _LITERAL_CODE = re.compile(r"\b(?:IllegalMove|BadSetup)\(\s*\"([a-z0-9_]+)\"")
 _CONSTANT_CODE = re.compile(r"\b(?:IllegalMove|BadSetup)\(\s*([A-Z][A-Z0-9_]*)\b")
+_REASON_VARIABLE = re.compile(r"^\s*reason\s*=\s*(.+)$", re.M)
+_QUOTED_CODE = re.compile(r"\"([a-z][a-z0-9_]*)\"")
 _CONSTANT_DEF = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*\"([a-z0-9_]+)\"", re.M)
 
 
 def engine_reason_codes() -> set[str]:
-    """Every reason code written in the engine sources: literals, and module constants that
-    are raised directly or returned by pile rules (``engine/piles.py``)."""
+    """Every reason code written in the engine sources: literals, strings assigned to a
+    ``reason`` variable, and module constants raised directly or returned by pile rules
+    (``engine/piles.py``)."""
     codes: set[str] = set()
     for path in ENGINE_DIR.rglob("*.py"):
         source = path.read_text(encoding="utf-8")
         constants = dict(_CONSTANT_DEF.findall(source))
         codes.update(_LITERAL_CODE.findall(source))
+        for expression in _REASON_VARIABLE.findall(source):  # reason = "a" if ... else "b"
+            codes.update(_QUOTED_CODE.findall(expression))
         codes.update(
             constants[name] for name in _CONSTANT_CODE.findall(source) if name in constants
         )
@@ -40,7 +45,9 @@ def _new_game(game_id: str) -> engine.Game:
 
 
 def test_the_scan_finds_the_codes_of_the_engine_base() -> None:
-    assert {"game_over", "nothing_to_undo", "bad_deal", "unknown_game"} <= engine_reason_codes()
+    codes = engine_reason_codes()
+    assert {"game_over", "nothing_to_undo", "bad_deal", "unknown_game"} <= codes
+    assert {"not_alternating_colour", "master_needed_first", "only_masters_open_paths"} <= codes
 
 
 def test_every_engine_reason_code_has_a_message_in_every_language() -> None:
