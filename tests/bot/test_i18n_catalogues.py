@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import engine
 from bot.i18n import GAME_IDS, LANGUAGES, has_key, help_text, reason_text, rules_text, t
@@ -229,3 +231,46 @@ def test_generic_buttons_and_piles_have_labels(lang: str) -> None:
     ):
         assert t(lang, f"button.{name}")
     assert t(lang, "pile.waste_pile_n", n="c").endswith("c")
+
+
+_DETAIL_VALUES = st.one_of(
+    st.none(),
+    st.integers(-5, 60),
+    st.text(max_size=6),
+    st.sampled_from(["7c", "Td", "Ah", "Qs", "w", "f2", "3", "b", "t", "9z"]),
+    st.lists(st.sampled_from(["1", "5", "8"]), max_size=3),
+)
+
+
+@given(
+    lang=st.sampled_from([*LANGUAGES, "fr"]),
+    reason=st.sampled_from(sorted(engine_reason_codes()) + ["never_seen_code"]),
+    details=st.dictionaries(
+        st.sampled_from(
+            [
+                "card",
+                "onto",
+                "pile",
+                "needed",
+                "fits",
+                "count",
+                "text",
+                "deck",
+                "faces",
+                "game_id",
+                "slot",
+                "foundation",
+                "playable",
+                "option",
+            ]
+        ),
+        _DETAIL_VALUES,
+        max_size=5,
+    ),
+)
+def test_reason_text_always_answers_whatever_the_details(
+    lang: str, reason: str, details: dict
+) -> None:
+    text = reason_text(lang, reason, details)
+    assert text.strip()
+    assert "{" not in text or "{" in str(details)
