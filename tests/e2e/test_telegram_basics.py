@@ -5,7 +5,6 @@ from __future__ import annotations
 import logging
 
 import pytest
-
 from fake_telegram import BOT_USER, TelegramWorld
 
 GROUP = -100111
