@@ -17,7 +17,6 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from renderer import theme
 from renderer.fonts import font
 from renderer.sprites import SS, shrink
 

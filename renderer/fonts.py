@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 # The only words the renderer draws. The bot owns every other text; keep this table tiny.
 WORDS: dict[str, dict[str, str]] = {
@@ -59,10 +59,43 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` drawn at ``size``."""
     left, _, right, _ = font(size).getbbox(text, stroke_width=1 if bold else 0)
     return int(right - left)
+
+
+@lru_cache(maxsize=4096)
+def text_sprite(
+    text: str, size: int, fill: tuple[int, ...], bold: bool = False, anchor: str = "la"
+) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as an RGBA sprite, with the offset of its ink box from the anchor
+    point (boards redraw the same labels on every move: pasting is faster than drawing)."""
+    stroke = 1 if bold else 0
+    left, top, right, bottom = font(size).getbbox(text, stroke_width=stroke, anchor=anchor)
+    width, height = max(1, int(right - left)), max(1, int(bottom - top))
+    mask = Image.new("L", (width, height), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
+                              stroke_width=stroke, stroke_fill=255)
+    sprite = Image.new("RGBA", (width, height), (*fill[:3], 255))
+    sprite.putalpha(mask)
+    return sprite, int(left), int(top)
+
+
+def paste_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, ...],
+    *,
+    anchor: str = "la",
+    bold: bool = False,
+) -> None:
+    """Same result as ``draw_text`` (Pillow anchors), pasted from a cached sprite."""
+    sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
+    image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top), sprite)
 
 
 def draw_text(

@@ -1,0 +1,274 @@
+"""Boards of the pile games: Solitario, Canfield and Imaginary Thirteen.
+
+``pile_layout(view)`` says where every pile and card goes; ``draw_pile_board`` pastes the cached
+sprites there. Every pile is labelled with its notation id (the view's ``id``) so a player can
+type a move from the picture; the header carries the score, the move counter and the clock.
+
+>>> view = {"game": "solitario", "deck": "italian40", "move_number": 0, "score": 0,
+...         "piles": [{"id": "1", "kind": "tableau", "down": 0, "cards": ["Kh"]}]}
+>>> pile_layout(view).piles["1"].top.w
+100
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from renderer import theme
+from renderer.cards_french import card_back, empty_slot, french_card
+from renderer.cards_italian import italian_card
+from renderer.fonts import paste_text, text_width, word
+from renderer.layout import CardSpot, PileSpot, Rect
+from renderer.sprites import paste_sprite
+
+W, H = theme.CARD_W, theme.CARD_H
+MARGIN = 16
+GAP = 14
+PITCH = W + GAP
+HEADER_H = 52
+LABEL_H = 26
+ROW_GAP = 16
+NEXT_H = 24  # Imaginary Thirteen: the "next" line under each foundation
+DOWN_STEP = 14  # vertical offset of face-down cards in a fan
+UP_STEP = 32  # vertical offset of face-up cards: leaves the rank and suit strip visible
+MIN_UP_STEP = 24
+WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
+MAX_FAN = 640  # longest column before the fan is squeezed
+
+TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
+VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+@dataclass(slots=True)
+class PileBoardLayout:
+    """Where everything of a pile game goes; ``piles`` maps notation ids to spots."""
+
+    width: int
+    height: int
+    piles: dict[str, PileSpot] = field(default_factory=dict)
+    header: Rect = Rect(0, 0, 0, 0)
+
+
+def _columns(view: dict[str, Any]) -> tuple[int, dict[str, tuple[int, int]]]:
+    """Column count and ``pile id -> (row, column)`` for the game in ``view``."""
+    game = view.get("game")
+    piles = view.get("piles", [])
+    by_kind: dict[str, list[str]] = {}
+    for pile in piles:
+        by_kind.setdefault(pile["kind"], []).append(pile["id"])
+    places: dict[str, tuple[int, int]] = {}
+
+    def put(ids: list[str], row: int, first: int) -> None:
+        for k, pid in enumerate(ids):
+            places[pid] = (row, first + k)
+
+    if game == "imaginary13":
+        ncols = 8
+        put(by_kind.get("foundation", []), 0, 0)
+        put(by_kind.get("stock", []), 1, 0)
+        put(by_kind.get("turned", []), 1, 1)
+        put(by_kind.get("waste", []), 1, 8 - len(by_kind.get("waste", [])))
+    else:
+        tableau = by_kind.get("tableau", [])
+        ncols = max(7, len(tableau) + (2 if "reserve" in by_kind else 0))
+        put(by_kind.get("stock", []), 0, 0)
+        put(by_kind.get("waste", []), 0, 1)
+        foundations = by_kind.get("foundation", [])
+        put(foundations, 0, ncols - len(foundations))
+        put(by_kind.get("reserve", []), 1, 0)
+        put(tableau, 1, ncols - len(tableau))
+    # anything a future view adds still gets drawn, in a free column of the second row
+    used = {rc for rc in places.values()}
+    for pile in piles:
+        if pile["id"] not in places:
+            col = next(c for c in range(ncols + len(piles)) if (1, c) not in used)
+            places[pile["id"]] = (1, col)
+            used.add((1, col))
+            ncols = max(ncols, col + 1)
+    return ncols, places
+
+
+def _fan_steps(down: int, up: int, room: int) -> tuple[int, int]:
+    """Offsets for a downward fan of ``down`` backs then ``up`` faces that fits in ``room`` px."""
+    down_step, up_step = DOWN_STEP, UP_STEP
+    need = down * down_step + max(0, up - 1) * up_step + H
+    if need > room:
+        # squeeze the backs first (nothing to read on them), then the faces down to a minimum
+        spare = room - H - max(0, up - 1) * up_step
+        down_step = max(4, spare // down) if down else down_step
+        need = down * down_step + max(0, up - 1) * up_step + H
+        if need > room and up > 1:
+            up_step = max(MIN_UP_STEP, (room - H - down * down_step) // (up - 1))
+    return down_step, up_step
+
+
+def pile_layout(view: dict[str, Any]) -> PileBoardLayout:
+    """Every pile's slot, label and card rectangles for a Solitario/Canfield/Imaginary13 view."""
+    ncols, places = _columns(view)
+    width = 2 * MARGIN + ncols * PITCH - GAP
+    is_i13 = view.get("game") == "imaginary13"
+    row_y = [HEADER_H + LABEL_H + 8]
+    row_y.append(row_y[0] + H + (NEXT_H if is_i13 else 0) + ROW_GAP + LABEL_H)
+    result = PileBoardLayout(width=width, height=0, header=Rect(0, 0, width, HEADER_H))
+    bottom = row_y[1] + H + 7 * DOWN_STEP + 5 * UP_STEP  # a steady minimum height
+    for pile in view.get("piles", []):
+        row, col = places[pile["id"]]
+        x, y = MARGIN + col * PITCH, row_y[row]
+        slot = Rect(x, y, W, H)
+        spot = PileSpot(pile["id"], pile["kind"], slot, Rect(x, y - LABEL_H - 2, W, LABEL_H))
+        cards: list[str] = list(pile.get("cards", []))
+        down = int(pile.get("down", 0))
+        kind = pile["kind"]
+        fan_down = kind == "tableau" or (is_i13 and kind == "waste")
+        if fan_down and row == 1:
+            d_step, u_step = _fan_steps(down, len(cards), MAX_FAN)
+            for k in range(down):
+                spot.cards.append(CardSpot(Rect(x, y + k * d_step, W, H), "down"))
+            base = y + down * d_step
+            for k, code in enumerate(cards):
+                spot.cards.append(CardSpot(Rect(x, base + k * u_step, W, H), code))
+        elif kind == "waste":
+            shown = cards[-max(1, int(pile.get("show", 1))):] if cards else []
+            if len(cards) > len(shown):
+                # the card under the fan, so a waste never looks emptier than it is
+                spot.cards.append(CardSpot(Rect(x, y, W, H), cards[-len(shown) - 1]))
+            for k, code in enumerate(shown):
+                spot.cards.append(CardSpot(Rect(x + k * WASTE_STEP, y, W, H), code))
+        elif kind in ("stock", "reserve"):
+            # a thin stack edge per few cards, capped, then the top (a back or the face)
+            stack = min(3, (down + 3) // 4)
+            for k in range(stack):
+                spot.cards.append(CardSpot(Rect(x + 2 * k, y + 2 * k, W, H), "down"))
+            if cards:
+                off = 2 * stack
+                spot.cards.append(CardSpot(Rect(x + off, y + off, W, H), cards[-1]))
+        elif cards:
+            spot.cards.append(CardSpot(slot, cards[-1]))
+        result.piles[pile["id"]] = spot
+        bottom = max(bottom, spot.area.bottom)
+    result.height = bottom + MARGIN + (NEXT_H if is_i13 else 0)
+    return result
+
+
+def face_sprite(code: str, deck: str, faces: str) -> Image.Image:
+    """The sprite for a card code in the chosen face style (Italian decks only use ``faces``)."""
+    if deck == "italian40" and faces in ("napoletane", "piacentine"):
+        return italian_card(code, faces)
+    return french_card(code)
+
+
+def _header_texts(view: dict[str, Any], lang: str, clock: str | None) -> tuple[str, str]:
+    title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
+    left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
+    score = view.get("score", 0)
+    score_text = f"${score}" if view.get("game") == "canfield" else str(score)
+    right = f"{word('score', lang)} {score_text}    {word('moves', lang)} {view.get('move_number', 0)}"
+    if clock:
+        right += f"    {clock}"
+    return left, right
+
+
+def draw_header(
+    image: Image.Image, width: int, left: str, right: str, height: int = HEADER_H
+) -> None:
+    """The dark band on top: title on the left, score/moves/clock on the right."""
+    image.paste(theme.HEADER, (0, 0, width, height))
+    size = 24
+    while size > 14 and text_width(left, size) + text_width(right, size, True) + 40 > width:
+        size -= 2
+    paste_text(image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm")
+    paste_text(image, (width - MARGIN, height // 2), right, size, theme.WHITE, anchor="rm",
+              bold=True)
+
+
+def draw_label(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str,
+               extra: str = "") -> None:
+    """A pile label: the id in a dark pill, bold; ``extra`` (a count) after it, lighter."""
+    pill_w = text_width(text, 20, True) + 16
+    draw.rounded_rectangle((rect.x, rect.y + 2, rect.x + pill_w, rect.bottom - 1), radius=6,
+                           fill=theme.LABEL_BG)
+    paste_text(image, (rect.x + 8, rect.y + rect.h // 2 + 1), text, 20, theme.WHITE, anchor="lm",
+              bold=True)
+    if extra:
+        paste_text(image, (rect.x + pill_w + 6, rect.y + rect.h // 2 + 1), extra, 18,
+                  theme.MUTED, anchor="lm")
+
+
+def outline(draw: ImageDraw.ImageDraw, rect: Rect, colour: tuple[int, int, int], width: int = 4
+            ) -> None:
+    """A highlight ring just outside a card rectangle."""
+    draw.rounded_rectangle(rect.inflate(width - 1).box(), radius=theme.CARD_RADIUS + width,
+                           outline=colour, width=width)
+
+
+def draw_banner(image: Image.Image, text: str, centre_y: int | None = None) -> None:
+    """A dark translucent band with ``text`` across the board (game over, stalled, ...)."""
+    width, height = image.size
+    band_h = 84
+    cy = centre_y if centre_y is not None else height // 2
+    top = max(0, cy - band_h // 2)
+    box = (0, top, width, min(height, top + band_h))
+    region = image.crop(box).convert("RGBA")
+    shade = Image.new("RGBA", region.size, (0, 0, 0, 190))
+    image.paste(Image.alpha_composite(region, shade).convert("RGB"), box[:2])
+    size = 44
+    while size > 20 and text_width(text, size, True) > width - 2 * MARGIN:
+        size -= 4
+    paste_text(image, (width // 2, top + band_h // 2), text, size, theme.LAST_MOVE, anchor="mm",
+              bold=True)
+
+
+def _value_symbol(value: int | None) -> str:
+    return "" if value is None else VALUE_SYMBOL.get(int(value), str(value))
+
+
+def draw_pile_board(
+    view: dict[str, Any], *, faces: str = "napoletane", lang: str = "en",
+    clock: str | None = None, selected: str | None = None, targets: list[str] | tuple = (),
+) -> Image.Image:
+    """The whole board of a pile game as an RGB image."""
+    layout = pile_layout(view)
+    image = Image.new("RGB", (layout.width, layout.height), theme.TABLE)
+    draw = ImageDraw.Draw(image)
+    draw_header(image, layout.width, *_header_texts(view, lang, clock))
+    deck = view.get("deck", "french52")
+    piles = {pile["id"]: pile for pile in view.get("piles", [])}
+    back = card_back()
+    for pid, spot in layout.piles.items():
+        pile = piles[pid]
+        extra = ""
+        if spot.kind in ("stock", "reserve") or (spot.kind == "waste" and view.get("game") != "imaginary13"):
+            count = int(pile.get("down", 0)) + len(pile.get("cards", []))
+            extra = str(count)
+        draw_label(image, draw, spot.label, pid, extra)
+        mark = pile.get("suit", "") if spot.kind == "foundation" else ""
+        if spot.kind == "foundation" and view.get("game") == "imaginary13":
+            mark = f"+{pile.get('marker', '')}"
+        slot = empty_slot(str(mark or ""))
+        image.paste(slot, (spot.slot.x, spot.slot.y), slot)
+        for card in spot.cards:
+            sprite = back if card.face == "down" else face_sprite(card.face, deck, faces)
+            paste_sprite(image, sprite, card.rect.x, card.rect.y)
+        if spot.kind == "foundation" and view.get("game") == "imaginary13":
+            nxt = pile.get("next")
+            text = (f"+{pile.get('marker', '')}  {word('next', lang)} {_value_symbol(nxt)}"
+                    if nxt is not None else word("done", lang))
+            paste_text(image, (spot.slot.x + W // 2, spot.slot.bottom + NEXT_H // 2 + 2), text, 18,
+                      theme.WHITE, anchor="mm")
+    for pid in view.get("last_move_piles") or []:
+        if pid in layout.piles:
+            outline(draw, layout.piles[pid].top, theme.LAST_MOVE)
+    for pid in targets or ():
+        if pid in layout.piles:
+            outline(draw, layout.piles[pid].top, theme.TARGET, 5)
+    if selected is not None and selected in layout.piles:
+        outline(draw, layout.piles[selected].top, theme.SELECTED, 5)
+    status = view.get("outcome") or ("stalled" if view.get("stalled") else None)
+    if status:
+        row2 = min(s.slot.y for s in layout.piles.values() if s.slot.y > HEADER_H + LABEL_H + 8) \
+            if len({s.slot.y for s in layout.piles.values()}) > 1 else layout.height // 2
+        draw_banner(image, word(status, lang), row2 + H // 2)
+    return image
