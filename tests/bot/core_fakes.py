@@ -1,0 +1,72 @@
+"""Test doubles for the bot core: a clock the test moves, a cheap renderer, and a fake
+platform that plays the way a person does (typing lines, pressing the buttons it was shown)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.core import Core
+from bot.replies import Button, Reply, Request
+
+
+class FakeClock:
+    """A clock that stands still until the test moves it."""
+
+    def __init__(self, start: datetime = datetime(2025, 3, 14, 12, 0, tzinfo=UTC)) -> None:
+        self.now = start
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def fake_render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+    """A cheap stand-in for the renderer that still encodes what it was asked to draw."""
+    return b"PNG " + json.dumps({"game": game_id, "move": view.get("move_number"), **style}).encode()
+
+
+class FakePlatform:
+    """An in-memory adapter: remembers every reply, the latest buttons of each board and the
+    board message ids it "posted", like Discord/Telegram adapters do."""
+
+    def __init__(self, core: Core, platform: str = "fake", chat_id: str = "chat-1") -> None:
+        self.core = core
+        self.platform = platform
+        self.chat_id = chat_id
+        self.replies: list[Reply] = []
+        self.boards: dict[str, Reply] = {}  # session id -> latest board reply
+        self._posted = 0
+        self.admins: set[str] = set()
+
+    def request(self, user: str, is_group: bool = True) -> Request:
+        return Request(self.platform, self.chat_id, user, user.capitalize(), is_group, user in self.admins)
+
+    async def _record(self, replies: list[Reply]) -> list[Reply]:
+        for reply in replies:
+            self.replies.append(reply)
+            if reply.board is not None:
+                self.boards[reply.board.session_id] = reply
+                if reply.board.message_id is None:
+                    self._posted += 1
+                    await self.core.board_posted(reply.board.session_id, f"m{self._posted}")
+        return replies
+
+    async def say(self, user: str, text: str, is_group: bool = True) -> list[Reply]:
+        return await self._record(await self.core.handle_text(self.request(user, is_group), text))
+
+    async def press(self, user: str, button_id: str) -> list[Reply]:
+        return await self._record(await self.core.handle_button(self.request(user), button_id))
+
+    def board(self) -> Reply:
+        """The most recent board reply."""
+        return next(r for r in reversed(self.replies) if r.board is not None)
+
+    def button(self, predicate: Any, reply: Reply | None = None) -> Button:
+        reply = reply or self.board()
+        found = [b for b in reply.buttons if predicate(b)]
+        assert found, f"no such button among {[(b.id, b.label) for b in reply.buttons]}"
+        return found[0]
