@@ -22,7 +22,6 @@ from PIL import Image, ImageDraw
 
 from renderer import theme
 from renderer.boards import MARGIN, draw_banner, draw_header, outline
-from renderer.cards_french import card_back
 from renderer.cards_squadratik import card_sprite, squadratik_card
 from renderer.fonts import paste_text, text_width, word
 from renderer.layout import Rect
@@ -262,11 +261,10 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
                       anchor="mm", bold=True)
 
 
-def _draw_seats(image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
+def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
                 ) -> None:
     results = {r["player"]: r for r in view.get("results") or []}
     current = view.get("current_player")
-    back = card_back(20, 28)
     for seat, rect in zip(view.get("seats") or [], layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
@@ -292,4 +290,3 @@ def _draw_seats(image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout
         for text, colour in parts:
             paste_text(image, (right, cy), text, 20, colour, anchor="rm", bold=colour == theme.GOLD)
             right -= text_width(text, 20, True) + 26
-        image.paste(back, (right - 12, cy - 14), back)
