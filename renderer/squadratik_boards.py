@@ -204,8 +204,9 @@ def draw_squadratik(
         rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
         sprite = card_sprite(entry["card"], rect.w)
         paste_sprite(image, sprite, rect.x, rect.y)
-    for end, rect in layout.slots.items():
-        _dashed_slot(image, draw, rect, _slot_text(end))
+    if not view.get("is_over"):
+        for end, rect in layout.slots.items():
+            _dashed_slot(image, draw, rect, _slot_text(end))
     for x, y in view.get("last_move_cells") or []:
         if (x, y) in layout.cells:
             outline(draw, layout.cells[(x, y)], theme.LAST_MOVE, 4)
