@@ -58,6 +58,8 @@ TOKEN_LIFETIME = 14 * 60
 MAX_ROWS, MAX_PER_ROW, MAX_LABEL = 5, 5, 80
 #: commands whose answer is private: defer them ephemerally when the core is slow
 PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules"})
+#: the core's turn announcement: its ``mentions`` are the player whose turn comes
+TURN_KEY = "table.turn"
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -245,8 +247,13 @@ def _content(reply: Reply) -> str:
     return f"{mentions} {reply.text}".strip() if mentions else reply.text
 
 
+_MENTION_RE = re.compile(r"<@!?(\d{5,20})>")
+
+
 def _allowed(reply: Reply) -> discord.AllowedMentions:
-    users = [discord.Object(int(u)) for u in reply.mentions if u.isdigit()]
+    """Ping the users the core names (never @everyone or roles)."""
+    ids = {u for u in reply.mentions if u.isdigit()} | set(_MENTION_RE.findall(reply.text))
+    users = [discord.Object(int(u)) for u in sorted(ids)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
 
@@ -261,6 +268,7 @@ class _Answer:
         self.deferred_ephemeral: bool | None = None  # set by a "thinking" defer
         self.original_pending = False  # the "thinking" message still waits for its text
         self.said_something = False
+        self.edited_own = False  # the pressed message was edited already
 
     @property
     def done(self) -> bool:
@@ -299,10 +307,18 @@ class _Answer:
     async def edit_own_message(self, reply: Reply) -> bool:
         """Edit the message whose button was pressed (board or ephemeral hand)."""
         kwargs = _edit_kwargs(reply)
+        own = self.interaction.message
+        self.edited_own = True
         if not self.done:
             await self.interaction.response.edit_message(**kwargs)
+        elif own is None:
+            return False
+        elif own.flags.ephemeral:
+            # By id, never "@original": after a reply that is the newest response message.
+            await self.interaction.followup.edit_message(own.id, **kwargs)
         else:
-            await self.interaction.edit_original_response(**kwargs)
+            channel = self.interaction.client.get_partial_messageable(own.channel.id)
+            await channel.get_partial_message(own.id).edit(**kwargs)
         return True
 
     @property
@@ -444,7 +460,10 @@ class TavoloClient(discord.Client):
         """Send ``replies`` for a request in ``req.chat_id``; returns the link of the last board
         touched (for the acknowledgement of a command that only changed a board)."""
         link: str | None = None
+        turn_of: list[str] = []
         for reply in replies:
+            if reply.key == TURN_KEY:
+                turn_of.extend(reply.mentions)
             try:
                 if reply.is_private:
                     await self._private(reply, req, answer)
@@ -460,7 +479,33 @@ class TavoloClient(discord.Client):
                     )
             except discord.HTTPException:
                 log.exception("could not deliver %s in chat %s", reply.key, req.chat_id)
+        try:
+            await self._refresh_hands(req, answer, turn_of)
+        except discord.HTTPException:
+            log.exception("could not refresh hands in chat %s", req.chat_id)
         return link
+
+    async def _refresh_hands(self, req: Request, answer: _Answer | None, turn_of: list[str]) -> None:
+        """Cartas Maestras: a pressed hand message shows the hand after the move, and the
+        player whose turn comes gets their hand privately when Discord lets us reach them."""
+        own = answer.interaction.message if answer is not None else None
+        if answer is not None and own is not None and own.flags.ephemeral and not answer.edited_own:
+            hand = await self.core.hand_buttons(req)
+            if hand is not None:
+                await answer.edit_own_message(hand)
+        for user_id in dict.fromkeys(turn_of):
+            if user_id == req.user_id and answer is not None:
+                if own is not None and own.flags.ephemeral:
+                    continue  # their hand message was just refreshed in place
+                who = req
+            else:
+                reachable = self._reachable.get((req.chat_id, user_id))
+                if reachable is None or time.monotonic() - reachable.at >= TOKEN_LIFETIME:
+                    continue  # the channel's turn announcement mentions them; /hand shows it
+                who = request_of(reachable.interaction)
+            hand = await self.core.hand_buttons(who)
+            if hand is not None:
+                await self._private(hand, req, answer)
 
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
         """The core's out-of-band messages (turn timers, races ending)."""

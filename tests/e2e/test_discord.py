@@ -1,0 +1,273 @@
+"""End to end: the real discord.py client, the Discord adapter and the core, against a fake
+Discord (gateway websocket + REST on 127.0.0.1). Players act only as Discord users do: slash
+commands, autocomplete and button presses; tests read what each user can see.
+
+Boards are drawn by a tiny stand-in renderer that stores the view it was given in the PNG,
+so a test can tell exactly which cards every image shows (and to whom).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import logging
+import random
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from PIL import Image
+from PIL.PngImagePlugin import PngInfo
+
+import engine
+from bot.core import Core
+from bot.platforms.discord import create_client
+from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+
+TOKEN = "MTE0.fake-bot-token.s3cr3t-value-never-logged"
+
+
+def render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+    """A PNG carrying ``view`` as text, in place of the real drawing."""
+    info = PngInfo()
+    info.add_text("view", json.dumps(view))
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+def view_of(message: FakeMessage) -> dict[str, Any] | None:
+    data = message.image()
+    if data is None:
+        return None
+    return json.loads(Image.open(io.BytesIO(data)).text["view"])
+
+
+class Table:
+    """A fake Discord with the bot (core + client) running against it."""
+
+    def __init__(self, fake: FakeDiscord, db_url: str) -> None:
+        self.fake = fake
+        self.db_url = db_url
+        self.core: Core | None = None
+        self.client: Any = None
+        self.task: asyncio.Task[None] | None = None
+
+    async def start_bot(self) -> None:
+        self.fake.identified.clear()
+        self.core = await Core.create(self.db_url, renderer=render_view, sweep_interval=None)
+        settings = SimpleNamespace(
+            discord_token=TOKEN, discord_guild_id=str(self.fake.guild_id),
+            discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
+        )
+        self.client = create_client(self.core, settings)
+        self.task = asyncio.create_task(self.client.start(TOKEN))
+        await asyncio.wait_for(self.client.wait_until_ready(), 10)
+
+    async def stop_bot(self) -> None:
+        await self.client.close()
+        assert self.task is not None
+        await asyncio.wait_for(self.task, 10)
+        assert self.core is not None
+        await self.core.close()
+
+    async def slash(self, user: FakeUser, channel: FakeChannel, name: str, **options: Any) -> Any:
+        record = await self.fake.slash(user, channel, name, **options)
+        await self.client.drain()
+        return record
+
+    async def press(self, user: FakeUser, message: FakeMessage, custom_id: str) -> Any:
+        record = await self.fake.press(user, message, custom_id)
+        await self.client.drain()
+        return record
+
+    def board(self, channel: FakeChannel, session_marker: str = "") -> FakeMessage:
+        """The newest public message with an image in ``channel``."""
+        boards = [m for m in self.fake.channel_messages(channel) if m.attachments]
+        assert boards, "no board in the channel"
+        return boards[-1]
+
+
+@pytest.fixture
+async def table(tmp_path: Any, caplog: pytest.LogCaptureFixture) -> Any:
+    caplog.set_level(logging.DEBUG)
+    fake = FakeDiscord()
+    await fake.start()
+    running = Table(fake, f"sqlite:///{tmp_path}/tavolo.db")
+    await running.start_bot()
+    yield running
+    await running.stop_bot()
+    await fake.stop()
+    assert fake.errors == []
+    for interaction in fake.interactions.values():
+        assert interaction.ack_seconds < 3.0
+    assert TOKEN not in caplog.text
+    assert f"Bot {TOKEN}" in fake.auth_headers  # the bot did use the token
+
+
+# ----- a winnable deal, found with the public engine API -----------------------------------------
+def _foundation_first(game: engine.Game, rng: random.Random) -> Any:
+    legal = game.legal_moves()
+    kinds = {p["id"]: p["kind"] for p in game.view()["piles"]}
+    to_foundation = [m for m in legal if kinds.get(str(m.dst)) == "foundation"]
+    if to_foundation:
+        return to_foundation[0]
+    return rng.choice(legal)
+
+
+def winning_line(game_id: str = "imaginary13", tries: int = 4000) -> tuple[int, list[str]]:
+    """(deal, moves) of a won game: random playouts that always play to a foundation first."""
+    rng = random.Random(7)
+    for attempt in range(tries):
+        deal = attempt // 20
+        game = engine.new_game(game_id, deal=deal)
+        while not game.is_over:
+            game.play(_foundation_first(game, rng))
+        if game.outcome == "won":
+            return deal, list(game.moves)
+    raise AssertionError("no won game found")
+
+
+# ----- tests ---------------------------------------------------------------------------------------
+async def test_commands_are_synced_to_the_guild_with_translations(table: Table) -> None:
+    fake = table.fake
+    names = set(fake.command_names())
+    wanted = {"play", "daily", "challenge", "join", "leave", "start", "move", "hand", "undo", "hint",
+              "resign", "board", "leaderboard", "stats", "rules", "help", "lang"}
+    assert wanted <= names
+    assert "global" not in fake.commands  # development sync goes to the one guild
+    play = fake._command("play")
+    assert play["description_localizations"]["it"]
+    assert play["description_localizations"]["es-ES"] != play["description"]
+    game_option = next(o for o in play["options"] if o["name"] == "game")
+    assert game_option["autocomplete"] is True
+    assert game_option["description_localizations"]["es-ES"] == "Juego"
+    board = fake._command("leaderboard")
+    period = next(o for o in board["options"] if o["name"] == "period")
+    assert [c["value"] for c in period["choices"]] == ["today", "week", "all"]
+
+
+async def test_autocomplete_offers_games_faces_and_languages(table: Table) -> None:
+    fake = table.fake
+    alice = fake.add_user("alice")
+    general = fake.add_channel("general")
+    games = await fake.autocomplete(alice, general, "play", "game", game="imag")
+    assert [c["value"] for c in games] == ["imaginary13"]
+    faces = await fake.autocomplete(alice, general, "play", "faces", game="solitario", faces="")
+    assert {c["value"] for c in faces} == {"napoletane", "piacentine", "francesi"}
+    languages = await fake.autocomplete(alice, general, "lang", "language", language="it", locale="it")
+    assert [c["value"] for c in languages] == ["it"]
+
+
+async def test_help_answers_in_the_channel(table: Table) -> None:
+    fake = table.fake
+    alice = fake.add_user("alice")
+    general = fake.add_channel("general")
+    record = await table.slash(alice, general, "help")
+    shown = fake.visible_to(alice, general)
+    assert shown and shown[-1].content
+    assert record.callback_type == 4  # answered at once, no "thinking"
+
+
+async def test_a_whole_solitaire_by_slash_commands_and_buttons(table: Table) -> None:
+    fake = table.fake
+    alice, bob = fake.add_user("alice"), fake.add_user("bob")
+    general = fake.add_channel("general")
+    deal, line = winning_line()
+    await table.slash(alice, general, "play", game="imaginary13", deal=deal)
+    board = table.board(general)
+    assert view_of(board)["deal"] == deal and board.custom_ids
+
+    # A stranger's press is refused privately and changes nothing.
+    before = (board.edits, view_of(board)["move_number"])
+    await table.press(bob, board, board.custom_ids[0])
+    refusal = fake.ephemerals(bob)
+    assert len(refusal) == 1 and refusal[0].visible_to == bob.id and refusal[0].content
+    assert (board.edits, view_of(board)["move_number"]) == before
+    assert refusal[0] not in fake.visible_to(alice)
+
+    # The first moves by buttons: pick the source, then the target.
+    for number, move in enumerate(line[:6]):
+        select = next(c for c in board.custom_ids if ":sel:" in c and c.endswith(":" + move[0]))
+        await table.press(alice, board, select)
+        target = next(c for c in board.custom_ids if ":mv:" in c and c.endswith(":" + move))
+        await table.press(alice, board, target)
+        assert view_of(board)["move_number"] == number + 1
+
+    # A rate limit on the board edit delays it; the move is not lost.
+    fake.rate_limit_next["PATCH"] = 1
+    for move in line[6:]:
+        await table.slash(alice, general, "move", text=move)
+    assert fake.rate_limited
+    final = view_of(board)
+    assert final["outcome"] == "won" and final["move_number"] == len(line)
+    assert table.board(general) is board  # one board message, edited in place all along
+    assert not board.custom_ids  # a finished game has no buttons
+    assert not [m for m in fake.channel_messages(general) if m.ephemeral]
+
+
+async def test_three_player_cartas_maestras_hands_stay_private(table: Table) -> None:
+    fake = table.fake
+    alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
+    players = {u.id: u for u in (alice, bob, carol)}
+    room = fake.add_channel("cards")
+    await table.slash(alice, room, "challenge", player1=bob)
+    lobby = next(m for m in fake.channel_messages(room) if any(":join:" in c for c in m.custom_ids))
+    await table.press(bob, lobby, next(c for c in lobby.custom_ids if ":join:" in c))
+    await table.slash(carol, room, "join")
+    lobby = fake.messages[lobby.id]
+    start = next(c for c in lobby.custom_ids if ":start:" in c)
+    await table.press(alice, lobby, start)
+    board = next(m for m in reversed(fake.channel_messages(room)) if m.attachments and view_of(m).get("move_number") == 0)
+
+    for _turn in range(6):
+        current = players[int(view_of(board)["current_player"])]
+        # Their hand came to them privately when their turn came, without asking.
+        hand = [m for m in fake.ephemerals(current) if m.custom_ids][-1]
+        assert view_of(hand)["viewer"] == str(current.id)
+        # Another player asking sees their own waiting hand, with nothing to press.
+        other = next(u for u in players.values() if u is not current)
+        await table.press(other, board, next(c for c in board.custom_ids if ":hand:" in c))
+        asked = fake.ephemerals(other)[-1]
+        assert view_of(asked)["viewer"] == str(other.id) and not asked.custom_ids
+        moves_before = view_of(board)["move_number"]
+        await table.press(current, hand, hand.custom_ids[0])
+        assert view_of(board)["move_number"] == moves_before + 1
+        assert not fake.messages[hand.id].custom_ids  # their hand now waits for their next turn
+
+    # Every image with a hand went only to that hand's owner; the channel saw none.
+    for message in fake.messages.values():
+        view = view_of(message)
+        if view is None:
+            continue
+        if message.visible_to is None:
+            assert view["viewer"] is None and view["hand"] == []
+        else:
+            assert view["viewer"] == str(message.visible_to)
+    assert table.board(room) is board  # the table's one board, edited in place
+
+
+async def test_old_buttons_work_after_a_restart_in_a_thread(table: Table) -> None:
+    fake = table.fake
+    alice = fake.add_user("alice")
+    general = fake.add_channel("general")
+    thread = fake.add_channel("alice-plays", thread_of=general)
+    await table.slash(alice, thread, "play", game="imaginary13", deal=3)
+    board = table.board(thread)
+    game = engine.new_game("imaginary13", deal=3)
+    first = str(game.legal_moves()[0])
+    await table.slash(alice, thread, "move", text=first)
+    game.play(first)
+    assert view_of(board)["move_number"] == 1
+
+    await table.stop_bot()
+    await table.start_bot()
+
+    second = game.legal_moves()[0]
+    select = next(c for c in board.custom_ids if ":sel:" in c and c.endswith(":" + str(second.src)))
+    await table.press(alice, board, select)
+    target = next(c for c in board.custom_ids if ":mv:" in c and c.endswith(":" + str(second)))
+    await table.press(alice, board, target)
+    assert view_of(board)["move_number"] == 2
+    assert table.board(thread) is board
