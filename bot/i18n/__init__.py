@@ -296,6 +296,8 @@ def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
         "t": "pile.turned",
         "f": "pile.foundation",
     }
+    if pile == "w" and game_id == "solitario":
+        return t(lang, "pile.waste_solitario")  # the seed's "mazzetto"
     if pile in simple:
         return t(lang, simple[pile])
     if pile.isdigit():

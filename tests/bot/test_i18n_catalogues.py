@@ -80,6 +80,8 @@ def test_messages_name_piles_per_game() -> None:
     assert reason_text("en", "empty_source", {"pile": "3"}) == "Nothing to move: column 3 is empty."
     assert "descarte b" in reason_text("es", "waste_empty", {"pile": "b", "game_id": "imaginary13"})
     assert "base 2" in reason_text("it", "same_pile", {"pile": "f2"})
+    assert "mazzetto" in reason_text("it", "empty_source", {"pile": "w", "game_id": "solitario"})
+    assert "scarto" in reason_text("it", "empty_source", {"pile": "w", "game_id": "canfield"})
 
 
 def test_imaginary_thirteen_values_and_choices_read_naturally() -> None:
