@@ -103,8 +103,10 @@ class CartasMaestras(SquadratikGame):
         first_master_placed: bool | None = None,
         masters_won: Sequence[int] | None = None,
         won: Sequence[Sequence[int]] | None = None,
+        final_phase: bool = False,
     ) -> CartasMaestras:
-        """A hand-built main-phase position for tests (``stock`` listed top first).
+        """A hand-built position for tests (``stock`` listed top first); with
+        ``final_phase=True`` the final phase begins at once (the board leaves play).
 
         >>> g = CartasMaestras.from_position(["a", "b"], Board(), [[20, 7], [21]])
         >>> [str(m) for m in g.legal_moves()][:4]
@@ -121,6 +123,8 @@ class CartasMaestras(SquadratikGame):
         )
         game.masters_won = list(masters_won) if masters_won else [0] * len(players)
         game.won = [list(w) for w in won] if won else [[] for _ in players]
+        if final_phase:
+            game._start_final()
         return game
 
     # ----- whose turn -----------------------------------------------------------------------
