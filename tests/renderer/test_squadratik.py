@@ -1,0 +1,127 @@
+"""Squadratik cards and boards: balls on the right sides, hands shown only to their owner."""
+
+from __future__ import annotations
+
+import copy
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import renderer
+from renderer import samples, theme
+from renderer.cards_squadratik import STOCK, placed_sides, squadratik_card
+from renderer.squadratik_boards import squadratik_layout
+from tests.renderer.helpers import close, decode, is_black, is_red, pixels_in
+
+SIDE = st.sampled_from(["0", "R1", "R2", "R3", "R4", "B1", "B2", "B3", "B4"])
+SIZE = 96
+
+
+def edge_band(image, index: int):
+    """The middle of one edge (N, E, S, W) of a card image: where that side's balls are."""
+    lo, hi, depth = int(SIZE * 0.3), int(SIZE * 0.7), int(SIZE * 0.17)
+    box = {0: (lo, 2, hi, depth), 1: (SIZE - depth, lo, SIZE - 2, hi),
+           2: (lo, SIZE - depth, hi, SIZE - 2), 3: (2, lo, depth, hi)}[index]
+    return pixels_in(image.convert("RGB"), box)
+
+
+@given(st.tuples(SIDE, SIDE, SIDE, SIDE), st.integers(0, 3), st.sampled_from(["normal", "master"]))
+def test_each_placed_side_shows_balls_of_its_colour_after_any_rotation(sides, rotation, kind):
+    image = squadratik_card(kind, sides, 7, rotation, SIZE)
+    for index, side in enumerate(placed_sides(sides, rotation)):
+        band = edge_band(image, index)
+        assert any(map(is_red, band)) == side.startswith("R"), (index, side)
+        assert any(map(is_black, band)) == side.startswith("B"), (index, side)
+
+
+def test_one_quarter_turn_puts_the_printed_top_on_the_right_edge():
+    image = squadratik_card("normal", ("R3", "0", "0", "0"), 3, 1, SIZE)
+    assert any(map(is_red, edge_band(image, 1)))
+    assert not any(map(is_red, edge_band(image, 0)))
+
+
+def test_card_kinds_look_different():
+    centres = {kind: squadratik_card(kind, ("0",) * 4, 0, 0, SIZE).convert("RGB").getpixel(
+        (int(SIZE * 0.15), int(SIZE * 0.85))) for kind in ("central", "empty")}
+    master = squadratik_card("master", ("R1", "R2", "R3", "R4"), 0, 0, SIZE).convert("RGB")
+    centres["master"] = master.getpixel((int(SIZE * 0.15), int(SIZE * 0.85)))
+    normal = squadratik_card("normal", ("R1", "R2", "R3", "R4"), 10, 0, SIZE).convert("RGB")
+    centres["normal"] = normal.getpixel((int(SIZE * 0.15), int(SIZE * 0.85)))
+    for kind, pixel in centres.items():
+        assert close(pixel, STOCK[kind], 30) or kind == "empty", kind
+    assert len({tuple(p) for p in centres.values()}) == 4
+
+
+def test_board_cells_are_drawn_where_the_layout_says():
+    view = samples.squadratik_view()
+    layout = squadratik_layout(view)
+    image = decode(renderer.render("squadratik", view))
+    centre = layout.cells[(0, 0)]
+    probe = (centre.x + centre.w // 8, centre.bottom - centre.h // 8)
+    assert close(image.getpixel(probe), STOCK["central"], 20)
+    master = layout.cells[(1, 0)]
+    assert close(image.getpixel((master.x + master.w // 6, master.bottom - master.h // 6)),
+                 STOCK["master"], 30)
+    assert layout.cell_size >= 64
+    # the last move is ringed
+    last = layout.cells[(0, -2)]
+    assert close(image.getpixel((last.x - 2, last.y + last.h // 2)), theme.LAST_MOVE)
+
+
+def test_free_sides_and_path_ends_are_offered_as_labelled_slots():
+    view = samples.squadratik_view()
+    layout = squadratik_layout(view)
+    assert set(layout.slots) == {"N", "N>e", "N>w", "E", "S", "W"}
+    north_end = layout.slots["N"]
+    assert north_end.bottom < layout.cells[(0, -2)].y  # straight on past the empty card
+
+
+def test_solo_hand_has_numbered_slots_and_selection_ring():
+    view = samples.squadratik_view()
+    layout = squadratik_layout(view)
+    assert len(layout.hand) == 4
+    image = decode(renderer.render("squadratik", view, selected="h2", targets=["S"]))
+    second = layout.hand[1]
+    assert close(image.getpixel((second.x - 2, second.y + second.h // 2)), theme.SELECTED)
+    slot = layout.slots["S"]
+    assert close(image.getpixel((slot.x - 2, slot.y + slot.h // 2)), theme.TARGET)
+
+
+def test_public_cartas_maestras_board_never_shows_a_hand():
+    view = samples.squadratik_view("maestras")
+    public = copy.deepcopy(view)
+    public["hand"], public["viewer"] = [], None
+    assert squadratik_layout(view).hand == []
+    assert renderer.render("maestras", view) == renderer.render("maestras", public)
+    private = renderer.render("maestras", view, hand=True)
+    assert private != renderer.render("maestras", view)
+    hand_layout = squadratik_layout(view, hand=True)
+    assert len(hand_layout.hand) == 4
+    image = decode(private)
+    first = hand_layout.hand[0]
+    assert any(map(is_black, pixels_in(image, first.box())))
+
+
+def test_seats_show_whose_turn_it_is():
+    view = samples.squadratik_view("maestras")  # bob to play
+    layout = squadratik_layout(view)
+    image = decode(renderer.render("maestras", view))
+    bob, ana = layout.seats[1], layout.seats[0]
+    assert close(image.getpixel((bob.x + bob.w // 2, bob.y + 1)), theme.LAST_MOVE, 40)
+    assert not close(image.getpixel((ana.x + ana.w // 2, ana.y + 1)), theme.LAST_MOVE, 40)
+
+
+def test_a_long_path_is_scaled_to_fit_1280_px():
+    view = samples.squadratik_view()
+    cells = [[x, 0] for x in range(1, 16)]
+    view["board"] = [{"x": 0, "y": 0, "card": samples.CENTRAL, "path": None}] + [
+        {"x": x, "y": y, "card": samples.sq_card(3, "empty", ["0"] * 4), "path": "E"}
+        for x, y in cells]
+    view["paths"] = {"E": {"open": True, "cells": cells, "ends": ["E"], "after_empty": 0},
+                     "N": None, "S": None, "W": None}
+    view["last_move_cells"] = []
+    layout = squadratik_layout(view)
+    image = decode(renderer.render("squadratik", view))
+    assert image.width <= 1280
+    assert layout.cell_size >= 64
+    assert max(r.right for r in layout.cells.values()) <= image.width
