@@ -1,0 +1,62 @@
+"""``python -m bot --console`` driven like a terminal: lines in, replies and image paths out."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_URL")}
+    env["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_console_plays_prints_images_and_presses_buttons(tmp_path: Path):
+    result = run_console(
+        tmp_path,
+        ["/play imaginary13 3", "#2", "#1", "@bob #1", "/frobnicate", "/challenge", "@bob /join", "/start", "/hand"],
+        "--console",
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert out[0] == "you starts Imaginary Thirteen, deal 3."
+    images = [Path(line) for line in out if line.startswith("out/console/")]
+    assert len(images) >= 4
+    for image in images:
+        assert (tmp_path / image).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert any(line.startswith("[1] ") for line in out)
+    assert "(private to bob) This is not your game." in out
+    assert "(private to you) I don't know /frobnicate. Try /help." in out
+    assert "The cards are dealt! Turn order: you, bob." in out
+    assert any(line.startswith("(private to you) Your hand.") for line in out)
+    assert (tmp_path / "data" / "tavolo.db").exists()
+
+
+def test_without_tokens_the_console_starts_and_a_game_survives_a_restart(tmp_path: Path):
+    first = run_console(tmp_path, ["/play imaginary13 3", "/move t4"])
+    assert first.returncode == 0, first.stderr
+    second = run_console(tmp_path, ["/board"])
+    assert second.returncode == 0, second.stderr
+    assert second.stdout.splitlines()[0] == "Imaginary Thirteen · deal 3 · move 1 · score 1"
+
+
+def test_an_unusable_database_stops_with_a_clear_message(tmp_path: Path):
+    (tmp_path / "bad.db").write_bytes(b"not a database " * 300)
+    env_file = tmp_path / ".env"
+    env_file.write_text(f"DATABASE_URL=sqlite:///{tmp_path / 'bad.db'}\nTELEGRAM_TOKEN=\n")
+    result = run_console(tmp_path, ["/help"])
+    assert result.returncode == 2
+    assert "cannot start" in result.stderr and "not a usable SQLite database" in result.stderr
