@@ -122,10 +122,14 @@ def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
+_REDACTED: set[str] = set()
+
+
 def install_token_redaction(token: str) -> None:
     """Replace ``token`` by ``[token]`` in every log record from now on, whoever logs it."""
-    if not token:
+    if not token or token in _REDACTED:
         return
+    _REDACTED.add(token)
     previous = logging.getLogRecordFactory()
 
     def redact(value: Any) -> Any:
@@ -372,6 +376,7 @@ class TavoloClient(discord.Client):
         self.core = core
         self.config = config
         self.tree = app_commands.CommandTree(self)
+        self.ack_budget = ACK_BUDGET  # seconds the core gets before the interaction is deferred
         self._reachable: dict[tuple[str, str], _Reachable] = {}
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -444,7 +449,7 @@ class TavoloClient(discord.Client):
             self._remember(interaction, req)
             answer = _Answer(interaction)
             task = asyncio.ensure_future(ask())
-            done, _ = await asyncio.wait({task}, timeout=ACK_BUDGET)
+            done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
             if not done:
                 await answer.defer(ephemeral)
             try:

@@ -13,6 +13,7 @@ import io
 import json
 import logging
 import random
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -37,6 +38,12 @@ def render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
     return out.getvalue()
 
 
+def slow_render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+    """Drawing that takes longer than the adapter's (test-shortened) answer budget."""
+    time.sleep(0.3)
+    return render_view(game_id, view, **style)
+
+
 def view_of(message: FakeMessage) -> dict[str, Any] | None:
     data = message.image()
     if data is None:
@@ -53,10 +60,11 @@ class Table:
         self.core: Core | None = None
         self.client: Any = None
         self.task: asyncio.Task[None] | None = None
+        self.renderer = render_view
 
     async def start_bot(self) -> None:
         self.fake.identified.clear()
-        self.core = await Core.create(self.db_url, renderer=render_view, sweep_interval=None)
+        self.core = await Core.create(self.db_url, renderer=self.renderer, sweep_interval=None)
         settings = SimpleNamespace(
             discord_token=TOKEN, discord_guild_id=str(self.fake.guild_id),
             discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
@@ -271,3 +279,21 @@ async def test_old_buttons_work_after_a_restart_in_a_thread(table: Table) -> Non
     await table.press(alice, board, target)
     assert view_of(board)["move_number"] == 2
     assert table.board(thread) is board
+
+
+async def test_a_slow_answer_is_deferred_then_delivered(table: Table) -> None:
+    fake = table.fake
+    alice = fake.add_user("alice")
+    general = fake.add_channel("general")
+    await table.stop_bot()
+    table.renderer = slow_render_view
+    await table.start_bot()
+    table.client.ack_budget = 0.05  # Discord's 3 s, scaled down with the slow drawing
+    record = await table.slash(alice, general, "play", game="imaginary13", deal=5)
+    assert record.callback_type == 5  # "thinking..." at once
+    board = table.board(general)
+    assert view_of(board)["deal"] == 5 and board.custom_ids and not board.flags & 128
+    select = next(c for c in board.custom_ids if ":sel:" in c)
+    pressed = await table.press(alice, board, select)
+    assert pressed.callback_type == 6  # a silent acknowledgement, then the edit
+    assert board.edits == 1 and any(":back:" in c for c in board.custom_ids)
