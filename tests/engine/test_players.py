@@ -1,0 +1,99 @@
+"""Computer players: legal, seeded, honest (view + legal moves only), and sensible."""
+
+import pytest
+
+import engine
+from engine.players import RandomPlayer, make_player
+from engine.players.squadratik import GreedyPlayer
+from engine.squadratik.board import Board
+from engine.squadratik.maestras import CartasMaestras
+from engine.squadratik.solitario import ElSolitario
+
+EMPTY = 1
+THREE_SHORT = [(7, 0), (20, 0), (25, 0)]  # master, then two links: card 18 completes it
+
+
+class OnlyWhatASeatSees:
+    """A game stand-in exposing only the view and the legal moves: anything else raises."""
+
+    def __init__(self, game, seat):
+        self._game, self._seat = game, seat
+
+    def view(self, player=None):
+        assert player == self._seat, "a player may look only through its own seat"
+        return self._game.view(player)
+
+    def legal_moves(self, player=None):
+        return self._game.legal_moves(player)
+
+    @property
+    def current_player(self):
+        return self._game.current_player
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the computer player peeked at game.{name}")
+
+
+def play_out(game, choose):
+    while not game.is_over:
+        mover = game.current_player
+        game.play(choose(OnlyWhatASeatSees(game, mover), mover), player=mover)
+    return game
+
+
+@pytest.mark.parametrize("strategy", ["greedy", "random"])
+def test_players_finish_both_games_with_legal_moves_seeing_only_their_seat(strategy):
+    bot = make_player(strategy, seed=3)
+    solo = play_out(engine.new_game("squadratik", deal=8), bot.choose)
+    assert solo.is_over
+    table = play_out(engine.new_game("maestras", deal=8, players=["a", "b", "c"]), bot.choose)
+    assert table.results() is not None
+
+
+def test_random_player_repeats_with_the_same_seed_and_varies_with_another():
+    def moves(seed):
+        return play_out(engine.new_game("maestras", deal=2, players=["a", "b"]), RandomPlayer(seed).choose).moves
+
+    assert moves(5) == moves(5)
+    assert moves(5) != moves(6)
+
+
+def test_greedy_completes_a_path_in_el_solitario():
+    board = Board.from_paths({"N": [(20, 0), (25, 0), (18, 0)]})
+    game = ElSolitario.from_position(board, hand=[46, 37, 45], stock=[30])
+    assert str(GreedyPlayer().choose(game)) == "2N"
+
+
+def test_greedy_wins_an_open_master_in_cartas_maestras():
+    board = Board.from_paths({"N": THREE_SHORT})
+    game = CartasMaestras.from_position(["a", "b"], board, [[9, 18], [26]], stock=[30])
+    assert str(GreedyPlayer().choose(game, "a")) == "2N"
+
+
+def test_greedy_does_not_leave_a_master_one_card_from_completion():
+    # 25 or master 9 on path N would leave it three links long for the next player
+    board = Board.from_paths({"N": [(7, 0), (20, 0)]})
+    game = CartasMaestras.from_position(["a", "b"], board, [[25, 9], [26]], stock=[30])
+    move = GreedyPlayer().choose(game, "a")
+    game.play(move, player="a")
+    assert all(path is None or path.after_empty != 3 for path in game.board.paths.values())
+
+
+def test_greedy_keeps_building_in_the_final_phase():
+    game = CartasMaestras.from_position(["a", "b"], Board(), [[20, 25, 18], [26]], final_phase=True)
+    while game.current_player == "a":
+        assert str(GreedyPlayer().choose(game, "a")) != "stop"
+        game.play(GreedyPlayer().choose(game, "a"), player="a")
+    assert len(game.won[0]) == 3
+
+
+def test_greedy_scores_more_than_random_in_el_solitario():
+    deals = range(12)
+    greedy = sum(play_out(ElSolitario(deal=d), GreedyPlayer().choose).score for d in deals)
+    random = sum(play_out(ElSolitario(deal=d), RandomPlayer(d).choose).score for d in deals)
+    assert greedy > 2 * random
+
+
+def test_unknown_strategy_is_refused():
+    with pytest.raises(ValueError):
+        make_player("clairvoyant")
