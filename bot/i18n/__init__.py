@@ -318,7 +318,10 @@ _VALUE_SYMBOLS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 def _detail_params(lang: str, details: Mapping[str, Any]) -> dict[str, Any]:
     """``details`` with card codes, rank values, pile ids and lists put into words."""
-    deck, faces, game_id = details.get("deck"), details.get("faces"), details.get("game_id")
+    deck, faces, game_id = (
+        value if isinstance(value, str) else None
+        for value in (details.get("deck"), details.get("faces"), details.get("game_id"))
+    )
     # A detail without a value (``onto=None``: an empty pile) cannot fill a placeholder, so
     # the message falls back to the reason's generic text.
     params: dict[str, Any] = {name: value for name, value in details.items() if value is not None}
