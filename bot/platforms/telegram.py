@@ -783,7 +783,8 @@ class _PrivateNotice:
     lang: str
 
     async def send(self, bot: Any, chat_id: int, username: str) -> Message:
-        text = _OPEN_PRIVATE_CHAT[self.lang].format(name=html.escape(self.name))
+        name = f'<a href="tg://user?id={self.user_id}">{html.escape(self.name)}</a>'
+        text = _OPEN_PRIVATE_CHAT[self.lang].format(name=name)
         link = InlineKeyboardButton(_OPEN_PRIVATE_BUTTON[self.lang], url=f"https://t.me/{username}")
         return await bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=InlineKeyboardMarkup([[link]])

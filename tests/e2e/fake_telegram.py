@@ -225,6 +225,18 @@ class FakeTelegram:
         )
         return query_id
 
+    def choose_inline_result(self, user_id: int, result_id: str, query: str) -> None:
+        """A user picked an inline result (sent when inline feedback is on)."""
+        self._push(
+            {
+                "chosen_inline_result": {
+                    "result_id": result_id,
+                    "from": self.users[user_id],
+                    "query": query,
+                }
+            }
+        )
+
     def delete(self, chat_id: int, message_id: int) -> None:
         """Someone deletes a message (an admin, or the user in a private chat)."""
         self.messages.pop((chat_id, message_id), None)
@@ -608,9 +620,12 @@ class TelegramWorld:
     ...     world.fake.send_text(GROUP, ALICE, "/help")
     """
 
-    def __init__(self, tmp_path: Any, limits: Any = None, strict_limits: bool = False) -> None:
+    def __init__(
+        self, tmp_path: Any, limits: Any = None, strict_limits: bool = False, renderer: Any = None
+    ) -> None:
         from bot.platforms.telegram_outbox import FloodLimits
 
+        self.renderer = renderer
         self.database_url = f"sqlite:///{tmp_path / 'tavolo.db'}"
         self.limits = limits if limits is not None else FloodLimits(0.0, 10_000, 10_000)
         self.fake = FakeTelegram(strict_limits=strict_limits)
@@ -631,7 +646,9 @@ class TelegramWorld:
         from bot.core import Core
         from bot.platforms.telegram import TelegramAdapter, TelegramConfig
 
-        self.core = await Core.create(self.database_url, sweep_interval=None)
+        self.core = await Core.create(
+            self.database_url, sweep_interval=None, renderer=self.renderer
+        )
         config = TelegramConfig(
             token=self.fake.token, base_url=self.fake.base_url, limits=self.limits, poll_timeout=5
         )
