@@ -130,6 +130,7 @@ class FakeTelegram:
         self._changed = asyncio.Condition()
         self._failures: list[_Failure] = []
         self._runner: web.AppRunner | None = None
+        self._closing = False
         self.port = 0
         self.users: dict[int, dict[str, Any]] = {}
         self.chats: dict[int, dict[str, Any]] = {}
@@ -146,6 +147,9 @@ class FakeTelegram:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
+        self._closing = True  # long polls return at once
+        async with self._changed:
+            self._changed.notify_all()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -469,7 +473,9 @@ class FakeTelegram:
         self._updates = [u for u in self._updates if u["update_id"] >= offset]
         if not self._updates and timeout > 0:
             with contextlib.suppress(AssertionError):
-                await self.wait_until(lambda: self._updates, timeout=timeout, what="updates")
+                await self.wait_until(
+                    lambda: self._updates or self._closing, timeout=timeout, what="updates"
+                )
         return list(self._updates)
 
     def _api_getChatMember(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
