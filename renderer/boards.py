@@ -34,9 +34,9 @@ ROW_GAP = 16
 NEXT_H = 24  # Imaginary Thirteen: the "next" line under each foundation
 DOWN_STEP = 14  # vertical offset of face-down cards in a fan
 UP_STEP = 32  # vertical offset of face-up cards: leaves the rank and suit strip visible
-MIN_UP_STEP = 24
+MIN_UP_STEP = 28
 WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
-MAX_FAN = 640  # longest column before the fan is squeezed
+MAX_FAN = 760  # longest column before the fan is squeezed
 
 TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -204,21 +204,22 @@ def outline(draw: ImageDraw.ImageDraw, rect: Rect, colour: tuple[int, int, int],
                            outline=colour, width=width)
 
 
-def draw_banner(image: Image.Image, text: str, centre_y: int | None = None) -> None:
-    """A dark translucent band with ``text`` across the board (game over, stalled, ...)."""
+BANNER_H = 72
+
+
+def draw_banner(image: Image.Image, text: str) -> Image.Image:
+    """The board with a dark band added at the bottom saying ``text`` (game over, stalled...).
+
+    Added below rather than drawn across the table so it never hides a card."""
     width, height = image.size
-    band_h = 84
-    cy = centre_y if centre_y is not None else height // 2
-    top = max(0, cy - band_h // 2)
-    box = (0, top, width, min(height, top + band_h))
-    region = image.crop(box).convert("RGBA")
-    shade = Image.new("RGBA", region.size, (0, 0, 0, 190))
-    image.paste(Image.alpha_composite(region, shade).convert("RGB"), box[:2])
-    size = 44
+    out = Image.new("RGB", (width, height + BANNER_H), theme.HEADER)
+    out.paste(image, (0, 0))
+    size = 40
     while size > 20 and text_width(text, size, True) > width - 2 * MARGIN:
         size -= 4
-    paste_text(image, (width // 2, top + band_h // 2), text, size, theme.LAST_MOVE, anchor="mm",
-              bold=True)
+    paste_text(out, (width // 2, height + BANNER_H // 2), text, size, theme.LAST_MOVE,
+               anchor="mm", bold=True)
+    return out
 
 
 def _value_symbol(value: int | None) -> str:
@@ -268,7 +269,5 @@ def draw_pile_board(
         outline(draw, layout.piles[selected].top, theme.SELECTED, 5)
     status = view.get("outcome") or ("stalled" if view.get("stalled") else None)
     if status:
-        row2 = min(s.slot.y for s in layout.piles.values() if s.slot.y > HEADER_H + LABEL_H + 8) \
-            if len({s.slot.y for s in layout.piles.values()}) > 1 else layout.height // 2
-        draw_banner(image, word(status, lang), row2 + H // 2)
+        image = draw_banner(image, word(status, lang))
     return image

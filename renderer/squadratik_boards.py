@@ -219,8 +219,7 @@ def draw_squadratik(
         _draw_solo_hand(image, draw, view, layout, lang, selected)
     status = view.get("outcome")
     if status:
-        area = layout.board_area
-        draw_banner(image, word(status, lang), area.y + area.h // 2)
+        image = draw_banner(image, word(status, lang))
     return image
 
 

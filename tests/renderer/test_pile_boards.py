@@ -118,13 +118,17 @@ def test_words_follow_the_language():
     assert renderer.render("solitario", view, clock="01:00") != renderer.render("solitario", view)
 
 
-def test_game_over_and_stall_draw_a_banner_across_the_tableau():
+def test_game_over_and_stall_add_a_banner_below_the_table_without_hiding_cards():
     mid, stalled = samples.canfield_view("mid"), samples.canfield_view("end")
-    y = pile_layout(stalled).piles["1"].slot.y + theme.CARD_H // 2
-    banner = decode(renderer.render("canfield", stalled)).getpixel((4, y))
-    plain = decode(renderer.render("canfield", mid)).getpixel((4, y))
-    assert close(plain, theme.TABLE)
-    assert sum(banner) < sum(theme.TABLE) // 2
+    plain = decode(renderer.render("canfield", mid))
+    over = decode(renderer.render("canfield", stalled))
+    layout = pile_layout(stalled)
+    assert plain.height == layout.height
+    assert over.height > layout.height
+    band = pixels_in(over, (0, layout.height, over.width, over.height))
+    assert any(close(p, theme.LAST_MOVE, 30) for p in band)  # the banner's words
+    top = layout.piles["1"].top
+    assert not close(over.getpixel(top.centre), theme.HEADER, 10)
 
 
 def test_long_columns_are_squeezed_but_stay_readable():
@@ -138,7 +142,7 @@ def test_long_columns_are_squeezed_but_stay_readable():
     layout = pile_layout(view)
     cards = layout.piles["7"].cards
     steps = [b.rect.y - a.rect.y for a, b in zip(cards[6:], cards[7:], strict=False)]
-    assert min(steps) >= 24  # the rank and suit strip stays visible
+    assert min(steps) >= 28  # the rank and suit strip stays visible
     image = decode(renderer.render("solitario", view, faces="francesi"))
     assert image.height >= cards[-1].rect.bottom
 
