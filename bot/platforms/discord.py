@@ -19,7 +19,7 @@ seconds to answer, and when it is slower the interaction is deferred first. Butt
 posted before a restart keep working. Rate limits are handled by discord.py (it waits and
 retries), so no move is lost to a 429.
 
->>> await serve(core, settings)   # doctest: +SKIP  (settings.discord_token must be set)
+>>> await serve(core, settings)   # doctest: +SKIP
 """
 
 from __future__ import annotations
