@@ -48,6 +48,13 @@ def _any_card(card_id: int) -> bool:
     return True
 
 
+def _card_text(card_id: int) -> str:
+    card = DECK[card_id]
+    if card.is_empty:
+        return "empty"
+    return ("*" if card.kind.value == "master" else "") + " ".join(card.sides)
+
+
 class ElSolitario(SquadratikGame):
     """El Solitario. State: ``board``, ``hand`` (ids, draw order), ``stock`` (ids, top last),
     ``removed`` (ids of the cards taken off in completed paths), ``removed_points``."""
@@ -177,7 +184,7 @@ class ElSolitario(SquadratikGame):
         return view
 
     def __str__(self) -> str:
-        hand = "  ".join(f"{slot}:{' '.join(DECK[c].sides)}" for slot, c in enumerate(self.hand, 1))
+        hand = "  ".join(f"{slot}:{_card_text(c)}" for slot, c in enumerate(self.hand, 1))
         return self._text_board(
             [
                 f"hand {hand}",

@@ -345,6 +345,11 @@ def test_random_playouts_keep_the_rules(seats, deal, guided, data):
         texts = {str(m) for m in legal}
         for move in legal:
             assert game.parse_move(str(move)) == move
+        tried = legal[data.draw(st.integers(0, len(legal) - 1), label="tried")]
+        before = [game.view(p) for p in [None, *players]]
+        game.play(str(tried), player=mover)  # any legal move is accepted; undo restores all views
+        game.undo()
+        assert [game.view(p) for p in [None, *players]] == before
         text = data.draw(NOTATION, label="typed")
         try:
             parsed = str(game.parse_move(text))

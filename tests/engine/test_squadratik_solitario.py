@@ -224,6 +224,12 @@ def test_random_playouts_keep_the_rules(deal, guided, data):
         texts = {str(m) for m in legal}
         for move in legal:
             assert game.parse_move(str(move)) == move and move.src == f"h{move.slot}"
+        for _ in range(2):  # any legal move is accepted, and undo takes it back exactly
+            tried = legal[data.draw(st.integers(0, len(legal) - 1), label="tried")]
+            before = game.view()
+            game.play(str(tried))
+            game.undo()
+            assert game.view() == before
         for _ in range(3):
             text = data.draw(NOTATION, label="typed")
             try:
