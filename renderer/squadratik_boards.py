@@ -10,7 +10,7 @@ whenever 1280 px allows it. Hand cards are numbered 1-4 as in the notation (``2N
 ...          "card": {"id": 0, "kind": "central", "sides": ["0"] * 4, "rotation": 0, "points": 0}}],
 ...         "paths": {"N": None, "E": None, "S": None, "W": None}, "hand": [], "stock": 42}
 >>> squadratik_layout(view).cell_size
-128
+123
 """
 
 from __future__ import annotations
