@@ -381,6 +381,8 @@ class TavoloClient(discord.Client):
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        # The core keeps one push callback; chain to the one set before (another platform).
+        self._other_push = getattr(core, "_push", None)
         core.set_push(self.push)
 
     async def setup_hook(self) -> None:
@@ -515,6 +517,8 @@ class TavoloClient(discord.Client):
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
         """The core's out-of-band messages (turn timers, races ending)."""
         if platform != PLATFORM:
+            if self._other_push is not None and self._other_push != self.push:
+                await self._other_push(platform, chat_id, reply)
             return
         req = Request(PLATFORM, chat_id, "", "")
         await self.deliver([reply], req, None)
