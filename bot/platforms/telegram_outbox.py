@@ -25,12 +25,14 @@ import asyncio
 import itertools
 import logging
 import time
+import warnings
 from collections import deque
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter, TimedOut
+from telegram.warnings import PTBDeprecationWarning
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +204,10 @@ class Outbox:
                 await self._deliver(chat_id, item)
                 return True
             except RetryAfter as error:
-                seconds = _seconds(error.retry_after)
+                with warnings.catch_warnings():
+                    # PTB 22 warns that ``retry_after`` will become a timedelta: both work here.
+                    warnings.simplefilter("ignore", PTBDeprecationWarning)
+                    seconds = _seconds(error.retry_after)
                 log.info("telegram asked to wait %.1f s before writing to chat %s", seconds, chat_id)
                 self.limiter.pause(chat_id, seconds)
                 await self.limiter.wait_turn(chat_id)

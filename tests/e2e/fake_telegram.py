@@ -131,6 +131,7 @@ class FakeTelegram:
         self._failures: list[_Failure] = []
         self._runner: web.AppRunner | None = None
         self._closing = False
+        self._deleted: dict[tuple[int, int], FakeMessage] = {}
         self.port = 0
         self.users: dict[int, dict[str, Any]] = {}
         self.chats: dict[int, dict[str, Any]] = {}
@@ -200,7 +201,8 @@ class FakeTelegram:
     def press(self, chat_id: int, user_id: int, message_id: int, data: str) -> str:
         """A user presses a callback button; returns the callback query id."""
         query_id = f"cq{next(self._query_ids)}"
-        message = self.messages[(chat_id, message_id)]
+        key = (chat_id, message_id)
+        message = self.messages.get(key) or self._deleted[key]  # pressed just before deletion
         self._push(
             {
                 "callback_query": {
@@ -243,7 +245,9 @@ class FakeTelegram:
 
     def delete(self, chat_id: int, message_id: int) -> None:
         """Someone deletes a message (an admin, or the user in a private chat)."""
-        self.messages.pop((chat_id, message_id), None)
+        message = self.messages.pop((chat_id, message_id), None)
+        if message is not None:
+            self._deleted[(chat_id, message_id)] = message
 
     def kick(self, chat_id: int) -> None:
         """The bot is removed from a group: every later call for it fails with 403."""
@@ -646,6 +650,7 @@ class TelegramWorld:
     async def __aexit__(self, *exc_info: object) -> None:
         await self.stop_bot()
         await self.fake.stop()
+        assert_callback_data_fits(self.fake.calls)
 
     async def start_bot(self) -> None:
         """A new Core and a new Application, as after a restart of the process."""
@@ -687,3 +692,31 @@ class TelegramWorld:
         """Wait until the bot processed update ``update_id`` and sent all its replies."""
         await asyncio.wait_for(self.adapter.processed(update_id), timeout)
         await self.settled(timeout)
+
+
+def assert_callback_data_fits(calls: list[Call]) -> None:
+    """Every callback button the bot ever sent carries 1-64 bytes of data (Telegram's limit)."""
+    for call in calls:
+        markup = call.params.get("reply_markup") or {}
+        media = call.params.get("media")
+        for row in markup.get("inline_keyboard", []):
+            for button in row:
+                if "callback_data" in button:
+                    size = len(button["callback_data"].encode())
+                    assert 1 <= size <= 64, (call.method, button)
+        assert media is None or isinstance(media, dict), call.method
+        for result in call.params.get("results", []):
+            assert 1 <= len(str(result["id"]).encode()) <= 64, result
+
+
+def button_verb(data: str) -> str:
+    """The verb of a core button id (``v1:verb:session:revision:arg``)."""
+    return data.split(":")[1]
+
+
+def button_session(data: str) -> str:
+    return data.split(":")[2]
+
+
+def button_revision(data: str) -> int:
+    return int(data.split(":")[3])

@@ -1,0 +1,132 @@
+"""Flood limits and Telegram's refusals: nothing lost, nothing too fast, nothing noisy."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import pytest
+from fake_telegram import (
+    CHAT_SENDING_METHODS,
+    TelegramWorld,
+    assert_rate_limits,
+    button_revision,
+    button_session,
+    button_verb,
+)
+
+from bot.platforms.telegram_outbox import FloodLimits
+
+GROUP, OTHER_GROUP = -100333, -100334
+ALICE, BOB = 701, 702
+
+
+def next_press(data: list[str]) -> str:
+    """What an eager player taps next: a move, else "to foundation", else the turned card."""
+    for verb in ("mv", "found", "sel"):
+        for item in data:
+            if button_verb(item) == verb:
+                return item
+    raise AssertionError(f"no playable button in {data}")
+
+
+async def start_game(world, chat=GROUP):
+    world.fake.user(ALICE, "Alice")
+    world.fake.user(BOB, "Bob")
+    world.fake.group(chat)
+    await world.command(chat, ALICE, "/play imaginary13 1")
+    return world.fake.latest_photo(chat)
+
+
+async def test_fifty_presses_in_five_seconds_keep_every_move_within_the_limits(tmp_path):
+    async with TelegramWorld(tmp_path, limits=FloodLimits(), strict_limits=True) as world:
+        board = await start_game(world)
+        session = button_session(board.callback_data()[0])
+        presses: list[tuple[str, str, float]] = []
+        began = time.monotonic()
+        for i in range(50):
+            board = world.fake.latest_photo(GROUP)
+            data = next_press(board.callback_data())
+            presses.append((world.fake.press(GROUP, ALICE, board.message_id, data), data, time.monotonic()))
+            await asyncio.sleep(max(0.0, began + (i + 1) * 0.1 - time.monotonic()))
+        assert time.monotonic() - began < 5.5
+        accepted = 0
+        answered_at = {c.params["callback_query_id"]: c.at for c in world.fake.calls_of("answerCallbackQuery")}
+        for query_id, data, pressed_at in presses:
+            answer = await world.fake.answer_of(query_id)
+            answered_at = {c.params["callback_query_id"]: c.at for c in world.fake.calls_of("answerCallbackQuery")}
+            assert answered_at[query_id] - pressed_at < 1.0  # every press answered at once
+            if not answer.get("text") and button_verb(data) in ("mv", "found"):
+                accepted += 1
+        await world.settled()
+        game = (await world.core.sessions.get(session)).game
+        assert accepted >= 3 and game.move_number == accepted  # every accepted move kept
+        shown = world.fake.latest_photo(GROUP)
+        assert {button_revision(d) for d in shown.callback_data()} == {
+            (await world.core.sessions.get(session)).record.revision
+        }  # the board shows the newest state
+        assert not [c for c in world.fake.calls if c.method in CHAT_SENDING_METHODS and not c.ok]
+        assert_rate_limits(world.fake.calls, per_chat_interval=1.0, group_per_minute=20)
+        edits = world.fake.calls_of("editMessageMedia")
+        assert len(edits) < 10  # coalesced: about one board per second, not one per press
+
+
+# PTB itself warns while building RetryAfter (its retry_after is to become a timedelta).
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")
+async def test_retry_after_is_waited_out_and_the_board_still_arrives(tmp_path):
+    async with TelegramWorld(tmp_path) as world:
+        board = await start_game(world)
+        world.fake.fail_next("editMessageMedia", 429, "Too Many Requests: retry after 1", retry_after=1)
+        answer = await world.press(GROUP, ALICE, board.message_id, next_press(board.callback_data()))
+        assert not answer.get("text")
+        failed, retried = world.fake.calls_of("editMessageMedia")
+        assert not failed.ok and retried.ok
+        assert retried.at - failed.at >= 0.95
+        assert world.fake.latest_photo(GROUP).edits == 1
+
+
+async def test_a_deleted_board_is_posted_again_and_then_edited(tmp_path):
+    async with TelegramWorld(tmp_path) as world:
+        board = await start_game(world)
+        data = next_press(board.callback_data())
+        world.fake.delete(GROUP, board.message_id)
+        await world.press(GROUP, ALICE, board.message_id, data)
+        new_board = world.fake.latest_photo(GROUP)
+        assert new_board.message_id != board.message_id
+        await world.press(GROUP, ALICE, new_board.message_id, next_press(new_board.callback_data()))
+        assert world.fake.latest_photo(GROUP).message_id == new_board.message_id
+        assert world.fake.latest_photo(GROUP).edits == 1
+        assert len(world.fake.calls_of("sendPhoto")) == 2
+
+
+async def test_unchanged_board_and_removed_bot_are_handled_quietly(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    async with TelegramWorld(tmp_path) as world:
+        board = await start_game(world)
+        session = button_session(board.callback_data()[0])
+        revision = button_revision(board.callback_data()[0])
+        # "back" with nothing selected draws the same board: Telegram says "not modified".
+        await world.press(GROUP, ALICE, board.message_id, f"v1:back:{session}:{revision}:")
+        assert any("not modified" in (c.error or "") for c in world.fake.calls_of("editMessageMedia"))
+        world.fake.kick(GROUP)
+        await world.command(GROUP, ALICE, "/help")
+        world.fake.group(OTHER_GROUP)
+        await world.command(OTHER_GROUP, BOB, "/help")  # the bot goes on elsewhere
+        assert world.fake.bot_messages(OTHER_GROUP)
+        assert len(world.fake.calls_of("sendPhoto")) == 1  # nothing re-posted
+    noisy = [r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
+    assert noisy == []
+
+
+@pytest.mark.parametrize("per_minute", [3])
+async def test_a_group_gets_at_most_its_messages_per_minute(tmp_path, per_minute):
+    limits = FloodLimits(per_chat_interval=0.0, group_per_minute=per_minute)
+    async with TelegramWorld(tmp_path, limits=limits) as world:
+        world.fake.user(ALICE, "Alice")
+        world.fake.group(GROUP)
+        for _ in range(per_minute + 2):
+            world.fake.send_text(GROUP, ALICE, "/help")
+        await asyncio.sleep(0.5)
+        assert len(world.fake.bot_messages(GROUP)) == per_minute
+        assert world.adapter.outbox.pending(GROUP) == 2  # waiting, not dropped
