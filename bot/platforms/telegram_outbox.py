@@ -83,6 +83,10 @@ class FloodLimiter:
         """Sleep until ``chat_id`` may receive a message, then count it as sent."""
         while (wait := self.delay(chat_id)) > 0:
             await asyncio.sleep(wait)
+        self.record(chat_id)
+
+    def record(self, chat_id: int) -> None:
+        """Count one message to ``chat_id`` as sent now."""
         now = self._clock()
         sent = self._per_chat.setdefault(chat_id, deque())
         sent.append(now)

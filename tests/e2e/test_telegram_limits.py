@@ -117,16 +117,3 @@ async def test_unchanged_board_and_removed_bot_are_handled_quietly(tmp_path, cap
         assert len(world.fake.calls_of("sendPhoto")) == 1  # nothing re-posted
     noisy = [r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
     assert noisy == []
-
-
-@pytest.mark.parametrize("per_minute", [3])
-async def test_a_group_gets_at_most_its_messages_per_minute(tmp_path, per_minute):
-    limits = FloodLimits(per_chat_interval=0.0, group_per_minute=per_minute)
-    async with TelegramWorld(tmp_path, limits=limits) as world:
-        world.fake.user(ALICE, "Alice")
-        world.fake.group(GROUP)
-        for _ in range(per_minute + 2):
-            world.fake.send_text(GROUP, ALICE, "/help")
-        await asyncio.sleep(0.5)
-        assert len(world.fake.bot_messages(GROUP)) == per_minute
-        assert world.adapter.outbox.pending(GROUP) == 2  # waiting, not dropped
