@@ -1,0 +1,223 @@
+"""Solvers for the four solitaires: search a deal with full knowledge of it.
+
+Every solver searches depth first with a transposition table over a canonical state key,
+plays safe moves automatically, orders moves by promise, and stops when its :class:`Budget`
+(nodes and/or seconds) runs out. A winning line is returned only after it was **verified**:
+the deal is rebuilt with ``engine.replay`` from the move list and must end in the outcome the
+solver claims.
+
+Statuses (:class:`SolveResult`):
+
+* ``won``: ``moves`` is a verified winning line (El Solitario: a *completo* line);
+* ``lost``: the whole search space was exhausted without a win ("no win");
+* ``unknown``: the budget ran out first.
+
+``outcome`` is the engine outcome the returned ``moves`` reach (``None`` when there is no
+line). El Solitario also reports its best line when it has no completo: ``outcome`` is then
+``"solitario"`` or ``"lost"`` (:attr:`SolveResult.best`).
+
+>>> from engine.solvers import Budget, solve
+>>> result = solve("imaginary13", 1, budget=Budget(nodes=50_000))  # doctest: +SKIP
+>>> result.status, len(result.moves) > 0  # doctest: +SKIP
+('won', True)
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import engine
+from engine.game import Game
+
+WON = "won"
+LOST = "lost"
+UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long a search may run: at most ``nodes`` positions and/or ``seconds`` of wall time
+    (None: no limit of that kind).
+
+    >>> Budget(nodes=1000).nodes, Budget().seconds
+    (1000, 10.0)
+    """
+
+    nodes: int | None = None
+    seconds: float | None = 10.0
+
+
+@dataclass(slots=True)
+class SolveResult:
+    """What a search found. ``moves`` are engine notation strings from the start position.
+
+    >>> SolveResult("imaginary13", 1, UNKNOWN).best
+    'unknown'
+    """
+
+    game_id: str
+    deal: int
+    status: str
+    moves: list[str] = field(default_factory=list)
+    outcome: str | None = None
+    nodes: int = 0
+    seconds: float = 0.0
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def best(self) -> str:
+        """The best result found: the outcome of ``moves`` when there is a line, else status.
+
+        Solitaires: ``won`` / ``lost`` / ``unknown``; El Solitario: ``completo``,
+        ``solitario``, ``lost`` or ``unknown``."""
+        return self.outcome if self.outcome is not None else self.status
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready."""
+        return {**asdict(self), "best": self.best}
+
+
+class OutOfBudget(Exception):
+    """Raised inside a search when its budget is spent; the solver turns it into ``unknown``."""
+
+
+class Counter:
+    """Counts searched positions and raises :class:`OutOfBudget` when the budget is spent.
+
+    The clock is read only every 256 nodes: ``time.perf_counter`` costs as much as a node.
+    """
+
+    __slots__ = ("deadline", "limit", "nodes", "started")
+
+    def __init__(self, budget: Budget) -> None:
+        self.started = time.perf_counter()
+        self.nodes = 0
+        self.limit = budget.nodes
+        self.deadline = None if budget.seconds is None else self.started + budget.seconds
+
+    def tick(self) -> None:
+        self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise OutOfBudget
+        deadline = self.deadline
+        if deadline is not None and not self.nodes & 255 and time.perf_counter() > deadline:
+            raise OutOfBudget
+
+    @property
+    def seconds(self) -> float:
+        return time.perf_counter() - self.started
+
+    def used(self) -> float:
+        """The share of the budget spent so far (0.0 - 1.0; 0.0 for an unlimited budget)."""
+        shares = [0.0]
+        if self.limit:
+            shares.append(self.nodes / self.limit)
+        if self.deadline is not None and self.deadline > self.started:
+            shares.append(self.seconds / (self.deadline - self.started))
+        return max(shares)
+
+
+@dataclass(slots=True)
+class SearchOutcome:
+    """A solver module's raw answer, before verification."""
+
+    status: str
+    moves: list[str]
+    outcome: str | None
+
+
+#: A solver module's ``search(game, counter)``: searches from ``game``'s position (it may
+#: change ``game``: it gets a private copy).
+Searcher = Callable[[Game, Counter], SearchOutcome]
+
+#: game id -> the solver module in this package (imported on first use).
+_MODULES = {
+    "solitario": "klondike",
+    "canfield": "canfield",
+    "imaginary13": "imaginary13",
+    "squadratik": "squadratik",
+}
+
+
+def _searcher(game_id: str) -> Searcher:
+    if game_id not in _MODULES:
+        raise ValueError(f"no solver for {game_id}")
+    module = importlib.import_module(f"engine.solvers.{_MODULES[game_id]}")
+    return module.search  # type: ignore[no-any-return]
+
+
+SOLVABLE = tuple(_MODULES)
+
+
+def solve(
+    game_id: str,
+    deal: int,
+    options: Mapping[str, Any] | None = None,
+    budget: Budget | None = None,
+) -> SolveResult:
+    """Solve deal ``deal`` of ``game_id`` from its start; the line is verified by replay.
+
+    >>> solve("imaginary13", 3, budget=Budget(nodes=20_000)).status in ("won", "lost", "unknown")  # doctest: +SKIP
+    True
+    """
+    game = engine.new_game(game_id, deal, None, options)
+    result = solve_game(game, budget)
+    if result.moves:
+        replayed = engine.replay(game_id, deal, None, options, result.moves)
+        _check_line(replayed, result)
+    return result
+
+
+def solve_game(game: Game, budget: Budget | None = None) -> SolveResult:
+    """Solve ``game`` from its current position (hand-built positions too). ``moves`` continue
+    from there; they are verified by playing them on a copy. The game itself is not changed."""
+    budget = budget or Budget()
+    searcher = _searcher(game.game_id)
+    counter = Counter(budget)
+    work = copy.deepcopy(game)
+    found = searcher(work, counter)
+    result = SolveResult(
+        game.game_id,
+        game.deal,
+        found.status,
+        list(found.moves),
+        found.outcome,
+        counter.nodes if counter.limit is None else min(counter.nodes, counter.limit),
+        round(counter.seconds, 4),
+        dict(game.options),
+    )
+    if result.moves:
+        check = copy.deepcopy(game)
+        for text in result.moves:
+            check.play(text)
+        _check_line(check, result)
+    return result
+
+
+def _check_line(game: Game, result: SolveResult) -> None:
+    """A solver bug must never reach a player as a false 'won': fail loudly instead."""
+    reached = None if game.outcome is None else str(game.outcome)
+    if reached != result.outcome:
+        raise AssertionError(
+            f"{result.game_id} deal {result.deal}: line ends in {reached}, solver said {result.outcome}"
+        )
+
+
+__all__ = [
+    "LOST",
+    "SOLVABLE",
+    "UNKNOWN",
+    "WON",
+    "Budget",
+    "Counter",
+    "OutOfBudget",
+    "SearchOutcome",
+    "SolveResult",
+    "solve",
+    "solve_game",
+]
