@@ -1,0 +1,59 @@
+"""Webhook mode: updates POSTed by Telegram, checked against the secret token."""
+
+from __future__ import annotations
+
+import socket
+
+import aiohttp
+from fake_telegram import FakeTelegram
+
+from bot.core import Core
+from bot.platforms.telegram import TelegramAdapter, TelegramConfig
+
+GROUP = -100555
+ALICE = 901
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_webhook_mode_takes_updates_only_with_the_secret(tmp_path):
+    fake = FakeTelegram()
+    await fake.start()
+    port = free_port()
+    core = await Core.create(f"sqlite:///{tmp_path / 'db.sqlite'}", sweep_interval=None)
+    config = TelegramConfig(
+        token=fake.token,
+        base_url=fake.base_url,
+        webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+        webhook_secret="s3cret-Token_1",
+        webhook_listen="127.0.0.1",
+        webhook_port=port,
+    )
+    adapter = TelegramAdapter(core, config)
+    try:
+        await adapter.start()
+        assert fake.webhook["url"] == config.webhook_url
+        assert fake.webhook["secret_token"] == "s3cret-Token_1"
+        assert not fake.calls_of("getUpdates")  # no polling in webhook mode
+        fake.user(ALICE, "Alice")
+        fake.group(GROUP)
+        fake.send_text(GROUP, ALICE, "/help")
+        update = fake._updates.pop()
+        async with aiohttp.ClientSession() as http:
+            url = config.webhook_url
+            forged = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "nope"})
+            assert forged.status == 403
+            real = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-Token_1"})
+            assert real.status == 200
+        await adapter.processed(update["update_id"])
+        await adapter.outbox.drain(10)
+        [answer] = fake.bot_messages(GROUP)
+        assert "/play" in answer.text
+    finally:
+        await adapter.stop()
+        await core.close()
+        await fake.stop()
