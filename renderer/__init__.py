@@ -24,6 +24,7 @@ from PIL import Image
 
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
+from renderer.palette import palette_image
 from renderer.replay import replay
 from renderer.squadratik_boards import draw_squadratik, squadratik_layout
 
@@ -33,7 +34,8 @@ SQUADRATIK_GAMES = ("squadratik", "maestras")
 
 
 def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
-    """The board as a Pillow RGB image (what ``render`` encodes); see ``render`` for ``style``."""
+    """The board as a Pillow palette image on the fixed board palette (what ``render``
+    encodes); see ``render`` for ``style``."""
     if game_id in PILE_GAMES:
         allowed = ("faces", "lang", "clock", "selected", "targets")
         image = draw_pile_board(view, **{k: v for k, v in style.items() if k in allowed})
@@ -44,7 +46,8 @@ def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
         raise ValueError(f"unknown game {game_id!r}")
     if image.width > MAX_WIDTH:  # a safety net: layouts already keep within the limit
         height = round(image.height * MAX_WIDTH / image.width)
-        image = image.resize((MAX_WIDTH, height), Image.Resampling.LANCZOS)
+        image = image.convert("RGB").resize((MAX_WIDTH, height), Image.Resampling.LANCZOS)
+        image = image.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     return image
 
 

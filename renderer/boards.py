@@ -19,9 +19,10 @@ from PIL import Image, ImageDraw
 
 from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
-from renderer.cards_italian import italian_card
+from renderer.cards_italian import italian_card, italian_slot
 from renderer.fonts import paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
+from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
 
 W, H = theme.CARD_W, theme.CARD_H
@@ -40,6 +41,7 @@ MAX_FAN = 760  # longest column before the fan is squeezed
 
 TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
+SUITS = ("d", "h", "c", "s")
 
 
 @dataclass(slots=True)
@@ -175,13 +177,14 @@ def draw_header(
     image: Image.Image, width: int, left: str, right: str, height: int = HEADER_H
 ) -> None:
     """The dark band on top: title on the left, score/moves/clock on the right."""
-    image.paste(theme.HEADER, (0, 0, width, height))
+    image.paste(ink(image, theme.HEADER), (0, 0, width, height))
     size = 24
     while size > 14 and text_width(left, size) + text_width(right, size, True) + 40 > width:
         size -= 2
-    paste_text(image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm")
+    paste_text(image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm",
+               under=theme.HEADER)
     paste_text(image, (width - MARGIN, height // 2), right, size, theme.WHITE, anchor="rm",
-              bold=True)
+               bold=True, under=theme.HEADER)
 
 
 def draw_label(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str,
@@ -189,9 +192,9 @@ def draw_label(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: 
     """A pile label: the id in a dark pill, bold; ``extra`` (a count) after it, lighter."""
     pill_w = text_width(text, 20, True) + 16
     draw.rounded_rectangle((rect.x, rect.y + 2, rect.x + pill_w, rect.bottom - 1), radius=6,
-                           fill=theme.LABEL_BG)
+                           fill=ink(image, theme.LABEL_BG))
     paste_text(image, (rect.x + 8, rect.y + rect.h // 2 + 1), text, 20, theme.WHITE, anchor="lm",
-              bold=True)
+               bold=True, under=theme.LABEL_BG)
     if extra:
         paste_text(image, (rect.x + pill_w + 6, rect.y + rect.h // 2 + 1), extra, 18,
                   theme.MUTED, anchor="lm")
@@ -201,7 +204,7 @@ def outline(draw: ImageDraw.ImageDraw, rect: Rect, colour: tuple[int, int, int],
             ) -> None:
     """A highlight ring just outside a card rectangle."""
     draw.rounded_rectangle(rect.inflate(width - 1).box(), radius=theme.CARD_RADIUS + width,
-                           outline=colour, width=width)
+                           outline=ink(draw, colour), width=width)
 
 
 BANNER_H = 72
@@ -212,13 +215,13 @@ def draw_banner(image: Image.Image, text: str) -> Image.Image:
 
     Added below rather than drawn across the table so it never hides a card."""
     width, height = image.size
-    out = Image.new("RGB", (width, height + BANNER_H), theme.HEADER)
+    out = new_board(width, height + BANNER_H, theme.HEADER)
     out.paste(image, (0, 0))
     size = 40
     while size > 20 and text_width(text, size, True) > width - 2 * MARGIN:
         size -= 4
     paste_text(out, (width // 2, height + BANNER_H // 2), text, size, theme.LAST_MOVE,
-               anchor="mm", bold=True)
+               anchor="mm", bold=True, under=theme.HEADER)
     return out
 
 
@@ -230,12 +233,13 @@ def draw_pile_board(
     view: dict[str, Any], *, faces: str = "napoletane", lang: str = "en",
     clock: str | None = None, selected: str | None = None, targets: list[str] | tuple = (),
 ) -> Image.Image:
-    """The whole board of a pile game as an RGB image."""
+    """The whole board of a pile game, drawn on the fixed palette ("P" image)."""
     layout = pile_layout(view)
-    image = Image.new("RGB", (layout.width, layout.height), theme.TABLE)
+    image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
     draw_header(image, layout.width, *_header_texts(view, lang, clock))
     deck = view.get("deck", "french52")
+    italian = deck == "italian40" and faces in ("napoletane", "piacentine")
     piles = {pile["id"]: pile for pile in view.get("piles", [])}
     back = card_back()
     for pid, spot in layout.piles.items():
@@ -245,14 +249,17 @@ def draw_pile_board(
             count = int(pile.get("down", 0)) + len(pile.get("cards", []))
             extra = str(count)
         draw_label(image, draw, spot.label, pid, extra)
-        mark = pile.get("suit", "") if spot.kind == "foundation" else ""
+        mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             mark = f"+{pile.get('marker', '')}"
-        slot = empty_slot(str(mark or ""))
-        image.paste(slot, (spot.slot.x, spot.slot.y), slot)
-        for card in spot.cards:
+        if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
+            slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)
+            paste_sprite(image, slot, spot.slot.x, spot.slot.y)
+        for k, card in enumerate(spot.cards):
             sprite = back if card.face == "down" else face_sprite(card.face, deck, faces)
-            paste_sprite(image, sprite, card.rect.x, card.rect.y)
+            # a card's rounded corners show what lies under them: the table, or another card
+            paste_sprite(image, sprite, card.rect.x, card.rect.y,
+                         theme.TABLE if k == 0 else theme.CARD_WHITE)
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             nxt = pile.get("next")
             text = (f"+{pile.get('marker', '')}  {word('next', lang)} {_value_symbol(nxt)}"

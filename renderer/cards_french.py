@@ -100,7 +100,9 @@ def _draw_court(draw: ImageDraw.ImageDraw, suit: str, value: int, colour) -> Non
     body = colour if colour == theme.RED else (40, 60, 140)
     figure(draw, kind, (x0 + 8 * SS, y0 + 12 * SS, x1 - 8 * SS, y1 - 4 * SS), body,
            theme.GOLD if colour == theme.RED else (200, 40, 40))
-    french_pip(draw, suit, (x0 + x1) / 2, y1 - 26 * SS, 20 * SS, colour)
+    # the suit in the frame's two top corners, beside the head: nothing of the figure is there
+    for cx in (x0 + 11 * SS, x1 - 11 * SS):
+        french_pip(draw, suit, cx, y0 + 12 * SS, 15 * SS, colour)
 
 
 @lru_cache(maxsize=4)

@@ -100,3 +100,18 @@ def _draw_figure(draw: ImageDraw.ImageDraw, suit: str, number: int, style: str, 
     italian_pip(draw, suit, x1 - 13 * SS, y1 - 22 * SS, 26 * SS, style)
     draw.text((x1 - 12 * SS, y0 + 4 * SS), FIGURE_LETTER[number], font=font(26 * SS),
               fill=colour, anchor="ma", stroke_width=SS, stroke_fill=colour)
+
+
+@lru_cache(maxsize=16)
+def italian_slot(suit: str, style: str = "napoletane") -> Image.Image:
+    """The outline of an empty foundation with its Italian suit (``d`` denari, ``h`` coppe,
+    ``c`` bastoni, ``s`` spade) drawn faintly in ``style``, so the slot matches the cards."""
+    from renderer.cards_french import empty_slot
+
+    slot = empty_slot("")
+    symbol = canvas(W, H)
+    italian_pip(ImageDraw.Draw(symbol), suit, W * SS / 2, H * SS / 2, 54 * SS, style)
+    symbol = shrink(symbol, W, H)
+    # faint: the suit says what goes here without looking like a card
+    symbol.putalpha(symbol.getchannel("A").point(lambda a: a * 45 // 100))
+    return Image.alpha_composite(slot, symbol)

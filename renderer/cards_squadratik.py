@@ -58,7 +58,7 @@ def placed_sides(sides: tuple[str, ...], rotation: int) -> tuple[str, ...]:
     return tuple(sides[(k - r) % 4] for k in range(4))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=2048)
 def squadratik_card(
     kind: str, sides: tuple[str, ...], points: int, rotation: int, size: int
 ) -> Image.Image:
@@ -69,7 +69,7 @@ def squadratik_card(
     return printed.rotate(-90 * turns, expand=False) if turns else printed
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> Image.Image:
     big = size * SS
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
@@ -94,13 +94,28 @@ def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> 
     return shrink(image, size, size)
 
 
+# Sizes as shares of the card side. The balls keep to the middle 42 % of each edge so the
+# corners stay free for the summary grid and the totals, whose digits never drop below
+# ``MIN_DIGIT_CELL`` px: at 64 px a card would otherwise print them 4 px tall.
+BALL = 0.085
+BALL_GAP = 0.025
+BALL_DEPTH = 0.095
+DIGIT_CELL = 0.1
+MIN_DIGIT_CELL = 8
+
+
+def _digit_cell(big: int) -> float:
+    """The side of one summary-grid cell on the supersampled canvas ``big`` px wide."""
+    return max(big * DIGIT_CELL, MIN_DIGIT_CELL * SS)
+
+
 def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> None:
     colour, count = side_balls(side)
     if not count:
         return
-    d = big * 0.105  # ball diameter
-    gap = big * 0.03
-    depth = big * 0.095  # centre of the balls from the edge
+    d = big * BALL  # ball diameter
+    gap = big * BALL_GAP
+    depth = big * BALL_DEPTH  # centre of the balls from the edge
     span = count * d + (count - 1) * gap
     fill = ball_colour(colour)
     for k in range(count):
@@ -114,27 +129,37 @@ def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> No
 
 
 def _draw_summary(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
-    """A 3x3 cross in the top-left corner: the count of N, E, S, W in their places."""
-    cell = big * 0.062
-    x0, y0 = big * 0.035, big * 0.035
+    """A 3x3 cross in the top-left corner: the count of N, E, S, W in their places, bold, in
+    the colour of the balls (grey for a blank side). Its digits sit diagonally inside the first
+    balls of the N and W edges, so they can be large without touching them."""
+    cell = _digit_cell(big)
+    x0 = y0 = big * 0.03
     where = {0: (1, 0), 1: (2, 1), 2: (1, 2), 3: (0, 1)}
-    draw.rectangle((x0 + cell, y0 + cell, x0 + 2 * cell, y0 + 2 * cell), fill=(200, 200, 200))
+    draw.rounded_rectangle((x0 + cell * 1.2, y0 + cell * 1.2, x0 + cell * 1.8, y0 + cell * 1.8),
+                           radius=cell * 0.1, fill=(150, 150, 150))
+    size = round(cell * 1.12)
+    stroke = max(1, round(cell * 0.06))
     for index, side in enumerate(sides):
         colour, count = side_balls(side)
         col, row = where[index]
         cx, cy = x0 + (col + 0.5) * cell, y0 + (row + 0.5) * cell
-        draw.text((cx, cy), str(count), font=font(max(6, round(cell * 1.15))),
-                  fill=ball_colour(colour) if count else (140, 140, 140), anchor="mm")
+        fill = ball_colour(colour) if count else (130, 130, 130)
+        draw.text((cx, cy), str(count), font=font(size), fill=fill, anchor="mm",
+                  stroke_width=stroke, stroke_fill=fill)
 
 
 def _draw_totals(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
-    """Red total above black total in the bottom-right corner."""
+    """Red total above black total in the bottom-right corner, as large as the grid's digits."""
     reds = sum(n for c, n in map(side_balls, sides) if c == "R")
     blacks = sum(n for c, n in map(side_balls, sides) if c == "B")
-    size = max(6, round(big * 0.085))
-    x = big * 0.93
-    draw.text((x, big * 0.8), str(reds), font=font(size), fill=BALL_RED, anchor="rm")
-    draw.text((x, big * 0.9), str(blacks), font=font(size), fill=BALL_BLACK, anchor="rm")
+    cell = _digit_cell(big)
+    size = round(cell * 1.12)
+    stroke = max(1, round(cell * 0.06))
+    x = big * 0.965
+    for value, fill, y in ((reds, BALL_RED, big * 0.965 - cell * 1.05),
+                           (blacks, BALL_BLACK, big * 0.965)):
+        draw.text((x, y), str(value), font=font(size), fill=fill, anchor="rd",
+                  stroke_width=stroke, stroke_fill=fill)
 
 
 def _draw_crown(draw: ImageDraw.ImageDraw, big: int) -> None:

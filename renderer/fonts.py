@@ -16,6 +16,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from renderer import theme
+from renderer.palette import paletted
+
 # The only words the renderer draws. The bot owns every other text; keep this table tiny.
 WORDS: dict[str, dict[str, str]] = {
     "en": {
@@ -67,20 +70,29 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 
 
 @lru_cache(maxsize=4096)
-def text_sprite(
-    text: str, size: int, fill: tuple[int, ...], bold: bool = False, anchor: str = "la"
-) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as an RGBA sprite, with the offset of its ink box from the anchor
-    point (boards redraw the same labels on every move: pasting is faster than drawing)."""
+def text_mask(text: str, size: int, bold: bool = False, anchor: str = "la"
+              ) -> tuple[Image.Image, int, int]:
+    """The coverage mask ("L") of ``text`` drawn at ``size``, with the offset of its ink box
+    from the anchor point."""
     stroke = 1 if bold else 0
     left, top, right, bottom = font(size).getbbox(text, stroke_width=stroke, anchor=anchor)
     width, height = max(1, int(right - left)), max(1, int(bottom - top))
     mask = Image.new("L", (width, height), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
                               stroke_width=stroke, stroke_fill=255)
-    sprite = Image.new("RGBA", (width, height), (*fill[:3], 255))
+    return mask, int(left), int(top)
+
+
+@lru_cache(maxsize=4096)
+def text_sprite(
+    text: str, size: int, fill: tuple[int, ...], bold: bool = False, anchor: str = "la"
+) -> tuple[Image.Image, int, int]:
+    """``text`` rendered once as an RGBA sprite, with the offset of its ink box from the anchor
+    point (boards redraw the same labels on every move: pasting is faster than drawing)."""
+    mask, left, top = text_mask(text, size, bold, anchor)
+    sprite = Image.new("RGBA", mask.size, (*fill[:3], 255))
     sprite.putalpha(mask)
-    return sprite, int(left), int(top)
+    return sprite, left, top
 
 
 def paste_text(
@@ -92,10 +104,17 @@ def paste_text(
     *,
     anchor: str = "la",
     bold: bool = False,
+    under: tuple[int, ...] = theme.TABLE,
 ) -> None:
-    """Same result as ``draw_text`` (Pillow anchors), pasted from a cached sprite."""
+    """Same result as ``draw_text`` (Pillow anchors), pasted from a cached sprite. On a palette
+    board the glyph edges are blended over ``under``, the colour the text is drawn on."""
     sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
-    image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top), sprite)
+    at = (round(xy[0]) + left, round(xy[1]) + top)
+    if image.mode == "P":
+        converted, mask = paletted(sprite, under)
+        image.paste(converted, at, mask)
+    else:
+        image.paste(sprite, at, sprite)
 
 
 def draw_text(

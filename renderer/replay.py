@@ -14,7 +14,7 @@ from typing import Any
 from PIL import Image
 
 from renderer import theme
-from renderer.encode import palette_image
+from renderer.palette import new_board, palette_image
 
 FRAME_MS = 700
 LAST_FRAME_MS = 4000
@@ -41,12 +41,13 @@ def _encode(frames: list[Image.Image], scale: float) -> bytes:
     indexed = []
     for frame in frames:
         # every frame on a canvas of the largest size, so the animation never jumps
-        canvas = Image.new("RGB", (width, height), theme.TABLE)
+        canvas = new_board(width, height, theme.TABLE)
         canvas.paste(frame, ((width - frame.width) // 2, 0))
         if scale != 1:
-            canvas = canvas.resize((round(width * scale), round(height * scale)),
-                                   Image.Resampling.BILINEAR)
-        indexed.append(canvas.quantize(palette=palette, dither=Image.Dither.NONE))
+            canvas = canvas.convert("RGB").resize((round(width * scale), round(height * scale)),
+                                                  Image.Resampling.BILINEAR)
+            canvas = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+        indexed.append(canvas)
     durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
     indexed[0].save(out, "GIF", save_all=True, append_images=indexed[1:], duration=durations,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from renderer import theme
+from renderer.palette import paletted
 
 SS = theme.SUPERSAMPLE
 
@@ -30,35 +31,51 @@ def card_body(
     )
 
 
-# sprite id -> (sprite, [(y, part, needs_mask)]); the sprite is kept so its id stays unique.
-_SPLIT: dict[int, tuple[Image.Image, list[tuple[int, Image.Image, bool]]]] = {}
+# (sprite id, under) -> (sprite, [(y, part, mask or None)]); the sprite is kept so its id stays
+# unique.
+Part = tuple[int, Image.Image, "Image.Image | None"]
+_SPLIT: dict[tuple[int, tuple[int, ...]], tuple[Image.Image, list[Part]]] = {}
 
 
-def _split(sprite: Image.Image) -> list[tuple[int, Image.Image, bool]]:
-    """Cut a card sprite into its rounded top and bottom strips (pasted through their alpha)
-    and its opaque middle (pasted as plain RGB, several times faster)."""
-    known = _SPLIT.get(id(sprite))
+def _split(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
+    """The palette version of a card sprite cut into its rounded top and bottom strips (pasted
+    through a mask) and its opaque middle (copied as it is, several times faster)."""
+    key = (id(sprite), under)
+    known = _SPLIT.get(key)
     if known is not None and known[0] is sprite:
         return known[1]
+    converted, mask = paletted(sprite, under)
     width, height = sprite.size
     edge = min(height // 2, theme.CARD_RADIUS + 2)
-    middle = sprite.crop((0, edge, width, height - edge))
-    parts: list[tuple[int, Image.Image, bool]]
-    if middle.getextrema()[3][0] == 255:
-        parts = [(0, sprite.crop((0, 0, width, edge)), True), (edge, middle.convert("RGB"), False),
-                 (height - edge, sprite.crop((0, height - edge, width, height)), True)]
+    parts: list[Part]
+    if sprite.mode == "RGBA" and sprite.getchannel("A").crop(
+            (0, edge, width, height - edge)).getextrema()[0] == 255:
+        parts = [(0, converted.crop((0, 0, width, edge)), mask.crop((0, 0, width, edge))),
+                 (edge, converted.crop((0, edge, width, height - edge)), None),
+                 (height - edge, converted.crop((0, height - edge, width, height)),
+                  mask.crop((0, height - edge, width, height)))]
     else:
-        parts = [(0, sprite, True)]
+        parts = [(0, converted, mask)]
     if len(_SPLIT) > 4096:
         _SPLIT.clear()
-    _SPLIT[id(sprite)] = (sprite, parts)
+    _SPLIT[key] = (sprite, parts)
     return parts
 
 
-def paste_sprite(image: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
-    """Paste an RGBA card sprite at ``(x, y)``, respecting its transparent rounded corners."""
-    for dy, part, masked in _split(sprite):
-        if masked:
-            image.paste(part, (x, y + dy), part)
-        else:
+def paste_sprite(image: Image.Image, sprite: Image.Image, x: int, y: int,
+                 under: tuple[int, ...] = theme.TABLE) -> None:
+    """Paste an RGBA card sprite at ``(x, y)``, respecting its transparent rounded corners; on a
+    palette board their anti-aliased edge is blended over ``under`` (what lies beneath)."""
+    if image.mode != "P":
+        image.paste(sprite, (x, y), sprite)
+        return
+    for dy, part, mask in _split(sprite, tuple(under)):
+        if mask is None:
             image.paste(part, (x, y + dy))
+        else:
+            image.paste(part, (x, y + dy), mask)
+
+
+def clear_cache() -> None:
+    """Forget the palette versions of sprites (benchmarks use it to measure a cold start)."""
+    _SPLIT.clear()

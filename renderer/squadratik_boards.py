@@ -10,7 +10,7 @@ whenever 1280 px allows it. Hand cards are numbered 1-4 as in the notation (``2N
 ...          "card": {"id": 0, "kind": "central", "sides": ["0"] * 4, "rotation": 0, "points": 0}}],
 ...         "paths": {"N": None, "E": None, "S": None, "W": None}, "hand": [], "stock": 42}
 >>> squadratik_layout(view).cell_size
-123
+120
 """
 
 from __future__ import annotations
@@ -25,11 +25,13 @@ from renderer.boards import MARGIN, draw_banner, draw_header, outline
 from renderer.cards_squadratik import card_sprite, squadratik_card
 from renderer.fonts import paste_text, text_width, word
 from renderer.layout import Rect
+from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
 
 HEADER_H = 52
 MAX_CARD = 128
 MIN_CARD = 64
+CELL_STEP = 8
 MAX_WIDTH = 1280
 MAX_BOARD_H = 1100
 MIN_WIDTH = 640
@@ -87,7 +89,8 @@ def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLay
     if hand:
         return _hand_layout(view)
     cells = {(int(c["x"]), int(c["y"])) for c in view.get("board") or []} | {(0, 0)}
-    targets = path_targets(view)
+    # once the game is over no slot is drawn, so none takes room
+    targets = {} if view.get("is_over") else path_targets(view)
     everything = cells | set(targets.values())
     xs = [x for x, _ in everything]
     ys = [y for _, y in everything]
@@ -95,6 +98,11 @@ def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLay
     cell = _fit_cell(cols, rows, MAX_WIDTH - 2 * MARGIN)
     gap = max(2, cell // 24)
     card = cell - gap
+    if card >= MIN_CARD:
+        # whole steps of CELL_STEP px: a handful of card sizes, each drawn once and cached,
+        # instead of a new set of sprites for every extent of the board
+        card = max(MIN_CARD, card // CELL_STEP * CELL_STEP)
+        cell = card + gap
     board_w, board_h = cols * cell, rows * cell
     is_solo = view.get("game") != "maestras"
     width = min(MAX_WIDTH, max(MIN_WIDTH, board_w + 2 * MARGIN))
@@ -155,12 +163,13 @@ def _dashed_slot(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text
     """Where a card may go next: a dashed outline and the notation of the place."""
     x0, y0, x1, y1 = rect.box()
     dash = max(6, rect.w // 10)
+    line = ink(draw, theme.SLOT_LINE)
     for start in range(x0, x1, 2 * dash):
-        draw.line([(start, y0), (min(start + dash, x1), y0)], fill=theme.SLOT_LINE, width=2)
-        draw.line([(start, y1), (min(start + dash, x1), y1)], fill=theme.SLOT_LINE, width=2)
+        draw.line([(start, y0), (min(start + dash, x1), y0)], fill=line, width=2)
+        draw.line([(start, y1), (min(start + dash, x1), y1)], fill=line, width=2)
     for start in range(y0, y1, 2 * dash):
-        draw.line([(x0, start), (x0, min(start + dash, y1))], fill=theme.SLOT_LINE, width=2)
-        draw.line([(x1, start), (x1, min(start + dash, y1))], fill=theme.SLOT_LINE, width=2)
+        draw.line([(x0, start), (x0, min(start + dash, y1))], fill=line, width=2)
+        draw.line([(x1, start), (x1, min(start + dash, y1))], fill=line, width=2)
     paste_text(image, rect.centre, text, max(16, rect.w // 3), theme.LABEL_TEXT, anchor="mm",
               bold=True)
 
@@ -194,7 +203,7 @@ def draw_squadratik(
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
     layout = squadratik_layout(view, hand=hand)
-    image = Image.new("RGB", (layout.width, layout.height), theme.TABLE)
+    image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
     draw_header(image, layout.width, *_header(view, lang, clock, hand), height=HEADER_H)
     if hand:
@@ -226,9 +235,9 @@ def draw_squadratik(
 def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, number: int
                  ) -> None:
     draw.rounded_rectangle((rect.x, rect.y - 28, rect.x + 34, rect.y - 4), radius=6,
-                           fill=theme.LABEL_BG)
+                           fill=ink(draw, theme.LABEL_BG))
     paste_text(image, (rect.x + 17, rect.y - 16), str(number), 20, theme.WHITE, anchor="mm",
-              bold=True)
+               bold=True, under=theme.LABEL_BG)
 
 
 def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
@@ -268,25 +277,28 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: Squ
     for seat, rect in zip(view.get("seats") or [], layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
+        background = theme.TURN_BG if is_turn else theme.LABEL_BG
         draw.rounded_rectangle(rect.box(), radius=8,
-                               fill=theme.LABEL_BG if not is_turn else (40, 70, 30),
-                               outline=theme.LAST_MOVE if is_turn else None, width=3)
+                               fill=ink(draw, background),
+                               outline=ink(draw, theme.LAST_MOVE) if is_turn else None, width=3)
         cy = rect.y + rect.h // 2
         x = rect.x + 14
         if name in results:
             paste_text(image, (x, cy), f"#{results[name].get('place', '')}", 22, theme.LAST_MOVE,
-                      anchor="lm", bold=True)
+                       anchor="lm", bold=True, under=background)
             x += 44
         elif is_turn:
-            draw.polygon([(x, cy - 10), (x + 16, cy), (x, cy + 10)], fill=theme.LAST_MOVE)
+            draw.polygon([(x, cy - 10), (x + 16, cy), (x, cy + 10)], fill=ink(draw, theme.LAST_MOVE))
             x += 28
         shown = name if len(name) <= 18 else name[:17] + "…"
-        paste_text(image, (x, cy), shown, 22, theme.WHITE, anchor="lm", bold=True)
+        paste_text(image, (x, cy), shown, 22, theme.WHITE, anchor="lm", bold=True,
+                   under=background)
         # right side: hand count (backs), masters (crown), won cards
         right = rect.right - 14
         parts = [(f"{word('cards', lang)} {seat.get('cards', 0)}", theme.WHITE),
                  (f"{word('masters', lang)} {seat.get('masters', 0)}", theme.GOLD),
                  (f"{word('hand', lang)} {seat.get('hand', 0)}", theme.MUTED)]
         for text, colour in parts:
-            paste_text(image, (right, cy), text, 20, colour, anchor="rm", bold=colour == theme.GOLD)
+            paste_text(image, (right, cy), text, 20, colour, anchor="rm", bold=colour == theme.GOLD,
+                       under=background)
             right -= text_width(text, 20, True) + 26

@@ -29,6 +29,8 @@ LAST_MOVE = (255, 205, 0)  # warm yellow: "what just happened"
 SELECTED = (0, 215, 255)  # cyan: the pile or hand card picked by a button
 TARGET = (120, 255, 90)  # green: where the selected card may go
 
+TURN_BG = (40, 70, 30)  # the seat row of the player to move (Cartas Maestras)
+
 BACK_MAIN = (34, 60, 150)
 BACK_ALT = (70, 110, 210)
 

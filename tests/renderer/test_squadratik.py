@@ -18,8 +18,9 @@ SIZE = 96
 
 
 def edge_band(image, index: int):
-    """The middle of one edge (N, E, S, W) of a card image: where that side's balls are."""
-    lo, hi, depth = int(SIZE * 0.3), int(SIZE * 0.7), int(SIZE * 0.17)
+    """The middle of one edge (N, E, S, W) of a card image: where that side's balls are (the
+    corners hold the summary grid and the totals)."""
+    lo, hi, depth = int(SIZE * 0.36), int(SIZE * 0.64), int(SIZE * 0.17)
     box = {0: (lo, 2, hi, depth), 1: (SIZE - depth, lo, SIZE - 2, hi),
            2: (lo, SIZE - depth, hi, SIZE - 2), 3: (2, lo, depth, hi)}[index]
     return pixels_in(image.convert("RGB"), box)
