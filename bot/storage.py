@@ -119,6 +119,49 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        2,
+        # Playing together (bot/tables.py, bot/timers.py, bot/ratings.py, bot/races.py).
+        """
+        CREATE TABLE table_play (
+            session_id TEXT PRIMARY KEY REFERENCES sessions (id),
+            timer_seconds INTEGER,           -- NULL: untimed table
+            deadline TEXT,                   -- current turn's deadline (ISO), NULL: none running
+            timeouts TEXT NOT NULL DEFAULT '{}',   -- JSON player -> timeouts in a row
+            departed TEXT NOT NULL DEFAULT '[]',   -- JSON players who left: auto-passed
+            computers TEXT NOT NULL DEFAULT '[]'   -- JSON seats played by the computer
+        );
+        CREATE INDEX table_play_deadline ON table_play (deadline);
+        CREATE TABLE ratings (
+            platform TEXT NOT NULL,
+            scope TEXT NOT NULL,             -- a chat id, or '*' for the platform-wide rating
+            game_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            player_name TEXT NOT NULL,
+            mu REAL NOT NULL,
+            sigma REAL NOT NULL,
+            games INTEGER NOT NULL,
+            PRIMARY KEY (platform, scope, game_id, player_id)
+        );
+        CREATE TABLE races (
+            id TEXT PRIMARY KEY REFERENCES sessions (id),   -- the race's lobby session
+            minutes INTEGER,                 -- NULL: senza tempo (no time limit)
+            senza_tempo INTEGER NOT NULL,
+            round INTEGER NOT NULL DEFAULT 0,        -- 0 while joining, then 1, 2, ...
+            join_deadline TEXT,
+            deadline TEXT,                   -- end of the running round (timed races)
+            started_at TEXT
+        );
+        CREATE TABLE race_entries (
+            race_id TEXT NOT NULL REFERENCES races (id),
+            round INTEGER NOT NULL,
+            player_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            PRIMARY KEY (race_id, round, player_id)
+        );
+        CREATE INDEX race_entries_session ON race_entries (session_id);
+        """,
+    ),
 ]
 
 
@@ -301,6 +344,23 @@ class Storage:
         async with self._db.execute("SELECT MAX(version) FROM schema_version") as cursor:
             row = await cursor.fetchone()
         return int(row[0]) if row and row[0] is not None else 0
+
+    # ----- generic access for feature modules (tables, races, ratings) ----------------------
+    async def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run parameterised statements in one committed transaction (all or nothing)."""
+        async with self._write_lock:
+            try:
+                for sql, params in statements:
+                    await self._db.execute(sql, tuple(params))
+                await self._db.commit()
+            except BaseException:
+                await self._db.rollback()
+                raise
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one parameterised query."""
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
 
     # ----- sessions ---------------------------------------------------------------------------
     async def insert_session(self, rec: SessionRecord) -> None:
