@@ -7,8 +7,9 @@ board rendered again (a hit of ``renderer``'s PNG cache) is reported apart as ``
 
 The machine running this is usually shared, so wall time (``perf_counter``) is reported next to
 CPU time of this thread (``thread_time``): CPU time is what the renderer itself costs, wall
-time adds whatever the other processes took. The first render of each game is left out (it
-builds the cached sprites and fonts once) and reported as ``first_ms``.
+time adds whatever the other processes took. Each game is run cold (every cache emptied:
+sprites are built as cards first appear) and warm (sprites built, PNG cache emptied: every
+render a miss, the steady state of a running bot); ``warm_up`` times ``renderer.warm_up()``.
 
 Views come from the real engines when they have landed, otherwise from ``renderer.samples``.
 """
@@ -23,31 +24,15 @@ from typing import Any
 import engine
 import renderer
 from renderer import samples
+from renderer.gallery import engine_class
 
 POSITIONS = 80
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
 
 
-def _game_class(game_id: str) -> Any:
-    """The engine class for ``game_id``: registered in ``engine.GAMES`` or, while a game is
-    landing, its module (the view is what matters here, not the registry)."""
-    if game_id in engine.GAMES:
-        return engine.GAMES[game_id]
-    try:
-        if game_id == "solitario":
-            from engine.solitario import Solitario
-            return Solitario
-        if game_id == "canfield":
-            from engine.canfield import Canfield  # type: ignore[import-not-found]
-            return Canfield
-    except ImportError:
-        return None
-    return None
-
-
 def _positions(game_id: str, hand: bool = False) -> tuple[list[dict[str, Any]], str]:
     """``POSITIONS`` views of one seeded game, move after move (a new deal when one ends)."""
-    cls = _game_class(game_id)
+    cls = engine_class(game_id)
     if cls is None:
         if game_id == "solitario":
             return [samples.solitario_view(s) for s in ("start", "mid", "end")] * 27, "sample"
@@ -74,38 +59,52 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -> dict[str, Any]:
-    getattr(renderer, "clear_cache", lambda: None)()
-    started = time.perf_counter()
-    renderer.render(game_id, views[0], **style)
-    first = time.perf_counter() - started
+def _timed(game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: bool = True
+           ) -> tuple[list[float], list[float], list[int]]:
+    """Wall and CPU seconds and PNG bytes of rendering each view once, in order (with ``miss``
+    never from the PNG cache, even when a position repeats)."""
     walls, cpus, sizes = [], [], []
-    for view in views[1:]:
+    for view in views:
+        if miss:
+            renderer.clear_cache(sprites=False)
         wall0, cpu0 = time.perf_counter(), time.thread_time()
         png = renderer.render(game_id, view, **style)
         cpus.append(time.thread_time() - cpu0)
         walls.append(time.perf_counter() - wall0)
         sizes.append(len(png))
-    hits = []
-    for _ in range(20):
-        cpu0 = time.thread_time()
-        renderer.render(game_id, views[-1], **style)
-        hits.append(time.thread_time() - cpu0)
+    return walls, cpus, sizes
+
+
+def _ms(values: list[float], share: float) -> float:
+    return round(_percentile(values, share) * 1000, 2)
+
+
+def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -> dict[str, Any]:
+    """Cold: every cache empty (sprites are built as cards first show up), as after a restart
+    without ``renderer.warm_up()``. Warm: the same positions again with only the PNG cache
+    emptied: the steady state of a running bot, every render a miss."""
+    renderer.clear_cache()
+    cold_walls, cold_cpus, _ = _timed(game_id, views, style)
+    walls, cpus, sizes = _timed(game_id, views, style)
+    hits = _timed(game_id, views[-1:] * 20, style, miss=False)[1]
     return {
-        "first_ms": round(first * 1000, 1),
-        "p50_wall_ms": round(statistics.median(walls) * 1000, 2),
-        "p95_wall_ms": round(_percentile(walls, 0.95) * 1000, 2),
-        "p50_cpu_ms": round(statistics.median(cpus) * 1000, 2),
-        "p95_cpu_ms": round(_percentile(cpus, 0.95) * 1000, 2),
+        "p50_wall_ms": _ms(walls, 0.5), "p95_wall_ms": _ms(walls, 0.95),
+        "p50_cpu_ms": _ms(cpus, 0.5), "p95_cpu_ms": _ms(cpus, 0.95),
+        "cold_first_ms": round(cold_walls[0] * 1000, 1),
+        "cold_p50_cpu_ms": _ms(cold_cpus[1:], 0.5), "cold_p95_cpu_ms": _ms(cold_cpus[1:], 0.95),
+        "cold_p95_wall_ms": _ms(cold_walls[1:], 0.95),
         "hit_p50_cpu_ms": round(statistics.median(hits) * 1000, 3),
-        "png_bytes_p50": int(statistics.median(sizes)),
-        "png_bytes_max": max(sizes),
-        "positions": len(walls),
+        "png_bytes_p50": int(statistics.median(sizes)), "png_bytes_max": max(sizes),
+        "positions": len(views),
     }
 
 
 def run() -> dict:
     report: dict[str, Any] = {}
+    renderer.clear_cache()
+    started = time.process_time()
+    report["warm_up"] = {"sprites": renderer.warm_up(),
+                         "cpu_ms": round((time.process_time() - started) * 1000, 1)}
     for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
         views, source = _positions(game_id)
         styles = [("", {})]

@@ -18,6 +18,10 @@ or a hand slot / board cell to ring as selected) with ``targets`` (where it may 
 
 from __future__ import annotations
 
+import hashlib
+import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from PIL import Image
@@ -51,9 +55,67 @@ def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
     return image
 
 
+# The encoded PNG of the last boards drawn: a board that did not change (a refresh, a second
+# chat showing the same table, a button that only re-sends) costs a hash, not a render.
+PNG_CACHE_SIZE = 64
+_png_cache: OrderedDict[bytes, bytes] = OrderedDict()
+_png_lock = threading.Lock()
+
+
+def _cache_key(game_id: str, view: dict[str, Any], style: dict[str, Any]) -> bytes:
+    """A stable digest of everything ``render`` depends on (its arguments, nothing else)."""
+    text = json.dumps([game_id, view, style], sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
 def render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
-    """PNG bytes of ``view`` (``game.view(player)``) for ``game_id``; see the module docstring."""
-    return to_png(draw(game_id, view, **style))
+    """PNG bytes of ``view`` (``game.view(player)``) for ``game_id``; see the module docstring.
+
+    A pure function of its arguments; the last ``PNG_CACHE_SIZE`` results are kept, keyed by a
+    digest of the arguments, so drawing the same board again costs no drawing."""
+    key = _cache_key(game_id, view, style)
+    with _png_lock:
+        png = _png_cache.get(key)
+        if png is not None:
+            _png_cache.move_to_end(key)
+            return png
+    png = to_png(draw(game_id, view, **style))
+    with _png_lock:
+        _png_cache[key] = png
+        while len(_png_cache) > PNG_CACHE_SIZE:
+            _png_cache.popitem(last=False)
+    return png
+
+
+def warm_up() -> int:
+    """Build every card sprite of the pile games (both Italian styles, French, backs, empty
+    piles) and their palette versions now, so no player waits for one later; returns how many.
+    The bot may call it once at start (in an executor: it takes about half a second).
+
+    >>> warm_up()
+    154
+    """
+    from renderer.boards import warm_up_sprites
+
+    return warm_up_sprites()
+
+
+def clear_cache(sprites: bool = True) -> None:
+    """Forget cached PNGs and, with ``sprites``, every built sprite (benchmarks measure cold
+    starts with it; nothing else needs it)."""
+    with _png_lock:
+        _png_cache.clear()
+    if sprites:
+        from renderer import cards_french, cards_italian, cards_squadratik, fonts, palette
+        from renderer import sprites as sprite_parts
+
+        for cached in (cards_french.french_card, cards_french.card_back, cards_french.empty_slot,
+                       cards_italian.italian_card, cards_italian.italian_slot,
+                       cards_squadratik.squadratik_card, cards_squadratik._printed_card,
+                       fonts.text_sprite, fonts.text_mask):
+            cached.cache_clear()
+        palette.clear_cache()
+        sprite_parts.clear_cache()
 
 
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
@@ -63,4 +125,4 @@ def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
     return squadratik_layout(view, hand=bool(style.get("hand")))
 
 
-__all__ = ["MAX_WIDTH", "draw", "layout", "render", "replay"]
+__all__ = ["MAX_WIDTH", "clear_cache", "draw", "layout", "render", "replay", "warm_up"]

@@ -166,7 +166,10 @@ def _header_texts(view: dict[str, Any], lang: str, clock: str | None) -> tuple[s
     title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     score = view.get("score", 0)
-    score_text = f"${score}" if view.get("game") == "canfield" else str(score)
+    if view.get("game") == "canfield":  # dollars: -$15, $40
+        score_text = f"-${-int(score)}" if int(score) < 0 else f"${score}"
+    else:
+        score_text = str(score)
     right = f"{word('score', lang)} {score_text}    {word('moves', lang)} {view.get('move_number', 0)}"
     if clock:
         right += f"    {clock}"
@@ -252,6 +255,8 @@ def draw_pile_board(
         mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             mark = f"+{pile.get('marker', '')}"
+        elif spot.kind == "foundation" and view.get("base_rank"):
+            mark = _value_symbol(view["base_rank"])  # Canfield: the rank every foundation starts at
         if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
             slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)
             paste_sprite(image, slot, spot.slot.x, spot.slot.y)
@@ -278,3 +283,18 @@ def draw_pile_board(
     if status:
         image = draw_banner(image, word(status, lang))
     return image
+
+
+def warm_up_sprites() -> int:
+    """Build every pile-game sprite and its palette versions (see ``renderer.warm_up``)."""
+    scratch = new_board(W, H)
+    sprites = [card_back(), empty_slot("")]
+    sprites += [empty_slot(s) for s in SUITS] + [empty_slot(f"+{m}") for m in range(1, 9)]
+    sprites += [french_card(r + s) for r in "A23456789TJQK" for s in SUITS]
+    for style in ("napoletane", "piacentine"):
+        sprites += [italian_card(r + s, style) for r in "A234567JQK" for s in SUITS]
+        sprites += [italian_slot(s, style) for s in SUITS]
+    for sprite in sprites:
+        for under in (theme.TABLE, theme.CARD_WHITE):
+            paste_sprite(scratch, sprite, 0, 0, under)
+    return len(sprites)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from renderer.fonts import font
 from renderer.sprites import SS, shrink
@@ -79,6 +79,12 @@ def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> 
                            outline=EDGE[kind], width=max(1, round(size / 40)) * SS)
     if kind == "empty":
         _draw_empty(draw, big)
+        # the hatching ran over the rounded corners: cut it back to the card and redraw the edge
+        shape = Image.new("L", (big, big), 0)
+        ImageDraw.Draw(shape).rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, fill=255)
+        image.putalpha(ImageChops.darker(image.getchannel("A"), shape))
+        draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, outline=EDGE[kind],
+                               width=max(1, round(size / 40)) * SS)
     elif kind == "central":
         _draw_central(draw, big)
     else:

@@ -29,6 +29,7 @@ WORDS: dict[str, dict[str, str]] = {
         "finished": "Game over", "hand": "Hand", "masters": "Masters", "cards": "Cards",
         "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
         "done": "done", "redeals": "Redeals", "final": "Final phase",
+        "empty_hand": "No cards in hand",
     },
     "es": {
         "score": "Puntos", "moves": "Jugadas", "stock": "Mazo", "waste": "Descarte",
@@ -38,6 +39,7 @@ WORDS: dict[str, dict[str, str]] = {
         "finished": "Fin de la partida", "hand": "Mano", "masters": "Maestras", "cards": "Cartas",
         "turn": "juega", "points": "Puntos", "your_hand": "Mano de", "place": "Puesto",
         "done": "hecha", "redeals": "Vueltas", "final": "Fase final",
+        "empty_hand": "Sin cartas en la mano",
     },
     "it": {
         "score": "Punti", "moves": "Mosse", "stock": "Tallone", "waste": "Mazzetto",
@@ -47,6 +49,7 @@ WORDS: dict[str, dict[str, str]] = {
         "finished": "Partita finita", "hand": "Mano", "masters": "Maestre", "cards": "Carte",
         "turn": "di turno", "points": "Punti", "your_hand": "Mano di", "place": "Posto",
         "done": "finita", "redeals": "Giri", "final": "Fase finale",
+        "empty_hand": "Nessuna carta in mano",
     },
 }
 

@@ -8,6 +8,7 @@ foundation/scoring moves, to reach mid-game and the end) and the hand-written vi
 
 from __future__ import annotations
 
+import importlib
 import random
 import sys
 from pathlib import Path
@@ -18,6 +19,21 @@ import renderer
 from renderer import samples
 
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
+LANDING = {"solitario": ("engine.solitario", "Solitario"), "canfield": ("engine.canfield", "Canfield")}
+
+
+def engine_class(game_id: str) -> Any:
+    """The engine's class for ``game_id``: from ``engine.GAMES``, or straight from its module
+    while the game is landing and not registered yet; None when there is no engine."""
+    if game_id in engine.GAMES:
+        return engine.GAMES[game_id]
+    if game_id in LANDING:
+        module, name = LANDING[game_id]
+        try:
+            return getattr(importlib.import_module(module), name)
+        except (ImportError, AttributeError):
+            return None
+    return None
 
 
 def _play(game: Any, moves: int, rng: random.Random) -> list[str]:
@@ -34,15 +50,24 @@ def _play(game: Any, moves: int, rng: random.Random) -> list[str]:
     return played
 
 
+MID = 12  # moves played for the "mid" picture
+
+
 def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[dict, list[str]]]:
-    """``stage -> (view, moves so far)`` for start, mid and end from the real engine."""
-    rng = random.Random(deal)
+    """``stage -> (view, moves so far)`` for start, mid and end from the real engine, on the
+    first deal from ``deal`` on whose seeded playout lasts past the middle (a game that ends
+    at move 2 makes a poor "mid" picture)."""
+    cls = engine_class(game_id)
     players = PLAYERS.get(game_id)
     viewer = players[0] if players else None
-    game = engine.new_game(game_id, deal, players)
-    out = {"start": (game.view(viewer), [])}
-    moves = _play(game, 12, rng)
-    out["mid"] = (game.view(viewer), list(moves))
+    for tried in range(deal, deal + 20):
+        rng = random.Random(tried)
+        game = cls(tried, players, None)
+        out = {"start": (game.view(viewer), [])}
+        moves = _play(game, MID, rng)
+        out["mid"] = (game.view(viewer), list(moves))
+        if not game.is_over:
+            break
     moves += _play(game, 2000, rng)
     out["end"] = (game.view(viewer), list(moves))
     return out
@@ -56,6 +81,18 @@ def sample_views(game_id: str) -> dict[str, dict]:
     return {"mid": samples.squadratik_view(game_id)}
 
 
+def _selection(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
+    """A ``selected``/``targets`` style for the gallery: the waste (or first hand card) picked,
+    two places ringed as targets."""
+    if game_id in ("squadratik", "maestras"):
+        from renderer.squadratik_boards import path_targets
+
+        ends = sorted(path_targets(view))[:2]
+        return {"selected": "h1", "targets": ends}
+    piles = [p["id"] for p in view.get("piles", []) if p["kind"] in ("tableau", "foundation")]
+    return {"selected": "w" if game_id != "imaginary13" else "t", "targets": piles[:2]}
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "out/gallery")
     out.mkdir(parents=True, exist_ok=True)
@@ -64,7 +101,7 @@ def main(argv: list[str]) -> int:
         styles: list[dict[str, Any]] = [{}]
         if game_id == "solitario":
             styles = [{"faces": f} for f in ("napoletane", "piacentine", "francesi")]
-        if game_id in engine.GAMES:
+        if engine_class(game_id) is not None:
             views = {stage: v for stage, (v, _) in engine_views(game_id).items()}
             source = "engine"
         else:
@@ -75,15 +112,20 @@ def main(argv: list[str]) -> int:
                 name = out / f"{game_id}_{stage}{suffix}.png"
                 name.write_bytes(renderer.render(game_id, view, **style))
                 written.append(f"{name} ({source})")
+            if stage == "mid":  # what play by buttons looks like: a pick and where it may go
+                name = out / f"{game_id}_mid_selected.png"
+                name.write_bytes(renderer.render(game_id, view, **_selection(game_id, view)))
+                written.append(f"{name} ({source})")
             if game_id == "maestras":
                 name = out / f"{game_id}_{stage}_hand.png"
                 name.write_bytes(renderer.render(game_id, view, hand=True))
                 written.append(f"{name} ({source})")
-    for game_id in ("imaginary13", "squadratik"):
+    for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
         if game_id in engine.GAMES:
-            _, moves = engine_views(game_id)["mid"]
+            view, moves = engine_views(game_id)["mid"]
             name = out / f"{game_id}_replay.gif"
-            name.write_bytes(renderer.replay(game_id, 3, None, None, moves))
+            name.write_bytes(renderer.replay(game_id, view["deal"], PLAYERS.get(game_id), None,
+                                             moves))
             written.append(str(name))
     print("\n".join(written))
     return 0

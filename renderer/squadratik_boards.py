@@ -38,6 +38,7 @@ MIN_WIDTH = 640
 HAND_CARD = 128
 PREVIEW = 64  # rotated previews in the private hand
 SEAT_ROW = 44
+EMPTY_HAND_H = 64
 DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
@@ -144,6 +145,9 @@ def _hand_layout(view: dict[str, Any]) -> SquadratikLayout:
     column = HAND_CARD + 32
     width = max(MIN_WIDTH, n * column - 32 + 2 * MARGIN)
     layout = SquadratikLayout(width=width, height=0, cell_size=HAND_CARD)
+    if not cards:  # one line saying so, not a big empty table
+        layout.height = HEADER_H + 2 * MARGIN + EMPTY_HAND_H
+        return layout
     x0 = (width - (n * column - 32)) // 2
     y = HEADER_H + MARGIN + 30
     for k in range(len(cards)):
@@ -253,6 +257,9 @@ def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, sele
 
 
 def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
+    if not view.get("hand"):
+        paste_text(image, (layout.width // 2, HEADER_H + MARGIN + EMPTY_HAND_H // 2),
+                   word("empty_hand", lang), 26, theme.MUTED, anchor="mm")
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
         _slot_number(image, draw, rect, k)
         sprite = card_sprite(card, rect.w)
