@@ -1,0 +1,69 @@
+"""Many players at once through the core: nothing acknowledged is lost, no reply crosses over.
+
+The full size (1,000 players x 20 moves) runs in ``make bench`` (``bench/bench_core.py``);
+here 100 players make 10 moves each, all at the same time, ten to a chat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from core_fakes import FakeClock
+
+from bench.bench_core import (
+    PLAYERS_PER_CHAT,
+    LoadPlayer,
+    cheap_render,
+    drive_all,
+    load_check,
+    stored_problems,
+)
+from bot.core import Core
+
+
+async def test_100_players_10_moves_each_at_once_every_acknowledged_move_is_stored():
+    report = await load_check(players=100, moves=10)
+    assert report["problems"] == [] and report["problem_count"] == 0
+    assert report["acknowledged_moves"] == 100 * 10
+    assert report["integrity"] == ["ok"]
+
+
+async def test_a_lost_or_invented_move_is_noticed(tmp_path: Path):
+    """The load check's own check fails when storage and acknowledgements disagree."""
+    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(), renderer=cheap_render, sweep_interval=None)
+    try:
+        crowd = [LoadPlayer(core, i) for i in range(3)]
+        await drive_all(crowd, 4)
+        assert await stored_problems(core, crowd) == []
+        victim = crowd[1]
+        session_id = next(iter(victim.acknowledged))
+        await core.store._db.execute("DELETE FROM moves WHERE session_id = ? AND n = 2", (session_id,))
+        await core.store._db.commit()
+        assert len(await stored_problems(core, crowd)) == 1
+        victim.acknowledged[session_id].append("t1")
+        crowd[0].acknowledged[next(iter(crowd[0].acknowledged))].pop()
+        assert len(await stored_problems(core, crowd)) == 2
+    finally:
+        await core.close()
+
+
+async def test_neighbours_in_one_chat_each_get_their_own_boards_while_moving_together(tmp_path: Path):
+    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(), renderer=cheap_render, sweep_interval=None)
+    try:
+        crowd = [LoadPlayer(core, i) for i in range(PLAYERS_PER_CHAT)]  # all in chat-0
+        assert len({p.request.chat_id for p in crowd}) == 1
+        await drive_all(crowd, 1)
+        sessions = [next(iter(p.acknowledged)) for p in crowd]
+        assert len(set(sessions)) == PLAYERS_PER_CHAT
+        # everyone asks for their board at once: each gets their own
+        replies = await asyncio.gather(*(core.handle_text(p.request, "/board") for p in crowd))
+        assert [r[0].board.session_id for r in replies] == sessions
+        assert [r[0].params["move"] for r in replies] == [1] * PLAYERS_PER_CHAT
+        # one player's move does not touch a neighbour's game
+        await crowd[0].step()
+        (neighbour,) = await core.handle_text(crowd[1].request, "/board")
+        assert neighbour.params["move"] == 1
+        assert await stored_problems(core, crowd) == []
+    finally:
+        await core.close()
