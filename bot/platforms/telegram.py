@@ -408,9 +408,15 @@ class TelegramAdapter:
         menus = [(lang, lang) for lang in LANGUAGES]
         menus.append((_language(self.config.default_language, "en"), None))
         for lang, code in menus:
+            try:
+                listed = self.core.command_list(lang)
+            except Exception:
+                # A menu is a convenience: the bot must start without it (commands still work).
+                log.exception("no command menu for %s", lang)
+                continue
             commands = [
                 BotCommand(name.lstrip("/").lower(), (description or name)[:256])
-                for name, description in self.core.command_list(lang)
+                for name, description in listed
                 if re.fullmatch(r"[a-z0-9_]{1,32}", name.lstrip("/").lower())
             ]
             try:
