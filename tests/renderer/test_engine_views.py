@@ -1,18 +1,18 @@
-"""Real engine views render within limits; replays animate one frame per move."""
+"""Real engine views render within limits and show what the view says."""
 
 from __future__ import annotations
 
-import io
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
 
 import engine
 import renderer
-from renderer import gallery
-from tests.renderer.helpers import decode
+from renderer import gallery, theme
+from renderer.boards import pile_layout
+from tests.renderer.helpers import close, decode, is_back_blue, pixels_in
 
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
 LANDED = sorted(engine.GAMES)
@@ -42,23 +42,6 @@ def test_any_reachable_position_renders_within_limits(game_id, deal, moves):
         assert layout.cell_size >= 64
 
 
-def test_replay_has_one_frame_per_move_and_holds_the_last():
-    game = played("imaginary13", 5, 8, 1)
-    data = renderer.replay("imaginary13", 5, None, None, game.moves)
-    assert len(data) <= 8 * 1024 * 1024
-    gif = Image.open(io.BytesIO(data))
-    assert gif.n_frames == len(game.moves) + 1
-    durations = []
-    for frame in range(gif.n_frames):
-        gif.seek(frame)
-        durations.append(gif.info["duration"])
-    assert durations[-1] > durations[0]
-    gif.seek(gif.n_frames - 1)
-    last = gif.convert("RGB")
-    final = decode(renderer.render("imaginary13", game.view()))
-    assert last.size[0] >= final.size[0]
-
-
 def test_engine_public_maestras_view_draws_no_hand():
     game = played("maestras", 2, 5, 2)
     public = game.view()
@@ -74,3 +57,55 @@ def test_gallery_writes_every_game(tmp_path):
         assert any(n.startswith(game_id) for n in names), game_id
     for faces in ("napoletane", "piacentine", "francesi"):
         assert f"solitario_mid_{faces}.png" in names or "solitario_mid.png" in names
+
+
+# Pile games with an engine (registered, or landing and importable): Solitario, Canfield...
+PILE_ENGINES = [g for g in ("solitario", "canfield", "imaginary13") if gallery.engine_class(g)]
+
+
+def engine_game(game_id: str, deal: int, moves: int, seed: int):
+    """A real engine game after ``moves`` seeded random moves (its class straight from its
+    module while it is landing)."""
+    rng = random.Random(seed)
+    game = gallery.engine_class(game_id)(deal, PLAYERS.get(game_id), None)
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if not legal or game.is_over:
+            break
+        game.play(rng.choice(legal))
+    return game
+
+
+@pytest.mark.parametrize("game_id", PILE_ENGINES)
+def test_engine_pile_views_draw_every_card_face_up_or_down_where_the_view_says(game_id):
+    game = engine_game(game_id, 4, 9, 4)
+    view = game.view()
+    layout = pile_layout(view)
+    image = decode(renderer.render(game_id, view))
+    assert image.width <= renderer.MAX_WIDTH
+    for pile in view["piles"]:
+        spot = layout.piles[pile["id"]]
+        if pile["kind"] == "tableau":
+            assert [c.face for c in spot.cards] == ["down"] * pile["down"] + pile["cards"]
+        top = spot.top
+        strip = pixels_in(image, (top.x + 20, top.y + 6, top.right - 20, top.y + 12))
+        shows_back = sum(map(is_back_blue, strip)) > len(strip) * 0.6
+        # a back on top exactly when the pile holds only face-down cards
+        assert shows_back == (not pile["cards"] and pile["down"] > 0), pile
+    for pile_id in view.get("last_move_piles") or []:
+        top = layout.piles[pile_id].top
+        assert close(image.getpixel((top.x - 2, top.y + top.h // 2)), theme.LAST_MOVE)
+
+
+def test_engine_solitario_empty_foundations_show_the_italian_suit_of_the_chosen_faces():
+    view = engine_game("solitario", 4, 0, 0).view()  # the start: every foundation empty
+    layout = pile_layout(view)
+    suits = {p["id"]: p["suit"] for p in view["piles"] if p["kind"] == "foundation"}
+    for faces in ("napoletane", "piacentine", "francesi"):
+        image = decode(renderer.render("solitario", view, faces=faces))
+        for pile_id in suits:
+            slot = layout.piles[pile_id].slot
+            inside = pixels_in(image, (slot.x + 20, slot.y + 30, slot.right - 20, slot.bottom - 30))
+            # French outlines are drawn in the slot's green; Italian suits keep their colours
+            coloured = [p for p in inside if p[0] > p[1] + 10]
+            assert bool(coloured) == (faces != "francesi"), (faces, pile_id)

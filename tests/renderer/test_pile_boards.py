@@ -150,3 +150,39 @@ def test_long_columns_are_squeezed_but_stay_readable():
 def test_unknown_game_is_refused():
     with pytest.raises(ValueError):
         renderer.render("chess", {})
+
+
+def test_french_court_cards_show_their_suit_beside_the_head_not_over_the_figure():
+    from renderer.cards_french import french_card
+
+    for code, is_suit in (("Jd", is_red), ("Ks", is_black), ("Qh", is_red)):
+        card = french_card(code).convert("RGB")
+        # the two top corners of the figure's frame hold the suit symbol
+        for box in ((17, 37, 33, 53), (67, 37, 83, 53)):
+            assert any(map(is_suit, pixels_in(card, box))), (code, box)
+
+
+def test_empty_canfield_foundations_show_the_base_rank():
+    view = samples.canfield_view("start")  # base rank 8; f2-f4 empty
+    layout = pile_layout(view)
+    image = decode(renderer.render("canfield", view))
+    slot = layout.piles["f2"].slot
+    inside = pixels_in(image, (slot.x + 30, slot.y + 50, slot.right - 30, slot.bottom - 50))
+    assert any(close(p, theme.SLOT_LINE, 40) for p in inside)  # the faint "8"
+
+
+def test_a_changed_view_is_drawn_again_even_when_the_same_dict_is_reused():
+    view = samples.solitario_view("mid")
+    first = renderer.render("solitario", view)
+    view["score"] = 999  # the bot may reuse and mutate one dict
+    assert renderer.render("solitario", view) != first
+    view["score"] = samples.solitario_view("mid")["score"]
+    assert renderer.render("solitario", copy.deepcopy(view)) == first
+
+
+def test_the_palette_board_keeps_theme_colours_exact():
+    image = renderer.draw("solitario", samples.solitario_view("mid"))
+    assert image.mode == "P"
+    rgb = image.convert("RGB")
+    assert rgb.getpixel((2, 2)) == theme.HEADER
+    assert rgb.getpixel((2, image.height - 2)) == theme.TABLE

@@ -126,3 +126,44 @@ def test_a_long_path_is_scaled_to_fit_1280_px():
     assert image.width <= 1280
     assert layout.cell_size >= 64
     assert max(r.right for r in layout.cells.values()) <= image.width
+
+
+def ink_height(image, box, is_colour) -> int:
+    """How many pixel rows of ``box`` hold ``is_colour`` ink (the height of a digit)."""
+    crop = image.convert("RGB").crop(box)
+    rows = {y for y in range(crop.height) for x in range(crop.width)
+            if is_colour(crop.getpixel((x, y)))}
+    return max(rows) - min(rows) + 1 if rows else 0
+
+
+def test_summary_grid_and_totals_stay_legible_on_the_smallest_cards():
+    size = 64
+    image = squadratik_card("normal", ("R4", "0", "0", "B3"), 7, 0, size)
+    corner = int(size * 0.36)
+    # the N count (red 4) and the W count (black 3) in the top-left grid: at least 6 px tall
+    assert ink_height(image, (int(size * 0.12), 0, int(size * 0.28), int(size * 0.2)),
+                      is_red) >= 6
+    assert ink_height(image, (0, int(size * 0.13), int(size * 0.15), int(size * 0.3)),
+                      is_black) >= 6
+    # the totals (red 4 over black 3) in the bottom-right corner, as tall
+    bottom_right = (size - corner // 2, size - corner, size, size)
+    assert ink_height(image, bottom_right, is_red) >= 6
+    assert ink_height(image, bottom_right, is_black) >= 6
+
+
+def test_empty_private_hand_says_so_in_a_small_image():
+    view = samples.squadratik_view("maestras")
+    view["hand"] = []
+    image = decode(renderer.render("maestras", view, hand=True))
+    assert image.height < 200
+    text = pixels_in(image, (0, 60, image.width, image.height))
+    assert any(close(p, theme.MUTED, 20) for p in text)
+
+
+def test_a_finished_board_keeps_no_room_for_places_nobody_can_play():
+    view = samples.squadratik_view()
+    playing = squadratik_layout(view)
+    view.update(is_over=True, outcome="lost", current_player=None)
+    over = squadratik_layout(view)
+    assert over.slots == {}
+    assert over.board_area.h < playing.board_area.h
