@@ -14,13 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from engine.canfield import Canfield
 from engine.game import BadSetup, Game, GameError, IllegalMove, Outcome
 from engine.imaginary13 import Imaginary13
+from engine.solitario import Solitario
 from engine.squadratik.maestras import CartasMaestras
 from engine.squadratik.solitario import ElSolitario
 
 # game id -> class. Each game module adds its line here when it lands.
 GAMES: dict[str, type[Game]] = {}
+GAMES[Solitario.game_id] = Solitario
+GAMES[Canfield.game_id] = Canfield
 GAMES[Imaginary13.game_id] = Imaginary13
 GAMES[ElSolitario.game_id] = ElSolitario
 GAMES[CartasMaestras.game_id] = CartasMaestras

@@ -1,0 +1,506 @@
+"""Solitario: Italian 40-card Klondike, draw three (games.md section 1); ``cards=52`` is classic
+Klondike with the French deck.
+
+Piles (ids as in ``docs/views.md``): ``s`` stock, ``w`` waste, ``1``-``7`` columns, ``f1``-``f4``
+foundations with fixed suits d h c s (denari, coppe, bastoni, spade).
+
+Notation (case-insensitive, spaces ignored; ``str(move)`` is the canonical form and parses back):
+
+=============  ===============================================================================
+``d``          turn the stock: three cards onto the waste; on an empty stock, turn the waste
+               over into a new stock (``s`` and ``sw`` are accepted too)
+``w3``         the top waste card onto column 3
+``35``         from column 3 onto column 5: the face-up run that fits moves (only one can)
+``35:2``       the same with an explicit number of cards (the top two of column 3)
+``wf``, ``3f`` the card to its suit's foundation (the "double click"); written ``wf2``, ``3f1``
+``f25``        the top card of foundation 2 back onto column 5 (costs 10 points)
+=============  ===============================================================================
+
+Scoring: +5 a card moved from the waste, +5 per column card turned up, +10 per card put on a
+foundation, -10 per card taken off one; they add up (``wf`` scores 15). ``score_move`` is the
+move number at which the current score was first reached (the seed's tie-break).
+
+The deal: ``DealRandom.for_deal("solitario", n)`` (``"solitario52"`` with 52 cards) shuffles a
+fresh deck in ``full_deck`` order; columns are dealt row by row from the front of the shuffled
+list (column k gets k-1 face down and one face up), the rest is the stock in turning order, and
+its first three cards are turned onto the waste. Deal n is the first shuffle of n's stream
+after which a scoring move other than turning the stock exists (the next shuffle of the same
+stream is tried otherwise).
+
+Fast path for solvers and benchmarks (no checks, no move log, no stall search)::
+
+    snap = game._snapshot()          # cheap: a few list copies
+    for move in game._generate():    # the legal moves, also while the game is over
+        game._apply_unchecked(move)  # a move from _generate() of this very position only
+        key = game.position_key()    # hashable, for transposition tables
+        game._restore(snap)
+
+>>> g = Solitario(1)
+>>> g.view()["piles"][1]["id"], len(g.view()["piles"][1]["cards"])
+('w', 3)
+>>> move = g.legal_moves()[0]
+>>> g.parse_move(str(move)) == move
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+from engine.cards import FRENCH_52, ITALIAN_40, SUITS, Card, full_deck, top_rank
+from engine.game import Game, IllegalMove, Outcome
+from engine.piles import (
+    TURN,
+    PileKind,
+    PileMove,
+    cards_text,
+    draw_three,
+    foundation_index,
+    foundation_rule,
+    parse_card_list,
+    parse_pile_notation,
+    pile_view,
+    tableau_rule,
+)
+from engine.rng import DealRandom
+from engine.stall import is_stalled
+
+COLUMNS = tuple(str(i) for i in range(1, 8))
+FOUNDATIONS = ("f1", "f2", "f3", "f4")
+PILE_IDS = frozenset(("w", *COLUMNS, *FOUNDATIONS))
+
+WASTE_POINTS = 5
+TURN_UP_POINTS = 5
+FOUNDATION_POINTS = 10
+
+
+class Solitario(Game):
+    """Italian Klondike. See the module docstring for the notation and the fast path.
+
+    >>> g = Solitario(1)
+    >>> (g.score, g.move_number, g.score_move, g.outcome)
+    (0, 0, 0, None)
+    """
+
+    game_id: ClassVar[str] = "solitario"
+    option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
+
+    # ----- dealing ------------------------------------------------------------------------------
+    def _setup(self) -> None:
+        cards = self.options["cards"]
+        self.deck = ITALIAN_40 if cards == 40 else FRENCH_52
+        self.top_rank = top_rank(self.deck)
+        self._column_rule = tableau_rule(self.top_rank, empty_accepts=self.top_rank)
+        self._foundation_rules = tuple(foundation_rule(s, self.top_rank) for s in SUITS)
+        # The game only ever holds the card objects of this one list, so a position key can
+        # name each card by one character found by ``id`` (dataclass hashing is slow).
+        self._cards = full_deck(self.deck)
+        self._letters = {id(card): chr(65 + i) for i, card in enumerate(self._cards)}
+        rng = DealRandom.for_deal("solitario" if cards == 40 else "solitario52", self.deal)
+        while True:
+            deck = self._cards[:]
+            rng.shuffle(deck)
+            self._deal_out(deck)
+            if self._has_scoring_move():
+                break
+
+    def _deal_out(self, deck: list[Card]) -> None:
+        columns: list[list[Card]] = [[] for _ in COLUMNS]
+        position = 0
+        for row in range(len(COLUMNS)):
+            for column in range(row, len(COLUMNS)):
+                columns[column].append(deck[position])
+                position += 1
+        self._cols = columns
+        self._down = list(range(len(COLUMNS)))
+        self._stock = deck[position:][::-1]  # top of the stock at the end
+        self._waste: list[Card] = []
+        self._fnd: list[list[Card]] = [[] for _ in SUITS]
+        self._fan = draw_three(self._stock, self._waste)  # the opening turn is part of the deal
+        self._score = 0
+        self._plies = 0
+        self._recycles = 0
+        self._events: list[tuple[int, int]] = [(0, 0)]  # (move number, score) at each change
+        self._last_piles: tuple[str, ...] = ()
+        self._stall: bool | None = None
+
+    def _has_scoring_move(self) -> bool:
+        return any(self._points(move) > 0 for move in self._generate())
+
+    @classmethod
+    def from_layout(
+        cls,
+        columns: Sequence[str],
+        *,
+        waste: str = "",
+        stock: str = "",
+        foundations: Sequence[str] = (),
+        cards: int = 40,
+        score: int = 0,
+    ) -> Solitario:
+        """A game in a hand-made position (tests, puzzles, solver checks).
+
+        A column reads bottom to top, face-down cards before a ``|``: ``"5h Qc | Kd Qs"`` (no
+        ``|``: all face up). ``stock`` lists cards in the order they will be turned; ``waste`` and
+        each of ``foundations`` (f1..f4) read bottom to top. Cards left out are simply absent.
+
+        >>> g = Solitario.from_layout(["Ad", "2s | Kh"], waste="2d")
+        >>> [str(m) for m in g.legal_moves()]
+        ['1f1', '23', '24', '25', '26', '27', 'd']
+        """
+        game = cls(0, options={"cards": cards})
+        canonical = {card: card for card in game._cards}
+
+        def parse(text: str) -> list[Card]:
+            return [canonical[card] for card in parse_card_list(text, game.deck)]
+
+        game._cols, game._down = [], []
+        for text in list(columns) + [""] * (len(COLUMNS) - len(columns)):
+            hidden, _, shown = text.rpartition("|")
+            game._cols.append(parse(hidden) + parse(shown))
+            game._down.append(len(parse(hidden)))
+        game._stock = parse(stock)[::-1]
+        game._waste = parse(waste)
+        piles = list(foundations) + [""] * (len(SUITS) - len(foundations))
+        game._fnd = [parse(text) for text in piles]
+        game._fan = min(3, len(game._waste))
+        game._score = score
+        game._events = [(0, score)]
+        game._stall = None
+        return game
+
+    # ----- reading the position -----------------------------------------------------------------
+    @property
+    def score(self) -> int:
+        return self._score
+
+    @property
+    def score_move(self) -> int:
+        """The move number at which the current score was first reached (0: at the deal)."""
+        return next(move for move, score in self._events if score == self._score)
+
+    @property
+    def stock_recycles(self) -> int:
+        """How many times the waste was turned over into the stock."""
+        return self._recycles
+
+    @property
+    def cards_home(self) -> int:
+        """Cards on the foundations."""
+        return sum(len(pile) for pile in self._fnd)
+
+    @property
+    def stalled(self) -> bool:
+        """True when no card can ever again reach a foundation or be turned up (cached)."""
+        if self._stall is None:
+            self._stall = self.cards_home < 4 * self.top_rank and is_stalled(self)
+        return self._stall
+
+    def _outcome(self) -> Outcome | None:
+        if self.cards_home == 4 * self.top_rank:
+            return Outcome.WON
+        return Outcome.STALLED if self.stalled else None
+
+    def position_key(self) -> Hashable:
+        """A hashable key of the position: card places and face-down counts, not the score.
+
+        Columns are sorted, since which column holds what never matters to what can happen."""
+        letter = self._letters
+        return (
+            tuple(
+                sorted(
+                    "".join(map(letter.__getitem__, map(id, col))) + str(down)
+                    for col, down in zip(self._cols, self._down, strict=True)
+                )
+            ),
+            "".join(map(letter.__getitem__, map(id, self._stock))),
+            "".join(map(letter.__getitem__, map(id, self._waste))),
+            tuple(len(pile) for pile in self._fnd),
+        )
+
+    # ----- moves --------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> PileMove:
+        if isinstance(text, PileMove):
+            return text
+        move = parse_pile_notation(text, PILE_IDS)
+        if move.dst == "f":
+            card = self._top(move.src)
+            if card is None:
+                raise IllegalMove("empty_source", pile=move.src)
+            move = PileMove(move.src, FOUNDATIONS[foundation_index(card)], move.count)
+        return move
+
+    def _legal(self, player: str) -> list[PileMove]:
+        return self._generate() if player in self.players else []
+
+    def _generate(self) -> list[PileMove]:
+        """Every legal move, in a fixed order: to foundations, waste to columns, column to
+        column, foundation to columns, turning the stock."""
+        moves: list[PileMove] = []
+        cols, down, waste, fnd = self._cols, self._down, self._waste, self._fnd
+        rules = self._foundation_rules
+        tops = [col[-1] if col else None for col in cols]
+        if waste:
+            card = waste[-1]
+            index = foundation_index(card)
+            if rules[index].accepts(fnd[index][-1] if fnd[index] else None, card):
+                moves.append(PileMove("w", FOUNDATIONS[index]))
+        for i, card in enumerate(tops):
+            if card is not None:
+                index = foundation_index(card)
+                if rules[index].accepts(fnd[index][-1] if fnd[index] else None, card):
+                    moves.append(PileMove(COLUMNS[i], FOUNDATIONS[index]))
+        column_rule = self._column_rule
+        if waste:
+            card = waste[-1]
+            for j, target in enumerate(tops):
+                if column_rule.accepts(target, card):
+                    moves.append(PileMove("w", COLUMNS[j]))
+        for i, col in enumerate(cols):
+            if len(col) > down[i]:
+                for j, target in enumerate(tops):
+                    if j != i and self._fitting_run(i, target) is not None:
+                        moves.append(PileMove(COLUMNS[i], COLUMNS[j]))
+        for index, pile in enumerate(fnd):
+            if pile:
+                for j, target in enumerate(tops):
+                    if column_rule.accepts(target, pile[-1]):
+                        moves.append(PileMove(FOUNDATIONS[index], COLUMNS[j]))
+        if self._stock or waste:
+            moves.append(TURN)
+        return moves
+
+    def _fitting_run(self, i: int, target: Card | None) -> int | None:
+        """How many cards from the top of column ``i`` fit on ``target`` (None: none fit).
+
+        The face-up part of a column is always a run built down in alternating colours, so
+        at most one of its cards has the rank ``target`` needs."""
+        col = self._cols[i]
+        head = self._down[i]
+        if target is None:
+            return len(col) - head if col[head].rank == self.top_rank else None
+        position = head + col[head].rank - (target.rank - 1)
+        if head <= position < len(col) and self._column_rule.accepts(target, col[position]):
+            return len(col) - position
+        return None
+
+    def _top(self, pile: str) -> Card | None:
+        cards = self._pile(pile)
+        return cards[-1] if cards else None
+
+    def _pile(self, pile: str) -> list[Card]:
+        if pile == "w":
+            return self._waste
+        if pile in FOUNDATIONS:
+            return self._fnd[FOUNDATIONS.index(pile)]
+        return self._cols[COLUMNS.index(pile)]
+
+    def _apply(self, move: PileMove, player: str) -> None:
+        if not isinstance(move, PileMove):
+            raise IllegalMove("bad_notation", text=str(move))
+        if move.is_turn:
+            if move != TURN:
+                raise IllegalMove("bad_notation", text=str(move))
+            if not self._stock and not self._waste:
+                raise IllegalMove("stock_empty")
+            self._apply_unchecked(move)
+            return
+        count = self._check(move)
+        self._move_cards(move.src, move.dst, count)
+
+    def _check(self, move: PileMove) -> int:
+        """How many cards ``move`` takes, or the most specific ``IllegalMove``."""
+        src, dst = move.src, move.dst
+        if src not in PILE_IDS or dst not in PILE_IDS:
+            raise IllegalMove("bad_notation", text=str(move))
+        if dst == "w":
+            raise IllegalMove("nothing_onto_waste")
+        if src == dst:
+            raise IllegalMove("same_pile", pile=src)
+        if src in FOUNDATIONS and dst in FOUNDATIONS:
+            raise IllegalMove("foundation_to_foundation")
+        cards = self._pile(src)
+        if not cards:
+            raise IllegalMove("empty_source", pile=src)
+        # Only the top card of the waste or of a foundation is playable.
+        face_up = len(cards) - self._down[COLUMNS.index(src)] if src in COLUMNS else 1
+        if move.count > face_up:
+            raise IllegalMove("not_a_run", pile=src, count=move.count, playable=face_up)
+        if dst in FOUNDATIONS:
+            if move.count > 1:
+                raise IllegalMove("one_card_at_a_time", count=move.count)
+            card = cards[-1]
+            target = self._top(dst)
+            rule = self._foundation_rules[FOUNDATIONS.index(dst)]
+            self._refuse(rule.refusal(target, card), card, target)
+            return 1
+        target = self._top(dst)
+        if src not in COLUMNS or move.count:
+            moving = cards[-(move.count or 1)]
+            self._refuse(self._column_rule.refusal(target, moving), moving, target)
+            return move.count or 1
+        fitting = self._fitting_run(COLUMNS.index(src), target)
+        if fitting is not None:
+            return fitting
+        run = cards[len(cards) - face_up :]
+        if target is None:
+            self._refuse("empty_column_needs_king", run[0], None)
+        need = target.rank - 1
+        same_rank = [card for card in run if card.rank == need]
+        if same_rank:
+            self._refuse(self._column_rule.refusal(target, same_rank[0]), same_rank[0], target)
+        # No card of the needed rank is face up: complain about the nearest one.
+        nearest = run[0] if run[0].rank < need else run[-1]
+        self._refuse("not_one_lower", nearest, target)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def _refuse(reason: str | None, card: Card, onto: Card | None) -> None:
+        if reason is not None:
+            raise IllegalMove(reason, card=card.code, onto=None if onto is None else onto.code)
+
+    def _apply_unchecked(self, move: PileMove) -> None:
+        """Apply a move taken from ``_generate()`` of this position, without any check."""
+        if move.dst is None:
+            self._stall = None
+            self._plies += 1
+            turned = draw_three(self._stock, self._waste)
+            if turned == 0:
+                self._recycles += 1
+            self._fan = turned
+            self._last_piles = ("s", "w")
+            return
+        count = 1
+        if move.src in COLUMNS and move.dst in COLUMNS:
+            count = move.count or self._fitting_run(COLUMNS.index(move.src), self._top(move.dst))
+        self._move_cards(move.src, move.dst, count)
+
+    def _move_cards(self, src: str, dst: str, count: int) -> None:
+        self._stall = None
+        self._plies += 1
+        source = self._pile(src)
+        moving = source[-count:]
+        del source[-count:]
+        gained = 0
+        if src == "w":
+            gained += WASTE_POINTS
+            self._fan = min(max(self._fan - 1, 1), len(source))
+        elif src in FOUNDATIONS:
+            gained -= FOUNDATION_POINTS
+        else:
+            i = COLUMNS.index(src)
+            if source and len(source) == self._down[i]:
+                self._down[i] -= 1  # the card left on top is turned up at once
+                gained += TURN_UP_POINTS
+        self._pile(dst).extend(moving)
+        if dst in FOUNDATIONS:
+            gained += FOUNDATION_POINTS
+        self._last_piles = (src, dst)
+        if gained:
+            self._score += gained
+            self._events.append((self._plies, self._score))
+
+    def _points(self, move: PileMove) -> int:
+        """What ``move`` (legal here) would score, without playing it."""
+        if move.dst is None:
+            return 0
+        points = FOUNDATION_POINTS if move.dst in FOUNDATIONS else 0
+        if move.src == "w":
+            return points + WASTE_POINTS
+        if move.src in FOUNDATIONS:
+            return points - FOUNDATION_POINTS
+        i = COLUMNS.index(move.src)
+        col = self._cols[i]
+        taken = 1 if move.dst in FOUNDATIONS else (move.count or self._fitting_run(i, self._top(move.dst)))
+        if self._down[i] and len(col) - taken == self._down[i]:
+            points += TURN_UP_POINTS
+        return points
+
+    # ----- stall search hooks (engine.stall) ----------------------------------------------------
+    def _progress_baseline(self) -> int:
+        return self.cards_home
+
+    def _is_progress(self, move: PileMove, baseline: int) -> bool:
+        """A card turned up, or the foundations holding more cards than at the search's start
+        (taking a card off and putting it back is not progress)."""
+        if move.dst is None:
+            return False
+        if move.dst in FOUNDATIONS and self.cards_home + 1 > baseline:
+            return True
+        if move.src in COLUMNS:
+            i = COLUMNS.index(move.src)
+            if self._down[i]:
+                taken = 1 if move.dst in FOUNDATIONS else (move.count or self._fitting_run(i, self._top(move.dst)))
+                return len(self._cols[i]) - taken == self._down[i]
+        return False
+
+    # ----- undo ---------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, ...]:
+        return (
+            [col[:] for col in self._cols],
+            self._down[:],
+            self._stock[:],
+            self._waste[:],
+            [pile[:] for pile in self._fnd],
+            self._fan,
+            self._score,
+            self._plies,
+            self._recycles,
+            len(self._events),
+            self._last_piles,
+            self._stall,
+        )
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        cols, down, stock, waste, fnd, *rest = snapshot
+        # Copy again: the same snapshot may be restored many times (stall search, solvers).
+        self._cols = [col[:] for col in cols]
+        self._down = down[:]
+        self._stock = stock[:]
+        self._waste = waste[:]
+        self._fnd = [pile[:] for pile in fnd]
+        (
+            self._fan,
+            self._score,
+            self._plies,
+            self._recycles,
+            events,
+            self._last_piles,
+            self._stall,
+        ) = rest
+        del self._events[events:]
+
+    # ----- output -------------------------------------------------------------------------------
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """The board as ``docs/views.md`` describes it; face-down cards only as counts."""
+        piles = [
+            pile_view("s", PileKind.STOCK, (), down=len(self._stock)),
+            pile_view("w", PileKind.WASTE, self._waste, show=min(self._fan, len(self._waste))),
+        ]
+        for index, pile in enumerate(self._fnd):
+            piles.append(pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index]))
+        for i, col in enumerate(self._cols):
+            piles.append(pile_view(COLUMNS[i], PileKind.TABLEAU, col, down=self._down[i]))
+        view = self._base_view(player)
+        view.update(
+            deck=self.deck,
+            piles=piles,
+            last_move_piles=list(self._last_piles),
+            stalled=self.outcome == Outcome.STALLED,
+            stock_recycles=self._recycles,
+            score_move=self.score_move,
+        )
+        return view
+
+    def __str__(self) -> str:
+        status = self.outcome or "playing"
+        lines = [
+            f"Solitario deal {self.deal} ({4 * self.top_rank} cards)  "
+            f"move {self.move_number}  score {self.score}  {status}",
+            f"s: [{len(self._stock)}]  w: {cards_text(self._waste[-3:])}",
+            "  ".join(f"{FOUNDATIONS[i]}: {cards_text(p[-1:])}" for i, p in enumerate(self._fnd)),
+        ]
+        for i, col in enumerate(self._cols):
+            lines.append(f"{COLUMNS[i]}: {cards_text(col, self._down[i])}")
+        return "\n".join(lines)
