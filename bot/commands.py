@@ -28,6 +28,7 @@ COMMANDS: tuple[str, ...] = (
     "hand",
     "end",
     "kick",
+    "addbot",
     "race",
     "daily",
     "leaderboard",
@@ -99,9 +100,14 @@ def game_id_of(word: str) -> str | None:
 
 
 def mention_name(word: str) -> str:
-    """A ``@name`` argument without its ``@``.
+    """The player a mention names: Telegram's ``@name`` without its ``@``; Discord's
+    ``<@123>`` / ``<@!123>`` (what a mention looks like in a message) as the user id.
 
-    >>> mention_name("@ana")
-    'ana'
+    >>> mention_name("@ana"), mention_name("<@123>"), mention_name("<@!456>"), mention_name("bo")
+    ('ana', '123', '456', 'bo')
     """
+    if word.startswith("<@") and word.endswith(">"):
+        inner = word[2:-1].removeprefix("!")
+        if inner.isdigit():
+            return inner
     return word[1:] if word.startswith("@") else word

@@ -34,7 +34,7 @@ from typing import Any
 
 import engine
 from bot import buttons as button_ids
-from bot import i18n
+from bot import i18n, timers
 from bot.commands import (
     ALL_GAMES,
     COMMANDS,
@@ -46,9 +46,11 @@ from bot.commands import (
     mention_name,
     parse_line,
 )
+from bot.races import Races
 from bot.replies import BoardRef, Button, Reply, Request
 from bot.sessions import Session, Sessions, iso
-from bot.storage import DEFAULT_DATABASE_URL, LOBBY, Storage
+from bot.storage import DEFAULT_DATABASE_URL, Storage
+from bot.tables import Tables
 from engine import BadSetup, IllegalMove
 
 log = logging.getLogger("tavolo.core")
@@ -101,8 +103,13 @@ class Core:
         self.default_language = i18n.normalise(default_language)
         self.clock = clock
         self._renderer = renderer
-        self._push: Push | None = None
+        # Every adapter's push; each gets every out-of-band reply and keeps its platform's
+        # (they filter by platform), so Discord and Telegram can run side by side.
+        self._pushes: list[Push] = []
         self._sweeper: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
+        self.tables = Tables(self)
+        self.races = Races(self)
 
     @classmethod
     async def create(
@@ -121,19 +128,38 @@ class Core:
         core = cls(store, default_language, clock or _utc_now, renderer)
         if sweep_interval:
             core._sweeper = asyncio.create_task(core._sweep_forever(sweep_interval))
+            # Turn timers and race clocks are stored deadlines: this resumes them after a restart.
+            core._ticker = asyncio.create_task(timers.tick_forever(core))
         return core
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
-            self._sweeper = None
+        for task in (self._sweeper, self._ticker):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._sweeper = self._ticker = None
         await self.store.close()
 
     def set_push(self, push: Push) -> None:
-        """Where replies not caused by a request go (idle endings, later turn timers)."""
-        self._push = push
+        """Add a place where replies not caused by a request go (idle endings, turn timers,
+        race clocks): one per adapter. Each push receives every such reply with its platform
+        and keeps only its own platform's; setting the same push twice adds it once."""
+        if push not in self._pushes:
+            self._pushes.append(push)
+
+    async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
+        """Send an out-of-band reply to every adapter's push (a failing one is logged)."""
+        for push in list(self._pushes):
+            try:
+                await push(platform, chat_id, reply)
+            except Exception:
+                log.exception("push failed")
+
+    async def tick(self) -> int:
+        """Act on the turn timers and race clocks that ran out by the core's clock (the
+        background task calls this every few seconds; tests call it after moving the clock)."""
+        return await timers.tick(self)
 
     def command_list(self, lang: str) -> list[tuple[str, str]]:
         """(name, one-line description) of every command, for menus."""
@@ -189,14 +215,10 @@ class Core:
             async with self.sessions.lock(session.id):
                 if await self._expire_if_idle(session, now):
                     ended += 1
-                    if self._push is not None:
-                        lang = await self._chat_language(record.platform, record.chat_id)
-                        name = session.name_of(record.players[0])
-                        reply = self._reply(lang, "game.expired_notice", name=name)
-                        try:
-                            await self._push(record.platform, record.chat_id, reply)
-                        except Exception:
-                            log.exception("push failed")
+                    lang = await self._chat_language(record.platform, record.chat_id)
+                    name = session.name_of(record.players[0])
+                    reply = self._reply(lang, "game.expired_notice", name=name)
+                    await self.push(record.platform, record.chat_id, reply)
         return ended
 
     async def _sweep_forever(self, interval: float) -> None:
@@ -258,8 +280,11 @@ class Core:
     def _playable(self, games: Sequence[str]) -> list[str]:
         return [g for g in games if g in engine.GAMES]
 
-    async def _render(self, session: Session, view: dict[str, Any], lang: str) -> bytes | None:
-        """The board image, drawn off the event loop; None (text-only board) if drawing fails."""
+    async def _render(
+        self, session: Session, view: dict[str, Any], lang: str, hand: bool = False
+    ) -> bytes | None:
+        """The board image (or, with ``hand``, the viewer's private hand image), drawn off the
+        event loop; None (text-only board) if drawing fails."""
         render = self._renderer
         if render is None:
             import renderer as renderer_module
@@ -267,7 +292,16 @@ class Core:
             render = getattr(renderer_module, "render", None)
             if render is None:
                 return None
-        call = functools.partial(render, session.record.game_id, view, faces=session.record.faces, lang=lang)
+        style: dict[str, Any] = {"faces": session.record.faces, "lang": lang}
+        if hand:
+            style["hand"] = True
+        if session.is_table:
+            view = await self.tables.view_extras(session, view)
+        else:
+            clock = await self.races.clock(session)
+            if clock is not None:
+                style["clock"] = clock
+        call = functools.partial(render, session.record.game_id, view, **style)
         try:
             return await asyncio.get_running_loop().run_in_executor(None, call)
         except Exception:
@@ -460,9 +494,13 @@ class Core:
         """The replies after a move: the board, then the end or whose turn it is."""
         game = session.game
         assert game is not None
-        replies = [await self._board(ctx, session)]
+        # Tables: computer and departed seats play now, the turn clock restarts.
+        replies = await self.tables.after_change(ctx, session) if session.is_table else []
+        replies.append(await self._board(ctx, session))
         if game.is_over:
             replies.append(self._end_message(ctx, session))
+            if not session.is_table:
+                replies += await self.races.after_move(ctx, session)
             self.sessions.forget_finished(session)
         elif session.is_table:
             replies.append(self._turn_announcement(ctx.lang, session))
@@ -493,7 +531,7 @@ class Core:
             refusal = self._refusal(ctx, session, revision, need_turn=False)
             if refusal is not None:
                 return [refusal]
-            if session.is_table or session.record.ranked:
+            if session.is_table or session.record.ranked or await self.races.forbids_undo(session):
                 return [self._private(ctx, "undo.not_allowed")]
             try:
                 await self.sessions.undo(session, iso(ctx.now))
@@ -674,31 +712,7 @@ class Core:
 
     # ----- Cartas Maestras tables ---------------------------------------------------------------
     async def _cmd_challenge(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        if "maestras" not in engine.GAMES:
-            return [self._private(ctx, "error.game_unavailable", game=self._game_name(ctx.lang, "maestras"))]
-        if not ctx.req.is_group:
-            return [self._private(ctx, "challenge.groups_only")]
-        if await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id) is not None:
-            return [self._private(ctx, "challenge.exists")]
-        invited_ids: list[str] = []
-        invited_names: list[str] = []
-        for word in args[: MAX_TABLE - 1]:
-            name = mention_name(word)[:64]
-            if not name:
-                continue
-            known = await self.store.find_player(ctx.req.platform, name)
-            if known is not None and known[0] != ctx.user:
-                invited_ids.append(known[0])
-            invited_names.append(name)
-        session = await self.sessions.new_table(
-            ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, "maestras",
-            invited_ids, iso(ctx.now),
-        )  # fmt: skip
-        opened = self._say(ctx, "challenge.opened", creator=ctx.req.user_name,
-                           game=self._game_name(ctx.lang, "maestras"),
-                           invited=", ".join(invited_names) or "-")  # fmt: skip
-        opened.mentions = invited_ids
-        return [opened, await self._board(ctx, session, fresh=True)]
+        return await self.tables.challenge(ctx, args)
 
     async def _lobby(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
         table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
@@ -708,66 +722,35 @@ class Core:
 
     async def _cmd_join(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._lobby(ctx)
-        return [refusal] if table is None else await self._table_join(ctx, table)
+        return [refusal] if table is None else await self._table_join(ctx, table)  # type: ignore[list-item]
 
     async def _cmd_leave(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._lobby(ctx)
-        return [refusal] if table is None else await self._table_leave(ctx, table)
+        return [refusal] if table is None else await self._table_leave(ctx, table)  # type: ignore[list-item]
 
     async def _cmd_start(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._lobby(ctx)
-        return [refusal] if table is None else await self._table_start(ctx, table)
+        return [refusal] if table is None else await self._table_start(ctx, table)  # type: ignore[list-item]
 
+    async def _cmd_addbot(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        table, refusal = await self._lobby(ctx)
+        if table is None or self.races.is_race_lobby(table):
+            return [refusal or self._private(ctx, "table.none")]
+        return await self.tables.add_computer(ctx, table)
+
+    # The lobby buttons (join / leave / start) land here too, for tables and races alike.
     async def _table_join(self, ctx: Ctx, table: Session) -> list[Reply]:
-        async with self.sessions.lock(table.id):
-            rec = table.record
-            if rec.status != LOBBY:
-                return [self._private(ctx, "join.started")]
-            if ctx.user in rec.players:
-                return [self._private(ctx, "join.already")]
-            if len(rec.players) >= MAX_TABLE:
-                return [self._private(ctx, "join.full", max=MAX_TABLE)]
-            rec.players.append(ctx.user)
-            rec.names[ctx.user] = ctx.req.user_name
-            rec.revision += 1
-            rec.last_active_at = iso(ctx.now)
-            await self.sessions.save(table)
-            joined = self._say(ctx, "join.joined", name=ctx.req.user_name, count=len(rec.players))
-            return [joined, await self._board(ctx, table)]
+        if self.races.is_race_lobby(table):
+            return await self.races.join(ctx, table)
+        return await self.tables.join(ctx, table)
 
     async def _table_leave(self, ctx: Ctx, table: Session) -> list[Reply]:
-        async with self.sessions.lock(table.id):
-            rec = table.record
-            if ctx.user not in rec.players:
-                return [self._private(ctx, "leave.not_seated")]
-            if rec.status != LOBBY:
-                return [self._private(ctx, "leave.started")]
-            if ctx.user == rec.creator:
-                await self.sessions.end_without_result(table, iso(ctx.now))
-                return [self._say(ctx, "leave.closed", name=ctx.req.user_name)]
-            rec.players.remove(ctx.user)
-            rec.revision += 1
-            rec.last_active_at = iso(ctx.now)
-            await self.sessions.save(table)
-            left = self._say(ctx, "leave.left", name=ctx.req.user_name, count=len(rec.players))
-            return [left, await self._board(ctx, table)]
+        return await self.tables.leave(ctx, table)
 
     async def _table_start(self, ctx: Ctx, table: Session) -> list[Reply]:
-        async with self.sessions.lock(table.id):
-            rec = table.record
-            if rec.status != LOBBY:
-                return [self._private(ctx, "start.already")]
-            if ctx.user != rec.creator:
-                return [self._private(ctx, "start.not_creator", creator=table.name_of(rec.creator))]
-            if len(rec.players) < MIN_TABLE:
-                return [self._private(ctx, "start.too_few", min=MIN_TABLE)]
-            try:
-                await self.sessions.start_table(table, secrets.randbelow(1_000_000), iso(ctx.now))
-            except BadSetup as error:
-                return [self._illegal(ctx, error)]
-            order = ", ".join(table.name_of(p) for p in rec.players)
-            started = self._say(ctx, "start.started", players=order)
-            return [started, await self._board(ctx, table), self._turn_announcement(ctx.lang, table)]
+        if self.races.is_race_lobby(table):
+            return await self.races.start(ctx, table)
+        return await self.tables.start(ctx, table)
 
     async def _cmd_hand(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         reply = await self.hand_buttons(ctx.req)
@@ -784,7 +767,7 @@ class Core:
             my_turn = game.current_player == ctx.user and not game.is_over
             reply = self._private(ctx, "hand.yours" if my_turn else "hand.wait",
                                   player=table.name_of(game.current_player))  # fmt: skip
-            reply.image = await self._render(table, view, ctx.lang)
+            reply.image = await self._render(table, view, ctx.lang, hand=True)
             reply.image_name = f"hand-{rec.id}-{game.move_number}.png"
             if my_turn:
                 legal = game.legal_moves(ctx.user)
@@ -798,38 +781,19 @@ class Core:
             return reply
 
     async def _cmd_end(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        race = await self.races.lobby_of_chat(ctx.req.platform, ctx.req.chat_id)
+        if race is not None:
+            return await self.races.end(ctx, race)
         table, refusal = await self._lobby(ctx)
         if table is None:
             return [refusal]  # type: ignore[list-item]
-        async with self.sessions.lock(table.id):
-            if ctx.user != table.record.creator and not ctx.req.is_admin:
-                return [self._private(ctx, "end.not_allowed")]
-            await self.sessions.end_without_result(table, iso(ctx.now))
-        return [self._say(ctx, "end.ended", name=ctx.req.user_name)]
+        return await self.tables.end(ctx, table)
 
     async def _cmd_kick(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._lobby(ctx)
         if table is None:
             return [refusal]  # type: ignore[list-item]
-        if not args:
-            return [self._private(ctx, "kick.usage")]
-        async with self.sessions.lock(table.id):
-            rec = table.record
-            if ctx.user != rec.creator and not ctx.req.is_admin:
-                return [self._private(ctx, "end.not_allowed")]
-            wanted = mention_name(args[0]).lower()
-            target = next((p for p in rec.players if p.lower() == wanted or table.name_of(p).lower() == wanted), None)
-            if target is None:
-                return [self._private(ctx, "kick.not_seated", name=args[0][:64])]
-            if target == rec.creator:
-                return [self._private(ctx, "kick.creator")]
-            if rec.status != LOBBY:
-                return [self._private(ctx, "kick.started")]
-            rec.players.remove(target)
-            rec.revision += 1
-            await self.sessions.save(table)
-            return [self._say(ctx, "kick.kicked", name=table.name_of(target)),
-                    await self._board(ctx, table)]  # fmt: skip
+        return await self.tables.kick(ctx, table, args)
 
     # ----- information commands ---------------------------------------------------------------
     async def _cmd_rules(self, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -866,7 +830,7 @@ class Core:
         return [self._private(ctx, "daily.unavailable")]
 
     async def _cmd_race(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        return [self._private(ctx, "race.unavailable")]
+        return await self.races.open(ctx, args)
 
     async def _cmd_replay(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [self._private(ctx, "replay.unavailable")]
@@ -885,6 +849,7 @@ class Core:
         for game_id, games, wins, best in rows:
             lines.append(i18n.t(ctx.lang, "stats.line", game=self._game_name(ctx.lang, game_id),
                                 games=games, wins=wins, best=best))  # fmt: skip
+        lines += await self.tables.stats_lines(ctx.lang, ctx.req.platform, ctx.req.chat_id, player_id)
         return [Reply(key="stats.text", text="\n".join(lines), params={"player": player_id})]
 
     async def _cmd_leaderboard(self, ctx: Ctx, args: list[str]) -> list[Reply]:

@@ -1,0 +1,436 @@
+"""Solitario races (seed 001's competitive play): everyone plays the same deal on their own
+board, within a time limit, and is ranked by the seed's rules.
+
+``/race [minutes] [senza-tempo]`` opens a join window (``JOIN_WINDOW`` seconds, or until the
+creator presses Start / types ``/start``). The race's lobby is an ordinary table session (game
+``solitario``, so ``/join``, ``/leave``, ``/kick`` and the lobby buttons work as for tables);
+its ``races`` row keeps the rest. When the race starts, every player gets a solo Solitario
+session on the same deal, linked to the race in ``race_entries``: ``/move``, buttons and
+``/board`` work on it as on any solo game; undo is refused (a race is competitive), and the
+board shows the race clock.
+
+A round ends when its time is up (the unfinished boards are resigned as they stand) or when
+every board is finished (solved, stalled or resigned). Ranking (:func:`rank`): higher score
+first; equal scores: the earlier move at which the final score was reached (the engine's
+``score_move``); players who never moved last, in a random order drawn from the race id (so it
+is the same after a restart). Variant *senza tempo* (no time limit): when the first two have
+the same score, nobody wins on the move number: everyone plays a new deal from zero.
+
+>>> rows = [Entry("ana", 50, 32, 40), Entry("bea", 50, 27, 30), Entry("cid", 0, 0, 0)]
+>>> [(p.player, p.place) for p in rank(rows, "r1", 1)]
+[('bea', 1), ('ana', 2), ('cid', 3)]
+>>> tie_for_first(rank(rows, "r1", 1))
+True
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import engine
+from bot import i18n
+from bot.replies import Reply
+from bot.sessions import Session, iso
+from bot.storage import LOBBY, OVER, Storage
+from engine.rng import DealRandom
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+log = logging.getLogger("tavolo.races")
+
+GAME = "solitario"
+#: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
+RACING = "racing"
+JOIN_WINDOW = timedelta(seconds=60)
+DEFAULT_MINUTES = 10
+MAX_MINUTES = 120
+MIN_RACERS, MAX_RACERS = 2, 8
+SENZA_TEMPO_WORDS = ("senza-tempo", "senzatempo", "senza_tempo", "untimed", "sin-tiempo")
+FACES = "napoletane"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One racer's finished board: final score, the move at which it was reached, moves."""
+
+    player: str
+    score: int
+    score_move: int
+    moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    player: str
+    place: int
+    score: int
+    score_move: int
+    moved: bool
+
+
+def rank(entries: list[Entry], race_id: str, round_number: int) -> list[Placed]:
+    """The seed's ranking (see module doc); equal score and score move share a place.
+
+    >>> [p.place for p in rank([Entry("a", 10, 3, 5), Entry("b", 10, 3, 9)], "r", 1)]
+    [1, 1]
+    """
+    movers = sorted((e for e in entries if e.moves > 0), key=lambda e: (-e.score, e.score_move, e.player))
+    idle = sorted((e for e in entries if e.moves == 0), key=lambda e: e.player)
+    DealRandom.for_deal(f"race:{race_id}", round_number).shuffle(idle)
+    placed: list[Placed] = []
+    for i, e in enumerate(movers):
+        tied = i > 0 and (e.score, e.score_move) == (movers[i - 1].score, movers[i - 1].score_move)
+        placed.append(Placed(e.player, placed[-1].place if tied else i + 1, e.score, e.score_move, True))
+    for e in idle:
+        placed.append(Placed(e.player, len(placed) + 1, e.score, e.score_move, False))
+    return placed
+
+
+def tie_for_first(placed: list[Placed]) -> bool:
+    """Senza tempo: do the first two have the same score (whatever the move numbers)?"""
+    return len(placed) >= 2 and placed[0].score == placed[1].score
+
+
+def clock_text(seconds: float) -> str:
+    """``mm:ss`` (never negative).
+
+    >>> clock_text(272.4), clock_text(-3)
+    ('04:32', '00:00')
+    """
+    whole = max(0, int(seconds))
+    return f"{whole // 60:02d}:{whole % 60:02d}"
+
+
+@dataclass(slots=True)
+class RaceRow:
+    id: str
+    minutes: int | None
+    senza_tempo: bool
+    round: int
+    join_deadline: str | None
+    deadline: str | None
+    started_at: str | None
+
+
+async def load_race(store: Storage, race_id: str) -> RaceRow | None:
+    rows = await store.fetch(
+        "SELECT id, minutes, senza_tempo, round, join_deadline, deadline, started_at FROM races WHERE id = ?",
+        (race_id,),
+    )
+    if not rows:
+        return None
+    rid, minutes, senza, round_number, join_deadline, deadline, started_at = rows[0]
+    return RaceRow(rid, minutes, bool(senza), round_number, join_deadline, deadline, started_at)
+
+
+class Races:
+    """The race commands and clocks (see module doc)."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self._entry_cache: dict[str, tuple[str, int]] = {}
+
+    @property
+    def store(self) -> Storage:
+        return self.core.store
+
+    @staticmethod
+    def is_race_lobby(session: Session) -> bool:
+        return session.is_table and session.record.game_id == GAME
+
+    async def running_in_chat(self, platform: str, chat_id: str) -> str | None:
+        """The id of the race being run in this chat, if any."""
+        rows = await self.store.fetch(
+            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? AND status = ? LIMIT 1",
+            (platform, chat_id, RACING),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def entry_of(self, session_id: str) -> tuple[str, int] | None:
+        """(race id, round) of a racer's board session, None for any other session."""
+        if session_id in self._entry_cache:
+            return self._entry_cache[session_id]
+        rows = await self.store.fetch("SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,))
+        if not rows:
+            return None
+        found = (str(rows[0][0]), int(rows[0][1]))
+        self._entry_cache[session_id] = found
+        return found
+
+    async def forbids_undo(self, session: Session) -> bool:
+        """Undo is refused on a race board."""
+        return not session.is_table and await self.entry_of(session.id) is not None
+
+    async def clock(self, session: Session) -> str | None:
+        """The clock drawn on a race board: time left (timed), time played (senza tempo)."""
+        if session.is_table:
+            return None
+        entry = await self.entry_of(session.id)
+        if entry is None:
+            return None
+        race = await load_race(self.store, entry[0])
+        now = self.core.clock()
+        if race is None:
+            return None
+        if race.deadline is not None:
+            return clock_text((datetime.fromisoformat(race.deadline) - now).total_seconds())
+        if race.started_at is not None:
+            return clock_text((now - datetime.fromisoformat(race.started_at)).total_seconds())
+        return None
+
+    # ----- commands -------------------------------------------------------------------------
+    async def open(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        """``/race [minutes] [senza-tempo]``: open the join window."""
+        core = self.core
+        if GAME not in engine.GAMES:
+            return [core._private(ctx, "error.game_unavailable", game=core._game_name(ctx.lang, GAME))]
+        if not ctx.req.is_group:
+            return [core._private(ctx, "challenge.groups_only")]
+        minutes: int | None = DEFAULT_MINUTES
+        senza_tempo = False
+        for word in args:
+            lowered = word.lower()
+            if lowered in SENZA_TEMPO_WORDS:
+                senza_tempo = True
+            elif lowered.isdigit() and 1 <= int(lowered) <= MAX_MINUTES:
+                minutes = int(lowered)
+            else:
+                return [core._private(ctx, "race.usage", max=MAX_MINUTES)]
+        if senza_tempo:
+            minutes = None
+        platform, chat_id = ctx.req.platform, ctx.req.chat_id
+        if await core.sessions.table_of(platform, chat_id) is not None or await self.running_in_chat(platform, chat_id):
+            return [core._private(ctx, "challenge.exists")]
+        if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
+            return [core._private(ctx, "race.busy")]
+        lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
+        lobby.record.faces = FACES
+        await core.sessions.save(lobby)
+        await self.store.write([(
+            "INSERT INTO races (id, minutes, senza_tempo, round, join_deadline) VALUES (?, ?, ?, 0, ?)",
+            (lobby.id, minutes, int(senza_tempo), iso(ctx.now + JOIN_WINDOW)),
+        )])  # fmt: skip
+        key = "race.opened_senza_tempo" if senza_tempo else "race.opened"
+        opened = core._say(ctx, key, creator=ctx.req.user_name, minutes=minutes or 0,
+                           seconds=int(JOIN_WINDOW.total_seconds()))  # fmt: skip
+        return [opened, await core._board(ctx, lobby, fresh=True)]
+
+    async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
+        if await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user) is not None:
+            return [self.core._private(ctx, "race.busy")]
+        return await self.core.tables.join(ctx, lobby)
+
+    async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
+        """The creator starts the race before the join window closes."""
+        core = self.core
+        async with core.sessions.lock(lobby.id):
+            rec = lobby.record
+            if rec.status != LOBBY:
+                return [core._private(ctx, "start.already")]
+            if ctx.user != rec.creator:
+                return [core._private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))]
+            if len(rec.players) < MIN_RACERS:
+                return [core._private(ctx, "start.too_few", min=MIN_RACERS)]
+            return await self._start_round(ctx, lobby, 1)
+
+    async def end(self, ctx: Ctx, lobby: Session) -> list[Reply]:
+        """``/end`` on a race: the creator or an admin stops it; boards are resigned, no ranking."""
+        core = self.core
+        if ctx.user != lobby.record.creator and not ctx.req.is_admin:
+            return [core._private(ctx, "end.not_allowed")]
+        race = await load_race(self.store, lobby.id)
+        if race is not None and race.round > 0:
+            await self._resign_unfinished(race, ctx.now)
+        async with core.sessions.lock(lobby.id):
+            await core.sessions.end_without_result(lobby, iso(ctx.now))
+        return [core._say(ctx, "end.ended", name=ctx.req.user_name)]
+
+    async def lobby_of_chat(self, platform: str, chat_id: str) -> Session | None:
+        """The race lobby open or running in this chat (for ``/end``)."""
+        race_id = await self.running_in_chat(platform, chat_id)
+        if race_id is not None:
+            return await self.core.sessions.get(race_id)
+        table = await self.core.sessions.table_of(platform, chat_id)
+        return table if table is not None and self.is_race_lobby(table) else None
+
+    # ----- rounds ---------------------------------------------------------------------------
+    async def _start_round(self, ctx: Ctx, lobby: Session, round_number: int) -> list[Reply]:
+        """Under the lobby's lock: deal one deal to every racer and show their boards."""
+        core = self.core
+        rec = lobby.record
+        race = await load_race(self.store, lobby.id)
+        assert race is not None
+        deal = secrets.randbelow(1_000_000)
+        replies: list[Reply] = []
+        boards: list[tuple[str, Session]] = []
+        for player in list(rec.players):
+            if await core.sessions.solo_of(rec.platform, rec.chat_id, player) is not None:
+                rec.players.remove(player)  # started a solo game meanwhile: one game at a time
+                replies.append(core._say(ctx, "race.dropped", name=lobby.name_of(player)))
+                continue
+            board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
+                                                 GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
+            boards.append((player, board))
+        deadline = None if race.minutes is None else iso(ctx.now + timedelta(minutes=race.minutes))
+        rec.status = RACING
+        rec.deal = deal
+        rec.revision += 1
+        rec.last_active_at = iso(ctx.now)
+        statements: list[tuple[str, tuple[object, ...]]] = [
+            ("UPDATE races SET round = ?, deadline = ?, started_at = ?, join_deadline = NULL WHERE id = ?",
+             (round_number, deadline, iso(ctx.now), lobby.id)),
+        ]  # fmt: skip
+        for player, board in boards:
+            statements.append((
+                "INSERT INTO race_entries (race_id, round, player_id, session_id) VALUES (?, ?, ?, ?)",
+                (lobby.id, round_number, player, board.id),
+            ))  # fmt: skip
+            self._entry_cache[board.id] = (lobby.id, round_number)
+        await self.store.write(statements)
+        await core.sessions.save(lobby)
+        names = ", ".join(lobby.name_of(p) for p, _ in boards)
+        key = "race.started" if round_number == 1 else "race.new_round"
+        limit = "senza tempo" if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
+        replies.append(core._say(ctx, key, players=names, deal=deal, limit=limit, round=round_number))
+        for player, board in boards:
+            shown = await core._board(ctx, board, fresh=True)
+            shown.text = i18n.t(ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text)
+            shown.mentions = [player]
+            replies.append(shown)
+        return replies
+
+    async def _round_sessions(self, race: RaceRow) -> list[tuple[str, str]]:
+        rows = await self.store.fetch(
+            "SELECT player_id, session_id FROM race_entries WHERE race_id = ? AND round = ? ORDER BY player_id",
+            (race.id, race.round),
+        )
+        return [(str(p), str(s)) for p, s in rows]
+
+    async def _all_finished(self, race: RaceRow) -> bool:
+        for _, session_id in await self._round_sessions(race):
+            session = await self.core.sessions.get(session_id)
+            if session is not None and session.is_active and session.game is not None and not session.game.is_over:
+                return False
+        return True
+
+    async def _resign_unfinished(self, race: RaceRow, now: datetime) -> None:
+        """Time is up: every board still being played is resigned as it stands. Each board
+        under its own lock, never while holding the race's (the board's mover may be waiting
+        for the race's lock)."""
+        for _, session_id in await self._round_sessions(race):
+            session = await self.core.sessions.get(session_id)
+            if session is None:
+                continue
+            async with self.core.sessions.lock(session_id):
+                if session.is_active and session.game is not None and not session.game.is_over:
+                    await self.core.sessions.resign(session, now, touch=False)
+
+    async def _finish_round(self, ctx: Ctx, race_id: str, round_number: int) -> list[Reply]:
+        """Rank a round whose boards are all finished: announce the results, or (senza tempo,
+        a tie for first) deal a new round. Nothing when another caller finished it already."""
+        core = self.core
+        lobby = await core.sessions.get(race_id)
+        if lobby is None:
+            return []
+        async with core.sessions.lock(race_id):
+            race = await load_race(self.store, race_id)
+            if race is None or lobby.record.status != RACING or race.round != round_number:
+                return []
+            entries = []
+            for player, session_id in await self._round_sessions(race):
+                rows = await self.store.fetch(
+                    "SELECT score, tiebreak_move, move_count FROM results WHERE session_id = ? LIMIT 1",
+                    (session_id,),
+                )
+                score, score_move, moves = rows[0] if rows else (0, 0, 0)
+                entries.append(Entry(player, int(score), int(score_move), int(moves)))
+            placed = rank(entries, race_id, round_number)
+            if race.senza_tempo and tie_for_first(placed):
+                tie = core._say(ctx, "race.tie_replay", score=placed[0].score,
+                                players=", ".join(lobby.name_of(p.player) for p in placed if p.score == placed[0].score))  # fmt: skip
+                return [tie, *await self._start_round(ctx, lobby, round_number + 1)]
+            lines = [i18n.t(ctx.lang, "race.results_header")]
+            for p in placed:
+                key = "race.result_line" if p.moved else "race.result_idle"
+                lines.append(i18n.t(ctx.lang, key, place=p.place, name=lobby.name_of(p.player),
+                                    score=p.score, move=p.score_move))  # fmt: skip
+            lobby.record.status = OVER
+            lobby.record.outcome = "finished"
+            lobby.record.revision += 1
+            lobby.record.last_active_at = iso(ctx.now)
+            await core.sessions.save(lobby)
+            core.sessions.forget(race_id)
+            winners = [lobby.name_of(p.player) for p in placed if p.place == 1]
+            return [Reply(key="race.results", text="\n".join(lines),
+                          params={"ranking": [(p.player, p.place, p.score, p.score_move) for p in placed],
+                                  "winners": winners})]  # fmt: skip
+
+    async def after_move(self, ctx: Ctx, session: Session) -> list[Reply]:
+        """Under a board's lock, after its move: when that move finished the last board of
+        the round, the round's results (or the new deal)."""
+        game = session.game
+        if game is None or not game.is_over:
+            return []
+        entry = await self.entry_of(session.id)
+        if entry is None:
+            return []
+        race = await load_race(self.store, entry[0])
+        if race is None or race.round != entry[1] or not await self._all_finished(race):
+            return []
+        return await self._finish_round(ctx, entry[0], entry[1])
+
+    async def tick(self, now: datetime) -> int:
+        """Close join windows, end rounds whose time is up or whose boards are all finished;
+        push what happened. Returns how many races changed."""
+        from bot.tables import system_ctx
+
+        core = self.core
+        changed = 0
+        rows = await self.store.fetch(
+            "SELECT r.id, s.status, s.platform, s.chat_id FROM races r JOIN sessions s ON s.id = r.id "
+            "WHERE s.status IN (?, ?)",
+            (LOBBY, RACING),
+        )
+        for race_id, status, platform, chat_id in rows:
+            try:
+                race = await load_race(self.store, race_id)
+                if race is None:
+                    continue
+                lang = await core._chat_language(platform, chat_id)
+                ctx = system_ctx(platform, chat_id, lang, now)
+                replies: list[Reply] = []
+                if status == LOBBY and race.join_deadline is not None and race.join_deadline <= iso(now):
+                    replies = await self._close_window(ctx, race_id)
+                elif status == RACING:
+                    time_up = race.deadline is not None and race.deadline <= iso(now)
+                    if time_up:
+                        await self._resign_unfinished(race, now)
+                    if time_up or await self._all_finished(race):
+                        replies = await self._finish_round(ctx, race_id, race.round)
+                        if time_up and replies:
+                            replies.insert(0, core._say(ctx, "race.time_up"))
+                if replies:
+                    changed += 1
+                for reply in replies:
+                    await core.push(platform, chat_id, reply)
+            except Exception:
+                log.exception("race %s tick failed", race_id)
+        return changed
+
+    async def _close_window(self, ctx: Ctx, race_id: str) -> list[Reply]:
+        core = self.core
+        lobby = await core.sessions.get(race_id)
+        if lobby is None:
+            return []
+        async with core.sessions.lock(race_id):
+            if lobby.record.status != LOBBY:
+                return []
+            if len(lobby.record.players) < MIN_RACERS:
+                await core.sessions.end_without_result(lobby, iso(ctx.now))
+                return [core._say(ctx, "race.cancelled", min=MIN_RACERS)]
+            return await self._start_round(ctx, lobby, 1)

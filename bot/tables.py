@@ -1,0 +1,453 @@
+"""Cartas Maestras tables: opening, seating (people and computer players), starting, leaving,
+ending, removing players, and what happens after every move (computer turns, the turn timer,
+ratings when the table ends).
+
+The core's ``/challenge``, ``/join``, ``/leave``, ``/start``, ``/addbot``, ``/end`` and
+``/kick`` call into :class:`Tables`; the core calls :meth:`Tables.after_change` (under the
+table's lock) after every move. Per-table play state that the engine does not keep lives in
+the ``table_play`` row of the table (:class:`TablePlay`): the turn timer, the running turn's
+deadline, each player's timeouts in a row, who left, and which seats the computer plays.
+
+Seats that nobody answers for are played by the core at once, right after the move before:
+
+- computer players (``/addbot``): the engine's greedy strategy;
+- players who left a started table (``/leave``, ``/kick``, three timeouts in a row): the engine
+  cannot take a seat out of a game, so the seat stays and is *auto-passed*
+  (:func:`bot.timers.timeout_move`): it passes when the rules allow a pass, ends its final-phase
+  turn with ``stop``, and otherwise (a pass is illegal while a card fits) the greedy strategy
+  places a card for it, since the engine has no "timeout" move.
+
+Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`` (1-1440) or
+``untimed``. The default turn timer is three minutes.
+
+>>> parse_timer("timer=5"), parse_timer("untimed"), parse_timer("@ana")
+(300, None, Ellipsis)
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+import engine
+from bot import i18n, ratings
+from bot.commands import mention_name
+from bot.replies import Reply, Request
+from bot.sessions import Session, iso
+from bot.storage import ACTIVE, LOBBY, Storage
+from bot.timers import computer_move, timeout_move
+from engine import BadSetup, IllegalMove
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+GAME = "maestras"
+MIN_TABLE, MAX_TABLE = 2, 8
+#: the default turn timer (games.md / bot.md: three minutes)
+DEFAULT_TIMER_SECONDS = 180
+MAX_TIMER_MINUTES = 24 * 60
+#: timeouts in a row after which a player leaves the table
+MAX_TIMEOUTS = 3
+#: computer players' ids: a prefix no platform gives a user id (Discord and Telegram ids are
+#: digits; console names cannot contain "~" after the "@name" parsing)
+COMPUTER_PREFIX = "~cpu"
+
+
+def is_computer(player: str) -> bool:
+    """True for a seat played by the computer.
+
+    >>> is_computer("~cpu2"), is_computer("ana")
+    (True, False)
+    """
+    return player.startswith(COMPUTER_PREFIX)
+
+
+def parse_timer(word: str) -> int | None | Any:
+    """Seconds of a ``timer=<minutes>`` / ``untimed`` argument; None means untimed, Ellipsis
+    means the word is not a timer setting; ``ValueError`` for a bad number of minutes."""
+    lowered = word.lower()
+    if lowered in ("untimed", "timer=untimed", "timer=off", "timer=0", "notimer"):
+        return None
+    if lowered.startswith("timer="):
+        value = lowered.removeprefix("timer=").removesuffix("m")
+        if not value.isdigit() or not 1 <= int(value) <= MAX_TIMER_MINUTES:
+            raise ValueError(value)
+        return int(value) * 60
+    return ...
+
+
+@dataclass(slots=True)
+class TablePlay:
+    """What the bot keeps about a table besides the engine's game."""
+
+    session_id: str
+    timer_seconds: int | None = DEFAULT_TIMER_SECONDS
+    deadline: str | None = None
+    timeouts: dict[str, int] = field(default_factory=dict)
+    departed: list[str] = field(default_factory=list)
+    computers: list[str] = field(default_factory=list)
+
+    def auto_played(self, player: str) -> bool:
+        """Does the core play this seat's turns (a computer or a player who left)?"""
+        return player in self.computers or player in self.departed
+
+    def people_left(self, players: list[str]) -> list[str]:
+        """Seated people still playing (not computers, not gone)."""
+        return [p for p in players if not self.auto_played(p)]
+
+
+async def load_play(store: Storage, session_id: str) -> TablePlay:
+    """The table's play state (defaults for a table that has none stored yet)."""
+    rows = await store.fetch(
+        "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play WHERE session_id = ?",
+        (session_id,),
+    )
+    if not rows:
+        return TablePlay(session_id)
+    timer, deadline, timeouts, departed, computers = rows[0]
+    return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed), json.loads(computers))
+
+
+def save_play_statement(play: TablePlay) -> tuple[str, tuple[Any, ...]]:
+    return (
+        "INSERT INTO table_play (session_id, timer_seconds, deadline, timeouts, departed, computers) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
+        "timer_seconds = excluded.timer_seconds, deadline = excluded.deadline, "
+        "timeouts = excluded.timeouts, departed = excluded.departed, computers = excluded.computers",
+        (play.session_id, play.timer_seconds, play.deadline, json.dumps(play.timeouts, sort_keys=True),
+         json.dumps(play.departed), json.dumps(play.computers)),
+    )  # fmt: skip
+
+
+async def save_play(store: Storage, play: TablePlay) -> None:
+    await store.write([save_play_statement(play)])
+
+
+def timer_text(lang: str, seconds: int | None) -> str:
+    """The turn timer as people read it (``3 min`` / ``untimed``)."""
+    if seconds is None:
+        return i18n.t(lang, "tables.untimed")
+    return i18n.t(lang, "tables.minutes", minutes=seconds // 60)
+
+
+class Tables:
+    """Cartas Maestras table commands and the table side of every move (see module doc)."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    @property
+    def store(self) -> Storage:
+        return self.core.store
+
+    # ----- commands -------------------------------------------------------------------------
+    async def challenge(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        """``/challenge [@players] [timer=<minutes>|untimed]``: open a table and invite."""
+        core = self.core
+        if GAME not in engine.GAMES:
+            return [core._private(ctx, "error.game_unavailable", game=core._game_name(ctx.lang, GAME))]
+        if not ctx.req.is_group:
+            return [core._private(ctx, "challenge.groups_only")]
+        if await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id) is not None:
+            return [core._private(ctx, "challenge.exists")]
+        if await core.races.running_in_chat(ctx.req.platform, ctx.req.chat_id) is not None:
+            return [core._private(ctx, "challenge.exists")]
+        timer: int | None = DEFAULT_TIMER_SECONDS
+        invited_ids: list[str] = []
+        invited_names: list[str] = []
+        for word in args:
+            try:
+                setting = parse_timer(word)
+            except ValueError:
+                return [core._private(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
+            if setting is not ...:
+                timer = setting
+                continue
+            name = mention_name(word)[:64]
+            if not name or len(invited_names) >= MAX_TABLE - 1:
+                continue
+            known = await self.store.find_player(ctx.req.platform, name)
+            if known is not None and known[0] != ctx.user:
+                invited_ids.append(known[0])
+                name = known[1]
+            invited_names.append(name)
+        session = await core.sessions.new_table(
+            ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
+        )
+        await save_play(self.store, TablePlay(session.id, timer))
+        opened = core._say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core._game_name(ctx.lang, GAME),
+                           invited=", ".join(invited_names) or "-")  # fmt: skip
+        opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
+        opened.params["timer"] = timer
+        opened.mentions = invited_ids
+        return [opened, await core._board(ctx, session, fresh=True)]
+
+    async def join(self, ctx: Ctx, table: Session) -> list[Reply]:
+        core = self.core
+        async with core.sessions.lock(table.id):
+            rec = table.record
+            if rec.status != LOBBY:
+                return [core._private(ctx, "join.started")]
+            if ctx.user in rec.players:
+                return [core._private(ctx, "join.already")]
+            if len(rec.players) >= MAX_TABLE:
+                return [core._private(ctx, "join.full", max=MAX_TABLE)]
+            rec.players.append(ctx.user)
+            rec.names[ctx.user] = ctx.req.user_name
+            rec.revision += 1
+            rec.last_active_at = iso(ctx.now)
+            await core.sessions.save(table)
+            joined = core._say(ctx, "join.joined", name=ctx.req.user_name, count=len(rec.players))
+            return [joined, await core._board(ctx, table)]
+
+    async def add_computer(self, ctx: Ctx, table: Session) -> list[Reply]:
+        """``/addbot``: the creator (or an admin) seats a computer player in the lobby."""
+        core = self.core
+        async with core.sessions.lock(table.id):
+            rec = table.record
+            if ctx.user != rec.creator and not ctx.req.is_admin:
+                return [core._private(ctx, "end.not_allowed")]
+            if rec.status != LOBBY:
+                return [core._private(ctx, "join.started")]
+            if len(rec.players) >= MAX_TABLE:
+                return [core._private(ctx, "join.full", max=MAX_TABLE)]
+            play = await load_play(self.store, table.id)
+            number = 1
+            while f"{COMPUTER_PREFIX}{number}" in rec.players or f"{COMPUTER_PREFIX}{number}" in play.computers:
+                number += 1
+            player = f"{COMPUTER_PREFIX}{number}"
+            rec.players.append(player)
+            rec.names[player] = i18n.t(ctx.lang, "tables.computer_name", number=number)
+            rec.revision += 1
+            rec.last_active_at = iso(ctx.now)
+            play.computers.append(player)
+            await core.sessions.save(table)
+            await save_play(self.store, play)
+            joined = core._say(ctx, "join.joined", name=rec.names[player], count=len(rec.players))
+            return [joined, await core._board(ctx, table)]
+
+    async def leave(self, ctx: Ctx, table: Session) -> list[Reply]:
+        """``/leave``: in the lobby, stand up (the creator closes the table); in a started
+        game, leave it: the seat is auto-passed from now on."""
+        core = self.core
+        async with core.sessions.lock(table.id):
+            rec = table.record
+            if ctx.user not in rec.players:
+                return [core._private(ctx, "leave.not_seated")]
+            if rec.status == ACTIVE:
+                return await self._depart(ctx, table, ctx.user, "tables.left_game")
+            if rec.status != LOBBY:
+                return [core._private(ctx, "game.not_active")]
+            if ctx.user == rec.creator:
+                await core.sessions.end_without_result(table, iso(ctx.now))
+                await self._stop_timer(table.id)
+                return [core._say(ctx, "leave.closed", name=ctx.req.user_name)]
+            rec.players.remove(ctx.user)
+            rec.revision += 1
+            rec.last_active_at = iso(ctx.now)
+            await core.sessions.save(table)
+            left = core._say(ctx, "leave.left", name=ctx.req.user_name, count=len(rec.players))
+            return [left, await core._board(ctx, table)]
+
+    async def start(self, ctx: Ctx, table: Session) -> list[Reply]:
+        """``/start``: the creator deals (2-8 seats, computers included)."""
+        core = self.core
+        async with core.sessions.lock(table.id):
+            rec = table.record
+            if rec.status != LOBBY:
+                return [core._private(ctx, "start.already")]
+            if ctx.user != rec.creator:
+                return [core._private(ctx, "start.not_creator", creator=table.name_of(rec.creator))]
+            if len(rec.players) < MIN_TABLE:
+                return [core._private(ctx, "start.too_few", min=MIN_TABLE)]
+            try:
+                await core.sessions.start_table(table, secrets.randbelow(1_000_000), iso(ctx.now))
+            except BadSetup as error:
+                return [core._illegal(ctx, error)]
+            play = await load_play(self.store, table.id)
+            self._restart_clock(play, ctx.now)
+            await save_play(self.store, play)
+            order = ", ".join(table.name_of(p) for p in rec.players)
+            started = core._say(ctx, "start.started", players=order)
+            started.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, play.timer_seconds))
+            return [started, await core._board(ctx, table), core._turn_announcement(ctx.lang, table)]
+
+    async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
+        """``/end``: the creator or an admin closes the table; no result is stored."""
+        core = self.core
+        async with core.sessions.lock(table.id):
+            if ctx.user != table.record.creator and not ctx.req.is_admin:
+                return [core._private(ctx, "end.not_allowed")]
+            await core.sessions.end_without_result(table, iso(ctx.now))
+            await self._stop_timer(table.id)
+        return [core._say(ctx, "end.ended", name=ctx.req.user_name)]
+
+    async def kick(self, ctx: Ctx, table: Session, args: list[str]) -> list[Reply]:
+        """``/kick @player``: the creator or an admin removes a player; in a started game the
+        seat stays and is auto-passed (the engine cannot remove a seat mid-game)."""
+        core = self.core
+        if not args:
+            return [core._private(ctx, "kick.usage")]
+        async with core.sessions.lock(table.id):
+            rec = table.record
+            if ctx.user != rec.creator and not ctx.req.is_admin:
+                return [core._private(ctx, "end.not_allowed")]
+            wanted = mention_name(args[0]).lower()
+            target = next(
+                (p for p in rec.players if p.lower() == wanted or table.name_of(p).lower() == wanted), None
+            )
+            if target is None:
+                return [core._private(ctx, "kick.not_seated", name=args[0][:64])]
+            if target == rec.creator:
+                return [core._private(ctx, "kick.creator")]
+            if rec.status == ACTIVE:
+                play = await load_play(self.store, table.id)
+                if target in play.departed:
+                    return [core._private(ctx, "kick.not_seated", name=args[0][:64])]
+                return await self._depart(ctx, table, target, "kick.kicked")
+            if rec.status != LOBBY:
+                return [core._private(ctx, "game.not_active")]
+            rec.players.remove(target)
+            rec.revision += 1
+            await core.sessions.save(table)
+            return [core._say(ctx, "kick.kicked", name=table.name_of(target)), await core._board(ctx, table)]
+
+    # ----- during the game ------------------------------------------------------------------
+    async def _depart(self, ctx: Ctx, table: Session, player: str, key: str) -> list[Reply]:
+        """Under the lock: ``player`` leaves a started game (auto-passed from now on)."""
+        core = self.core
+        play = await load_play(self.store, table.id)
+        if player not in play.departed:
+            play.departed.append(player)
+        await save_play(self.store, play)
+        note = core._say(ctx, key, name=table.name_of(player))
+        return [note, *await self.after_departure(ctx, table, play)]
+
+    async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
+        """Under the lock, after a seat became auto-played: end the table when no person is
+        left playing, else go on (auto-playing the seat if it is its turn)."""
+        core = self.core
+        if not play.people_left(table.record.players):
+            await core.sessions.end_without_result(table, iso(ctx.now))
+            await self._stop_timer(table.id)
+            return [core._say(ctx, "tables.abandoned")]
+        game = table.game
+        assert game is not None
+        if play.auto_played(game.current_player):
+            return await core._after_change(ctx, table)
+        return []
+
+    async def after_change(self, ctx: Ctx, table: Session) -> list[Reply]:
+        """Under the table's lock, after a move was stored: reset the mover's timeouts, play
+        the turns of computer and departed seats, restart the turn clock, and rate the table
+        when it is over. Returns what the channel should read before the new board."""
+        game = table.game
+        assert game is not None
+        play = await load_play(self.store, table.id)
+        if ctx.user in play.timeouts:
+            play.timeouts[ctx.user] = 0  # a move of their own ends a run of timeouts
+        played: list[tuple[str, str]] = []
+        while not game.is_over and play.auto_played(game.current_player):
+            player = game.current_player
+            move = computer_move(game, player, seed=len(game.moves)) if player in play.computers \
+                else timeout_move(game, player)  # fmt: skip
+            try:
+                played.append((player, await self.core.sessions.play(table, str(move), player, ctx.now)))
+            except IllegalMove:  # the engine offered it, so this would be an engine bug
+                raise RuntimeError(f"the engine refused its own legal move {move}") from None
+        if game.is_over:
+            play.deadline = None
+            await self._rate(table, play)
+        else:
+            self._restart_clock(play, ctx.now)
+        await save_play(self.store, play)
+        if not played:
+            return []
+        lines = [i18n.t(ctx.lang, "tables.auto_move", player=table.name_of(p), move=m) for p, m in played]
+        return [Reply(key="tables.auto_moves", text="\n".join(lines), params={"moves": played})]
+
+    async def time_out(self, session_id: str, now: datetime) -> bool:
+        """The turn timer of a table ran out: pass the player to move (a timeout), remove
+        them after three in a row, and push what happened to the chat. False when there was
+        nothing to do (the table moved on or ended meanwhile)."""
+        core = self.core
+        table = await core.sessions.get(session_id)
+        if table is None:
+            return False
+        async with core.sessions.lock(session_id):
+            play = await load_play(self.store, session_id)
+            if play.deadline is None or play.deadline > iso(now):
+                return False  # someone moved meanwhile
+            game = table.game
+            if not table.is_active or game is None or game.is_over:
+                play.deadline = None
+                await save_play(self.store, play)
+                return False
+            rec = table.record
+            lang = await core._chat_language(rec.platform, rec.chat_id)
+            ctx = system_ctx(rec.platform, rec.chat_id, lang, now)
+            player = game.current_player
+            count = play.timeouts.get(player, 0) + 1
+            play.timeouts[player] = count
+            move = await core.sessions.play(table, str(timeout_move(game, player)), player, now)
+            replies = [core._say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
+                                 count=count, max=MAX_TIMEOUTS)]  # fmt: skip
+            if count >= MAX_TIMEOUTS:
+                play.departed.append(player)
+                replies.append(core._say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS))
+            await save_play(self.store, play)
+            if not play.people_left(rec.players) and not game.is_over:
+                await core.sessions.end_without_result(table, iso(now))
+                await self._stop_timer(table.id)
+                replies.append(core._say(ctx, "tables.abandoned"))
+            else:
+                replies += await core._after_change(ctx, table)
+        for reply in replies:
+            await core.push(rec.platform, rec.chat_id, reply)
+        return True
+
+    def _restart_clock(self, play: TablePlay, now: datetime) -> None:
+        play.deadline = None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
+
+    async def _stop_timer(self, session_id: str) -> None:
+        await self.store.write([("UPDATE table_play SET deadline = NULL WHERE session_id = ?", (session_id,))])
+
+    async def _rate(self, table: Session, play: TablePlay) -> None:
+        game = table.game
+        assert game is not None
+        results = game.view(None).get("results") or []
+        placed = [
+            (str(row["player"]), table.name_of(str(row["player"])), int(row["place"]))
+            for row in results
+            if str(row["player"]) not in play.computers
+        ]
+        rec = table.record
+        await ratings.record_table(self.store, rec.platform, rec.chat_id, rec.game_id, placed)
+
+    async def view_extras(self, session: Session, view: dict[str, Any]) -> dict[str, Any]:
+        """The view as the renderer should draw it: each seat's timeouts in a row (the engine
+        does not know them and always says 0)."""
+        play = await load_play(self.store, session.id)
+        if not play.timeouts or not isinstance(view.get("seats"), list):
+            return view
+        seats = [dict(seat, timeouts=play.timeouts.get(str(seat.get("player")), 0)) for seat in view["seats"]]
+        return dict(view, seats=seats)
+
+    async def stats_lines(self, lang: str, platform: str, chat_id: str, player_id: str) -> list[str]:
+        """``/stats`` lines: the player's Cartas Maestras rating here and everywhere."""
+        lines = []
+        for scope, key in ((chat_id, "tables.rating_here"), (ratings.GLOBAL, "tables.rating_global")):
+            rating = await ratings.rating_of(self.store, platform, scope, player_id)
+            if rating is not None:
+                lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
+        return lines
+
+
+def system_ctx(platform: str, chat_id: str, lang: str, now: datetime) -> Ctx:
+    """The context of something the bot does by itself (a timer firing): nobody's request."""
+    from bot.core import Ctx  # the core imports this module: import it when first needed
+
+    return Ctx(Request(platform, chat_id, "", ""), lang, now)

@@ -1,0 +1,90 @@
+"""Turn timers and race clocks: what the bot does when time runs out.
+
+Deadlines are stored (``table_play.deadline``, ``races.join_deadline`` / ``races.deadline``),
+never kept only in memory, so a restarted bot picks them up: :func:`tick` compares every
+stored deadline with the core's injectable clock and acts on those that have passed. The core
+runs :func:`tick` every few seconds in a background task (:func:`tick_forever`); tests move a
+fake clock and call ``await core.tick()`` themselves.
+
+A Cartas Maestras player whose turn timer runs out gets a *timeout*: the core plays
+:func:`timeout_move` for them (the engine's pass, drawing a card, when the rules allow it;
+``stop`` in the final phase; otherwise, since a pass is illegal while a card fits and the
+engine has no timeout move, the greedy computer player places a card for them). Three
+timeouts in a row and they leave the table (their seat is auto-passed from then on).
+
+>>> import engine
+>>> g = engine.new_game("maestras", deal=1, players=["ana", "bo"])
+>>> str(timeout_move(g, "ana")) in {str(m) for m in g.legal_moves("ana")}
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from bot.sessions import iso
+from engine import Game
+from engine.players import make_player
+
+if TYPE_CHECKING:
+    from bot.core import Core
+
+log = logging.getLogger("tavolo.timers")
+
+#: how often the background task looks at the stored deadlines
+TICK_SECONDS = 5.0
+
+
+def computer_move(game: Game, player: str, seed: int = 0) -> Any:
+    """The move the computer (the engine's greedy strategy) plays for ``player``."""
+    return make_player("greedy", seed).choose(game, player)
+
+
+def timeout_move(game: Game, player: str) -> Any:
+    """The move that passes ``player``'s turn as far as the rules allow (see module doc).
+
+    >>> import engine
+    >>> g = engine.new_game("maestras", deal=3, players=["ana", "bo"])
+    >>> timeout_move(g, "ana") in g.legal_moves("ana")
+    True
+    """
+    legal = game.legal_moves(player)
+    for move in legal:
+        if str(move) in ("pass", "stop"):
+            return move
+    return computer_move(game, player)
+
+
+async def tick(core: Core) -> int:
+    """Act on every deadline that has passed by the core's clock; returns how many."""
+    now = core.clock()
+    handled = await _table_timeouts(core, now)
+    handled += await core.races.tick(now)
+    return handled
+
+
+async def _table_timeouts(core: Core, now: datetime) -> int:
+    rows = await core.store.fetch(
+        "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (iso(now),)
+    )
+    handled = 0
+    for (session_id,) in rows:
+        try:
+            if await core.tables.time_out(session_id, now):
+                handled += 1
+        except Exception:
+            log.exception("turn timeout of table %s failed", session_id)
+    return handled
+
+
+async def tick_forever(core: Core, interval: float = TICK_SECONDS) -> None:
+    """The background task: :func:`tick` every ``interval`` seconds until cancelled."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await tick(core)
+        except Exception:
+            log.exception("timer tick failed")
