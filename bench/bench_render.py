@@ -115,4 +115,25 @@ def run() -> dict:
     if "maestras" in engine.GAMES:
         views, source = _positions("maestras", hand=True)
         report["maestras_hand"] = _measure("maestras", views, {"hand": True}) | {"source": source}
+    report["replay"] = _replays()
     return report
+
+
+def _replays() -> dict[str, Any]:
+    """GIF against animated WebP for the first 40 moves of a seeded game of each engine."""
+    out: dict[str, Any] = {}
+    for game_id in ("imaginary13", "maestras"):
+        if game_id not in engine.GAMES:
+            continue
+        players = PLAYERS.get(game_id)
+        game = engine.new_game(game_id, 7, players)
+        rng = random.Random(7)
+        while len(game.moves) < 40 and not game.is_over and game.legal_moves():
+            legal = game.legal_moves()
+            game.play(legal[0] if rng.random() < 0.5 else rng.choice(legal))
+        for fmt in ("gif", "webp"):
+            started = time.process_time()
+            data = renderer.replay(game_id, 7, players, None, game.moves, fmt=fmt)
+            out[f"{game_id}_{fmt}"] = {"frames": len(game.moves) + 1, "kb": len(data) // 1024,
+                                       "cpu_s": round(time.process_time() - started, 2)}
+    return out
