@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -134,6 +135,8 @@ class Races:
     def __init__(self, core: Core) -> None:
         self.core = core
         self._entry_cache: dict[str, tuple[str, int]] = {}
+        #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
+        self.pick_deal: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
 
     @property
     def store(self) -> Storage:
@@ -265,7 +268,7 @@ class Races:
         rec = lobby.record
         race = await load_race(self.store, lobby.id)
         assert race is not None
-        deal = secrets.randbelow(1_000_000)
+        deal = self.pick_deal()
         replies: list[Reply] = []
         boards: list[tuple[str, Session]] = []
         for player in list(rec.players):

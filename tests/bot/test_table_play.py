@@ -1,0 +1,279 @@
+"""Cartas Maestras tables as people play them: computer players, hidden hands, turn timers,
+timeouts, leaving and removing players, restarts, mentions and pushes to several platforms."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from core_fakes import FakeClock, FakePlatform, fake_render
+
+import engine
+from bot import buttons
+from bot.commands import mention_name
+from bot.core import Core
+from bot.replies import Reply
+
+
+class Pushed:
+    """Collects what the core pushes by itself (timers), as an adapter would."""
+
+    def __init__(self, chat: FakePlatform) -> None:
+        self.chat = chat
+        self.replies: list[Reply] = []
+
+    async def __call__(self, platform: str, chat_id: str, reply: Reply) -> None:
+        self.replies.append(reply)
+        await self.chat._record([reply])
+
+    def reply_keys(self) -> list[str]:
+        return [r.key for r in self.replies]
+
+
+async def play_out(core: Core, chat: FakePlatform, limit: int = 800) -> None:
+    """Whoever is announced plays the first move of their private hand until the table ends."""
+    for _ in range(limit):
+        turn = next(r for r in reversed(chat.replies) if r.key in ("table.turn", "table.over"))
+        if turn.key == "table.over":
+            return
+        player = turn.mentions[0]
+        hand = await core.hand_buttons(chat.request(player))
+        assert hand is not None and hand.buttons, f"{player} has no move to press"
+        await chat.press(player, hand.buttons[0].id)
+    raise AssertionError("the table did not end")
+
+
+async def stored_phases(core: Core, table_id: str) -> list[str]:
+    """The phase after each stored move, replayed on the engine from the move log."""
+    rec = await core.store.get_session(table_id)
+    moves = await core.store.load_moves(table_id)
+    game = engine.new_game("maestras", rec.deal, rec.players, rec.options)
+    phases = []
+    for move in moves:
+        game.play(move)
+        phases.append(game.view(None)["phase"])
+    return phases
+
+
+async def test_one_person_plays_seven_computers_to_the_end_including_the_final_phase(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/challenge")
+    for count in range(2, 9):
+        joined, _ = await chat.say("ana", "/addbot")
+        assert joined.key == "join.joined" and joined.params["count"] == count
+    assert (await chat.say("ana", "/addbot"))[0].key == "join.full"
+    started = await chat.say("ana", "/start")
+    assert started[0].params["players"] == "Ana, " + ", ".join(f"Computer {n}" for n in range(1, 8))
+    assert started[-1].key == "table.turn" and started[-1].mentions == ["ana"]
+    hand = await core.hand_buttons(chat.request("ana"))
+    replies = await chat.press("ana", hand.buttons[0].id)
+    # the seven computers answer at once, before the board and Ana's next turn
+    assert [r.key for r in replies] == ["tables.auto_moves", "table.caption", "table.turn"]
+    assert len(replies[0].params["moves"]) == 7 and replies[0].text.startswith("Computer 1 plays ")
+    await play_out(core, chat)
+    table_id = chat.board().board.session_id
+    assert "final" in await stored_phases(core, table_id)
+    assert await core.store.count_results(table_id) == 8
+    rows = await core.store.fetch("SELECT player_id, place, masters, cards FROM results WHERE session_id = ?",
+                                  (table_id,))  # fmt: skip
+    assert {r[0] for r in rows} == {"ana", *(f"~cpu{n}" for n in range(1, 8))}
+    assert all(r[1] >= 1 and r[2] >= 0 and r[3] >= 0 for r in rows)
+    assert sum(r[2] for r in rows) == 8  # every master was won by someone
+
+
+async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeClock):
+    def hand_revealing_render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+        return b"PNG " + json.dumps({"viewer": view.get("viewer"), "hand": view.get("hand")}).encode()
+
+    core = await Core.create(db_url, "en", clock, renderer=hand_revealing_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    try:
+        await chat.say("ana", "/challenge @bea @cid")
+        await chat.say("bea", "/join")
+        await chat.say("cid", "/join")
+        await chat.say("ana", "/start")
+        for _ in range(800):
+            turn = next(r for r in reversed(chat.replies) if r.key in ("table.turn", "table.over"))
+            if turn.key == "table.over":
+                break
+            player = turn.mentions[0]
+            (hand,) = await chat.say(player, "/hand")
+            assert hand.is_private and hand.to_user == player
+            assert json.loads(hand.image[4:])["viewer"] == player
+            await chat.press(player, hand.buttons[0].id)
+        assert chat.replies[-1].key == "table.over"
+        channel = [r for r in chat.replies if not r.is_private]
+        assert len(channel) > 50
+        for reply in channel:
+            if reply.image is not None:
+                assert json.loads(reply.image[4:]) == {"viewer": None, "hand": []}
+            assert {buttons.decode(b.id).verb for b in reply.buttons} <= {"hand", "join", "leave", "start"}
+    finally:
+        await core.close()
+
+
+async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row(core: Core, chat: FakePlatform, clock):
+    pushed = Pushed(chat)
+    core.set_push(pushed)
+    await chat.say("ana", "/challenge @bea")
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/start")
+    clock.advance(minutes=2, seconds=59)
+    assert await core.tick() == 0  # not yet
+    clock.advance(seconds=1)
+    assert await core.tick() == 1
+    assert pushed.reply_keys() == ["tables.timed_out", "table.caption", "table.turn"]
+    assert pushed.replies[0].params["count"] == 1 and pushed.replies[-1].mentions == ["bea"]
+    (first_move,) = await core.store.load_moves(chat.board().board.session_id)
+    assert first_move  # Ana's timeout is a stored move like any other
+    for expected in (2, 3):
+        hand = await core.hand_buttons(chat.request("bea"))
+        await chat.press("bea", hand.buttons[0].id)
+        pushed.replies.clear()
+        clock.advance(minutes=3)
+        assert await core.tick() == 1
+        assert pushed.replies[0].key == "tables.timed_out" and pushed.replies[0].params["count"] == expected
+    assert "tables.removed" in pushed.reply_keys()
+    assert pushed.replies[-1].key == "table.turn" and pushed.replies[-1].mentions == ["bea"]
+    # from now on Ana's seat plays itself right after Bea's moves: Bea is always the one to play
+    for _ in range(3):
+        hand = await core.hand_buttons(chat.request("bea"))
+        replies = await chat.press("bea", hand.buttons[0].id)
+        if replies[-1].key == "table.over":
+            break
+        assert replies[0].key == "tables.auto_moves" and replies[-1].mentions == ["bea"]
+    # Ana pressing her hand changes nothing: it is never her turn
+    assert (await chat.say("ana", "/hand"))[0].key in ("hand.wait", "hand.no_table")
+
+
+async def test_own_moves_reset_the_timeouts_and_untimed_tables_never_time_out(core: Core, chat: FakePlatform, clock):
+    pushed = Pushed(chat)
+    core.set_push(pushed)
+    await chat.say("ana", "/challenge @bea timer=5")
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/start")
+    clock.advance(minutes=4)
+    assert await core.tick() == 0  # a five-minute timer
+    clock.advance(minutes=1)
+    assert await core.tick() == 1 and pushed.replies[0].params["count"] == 1
+    for player in ("bea", "ana", "bea"):
+        hand = await core.hand_buttons(chat.request(player))
+        await chat.press(player, hand.buttons[0].id)
+    pushed.replies.clear()
+    clock.advance(minutes=5)
+    assert await core.tick() == 1
+    assert pushed.replies[0].params["count"] == 1  # Ana played in between: the count started again
+    await chat.say("ana", "/end")
+
+    opened = await chat.say("ana", "/challenge untimed @bea")
+    assert opened[0].params["timer"] is None and "untimed" in opened[0].text
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/start")
+    clock.advance(days=3)
+    assert await core.tick() == 0
+    assert (await chat.say("ana", "/challenge timer=0x"))[0].key == "challenge.exists"
+    await chat.say("ana", "/end")
+    assert (await chat.say("ana", "/challenge timer=abc"))[0].key == "tables.bad_timer"
+
+
+async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
+    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    await chat.say("ana", "/challenge @bea")
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/start")
+    hand = await core.hand_buttons(chat.request("ana"))
+    await chat.press("ana", hand.buttons[0].id)
+    await core.close()
+
+    clock.advance(minutes=3)
+    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    pushed = Pushed(chat)
+    core.set_push(pushed)
+    try:
+        assert await core.tick() == 1
+        assert pushed.replies[0].key == "tables.timed_out" and pushed.replies[0].params["player"] == "Bea"
+        assert pushed.replies[-1].mentions == ["ana"]
+        hand = await core.hand_buttons(chat.request("ana"))
+        replies = await chat.press("ana", hand.buttons[0].id)
+        assert replies[-1].key == "table.turn" and replies[-1].mentions == ["bea"]
+        assert len(await core.store.load_moves(chat.board().board.session_id)) == 3
+    finally:
+        await core.close()
+
+
+async def test_the_background_task_resumes_timers_after_a_restart(tmp_path: Path, clock: FakeClock):
+    db_url = f"sqlite:///{tmp_path / 'bg.db'}"
+    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    await chat.say("ana", "/challenge @bea")
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/start")
+    await core.close()
+    clock.advance(minutes=10)
+    core = await Core.create(db_url, "en", clock, renderer=fake_render)  # with its background tasks
+    try:
+        assert core._ticker is not None and not core._ticker.done()
+    finally:
+        await core.close()
+    assert core._ticker is None
+
+
+async def test_creator_and_admins_kick_and_end_started_tables(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/challenge @bea @cid")
+    await chat.say("bea", "/join")
+    await chat.say("cid", "/join")
+    assert (await chat.say("bea", "/addbot"))[0].key == "end.not_allowed"
+    await chat.say("ana", "/start")
+    assert (await chat.say("bea", "/kick @cid"))[0].key == "end.not_allowed"
+    kicked = await chat.say("ana", "/kick @cid")
+    assert kicked[0].key == "kick.kicked"
+    assert (await chat.say("ana", "/kick @cid"))[0].key == "kick.not_seated"
+    # Cid's seat now plays itself: after Bea, Ana is to play again
+    hand = await core.hand_buttons(chat.request("ana"))
+    await chat.press("ana", hand.buttons[0].id)
+    hand = await core.hand_buttons(chat.request("bea"))
+    replies = await chat.press("bea", hand.buttons[0].id)
+    if replies[-1].key == "table.turn":
+        assert replies[0].key == "tables.auto_moves" and replies[-1].mentions == ["ana"]
+    assert (await chat.say("bea", "/end"))[0].key == "end.not_allowed"
+    chat.admins.add("zed")
+    assert (await chat.say("zed", "/end"))[0].key == "end.ended"
+    assert (await chat.say("ana", "/hand"))[0].key == "hand.no_table"
+
+
+async def test_everyone_leaving_closes_the_table_without_a_result(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/challenge")
+    await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    replies = await chat.say("ana", "/leave")
+    assert [r.key for r in replies] == ["tables.left_game", "tables.abandoned"]
+    assert await core.store.count_results() == 0
+    assert (await chat.say("ana", "/challenge"))[0].key == "challenge.opened"
+
+
+async def test_discord_mentions_invite_by_user_id(core: Core, chat: FakePlatform):
+    assert mention_name("<@123>") == "123" and mention_name("<@!123>") == "123" and mention_name("@bea") == "bea"
+    await chat.say("123", "/stats")  # Discord ids are digits; the player has been seen
+    replies = await chat.say("ana", "/challenge <@!123> @nobody")
+    assert replies[0].mentions == ["123"]
+    assert replies[0].params["invited"] == "123, nobody"
+
+
+async def test_every_adapter_push_gets_the_replies_once(core: Core, chat: FakePlatform, clock):
+    seen: dict[str, list[str]] = {"discord": [], "telegram": []}
+
+    def adapter(platform: str):
+        async def push(reply_platform: str, chat_id: str, reply: Reply) -> None:
+            if reply_platform == platform:
+                seen[platform].append(reply.key)
+        return push
+
+    discord_push, telegram_push = adapter("discord"), adapter("telegram")
+    core.set_push(telegram_push)
+    core.set_push(discord_push)
+    core.set_push(discord_push)  # set twice: still once
+    await core.push("discord", "c", core._reply("en", "table.none"))
+    await core.push("telegram", "c", core._reply("en", "table.none"))
+    assert seen == {"discord": ["table.none"], "telegram": ["table.none"]}
