@@ -134,7 +134,7 @@ class Races:
 
     def __init__(self, core: Core) -> None:
         self.core = core
-        self._entry_cache: dict[str, tuple[str, int]] = {}
+        self._entry_cache: dict[str, tuple[str, int] | None] = {}
         #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
         self.pick_deal: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
 
@@ -159,9 +159,9 @@ class Races:
         if session_id in self._entry_cache:
             return self._entry_cache[session_id]
         rows = await self.store.fetch("SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,))
-        if not rows:
-            return None
-        found = (str(rows[0][0]), int(rows[0][1]))
+        found = (str(rows[0][0]), int(rows[0][1])) if rows else None
+        # A board is linked to its race when it is created, never later: "not a race board"
+        # can be remembered too, so solo games pay one query, not one per board drawn.
         self._entry_cache[session_id] = found
         return found
 
