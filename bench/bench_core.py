@@ -123,10 +123,14 @@ class LoadPlayer:
         """One move (starting a new game first when there is none or it ended)."""
         self.busy = True
         try:
-            if self.game is None or self.game.is_over or not self.game.legal_moves():
+            for _ in range(5):  # some deals are over before the first move: deal again
+                if self.game is not None and not self.game.is_over and self.game.legal_moves():
+                    break
                 await self.start()
                 if self.game is None:
                     return
+            else:
+                return
             legal = self.game.legal_moves()
             # prefer the first-listed moves: games progress instead of shuffling cards about
             move = legal[0] if self.rng.random() < 0.5 else self.rng.choice(legal)

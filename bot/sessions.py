@@ -118,10 +118,9 @@ class Sessions:
 
     async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
         """Open sessions (lobbies and games) of a chat, oldest first."""
-        records = await self.store.sessions_in_chat(platform, chat_id)
         found = []
-        for rec in records:
-            session = await self.get(rec.id)
+        for session_id in await self.store.open_session_ids(platform, chat_id):
+            session = await self.get(session_id)
             if session is not None and session.is_open:
                 found.append(session)
         return found
@@ -178,6 +177,12 @@ class Sessions:
         )
         await self.store.insert_session(record)
         session = Session(record, game)
+        if game.is_over:
+            # Some deals are dead from the start (over at move 0): stored finished at once, or
+            # the player could neither play it nor resign it nor start another game here.
+            record.status, record.outcome = OVER, str(game.outcome)
+            await self.store.finish_session(record, results_of(session, datetime.fromisoformat(now)))
+            return session
         self._live[record.id] = session
         return session
 
@@ -278,7 +283,8 @@ class Sessions:
         an idle expiry keeps the last activity time)."""
         game = session.game
         assert game is not None
-        game.resign()
+        if not game.is_over:  # a game already over (stored by older versions) just closes
+            game.resign()
         session.record.status = OVER
         session.record.outcome = str(game.outcome)
         session.record.revision += 1

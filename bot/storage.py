@@ -27,12 +27,17 @@ import json
 import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
 DEFAULT_DATABASE_URL = "sqlite:///data/tavolo.db"
+#: a returning player's ``last_seen`` is rewritten at most this often (not on every command)
+SEEN_PRECISION = timedelta(seconds=60)
+#: in-memory caches are dropped whole when they grow past this many chats / players
+CACHE_LIMIT = 100_000
 
 SOLO = "solo"
 TABLE = "table"
@@ -311,6 +316,13 @@ class Storage:
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
         self._write_lock = asyncio.Lock()
+        # Read on every request, changed rarely, written only through this object (one bot
+        # process owns the database): kept in memory to spare SQLite round trips per command.
+        self._languages: dict[tuple[str, str], str | None] = {}
+        self._seen: dict[tuple[str, str], tuple[str, datetime]] = {}
+        self._open_ids: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        # bumped by every invalidation: a query that raced with a write is not cached
+        self._open_generation = 0
 
     @classmethod
     async def open(cls, database_url: str, create_parent: bool = False) -> Storage:
@@ -381,12 +393,15 @@ class Storage:
     async def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Run parameterised statements in one committed transaction (all or nothing)."""
         async with self._write_lock:
+            if any("sessions" in sql.lower() for sql, _ in statements):
+                self._forget_cached_sessions()  # a feature module changed sessions: read again
             try:
                 for sql, params in statements:
                     await self._db.execute(sql, tuple(params))
                 await self._db.commit()
             except BaseException:
                 await self._db.rollback()
+                self._forget_cached_sessions()
                 raise
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -397,6 +412,8 @@ class Storage:
     # ----- sessions ---------------------------------------------------------------------------
     async def insert_session(self, rec: SessionRecord) -> None:
         async with self._write_lock:
+            self._open_ids.pop((rec.platform, rec.chat_id), None)
+            self._open_generation += 1
             await self._db.execute(
                 f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -417,6 +434,10 @@ class Storage:
             await self._db.commit()
 
     async def _update_session(self, rec: SessionRecord) -> None:
+        cached = self._open_ids.get((rec.platform, rec.chat_id))
+        if cached is not None and any(i == rec.id for _, i in cached) != (rec.status in (LOBBY, ACTIVE)):
+            del self._open_ids[(rec.platform, rec.chat_id)]  # opened or closed: read again
+            self._open_generation += 1
         await self._db.execute(
             "UPDATE sessions SET options = ?, deal = ?, players = ?, names = ?, invited = ?, "
             "status = ?, outcome = ?, faces = ?, ranked = ?, revision = ?, board_message_id = ?, "
@@ -447,6 +468,30 @@ class Storage:
         ) as cursor:
             rows = await cursor.fetchall()
         return [_row_to_session(r) for r in rows]
+
+    async def open_session_ids(self, platform: str, chat_id: str) -> list[str]:
+        """Ids of the chat's open sessions (lobby or active), oldest first; answered from
+        memory after the first call (kept up to date by every session write here)."""
+        key = (platform, chat_id)
+        cached = self._open_ids.get(key)
+        if cached is None:
+            generation = self._open_generation
+            async with self._db.execute(
+                "SELECT created_at, id FROM sessions WHERE platform = ? AND chat_id = ? "
+                "AND status IN (?, ?) ORDER BY created_at, id",
+                (platform, chat_id, LOBBY, ACTIVE),
+            ) as cursor:
+                cached = [(r[0], r[1]) for r in await cursor.fetchall()]
+            if len(self._open_ids) >= CACHE_LIMIT:
+                self._open_ids.clear()
+            if generation == self._open_generation:
+                self._open_ids[key] = cached
+        return [session_id for _, session_id in cached]
+
+    def _forget_cached_sessions(self) -> None:
+        """After a rollback (or a write the cache cannot follow) read sessions again."""
+        self._open_ids.clear()
+        self._open_generation += 1
 
     async def active_solo_sessions(self) -> list[SessionRecord]:
         async with self._db.execute(
@@ -489,6 +534,7 @@ class Storage:
                 await self._db.commit()
             except BaseException:
                 await self._db.rollback()
+                self._forget_cached_sessions()
                 raise
 
     async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
@@ -502,6 +548,7 @@ class Storage:
                 await self._db.commit()
             except BaseException:
                 await self._db.rollback()
+                self._forget_cached_sessions()
                 raise
 
     # ----- results ----------------------------------------------------------------------------
@@ -514,6 +561,7 @@ class Storage:
                 await self._db.commit()
             except BaseException:
                 await self._db.rollback()
+                self._forget_cached_sessions()
                 raise
 
     async def _insert_results(self, results: Sequence[ResultRecord]) -> None:
@@ -594,11 +642,17 @@ class Storage:
 
     # ----- chats and players ------------------------------------------------------------------
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
+        key = (platform, chat_id)
+        if key in self._languages:
+            return self._languages[key]
         async with self._db.execute(
             "SELECT language FROM settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)
         ) as cursor:
             row = await cursor.fetchone()
-        return row[0] if row else None
+        if len(self._languages) >= CACHE_LIMIT:
+            self._languages.clear()
+        # setdefault: a /lang stored while this query ran has already put the newer value here
+        return self._languages.setdefault(key, row[0] if row else None)
 
     async def set_chat_language(self, platform: str, chat_id: str, language: str) -> None:
         async with self._write_lock:
@@ -608,8 +662,15 @@ class Storage:
                 (platform, chat_id, language),
             )
             await self._db.commit()
+            self._languages[(platform, chat_id)] = language
 
     async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
+        """Remember a player's name and when they were last seen; a player seen again under
+        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request)."""
+        key, moment = (platform, user_id), datetime.fromisoformat(at)
+        seen = self._seen.get(key)
+        if seen is not None and seen[0] == name and timedelta(0) <= moment - seen[1] < SEEN_PRECISION:
+            return
         async with self._write_lock:
             await self._db.execute(
                 "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
@@ -618,6 +679,9 @@ class Storage:
                 (platform, user_id, name, at, at),
             )
             await self._db.commit()
+        if len(self._seen) >= CACHE_LIMIT:
+            self._seen.clear()
+        self._seen[key] = (name, moment)
 
     async def find_player(self, platform: str, name: str) -> tuple[str, str] | None:
         """(user id, name) of a player known by that name (or id) on the platform."""

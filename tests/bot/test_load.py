@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from core_fakes import FakeClock
+from core_fakes import FakeClock, FakePlatform
 
+import engine
 from bench.bench_core import (
     PLAYERS_PER_CHAT,
     LoadPlayer,
@@ -67,3 +68,24 @@ async def test_neighbours_in_one_chat_each_get_their_own_boards_while_moving_tog
         assert await stored_problems(core, crowd) == []
     finally:
         await core.close()
+
+
+def dead_deal() -> tuple[str, int]:
+    """A solo game and deal that is over before its first move (load runs met one)."""
+    for deal in range(200_000):
+        for game_id in ("canfield", "solitario", "squadratik", "imaginary13"):
+            if game_id in engine.GAMES and engine.new_game(game_id, deal, ["p"], {}).is_over:
+                return game_id, deal
+    raise AssertionError("no dead deal found")
+
+
+async def test_a_deal_dead_from_the_start_does_not_trap_the_player(core: Core):
+    game_id, deal = dead_deal()
+    chat = FakePlatform(core)
+    started, board = await chat.say("ana", f"/play {game_id} {deal}")
+    assert board.key == "board.caption_over" and board.buttons == []
+    # finished and stored at once: the player may start another game, nothing is left open
+    assert (await chat.say("ana", "/board"))[0].key == "move.no_game"
+    assert (await chat.say("ana", "/resign"))[0].key == "move.no_game"
+    assert (await chat.say("ana", f"/play {game_id} {deal + 1}"))[0].key == "play.started"
+    assert await core.store.count_results(board.board.session_id) == 1
