@@ -34,7 +34,7 @@ from typing import Any
 
 import engine
 from bot import buttons as button_ids
-from bot import i18n, timers
+from bot import daily, hints, i18n, leaderboards, streaks, timers
 from bot.commands import (
     ALL_GAMES,
     COMMANDS,
@@ -43,7 +43,6 @@ from bot.commands import (
     MAX_LINE,
     SOLO_GAMES,
     game_id_of,
-    mention_name,
     parse_line,
 )
 from bot.races import Races
@@ -436,7 +435,7 @@ class Core:
         return await self._undo(ctx, session, None)
 
     async def _cmd_hint(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        return [self._private(ctx, "hint.unavailable")]
+        return await hints.command(self, ctx, args)
 
     async def _cmd_resign(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         session = await self._solo(ctx)
@@ -501,6 +500,7 @@ class Core:
             replies.append(self._end_message(ctx, session))
             if not session.is_table:
                 replies += await self.races.after_move(ctx, session)
+                replies += await daily.game_ended(self, ctx, session.id)
             self.sessions.forget_finished(session)
         elif session.is_table:
             replies.append(self._turn_announcement(ctx.lang, session))
@@ -548,7 +548,7 @@ class Core:
                 return [self._private(ctx, "resign.table")]
             await self.sessions.resign(session, ctx.now)
             board = await self._board(ctx, session)
-            return [board, self._end_message(ctx, session)]
+            return [board, self._end_message(ctx, session), *await daily.game_ended(self, ctx, session.id)]
 
     # ----- boards and buttons -----------------------------------------------------------------
     async def _board(self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None) -> Reply:
@@ -827,7 +827,7 @@ class Core:
         return [self._reply(code, "lang.set", language=i18n.language_name(code, code))]
 
     async def _cmd_daily(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        return [self._private(ctx, "daily.unavailable")]
+        return await daily.command(self, ctx, args)
 
     async def _cmd_race(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         return await self.races.open(ctx, args)
@@ -836,51 +836,7 @@ class Core:
         return [self._private(ctx, "replay.unavailable")]
 
     async def _cmd_stats(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        player_id, name = ctx.user, ctx.req.user_name
-        if args:
-            found = await self.store.find_player(ctx.req.platform, mention_name(args[0]))
-            if found is None:
-                return [self._private(ctx, "stats.unknown_player", name=args[0][:64])]
-            player_id, name = found
-        rows = await self.store.player_stats(ctx.req.platform, player_id)
-        if not rows:
-            return [self._say(ctx, "stats.none", name=name)]
-        lines = [i18n.t(ctx.lang, "stats.header", name=name)]
-        for game_id, games, wins, best in rows:
-            lines.append(i18n.t(ctx.lang, "stats.line", game=self._game_name(ctx.lang, game_id),
-                                games=games, wins=wins, best=best))  # fmt: skip
-        lines += await self.tables.stats_lines(ctx.lang, ctx.req.platform, ctx.req.chat_id, player_id)
-        return [Reply(key="stats.text", text="\n".join(lines), params={"player": player_id})]
+        return await streaks.command(self, ctx, args)
 
     async def _cmd_leaderboard(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        games: list[str] = list(ALL_GAMES)
-        period, scope = "today", "here"
-        for word in args:
-            lowered = word.lower()
-            if lowered in ("today", "week", "all"):
-                period = lowered
-            elif lowered in ("here", "global"):
-                scope = lowered
-            elif game_id_of(lowered) is not None:
-                games = [game_id_of(lowered)]  # type: ignore[list-item]
-            else:
-                return [self._private(ctx, "leaderboard.usage")]
-        today = ctx.now.date()
-        since = {"today": today.isoformat(), "week": (today - timedelta(days=6)).isoformat(), "all": None}[period]
-        chat = ctx.req.chat_id if scope == "here" else None
-        lines = [i18n.t(ctx.lang, f"leaderboard.header_{period}")]
-        for game_id in games:
-            if game_id == "maestras":
-                rows = await self.store.table_wins(ctx.req.platform, chat, game_id, since)
-                entries = [i18n.t(ctx.lang, "leaderboard.table_line", place=i + 1, name=n, wins=w, masters=m)
-                           for i, (n, w, m) in enumerate(rows)]  # fmt: skip
-            else:
-                rows = await self.store.best_scores(ctx.req.platform, chat, game_id, since)
-                entries = [i18n.t(ctx.lang, "leaderboard.line", place=i + 1, name=n, score=s, move=mv)
-                           for i, (n, s, mv) in enumerate(rows)]  # fmt: skip
-            if entries:
-                lines.append(i18n.t(ctx.lang, "leaderboard.game", game=self._game_name(ctx.lang, game_id)))
-                lines.extend(entries)
-        if len(lines) == 1:
-            return [self._say(ctx, "leaderboard.empty")]
-        return [Reply(key="leaderboard.text", text="\n".join(lines), params={"period": period, "scope": scope})]
+        return await leaderboards.command(self, ctx, args)

@@ -1,0 +1,499 @@
+"""Daily challenges: one proven deal per game and UTC day, one ranked attempt per player.
+
+**Choosing the deal.** Candidates come from the project's own generator,
+``DealRandom.for_deal(f"daily:{game}", yyyymmdd)``; the first candidate the solver proves
+within a **node** budget (never seconds, so the verdict is the same on a slow and a fast
+machine) is the day's deal: a win for Solitario, Canfield and Imaginary Thirteen, a
+*solitario* (or *completo*) line for El Solitario. The choice runs in an executor (it takes
+seconds), once per game and day per process, and is stored in the ``daily`` table, so every
+chat on every platform plays the same deal.
+
+>>> from datetime import date
+>>> first = next(candidates("imaginary13", date(2025, 3, 14)))
+>>> first == next(candidates("imaginary13", date(2025, 3, 14)))   # same on every machine
+True
+
+**Ranked attempts.** ``/daily <game>`` starts the player's one ranked attempt of the day (a row
+of ``daily_attempts``, whose primary key forbids a second); no undo, no hints. Once it is over
+``/daily`` starts an unranked replay of the same deal. When a ranked game ends, its stored
+result is checked by replaying the stored move list on the engine (:func:`verify`); a result
+that does not replay to what it claims is refused and loses its ranked mark.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+import engine
+from bot import i18n
+from bot.commands import FACES, game_id_of
+from bot.replies import Reply
+from bot.sessions import iso
+from bot.storage import OVER, Storage
+from engine import BadSetup, IllegalMove
+from engine.rng import DealRandom
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+log = logging.getLogger("tavolo.daily")
+
+#: the games with a daily challenge (Cartas Maestras is played at tables)
+DAILY_GAMES: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik")
+#: solver positions allowed per candidate: enough to prove most winnable deals, small enough
+#: that a day's four choices take seconds, not minutes
+NODE_BUDGETS: dict[str, int] = {
+    "solitario": 200_000,
+    "canfield": 200_000,
+    "imaginary13": 100_000,
+    "squadratik": 20_000,
+}
+#: candidates tried before a game is declared to have no daily deal that day
+MAX_CANDIDATES = 40
+#: the solver verdicts that make a candidate the day's deal
+PROOFS: dict[str, frozenset[str]] = {
+    "squadratik": frozenset({"completo", "solitario"}),
+}
+_WIN = frozenset({"won"})
+#: deal numbers stay below this (readable, and inside the core's deal range)
+DEAL_RANGE = 1_000_000_000
+
+# attempt statuses
+PLAYING = "playing"
+ACCEPTED = "accepted"
+REFUSED = "refused"
+
+
+class DailyUnavailable(Exception):
+    """The game has no engine or no solver yet, so no deal can be proven."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyChoice:
+    """The deal of one game on one UTC day, with the solver's proof.
+
+    ``line`` is the solver's verified line (a win, or El Solitario's solitario line);
+    ``nodes``/``seconds`` add up every candidate tried; ``candidate`` is the index of the
+    chosen one (0 = the first)."""
+
+    game_id: str
+    day: str
+    deal: int
+    candidate: int
+    best: str
+    line: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+def day_number(day: date) -> int:
+    """The day as the candidates' stream number.
+
+    >>> day_number(date(2025, 3, 14))
+    20250314
+    """
+    return day.year * 10_000 + day.month * 100 + day.day
+
+
+def candidates(game_id: str, day: date) -> Iterator[int]:
+    """The day's candidate deal numbers, in the order they are tried (endless)."""
+    rng = DealRandom.for_deal(f"daily:{game_id}", day_number(day))
+    while True:
+        yield rng.below(DEAL_RANGE)
+
+
+def proves(game_id: str, best: str) -> bool:
+    """Whether a solver verdict makes a deal good enough for the daily challenge.
+
+    >>> proves("squadratik", "solitario"), proves("canfield", "won"), proves("canfield", "unknown")
+    (True, True, False)
+    """
+    return best in PROOFS.get(game_id, _WIN)
+
+
+def choose(
+    game_id: str,
+    day: date,
+    node_budget: int | None = None,
+    max_candidates: int = MAX_CANDIDATES,
+) -> DailyChoice | None:
+    """The day's deal: the first candidate the solver proves (None: none of ``max_candidates``).
+
+    Pure and synchronous (call it in an executor); raises :class:`DailyUnavailable` when the
+    game or its solver is not installed.
+
+    >>> choice = choose("imaginary13", date(2025, 3, 14), node_budget=100_000)  # doctest: +SKIP
+    >>> choice.best  # doctest: +SKIP
+    'won'
+    """
+    if game_id not in engine.GAMES:
+        raise DailyUnavailable(game_id)
+    from engine.solvers import Budget, solve
+
+    budget = Budget(nodes=node_budget or NODE_BUDGETS.get(game_id, 100_000), seconds=None)
+    nodes, seconds = 0, 0.0
+    for index, deal in zip(range(max_candidates), candidates(game_id, day), strict=False):
+        try:
+            result = solve(game_id, deal, budget=budget)
+        except (ImportError, ValueError) as missing:  # no solver module for this game yet
+            raise DailyUnavailable(game_id) from missing
+        except BadSetup:
+            continue  # a deal number the game refuses is simply not a candidate
+        nodes += result.nodes
+        seconds += result.seconds
+        if proves(game_id, result.best) and result.moves:
+            return DailyChoice(game_id, day.isoformat(), deal, index, result.best,
+                               list(result.moves), nodes, round(seconds, 3))  # fmt: skip
+    return None
+
+
+# ----- storage -----------------------------------------------------------------------------------
+_CHOICE_COLUMNS = "game_id, day, deal, candidate, best, line, nodes, seconds"
+
+
+def _row_to_choice(row: Sequence[Any]) -> DailyChoice:
+    game_id, day, deal, candidate, best, line, nodes, seconds = row
+    return DailyChoice(game_id, day, int(deal), int(candidate), best, json.loads(line), int(nodes), float(seconds))
+
+
+async def stored_choice(store: Storage, game_id: str, day: str) -> DailyChoice | None:
+    rows = await store.fetch(f"SELECT {_CHOICE_COLUMNS} FROM daily WHERE game_id = ? AND day = ?", (game_id, day))
+    return _row_to_choice(rows[0]) if rows else None
+
+
+async def store_choice(store: Storage, choice: DailyChoice, chosen_at: str) -> None:
+    """Keep the first stored choice of a day: another process may have stored it already."""
+    await store.write([(
+        f"INSERT OR IGNORE INTO daily ({_CHOICE_COLUMNS}, chosen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (choice.game_id, choice.day, choice.deal, choice.candidate, choice.best,
+         json.dumps(choice.line), choice.nodes, choice.seconds, chosen_at),
+    )])  # fmt: skip
+
+
+#: choices computed in this process: a pure function of (game, day), so shared by every core
+_computed: dict[tuple[str, str], DailyChoice | None] = {}
+#: choices being computed, per event loop, so concurrent requests wait for one computation
+_inflight: dict[tuple[int, str, str], asyncio.Future[DailyChoice | None]] = {}
+
+
+async def _compute(game_id: str, day: date) -> DailyChoice | None:
+    key = (game_id, day.isoformat())
+    if key in _computed:
+        return _computed[key]
+    loop = asyncio.get_running_loop()
+    flight_key = (id(loop), *key)
+    pending = _inflight.get(flight_key)
+    if pending is None:
+        pending = loop.run_in_executor(None, choose, game_id, day)
+        _inflight[flight_key] = pending
+        try:
+            found = await pending
+        finally:
+            _inflight.pop(flight_key, None)
+        _computed[key] = found
+        return found
+    return await pending
+
+
+async def daily_choice(store: Storage, game_id: str, day: date, now: datetime) -> DailyChoice | None:
+    """The day's deal of ``game_id``: the stored one, else chosen now (off the event loop)
+    and stored. None when no candidate was proven; :class:`DailyUnavailable` without solver."""
+    stored = await stored_choice(store, game_id, day.isoformat())
+    if stored is not None:
+        return stored
+    found = await _compute(game_id, day)
+    if found is None:
+        return None
+    await store_choice(store, found, iso(now))
+    return await stored_choice(store, game_id, day.isoformat())
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """A player's ranked attempt at one day's challenge."""
+
+    platform: str
+    player_id: str
+    game_id: str
+    day: str
+    session_id: str
+    chat_id: str
+    status: str
+    started_at: str
+
+
+_ATTEMPT_COLUMNS = "platform, player_id, game_id, day, session_id, chat_id, status, started_at"
+
+
+async def attempt_of(store: Storage, platform: str, player_id: str, game_id: str, day: str) -> Attempt | None:
+    rows = await store.fetch(
+        f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts "
+        "WHERE platform = ? AND player_id = ? AND game_id = ? AND day = ?",
+        (platform, player_id, game_id, day),
+    )
+    return Attempt(*rows[0]) if rows else None
+
+
+async def attempt_of_session(store: Storage, session_id: str) -> Attempt | None:
+    rows = await store.fetch(f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts WHERE session_id = ?", (session_id,))
+    return Attempt(*rows[0]) if rows else None
+
+
+async def add_attempt(store: Storage, attempt: Attempt) -> bool:
+    """Record a ranked attempt; False when the player already has one for that game and day."""
+    try:
+        await store.write([(
+            f"INSERT INTO daily_attempts ({_ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (attempt.platform, attempt.player_id, attempt.game_id, attempt.day, attempt.session_id,
+             attempt.chat_id, attempt.status, attempt.started_at),
+        )])  # fmt: skip
+    except sqlite3.IntegrityError:
+        return False
+    return True
+
+
+# ----- verification ------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ClaimedResult:
+    """What a stored result says about a finished game."""
+
+    game_id: str
+    deal: int
+    options: dict[str, Any]
+    players: list[str]
+    moves: list[str]
+    score: int
+    outcome: str
+    move_count: int
+    tiebreak_move: int
+
+
+def verify(claim: ClaimedResult, stored_moves: Sequence[str], daily_deal: int) -> str | None:
+    """Why the claimed result is refused, or None when it is exactly what the stored move list
+    gives on the engine, on the day's deal.
+
+    >>> g = engine.new_game("imaginary13", 5)
+    >>> _ = g.play(g.legal_moves()[0])
+    >>> claim = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), g.score, "resigned", 1, 1)
+    >>> verify(claim, g.moves, 5) is None
+    True
+    >>> verify(ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "won", 1, 1), g.moves, 5)
+    'score'
+    """
+    if claim.deal != daily_deal:
+        return "deal"
+    if list(claim.moves) != list(stored_moves):
+        return "moves"
+    try:
+        game = engine.replay(claim.game_id, claim.deal, claim.players or None, claim.options, stored_moves)
+    except (IllegalMove, BadSetup):
+        return "replay"
+    if game.outcome is None and claim.outcome == "resigned":
+        game.resign()
+    if game.outcome is None or str(game.outcome) != claim.outcome:
+        return "outcome"
+    if int(game.score) != claim.score:
+        return "score"
+    if game.move_number != claim.move_count:
+        return "move_count"
+    score_move = game.view(None).get("score_move")
+    if int(score_move if score_move is not None else game.move_number) != claim.tiebreak_move:
+        return "tiebreak"
+    return None
+
+
+async def settle(store: Storage, session_id: str) -> str | None:
+    """Check the ranked result of a finished daily attempt and mark the attempt accepted or
+    refused (a refused result stays stored, unranked). Returns the new status, or None when
+    there is nothing to settle (no attempt, still playing, already settled)."""
+    attempt = await attempt_of_session(store, session_id)
+    if attempt is None or attempt.status != PLAYING:
+        return None
+    session = await store.get_session(session_id)
+    if session is None or session.status != OVER:
+        return None
+    rows = await store.fetch(
+        "SELECT game_id, deal, options, moves, score, outcome, move_count, tiebreak_move "
+        "FROM results WHERE session_id = ? AND ranked = 1 ORDER BY id",
+        (session_id,),
+    )
+    choice = await stored_choice(store, attempt.game_id, attempt.day)
+    reason: str | None = "missing"
+    if len(rows) == 1 and choice is not None:
+        game_id, deal, options, moves, score, outcome, move_count, tiebreak = rows[0]
+        claim = ClaimedResult(game_id, int(deal), json.loads(options), list(session.players),
+                              json.loads(moves), int(score), outcome, int(move_count), int(tiebreak))  # fmt: skip
+        reason = await asyncio.get_running_loop().run_in_executor(
+            None, verify, claim, await store.load_moves(session_id), choice.deal
+        )
+    status = ACCEPTED if reason is None else REFUSED
+    statements: list[tuple[str, Sequence[Any]]] = [
+        ("UPDATE daily_attempts SET status = ? WHERE session_id = ?", (status, session_id)),
+    ]
+    if reason is not None:
+        log.warning("daily result of session %s refused: %s", session_id, reason)
+        statements.append(("UPDATE results SET ranked = 0 WHERE session_id = ?", (session_id,)))
+    await store.write(statements)
+    return status
+
+
+async def settle_pending(store: Storage) -> int:
+    """Settle every ranked attempt whose game is over (ended by a move, a resignation or the
+    idle sweep); returns how many were settled."""
+    rows = await store.fetch(
+        "SELECT a.session_id FROM daily_attempts a JOIN sessions s ON s.id = a.session_id "
+        "WHERE a.status = ? AND s.status = ?",
+        (PLAYING, OVER),
+    )
+    settled = 0
+    for (session_id,) in rows:
+        if await settle(store, session_id) is not None:
+            settled += 1
+    return settled
+
+
+# ----- the shareable summary ---------------------------------------------------------------------
+SQUARE_GAIN, SQUARE_SOME, SQUARE_NONE, SQUARE_LOSS = "🟩", "🟨", "⬜", "🟥"
+FINISH_MARK = {"won": "🏆", "completo": "🏆", "solitario": "⭐", "lost": "💀", "stalled": "🧱", "resigned": "🏳️"}
+#: how many squares the summary draws (phases of the game)
+PHASES = 10
+
+
+def phase_squares(scores: Sequence[int], phases: int = PHASES) -> str:
+    """A row of squares, one per phase of the game: how much the score moved in that phase
+    (green: a big gain, yellow: some, white: none, red: a loss). ``scores`` is the score after
+    each move, starting with the score before the first.
+
+    >>> phase_squares([0, 0, 10, 40, 40, 30], phases=5)
+    '⬜🟨🟩⬜🟥'
+    """
+    if len(scores) < 2:
+        return SQUARE_NONE * phases
+    moves = len(scores) - 1
+    shown = min(phases, moves)
+    gains = []
+    for p in range(shown):
+        start = scores[p * moves // shown]
+        end = scores[(p + 1) * moves // shown]
+        gains.append(end - start)
+    best = max(gains)
+    row = []
+    for gain in gains:
+        if gain < 0:
+            row.append(SQUARE_LOSS)
+        elif gain == 0:
+            row.append(SQUARE_NONE)
+        elif gain * 2 >= best:
+            row.append(SQUARE_GAIN)
+        else:
+            row.append(SQUARE_SOME)
+    return "".join(row)
+
+
+def score_curve(game_id: str, deal: int, options: dict[str, Any], moves: Sequence[str]) -> list[int]:
+    """The score before the first move and after each move of a game's move list."""
+    game = engine.new_game(game_id, deal, None, options)
+    scores = [int(game.score)]
+    for text in moves:
+        game.play(text)
+        scores.append(int(game.score))
+    return scores
+
+
+def share_text(lang: str, game_id: str, day: str, outcome: str, score: int, moves: Sequence[str],
+               deal: int, options: dict[str, Any] | None = None) -> str:  # fmt: skip
+    """A spoiler-free summary a player can paste anywhere: game, day, result, score, moves and a
+    row of squares by phase. No card and no move is named, so it gives nothing away.
+
+    >>> g = engine.new_game("imaginary13", 3)
+    >>> for _ in range(6): _ = g.play(g.legal_moves()[0])
+    >>> print(share_text("en", "imaginary13", "2025-03-14", "resigned", g.score, g.moves, 3))  # doctest: +ELLIPSIS
+    Tavolo daily · Imaginary Thirteen · 2025-03-14
+    ...
+    """
+    squares = phase_squares(score_curve(game_id, deal, options or {}, moves))
+    mark = FINISH_MARK.get(outcome, "")
+    return "\n".join([
+        i18n.t(lang, "daily.share_title", game=i18n.t(lang, f"game.{game_id}"), day=day),
+        i18n.t(lang, f"daily.share_result.{game_id}", outcome=i18n.t(lang, f"daily.outcome.{outcome}"),
+               score=score, moves=len(moves)),
+        f"{squares} {mark}".rstrip(),
+    ])  # fmt: skip
+
+
+# ----- the /daily command ------------------------------------------------------------------------
+async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+    """``/daily <game> [faces]``: start today's ranked attempt, or a casual replay once the
+    ranked one is over."""
+    games = ", ".join(f"{g} ({i18n.t(ctx.lang, f'game.{g}')})" for g in DAILY_GAMES)
+    if not args:
+        return [core._private(ctx, "daily.usage", games=games)]
+    game_id = game_id_of(args[0])
+    if game_id not in DAILY_GAMES:
+        return [core._private(ctx, "daily.unknown_game", game=args[0][:32], games=games)]
+    faces = None
+    for word in args[1:]:
+        if word.lower() in FACES and game_id == "solitario" and faces is None:
+            faces = word.lower()
+        else:
+            return [core._private(ctx, "daily.bad_argument", arg=word[:32])]
+    today = ctx.now.date()
+    try:
+        choice = await daily_choice(core.store, game_id, today, ctx.now)
+    except DailyUnavailable:
+        return [core._private(ctx, "daily.unavailable", game=core._game_name(ctx.lang, game_id))]
+    if choice is None:
+        return [core._private(ctx, "daily.no_deal", game=core._game_name(ctx.lang, game_id))]
+    await settle_pending(core.store)
+    existing = await core._solo(ctx)
+    if existing is not None:
+        return [core._private(ctx, "play.already_playing", game=core._game_name(ctx.lang, existing.record.game_id))]
+    platform, user = ctx.req.platform, ctx.user
+    attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
+    if attempt is not None and attempt.status == PLAYING:
+        # Its game is still going (in another chat: a replay here would show the deal).
+        return [core._private(ctx, "daily.in_progress", game=core._game_name(ctx.lang, game_id))]
+    faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
+    session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
+                                           game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
+    name = core._game_name(ctx.lang, game_id)
+    ranked = attempt is None and await add_attempt(core.store, Attempt(
+        platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
+    if ranked:
+        session.record.ranked = True
+        await core.sessions.save(session)
+        started = core._say(ctx, "daily.started", name=ctx.req.user_name, game=name, day=choice.day)
+    else:
+        started = core._say(ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day)
+    started.params["ranked"] = ranked
+    return [started, await core._board(ctx, session, fresh=True)]
+
+
+async def game_ended(core: Core, ctx: Ctx, session_id: str) -> list[Reply]:
+    """After a game ends: settle it if it was a ranked daily attempt, and answer with the
+    verdict (and, when accepted, the shareable summary). Nothing for other games."""
+    status = await settle(core.store, session_id)
+    if status is None:
+        return []
+    if status == REFUSED:
+        return [core._say(ctx, "daily.refused")]
+    attempt = await attempt_of_session(core.store, session_id)
+    rows = await core.store.fetch(
+        "SELECT game_id, deal, options, moves, score, outcome FROM results WHERE session_id = ?", (session_id,)
+    )
+    if attempt is None or not rows:
+        return []
+    game_id, deal, options, moves, score, outcome = rows[0]
+    text = share_text(ctx.lang, game_id, attempt.day, outcome, int(score), json.loads(moves), int(deal),
+                      json.loads(options))  # fmt: skip
+    reply = core._say(ctx, "daily.accepted")
+    reply.text = reply.text + "\n\n" + text
+    reply.params["share"] = text
+    return [reply]

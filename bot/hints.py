@@ -1,0 +1,128 @@
+"""``/hint``: a good next move from what the player can see, with a short reason.
+
+The move comes from ``engine.solvers.hints.hint(game, player)``, which looks only at the
+player's view (never at face-down cards or the stock order). The reason is read from what the
+move visibly does, by playing it on a private copy and comparing the public views before and
+after: the first that applies of "wins the game", "completes a path", "puts a card on a
+foundation", "turns up a face-down card", "empties a column", "opens a path", "turns the
+stock", "parks the card on a waste pile", else "the best move the solver sees". Hints are
+refused in the daily challenge (ranked play).
+
+>>> import engine
+>>> g = engine.new_game("imaginary13", 3)
+>>> move = g.legal_moves()[0]
+>>> reason_key(g, move) in REASONS
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import TYPE_CHECKING, Any
+
+from bot import i18n
+from bot.replies import Reply
+from engine import Game, IllegalMove
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+REASONS = (
+    "wins",
+    "completes_path",
+    "foundation",
+    "reveals",
+    "empties",
+    "opens_path",
+    "draw",
+    "waste",
+    "best",
+)
+
+
+def _count(view: dict[str, Any], kind: str, field: str) -> int:
+    piles = view.get("piles") or []
+    if field == "down":
+        return sum(int(p.get("down", 0)) for p in piles if p.get("kind") == kind)
+    return sum(len(p.get("cards") or []) for p in piles if p.get("kind") == kind)
+
+
+def _empty_columns(view: dict[str, Any]) -> int:
+    return sum(1 for p in view.get("piles") or [] if p.get("kind") == "tableau" and not p.get("cards") and not p.get("down"))
+
+
+def reason_key(game: Game, move: Any) -> str:
+    """Why ``move`` is good, as a key of :data:`REASONS`, judged from public views only."""
+    before = game.view(None)
+    after_game = copy.deepcopy(game)
+    try:
+        after_game.play(move)
+    except IllegalMove:
+        return "best"
+    after = after_game.view(None)
+    if str(after.get("outcome")) in ("won", "completo"):
+        return "wins"
+    if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
+        return "completes_path"
+    if _count(after, "foundation", "cards") > _count(before, "foundation", "cards"):
+        return "foundation"
+    if _count(after, "tableau", "down") < _count(before, "tableau", "down"):
+        return "reveals"
+    if _empty_columns(after) > _empty_columns(before):
+        return "empties"
+    paths_before = before.get("paths") or {}
+    paths_after = after.get("paths") or {}
+    if sum(1 for p in paths_after.values() if p) > sum(1 for p in paths_before.values() if p):
+        return "opens_path"
+    kinds = {p.get("id"): p.get("kind") for p in before.get("piles") or []}
+    src, dst = getattr(move, "src", None), getattr(move, "dst", None)
+    if kinds.get(src) == "stock":
+        return "draw"
+    if kinds.get(dst) == "waste":
+        return "waste"
+    return "best"
+
+
+def suggest(game: Game, player: str | None) -> tuple[str, str, int] | None:
+    """(notation, reason key, score change) of the hint, or None when there is none. Runs the
+    hint search on a copy (call it in an executor)."""
+    from engine.solvers.hints import hint
+
+    work = copy.deepcopy(game)
+    move = hint(work, player)
+    if move is None:
+        return None
+    text = str(move)
+    parsed = game.parse_move(text)
+    reason = reason_key(game, parsed)
+    after = copy.deepcopy(game)
+    after.play(parsed)
+    return text, reason, int(after.score) - int(game.score)
+
+
+async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+    """``/hint``: the hint for the sender's game in this chat, privately."""
+    session = await core._game_for_move(ctx)
+    if session is None or session.game is None:
+        return [core._private(ctx, "move.no_game")]
+    if session.record.ranked:
+        return [core._private(ctx, "hint.ranked")]
+    async with core.sessions.lock(session.id):
+        game = session.game
+        if game is None or game.is_over or not session.is_active:
+            return [core._private(ctx, "game.not_active")]
+        if session.is_table and game.current_player != ctx.user:
+            return [core._private(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
+        snapshot = copy.deepcopy(game)
+    try:
+        found = await asyncio.get_running_loop().run_in_executor(None, suggest, snapshot, ctx.user)
+    except (ImportError, ValueError, IllegalMove):
+        # No hint search for this game yet (or it offered something the game refuses).
+        return [core._private(ctx, "hint.unavailable")]
+    if found is None:
+        return [core._private(ctx, "hint.none")]
+    notation, reason, gain = found
+    why = i18n.t(ctx.lang, f"hint.why.{reason}")
+    key = "hint.text_points" if gain > 0 else "hint.text"
+    return [core._private(ctx, key, move=notation, why=why, points=gain)]

@@ -1,0 +1,238 @@
+"""Leaderboards: ``/leaderboard [game] [today|week|all] [here|global]``.
+
+Each solo game has two boards: the **daily challenge** (accepted ranked attempts, by the day of
+the challenge) and **free games** (unranked results, by the day they finished). Each player
+appears once, with their best result in the window; the order is the game's own (bot.md):
+
+* Solitario: higher score, then the earlier move at which that score was reached (seed 001);
+* Canfield: more dollars, then fewer moves;
+* Imaginary Thirteen: more cards played, then fewer moves;
+* Squadratik (El Solitario): better result (completo > solitario > lost), then more points;
+* Cartas Maestras: most wins, then most masters won, over the window.
+
+Players equal on every criterion share a place (1, 1, 3). ``here`` counts games played in this
+chat; ``global`` every chat on every platform. Today's daily board of a chat also names the
+players known there who have not played today's challenge yet.
+
+>>> sort_key("solitario", Entry("p", "P", 185, 40, 97, "stalled"))
+(-185, 40)
+>>> sort_key("squadratik", Entry("p", "P", 12, 46, 46, "solitario"))
+(-1, -12)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import TYPE_CHECKING, Any
+
+from bot import i18n
+from bot.commands import ALL_GAMES, game_id_of
+from bot.daily import ACCEPTED, DAILY_GAMES, settle_pending
+from bot.replies import Reply
+from bot.storage import Storage
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+PERIODS = ("today", "week", "all")
+SCOPES = ("here", "global")
+#: rows shown per board
+LIMIT = 10
+#: El Solitario results, best first
+RESULT_RANK = {"completo": 2, "solitario": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player's result on a board (``player`` is ``platform:user id``)."""
+
+    player: str
+    name: str
+    score: int
+    tiebreak_move: int
+    move_count: int
+    outcome: str
+
+
+def sort_key(game_id: str, entry: Entry) -> tuple[int, ...]:
+    """Smaller is better: the game's leaderboard order (see the module doc)."""
+    if game_id == "solitario":
+        return (-entry.score, entry.tiebreak_move)
+    if game_id == "squadratik":
+        return (-RESULT_RANK.get(entry.outcome, 0), -entry.score)
+    return (-entry.score, entry.move_count)  # canfield, imaginary13
+
+
+def rank(game_id: str, entries: Sequence[Entry]) -> list[tuple[int, Entry]]:
+    """Each player's best entry, ordered, with shared places for exact ties.
+
+    >>> a, b, c = (Entry(p, p, 10, m, m, "lost") for p, m in (("a", 9), ("b", 5), ("c", 5)))
+    >>> [(place, e.name) for place, e in rank("canfield", [a, b, c])]
+    [(1, 'b'), (1, 'c'), (3, 'a')]
+    """
+    best: dict[str, Entry] = {}
+    for entry in entries:
+        kept = best.get(entry.player)
+        if kept is None or sort_key(game_id, entry) < sort_key(game_id, kept):
+            best[entry.player] = entry
+    ordered = sorted(best.values(), key=lambda e: (sort_key(game_id, e), e.name.lower()))
+    placed: list[tuple[int, Entry]] = []
+    for index, entry in enumerate(ordered):
+        if placed and sort_key(game_id, placed[-1][1]) == sort_key(game_id, entry):
+            placed.append((placed[-1][0], entry))
+        else:
+            placed.append((index + 1, entry))
+    return placed
+
+
+def since_day(period: str, today: date) -> str:
+    """The first UTC day of a window ("" = from the beginning).
+
+    >>> since_day("week", date(2025, 3, 14)), since_day("all", date(2025, 3, 14))
+    ('2025-03-08', '')
+    """
+    if period == "all":
+        return ""
+    return (today if period == "today" else today - timedelta(days=6)).isoformat()
+
+
+_RESULT_COLUMNS = (
+    "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
+)
+
+
+async def daily_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
+    """Accepted ranked attempts of the window (by the challenge's day)."""
+    sql = (
+        f"SELECT {_RESULT_COLUMNS} FROM results r JOIN daily_attempts a ON a.session_id = r.session_id "
+        "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day >= ?"
+    )
+    params: list[Any] = [ACCEPTED, game_id, since]
+    if chat is not None:
+        sql += " AND r.platform = ? AND r.chat_id = ?"
+        params += [platform, chat]
+    return [Entry(*row) for row in await store.fetch(sql, params)]
+
+
+async def casual_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
+    """Unranked results of the window (by the day they finished)."""
+    sql = f"SELECT {_RESULT_COLUMNS} FROM results r WHERE r.ranked = 0 AND r.game_id = ? AND r.day >= ?"
+    params: list[Any] = [game_id, since]
+    if chat is not None:
+        sql += " AND r.platform = ? AND r.chat_id = ?"
+        params += [platform, chat]
+    return [Entry(*row) for row in await store.fetch(sql, params)]
+
+
+async def not_played_today(store: Storage, platform: str, chat: str, game_id: str, day: str) -> list[str]:
+    """Names of the players known in this chat (they played or joined a game here) with no
+    ranked attempt at today's challenge of ``game_id``."""
+    rows = await store.fetch(
+        "SELECT DISTINCT p.name FROM players p WHERE p.platform = ? AND p.user_id IN ("
+        "  SELECT player_id FROM results WHERE platform = ? AND chat_id = ?"
+        "  UNION SELECT creator FROM sessions WHERE platform = ? AND chat_id = ?"
+        ") AND p.user_id NOT IN ("
+        "  SELECT player_id FROM daily_attempts WHERE platform = ? AND game_id = ? AND day = ?"
+        ") ORDER BY lower(p.name)",
+        (platform, platform, chat, platform, chat, platform, game_id, day),
+    )
+    return [row[0] for row in rows]
+
+
+async def table_rows(store: Storage, platform: str, chat: str | None, since: str) -> list[tuple[str, int, int]]:
+    """Cartas Maestras: (name, wins, masters) per player over the window, best first."""
+    sql = (
+        "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
+        "WHERE game_id = 'maestras' AND day >= ?"
+    )
+    params: list[Any] = [since]
+    if chat is not None:
+        sql += " AND platform = ? AND chat_id = ?"
+        params += [platform, chat]
+    sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"
+    return [(r[0], int(r[1]), int(r[2])) for r in await store.fetch(sql, params)]
+
+
+# ----- text tables -------------------------------------------------------------------------------
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
+    """Columns padded for a monospace block (numbers right-aligned).
+
+    >>> print("\\n".join(text_table(["#", "name", "score"], [["1", "Ana", "185"]], [True, False, True])))
+    #  name  score
+    1  Ana     185
+    """
+    widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=False)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [str(c).rjust(w) if r else str(c).ljust(w) for c, w, r in zip(row, widths, right, strict=False)]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _cells(lang: str, game_id: str, entry: Entry) -> list[str]:
+    if game_id == "solitario":
+        return [str(entry.score), str(entry.tiebreak_move)]
+    if game_id == "canfield":
+        return [i18n.t(lang, "lb.dollars", dollars=entry.score), str(entry.move_count)]
+    if game_id == "squadratik":
+        return [i18n.t(lang, f"daily.outcome.{entry.outcome}"), str(entry.score)]
+    return [str(entry.score), str(entry.move_count)]
+
+
+def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
+    header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, f"lb.cols.{game_id}").split("|")]
+    rows = [[str(place), entry.name[:16], *_cells(lang, game_id, entry)] for place, entry in placed[:LIMIT]]
+    return [title, *text_table(header, rows, [True, False, True, True])]
+
+
+async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table."""
+    games: list[str] = list(ALL_GAMES)
+    period, scope = "today", "here"
+    for word in args:
+        lowered = word.lower()
+        if lowered in PERIODS:
+            period = lowered
+        elif lowered in SCOPES:
+            scope = lowered
+        elif game_id_of(lowered) is not None:
+            games = [game_id_of(lowered)]  # type: ignore[list-item]
+        else:
+            return [core._private(ctx, "leaderboard.usage")]
+    await settle_pending(core.store)
+    lang, platform = ctx.lang, ctx.req.platform
+    today = ctx.now.date()
+    since = since_day(period, today)
+    chat = ctx.req.chat_id if scope == "here" else None
+    blocks: list[list[str]] = []
+    for game_id in games:
+        name = core._game_name(lang, game_id)
+        if game_id == "maestras":
+            rows = await table_rows(core.store, platform, chat, since)
+            if rows:
+                header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, "lb.cols.maestras").split("|")]
+                cells = [[str(i + 1), n[:16], str(w), str(m)] for i, (n, w, m) in enumerate(rows[:LIMIT])]
+                blocks.append([name, *text_table(header, cells, [True, False, True, True])])
+            continue
+        lines: list[str] = []
+        if game_id in DAILY_GAMES:
+            placed = rank(game_id, await daily_entries(core.store, game_id, since, platform, chat))
+            if placed:
+                lines += _board_lines(lang, game_id, i18n.t(lang, "lb.daily", game=name), placed)
+            if period == "today" and chat is not None and (placed or len(games) == 1):
+                missing = await not_played_today(core.store, platform, chat, game_id, today.isoformat())
+                if missing:
+                    lines.append(i18n.t(lang, "lb.not_played", names=", ".join(missing[:LIMIT])))
+        placed = rank(game_id, await casual_entries(core.store, game_id, since, platform, chat))
+        if placed:
+            lines += _board_lines(lang, game_id, i18n.t(lang, "lb.casual", game=name), placed)
+        if lines:
+            blocks.append(lines)
+    if not blocks:
+        return [core._say(ctx, "leaderboard.empty")]
+    title = i18n.t(lang, f"leaderboard.header_{period}") + " · " + i18n.t(lang, f"lb.scope.{scope}")
+    text = "\n\n".join(["\n".join(b) for b in [[title], *blocks]])
+    return [Reply(key="leaderboard.text", text=text,
+                  params={"period": period, "scope": scope, "preformatted": True})]  # fmt: skip

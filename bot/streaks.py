@@ -1,0 +1,138 @@
+"""Daily streaks and ``/stats [@player]``.
+
+A **streak** is a run of consecutive UTC days on each of which the player finished at least one
+daily challenge (an accepted ranked attempt, counted on the challenge's day). The current streak
+is still alive on the day after its last day: it survives until the end of the next UTC day,
+and breaks only when a whole UTC day passes without a finished daily.
+
+>>> d = date.fromisoformat
+>>> streaks([d("2025-03-12"), d("2025-03-13")], today=d("2025-03-14"))
+Streaks(current=2, best=2)
+>>> streaks([d("2025-03-12"), d("2025-03-13")], today=d("2025-03-15"))
+Streaks(current=0, best=2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import TYPE_CHECKING
+
+from bot import i18n
+from bot.commands import ALL_GAMES, mention_name
+from bot.daily import ACCEPTED, settle_pending
+from bot.leaderboards import Entry, sort_key
+from bot.replies import Reply
+from bot.storage import Storage
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+
+@dataclass(frozen=True, slots=True)
+class Streaks:
+    """Current and best run of consecutive days."""
+
+    current: int
+    best: int
+
+
+def streaks(days: Iterable[date], today: date) -> Streaks:
+    """The current and best streak of a set of days with a finished daily challenge.
+
+    >>> d = date.fromisoformat
+    >>> streaks([d("2025-03-01"), d("2025-03-02"), d("2025-03-03"), d("2025-03-14")], today=d("2025-03-14"))
+    Streaks(current=1, best=3)
+    >>> streaks([], today=d("2025-03-14"))
+    Streaks(current=0, best=0)
+    """
+    ordered = sorted(set(days))
+    best = run = 0
+    previous: date | None = None
+    for day in ordered:
+        run = run + 1 if previous is not None and day - previous == timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    alive = previous is not None and (today - previous) <= timedelta(days=1)
+    return Streaks(run if alive else 0, best)
+
+
+async def daily_days(store: Storage, platform: str, player_id: str) -> list[date]:
+    """The challenge days on which the player finished a daily (accepted attempts)."""
+    rows = await store.fetch(
+        "SELECT DISTINCT day FROM daily_attempts WHERE platform = ? AND player_id = ? AND status = ?",
+        (platform, player_id, ACCEPTED),
+    )
+    return [date.fromisoformat(row[0]) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class GameStats:
+    """One game's numbers for one player."""
+
+    game_id: str
+    games: int
+    wins: int
+    best: Entry | None  # the best result by the game's leaderboard order (solo games)
+    masters: int = 0
+
+
+async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
+    """Games, wins and best result per game (every finished game, ranked or not)."""
+    rows = await store.fetch(
+        "SELECT game_id, platform || ':' || player_id, player_name, score, tiebreak_move, move_count, "
+        "outcome, won, COALESCE(masters, 0) FROM results WHERE platform = ? AND player_id = ?",
+        (platform, player_id),
+    )
+    per_game: dict[str, list[tuple]] = {}
+    for row in rows:
+        per_game.setdefault(row[0], []).append(row)
+    found = []
+    for game_id in sorted(per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)):
+        results = per_game[game_id]
+        entries = [Entry(*r[1:7]) for r in results]
+        best = None if game_id == "maestras" else min(entries, key=lambda e: sort_key(game_id, e))
+        found.append(GameStats(game_id, len(results), sum(int(r[7]) for r in results), best,
+                               sum(int(r[8]) for r in results)))  # fmt: skip
+    return found
+
+
+def _best_text(lang: str, stats: GameStats) -> str:
+    best = stats.best
+    if best is None:
+        return i18n.t(lang, "stats.masters", masters=stats.masters)
+    if stats.game_id == "squadratik":
+        return i18n.t(lang, "stats.best.squadratik", result=i18n.t(lang, f"daily.outcome.{best.outcome}"),
+                      points=best.score)  # fmt: skip
+    if stats.game_id == "canfield":
+        return i18n.t(lang, "stats.best.canfield", dollars=best.score, moves=best.move_count)
+    if stats.game_id == "solitario":
+        return i18n.t(lang, "stats.best.solitario", score=best.score, move=best.tiebreak_move)
+    return i18n.t(lang, "stats.best.moves", score=best.score, moves=best.move_count)
+
+
+async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+    """``/stats [@player]``: games, wins and best result per game, current and best streak."""
+    player_id, name = ctx.user, ctx.req.user_name
+    if args:
+        found = await core.store.find_player(ctx.req.platform, mention_name(args[0]))
+        if found is None:
+            return [core._private(ctx, "stats.unknown_player", name=args[0][:64])]
+        player_id, name = found
+    await settle_pending(core.store)
+    per_game = await game_stats(core.store, ctx.req.platform, player_id)
+    streak = streaks(await daily_days(core.store, ctx.req.platform, player_id), ctx.now.date())
+    if not per_game:
+        return [core._say(ctx, "stats.none", name=name)]
+    lang = ctx.lang
+    lines = [i18n.t(lang, "stats.header", name=name)]
+    for stats in per_game:
+        lines.append(i18n.t(lang, "stats.game_line", game=core._game_name(lang, stats.game_id),
+                            games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
+    lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
+    # Ratings and table numbers come from the tables module (bot/tables.py).
+    lines += await core.tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
+    params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
+              "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game}}  # fmt: skip
+    return [Reply(key="stats.text", text="\n".join(lines), params=params)]
