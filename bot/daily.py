@@ -177,21 +177,23 @@ async def store_choice(store: Storage, choice: DailyChoice, chosen_at: str) -> N
     )])  # fmt: skip
 
 
-#: choices computed in this process: a pure function of (game, day), so shared by every core
-_computed: dict[tuple[str, str], DailyChoice | None] = {}
+#: choices computed in this process: a pure function of (game, day, budget), so shared by
+#: every core of the process
+_computed: dict[tuple[str, str, int], DailyChoice | None] = {}
 #: choices being computed, per event loop, so concurrent requests wait for one computation
-_inflight: dict[tuple[int, str, str], asyncio.Future[DailyChoice | None]] = {}
+_inflight: dict[tuple[int, str, str, int], asyncio.Future[DailyChoice | None]] = {}
 
 
 async def _compute(game_id: str, day: date) -> DailyChoice | None:
-    key = (game_id, day.isoformat())
+    budget = NODE_BUDGETS.get(game_id, 100_000)
+    key = (game_id, day.isoformat(), budget)
     if key in _computed:
         return _computed[key]
     loop = asyncio.get_running_loop()
     flight_key = (id(loop), *key)
     pending = _inflight.get(flight_key)
     if pending is None:
-        pending = loop.run_in_executor(None, choose, game_id, day)
+        pending = loop.run_in_executor(None, choose, game_id, day, budget)
         _inflight[flight_key] = pending
         try:
             found = await pending

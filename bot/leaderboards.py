@@ -184,7 +184,8 @@ def _cells(lang: str, game_id: str, entry: Entry) -> list[str]:
 def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
     header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, f"lb.cols.{game_id}").split("|")]
     rows = [[str(place), entry.name[:16], *_cells(lang, game_id, entry)] for place, entry in placed[:LIMIT]]
-    return [title, *text_table(header, rows, [True, False, True, True])]
+    text_column = game_id == "squadratik"  # the result is a word: left-aligned
+    return [title, *text_table(header, rows, [True, False, not text_column, True])]
 
 
 async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -224,6 +225,8 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
             if period == "today" and chat is not None and (placed or len(games) == 1):
                 missing = await not_played_today(core.store, platform, chat, game_id, today.isoformat())
                 if missing:
+                    if not placed:
+                        lines.append(i18n.t(lang, "lb.daily", game=name))
                     lines.append(i18n.t(lang, "lb.not_played", names=", ".join(missing[:LIMIT])))
         placed = rank(game_id, await casual_entries(core.store, game_id, since, platform, chat))
         if placed:
