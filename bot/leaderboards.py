@@ -117,8 +117,12 @@ async def daily_entries(store: Storage, game_id: str, since: str, platform: str,
 
 
 async def casual_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
-    """Unranked results of the window (by the day they finished)."""
-    sql = f"SELECT {_RESULT_COLUMNS} FROM results r WHERE r.ranked = 0 AND r.game_id = ? AND r.day >= ?"
+    """Unranked results of the window (by the day they finished). A refused daily attempt is
+    not a free game: it stays off both boards."""
+    sql = (
+        f"SELECT {_RESULT_COLUMNS} FROM results r WHERE r.ranked = 0 AND r.game_id = ? AND r.day >= ? "
+        "AND r.session_id NOT IN (SELECT session_id FROM daily_attempts)"
+    )
     params: list[Any] = [game_id, since]
     if chat is not None:
         sql += " AND r.platform = ? AND r.chat_id = ?"
