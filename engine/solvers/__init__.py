@@ -24,7 +24,6 @@ line). El Solitario also reports its best line when it has no completo: ``outcom
 
 from __future__ import annotations
 
-import copy
 import importlib
 import time
 from collections.abc import Callable, Mapping
@@ -175,12 +174,14 @@ def solve(
 
 def solve_game(game: Game, budget: Budget | None = None) -> SolveResult:
     """Solve ``game`` from its current position (hand-built positions too). ``moves`` continue
-    from there; they are verified by playing them on a copy. The game itself is not changed."""
+    from there; they are verified by playing them and taking them back: the game ends as it
+    was."""
     budget = budget or Budget()
     searcher = _searcher(game.game_id)
     counter = Counter(budget)
-    work = copy.deepcopy(game)
-    found = searcher(work, counter)
+    # Solvers work on the game itself through its fast path and put it back as they found it
+    # (a deep copy would break engines that key their caches on card identity).
+    found = searcher(game, counter)
     result = SolveResult(
         game.game_id,
         game.deal,
@@ -192,10 +193,15 @@ def solve_game(game: Game, budget: Budget | None = None) -> SolveResult:
         dict(game.options),
     )
     if result.moves:
-        check = copy.deepcopy(game)
-        for text in result.moves:
-            check.play(text)
-        _check_line(check, result)
+        played = 0
+        try:
+            for text in result.moves:
+                game.play(text)
+                played += 1
+            _check_line(game, result)
+        finally:
+            for _ in range(played):
+                game.undo()
     return result
 
 
