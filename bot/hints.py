@@ -39,6 +39,8 @@ REASONS = (
     "waste",
     "best",
 )
+#: games whose score is a number of points (the hint mentions how many it earns)
+POINT_GAMES = ("solitario", "squadratik")
 
 
 def _count(view: dict[str, Any], kind: str, field: str) -> int:
@@ -124,5 +126,6 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core._private(ctx, "hint.none")]
     notation, reason, gain = found
     why = i18n.t(ctx.lang, f"hint.why.{reason}")
-    key = "hint.text_points" if gain > 0 else "hint.text"
+    # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
+    key = "hint.text_points" if gain > 0 and session.record.game_id in POINT_GAMES else "hint.text"
     return [core._private(ctx, key, move=notation, why=why, points=gain)]
