@@ -38,7 +38,7 @@ class StallSearchable(Protocol):
 
 #: positions visited before giving up. Deals met in play stay far below it; the rare positions
 #: with many face-up runs to shuffle and progress many stock turns away can exceed it.
-MAX_POSITIONS = 4000
+MAX_POSITIONS = 2000
 
 
 def is_stalled(game: StallSearchable, max_positions: int = MAX_POSITIONS) -> bool:
