@@ -183,6 +183,9 @@ def test_help_shows_every_notation_form_in_every_language(game_id: str) -> None:
 @pytest.mark.parametrize("game_id", sorted(set(GAME_IDS) & set(engine.GAMES)))
 def test_every_move_in_the_guide_is_accepted_by_the_engine_notation(game_id: str) -> None:
     game = _new_game(game_id)
+    if game_id == "canfield":
+        # "wf" names the waste card's own foundation, so the waste must hold a card to read it.
+        game.play("d")
     for form in NOTATION[game_id]:
         move = game.parse_move(form)
         assert game.parse_move(str(move)) == move
