@@ -446,6 +446,10 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
             faces = word.lower()
         else:
             return [core._private(ctx, "daily.bad_argument", arg=word[:32])]
+    await settle_pending(core.store)
+    existing = await core._solo(ctx)
+    if existing is not None:
+        return [core._private(ctx, "play.already_playing", game=core._game_name(ctx.lang, existing.record.game_id))]
     today = ctx.now.date()
     try:
         choice = await daily_choice(core.store, game_id, today, ctx.now)
@@ -453,10 +457,6 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core._private(ctx, "daily.unavailable", game=core._game_name(ctx.lang, game_id))]
     if choice is None:
         return [core._private(ctx, "daily.no_deal", game=core._game_name(ctx.lang, game_id))]
-    await settle_pending(core.store)
-    existing = await core._solo(ctx)
-    if existing is not None:
-        return [core._private(ctx, "play.already_playing", game=core._game_name(ctx.lang, existing.record.game_id))]
     platform, user = ctx.req.platform, ctx.user
     attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
     if attempt is not None and attempt.status == PLAYING:
