@@ -34,7 +34,7 @@ from typing import Any
 
 import engine
 from bot import buttons as button_ids
-from bot import daily, hints, i18n, leaderboards, streaks, timers
+from bot import daily, hints, i18n, leaderboards, replays, streaks, timers
 from bot.commands import (
     ALL_GAMES,
     COMMANDS,
@@ -833,7 +833,7 @@ class Core:
         return await self.races.open(ctx, args)
 
     async def _cmd_replay(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        return [self._private(ctx, "replay.unavailable")]
+        return await replays.command(self, ctx, args)
 
     async def _cmd_stats(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         return await streaks.command(self, ctx, args)

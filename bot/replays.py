@@ -1,0 +1,165 @@
+"""``/replay``: an animated image (GIF) of the sender's most recent finished game in a chat.
+
+The game is found through its stored results (every finished game, solo or table, keeps one
+result row per player), rebuilt from its stored move list and drawn by
+``renderer.replay(game_id, deal, players, options, moves, **style)``: the start position, then
+one frame per move. The renderer draws each frame from the public view (``view(None)``), so a
+Cartas Maestras replay never shows anyone's hand.
+
+``/replay`` takes one optional argument, a game (``/replay canfield``): the most recent finished
+game of that kind. Two replays are held back because they would spoil a competition that is
+still going on: today's daily challenge deal (until the next UTC day) and a race round while any
+of its boards is still being played.
+
+Drawing takes a second or more for a long game, so it runs on its own worker thread (never on
+the event loop, and never holding up the board pictures of other games, which use the default
+executor); the last few replays are kept, so a second ``/replay`` of the same game is instant.
+
+>>> IMAGE_NAME   # adapters send a ``.gif`` image as an animation, not as a still photo
+'replay.gif'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from bot import daily
+from bot.commands import ALL_GAMES, game_id_of
+from bot.replies import Reply
+from bot.storage import ACTIVE, SOLO, SessionRecord
+
+if TYPE_CHECKING:
+    from bot.core import Core, Ctx
+
+log = logging.getLogger("tavolo.replays")
+
+#: the file name adapters see: ``.gif`` tells them to send an animation, not a still photo
+IMAGE_NAME = "replay.gif"
+#: how many finished replays are kept in memory (a GIF is at most 8 MB, usually 0.2-5 MB)
+CACHE_SIZE = 4
+
+# One worker: replays queue behind each other instead of taking every thread of the default
+# executor, which draws the boards of the games being played.
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavolo-replay")
+_cache: OrderedDict[tuple[str, str, str, int], bytes] = OrderedDict()
+
+
+def draw_replay(
+    game_id: str,
+    deal: int,
+    players: list[str],
+    options: dict[str, Any],
+    moves: list[str],
+    **style: Any,
+) -> bytes:
+    """The GIF of a game, by ``renderer.replay`` (looked up at call time, so tests can watch it).
+
+    >>> draw_replay("canfield", 3, ["you"], {}, [], faces="francesi", lang="en")[:6]  # doctest: +SKIP
+    b'GIF89a'
+    """
+    import renderer
+
+    data: bytes = renderer.replay(game_id, deal, players, options, moves, **style)
+    return data
+
+
+async def latest_finished(core: Core, ctx: Ctx, game_id: str | None = None) -> str | None:
+    """The id of the sender's most recently finished game in this chat (of ``game_id`` when
+    given), or None."""
+    sql = (
+        "SELECT session_id FROM results WHERE platform = ? AND chat_id = ? AND player_id = ?"
+        + (" AND game_id = ?" if game_id else "")
+        + " ORDER BY finished_at DESC, id DESC LIMIT 1"
+    )
+    params: tuple[Any, ...] = (ctx.req.platform, ctx.req.chat_id, ctx.user)
+    rows = await core.store.fetch(sql, params + ((game_id,) if game_id else ()))
+    return str(rows[0][0]) if rows else None
+
+
+async def _spoiler_key(core: Core, ctx: Ctx, rec: SessionRecord) -> str | None:
+    """Why this replay must wait (an i18n key), or None when it may be shown now."""
+    if rec.kind == SOLO:
+        today = ctx.now.date().isoformat()
+        choice = await daily.stored_choice(core.store, rec.game_id, today)
+        if choice is not None and choice.deal == rec.deal:
+            return "replay.daily_today"
+        entry = await core.races.entry_of(rec.id)
+        if entry is not None:
+            race_id, round_number = entry
+            rows = await core.store.fetch(
+                "SELECT COUNT(*) FROM race_entries e JOIN sessions s ON s.id = e.session_id "
+                "WHERE e.race_id = ? AND e.round = ? AND s.status = ?",
+                (race_id, round_number, ACTIVE),
+            )
+            if rows and int(rows[0][0]) > 0:
+                return "replay.race_running"
+    return None
+
+
+def _caption(core: Core, ctx: Ctx, rec: SessionRecord, moves: list[str]) -> Reply:
+    game = core._game_name(ctx.lang, rec.game_id)
+    if rec.kind == SOLO:
+        name = rec.names.get(rec.players[0], rec.players[0])
+        return core._say(ctx, "replay.solo", name=name, game=game, deal=rec.deal, moves=len(moves))
+    players = ", ".join(rec.names.get(p, p) for p in rec.players)
+    return core._say(ctx, "replay.table", game=game, players=players, moves=len(moves))
+
+
+async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
+    key = (rec.id, lang, rec.faces, len(moves))
+    cached = _cache.get(key)
+    if cached is not None:
+        _cache.move_to_end(key)
+        return cached
+    call = functools.partial(
+        draw_replay, rec.game_id, rec.deal, list(rec.players), dict(rec.options), list(moves),
+        faces=rec.faces, lang=lang,
+    )  # fmt: skip
+    data = await asyncio.get_running_loop().run_in_executor(_executor, call)
+    _cache[key] = data
+    while len(_cache) > CACHE_SIZE:
+        _cache.popitem(last=False)
+    return data
+
+
+async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+    """``/replay [game]``: the animated replay of the sender's last finished game here.
+
+    The answer is a channel message whose image is the GIF (``image_name="replay.gif"``), or a
+    private explanation: no finished game yet, a replay that would spoil a running
+    competition, or a drawing failure."""
+    game_id: str | None = None
+    if len(args) > 1:
+        return [core._private(ctx, "replay.usage")]
+    if args:
+        game_id = game_id_of(args[0])
+        if game_id is None:
+            return [core._private(ctx, "game.unknown", game=args[0][:32],
+                                  games=core._games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
+    session_id = await latest_finished(core, ctx, game_id)
+    if session_id is None:
+        if game_id is None:
+            return [core._private(ctx, "replay.none")]
+        return [core._private(ctx, "replay.none_of_game", game=core._game_name(ctx.lang, game_id))]
+    rec = await core.store.get_session(session_id)
+    if rec is None:
+        return [core._private(ctx, "replay.none")]
+    waiting = await _spoiler_key(core, ctx, rec)
+    if waiting is not None:
+        return [core._private(ctx, waiting)]
+    moves = await core.store.load_moves(session_id)
+    try:
+        image = await _gif(rec, moves, ctx.lang)
+    except Exception:
+        log.exception("replay of %s (%s) failed", session_id, rec.game_id)
+        return [core._private(ctx, "replay.failed")]
+    reply = _caption(core, ctx, rec, moves)
+    reply.image = image
+    reply.image_name = IMAGE_NAME
+    reply.params["session"] = session_id
+    return [reply]
