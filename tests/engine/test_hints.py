@@ -1,0 +1,88 @@
+"""Hints: legal, sensible, and blind to hidden cards."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import engine
+from engine.canfield import Canfield
+from engine.rng import DealRandom
+from engine.solitario import Solitario
+from engine.solvers.hints import hint
+from engine.squadratik.board import Board
+from engine.squadratik.solitario import ElSolitario
+
+
+def test_the_same_visible_board_gets_the_same_hint_whatever_is_hidden():
+    # Same face-up cards, waste and counts; the face-down cards and the stock differ.
+    one = Solitario.from_layout(["5h Qc | Kd", "3s | 4c", "2d | 6h 5s"], waste="Jd", stock="7c 7d Ac")
+    two = Solitario.from_layout(["Ac 7c | Kd", "Qc | 4c", "7d | 6h 5s"], waste="Jd", stock="2d 5h 3s")
+    assert one.view() == two.view()
+    assert str(hint(one)) == str(hint(two))
+
+
+@given(st.integers(min_value=1, max_value=500), st.integers(min_value=0, max_value=2**32))
+def test_shuffling_the_hidden_cards_of_a_deal_never_changes_the_hint(deal, seed):
+    game = engine.new_game("solitario", deal)
+    twin = engine.new_game("solitario", deal)
+    # The twin's own face-down cards and stock, shuffled among themselves.
+    hidden = [c for col, down in zip(twin._cols, twin._down, strict=True) for c in col[:down]]
+    hidden += twin._stock
+    DealRandom(seed).shuffle(hidden)
+    for col, down in zip(twin._cols, twin._down, strict=True):
+        col[:down] = [hidden.pop() for _ in range(down)]
+    twin._stock = hidden
+    assert twin.view() == game.view()
+    assert str(hint(twin)) == str(hint(game))
+
+
+def test_a_card_that_fits_its_foundation_is_suggested_first():
+    game = Solitario.from_layout(["Ad", "2s | Kh"], waste="7c")
+    assert str(hint(game)) == "1f1"
+
+
+def test_a_move_that_turns_up_a_face_down_card_beats_drawing():
+    game = Solitario.from_layout(["Qs | 2d", "3c"], stock="5h 6h 7h")
+    assert str(hint(game)) == "12"
+
+
+def test_drawing_when_nothing_else_is_useful():
+    game = Solitario.from_layout(["Qs | 2d"], stock="5h 6h Ad")
+    assert str(hint(game)) == "d"
+
+
+def test_a_lone_king_is_not_shuffled_between_empty_columns():
+    game = Solitario.from_layout(["Kh"], stock="5h Ad")
+    assert str(hint(game)) == "d"
+
+
+def test_canfield_prefers_taking_a_card_out_of_the_reserve():
+    game = Canfield.from_layout(["9s", "5h"], base_rank=1, reserve="2c 8h", stock="3d")
+    assert str(hint(game)) == "r1"
+
+
+def test_imaginary13_plays_waste_tops_home_and_fills_wastes_sensibly():
+    game = engine.new_game("imaginary13", 1)
+    for _ in range(30):
+        move = hint(game)
+        assert move in game.legal_moves()
+        game.play(move)
+    assert game.score > 0
+
+
+def test_el_solitario_completes_a_path_when_it_can():
+    # 20, 25, 18 on path N link in turn; 37's blank S links 18's blank N: completes the path.
+    board = Board.from_paths({"N": [(20, 0), (25, 0), (18, 0)]})
+    game = ElSolitario.from_position(board, hand=[1, 30, 37], stock=[31])
+    assert str(hint(game)) == "3N"
+
+
+@given(st.sampled_from(["solitario", "canfield", "imaginary13", "squadratik"]), st.integers(1, 300))
+def test_a_hint_is_always_legal_and_none_once_over(game_id, deal):
+    game = engine.new_game(game_id, deal)
+    for _ in range(15):
+        move = hint(game)
+        if move is None:
+            assert game.is_over
+            return
+        assert move in game.legal_moves()
+        game.play(move)
