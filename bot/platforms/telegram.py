@@ -14,6 +14,8 @@ to Bot API calls, nothing more.
   inline query in the current chat; ``@bot`` then lists only the asking player's cards
   (``Core.hand_buttons``) and choosing one plays it. Players who started the bot privately
   can also get their hand there (``/hand`` in the group, or the inline list's header button).
+- Animated images (``/replay``: a reply whose ``image_name`` ends in ``.gif``) are sent with
+  ``sendAnimation``, so they play inline; every other image is a photo.
 - Everything written to a chat goes through a per-chat ``Outbox`` (flood limits, coalesced
   board edits, ``RetryAfter`` waited out, a removed bot handled quietly).
 
@@ -50,6 +52,7 @@ from telegram import (
     InlineKeyboardMarkup,
     InlineQueryResultArticle,
     InlineQueryResultsButton,
+    InputMediaAnimation,
     InputMediaPhoto,
     InputTextMessageContent,
     Message,
@@ -229,7 +232,7 @@ def parse_hand_query(query: str) -> int | None:
     """The chat id in a hand query, or None.
 
     >>> parse_hand_query("hand -100123"), parse_hand_query("hello")
-    (-100123)
+    (-100123, None)
     """
     match = re.fullmatch(r"\s*hand\s+(-?\d{1,20})\s*", query)
     return int(match.group(1)) if match else None
@@ -269,6 +272,17 @@ def html_text(reply: Reply, limit: int) -> str:
     return text + mentions if len(text) + len(mentions) <= limit else text
 
 
+def is_animation(reply: Reply) -> bool:
+    """Whether the reply's image is an animated GIF (sent as an animation, not a photo).
+
+    >>> is_animation(Reply("replay.solo", "", image=b"GIF89a...", image_name="replay.gif"))
+    True
+    >>> is_animation(Reply("board.caption", "", image=b"\\x89PNG...", image_name="board.png"))
+    False
+    """
+    return reply.image is not None and reply.image_name.lower().endswith(".gif")
+
+
 def callback_answer(texts: Sequence[str]) -> tuple[str | None, bool]:
     """Text and ``show_alert`` for a callback answer made of private replies.
 
@@ -291,7 +305,7 @@ def command_of(text: str) -> tuple[str, str | None]:
     >>> command_of("/Move@TavoloBot w3")
     ('move', 'TavoloBot')
     >>> command_of("/play canfield")
-    ('play')
+    ('play', None)
     """
     head = text.split(maxsplit=1)[0][1:] if text.startswith("/") else ""
     name, _, bot = head.partition("@")
@@ -651,7 +665,16 @@ class TelegramAdapter:
             return await outgoing.send(bot, chat_id, self.username)
         reply = outgoing.reply
         markup = keyboard(reply.buttons, outgoing.origin_chat)
-        if reply.image is not None:
+        if is_animation(reply):
+            message = await bot.send_animation(
+                chat_id,
+                animation=reply.image,
+                filename=reply.image_name,
+                caption=html_text(reply, CAPTION_MAX) or None,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+            )
+        elif reply.image is not None:
             message = await bot.send_photo(
                 chat_id,
                 photo=reply.image,
@@ -719,7 +742,8 @@ class TelegramAdapter:
         chat_id, message_id = target
         markup = keyboard(reply.buttons, chat_id)
         if reply.image is not None:
-            media = InputMediaPhoto(
+            kind = InputMediaAnimation if is_animation(reply) else InputMediaPhoto
+            media = kind(
                 reply.image,
                 caption=html_text(reply, CAPTION_MAX) or None,
                 parse_mode=ParseMode.HTML,

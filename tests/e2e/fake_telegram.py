@@ -83,6 +83,7 @@ class FakeMessage:
     caption: str | None = None
     photo_sha: str | None = None  # digest of the image bytes
     photo: bytes | None = None
+    animation: bytes | None = None  # an animated GIF sent with sendAnimation
     reply_markup: dict[str, Any] | None = None
     from_bot: bool = True
     edits: int = 0
@@ -120,6 +121,8 @@ class FakeTelegram:
     callback_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
     inline_answers: dict[str, dict[str, Any]] = field(default_factory=dict)
     webhook: dict[str, Any] | None = None
+    #: setMyCommands: language code ("" for the default menu) -> command names, in order
+    command_menus: dict[str, list[str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._updates: list[dict[str, Any]] = []
@@ -432,6 +435,16 @@ class FakeTelegram:
                     "height": 480,
                 }
             ]
+        if message.animation is not None:
+            digest = hashlib.sha1(message.animation).hexdigest()
+            payload["animation"] = {
+                "file_id": digest,
+                "file_unique_id": digest[:16],
+                "width": 640,
+                "height": 480,
+                "duration": 1,
+                "mime_type": "image/gif",
+            }
         if message.reply_markup:
             payload["reply_markup"] = message.reply_markup
         return payload
@@ -469,6 +482,8 @@ class FakeTelegram:
                 return 400, f"Bad Request: BOT_COMMAND_INVALID {name!r}", None
             if not 1 <= len(command["description"]) <= 256:
                 return 400, "Bad Request: command description is invalid", None
+        names = [command["command"] for command in params["commands"]]
+        self.command_menus[params.get("language_code") or ""] = names
         return True
 
     async def _api_getUpdates(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
@@ -528,7 +543,25 @@ class FakeTelegram:
         )
         return self._message_json(message, BOT_USER)
 
-    _api_sendAnimation = _api_sendPhoto
+    def _api_sendAnimation(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        chat = int(params["chat_id"])
+        problem = self._can_send(chat) or self._check_keyboard(params)
+        if problem:
+            return problem
+        if len(params.get("caption") or "") > 1024:
+            return 400, "Bad Request: message caption is too long", None
+        animation = files.get("animation")
+        if animation is None:
+            return 400, "Bad Request: there is no animation in the request", None
+        if len(animation) > 50 * 1024 * 1024:
+            return 413, "Request Entity Too Large", None
+        message = self._store(
+            chat,
+            caption=params.get("caption"),
+            animation=animation,
+            reply_markup=params.get("reply_markup"),
+        )
+        return self._message_json(message, BOT_USER)
 
     def _api_editMessageMedia(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         target = self._target(params)

@@ -1,0 +1,65 @@
+"""Telegram, end to end: the command menu lists every core command in each language, and
+/replay arrives in the group as an animation (sendAnimation) that plays the whole game."""
+
+from __future__ import annotations
+
+import html
+import io
+
+import pytest
+from fake_telegram import TelegramWorld
+from PIL import Image
+
+from bot.commands import COMMANDS
+
+GROUP = -100555
+ALICE = 811
+
+
+@pytest.fixture
+async def world(tmp_path):
+    async with TelegramWorld(tmp_path) as world:
+        world.fake.user(ALICE, "Alice")
+        world.fake.group(GROUP)
+        world.fake.started_privately.add(ALICE)
+        yield world
+
+
+async def test_the_command_menu_has_every_core_command_in_every_language(world):
+    menus = world.fake.command_menus
+    assert set(menus) == {"en", "es", "it", ""}  # "" is the menu for every other language
+    for names in menus.values():
+        assert names == list(COMMANDS)
+    assert {"addbot", "end", "kick", "replay"} <= set(menus["it"])
+    descriptions = {
+        call.params.get("language_code") or "": {
+            c["command"]: c["description"] for c in call.params["commands"]
+        }
+        for call in world.fake.calls_of("setMyCommands")
+    }
+    assert (
+        descriptions["es"]["replay"] != descriptions["en"]["replay"] != descriptions["it"]["replay"]
+    )
+
+
+async def test_replay_is_sent_as_an_animation_of_every_move(world):
+    await world.command(GROUP, ALICE, "/replay")
+    assert not world.fake.calls_of("sendAnimation")  # nothing finished yet: a private answer
+    private = world.fake.bot_messages(ALICE)
+    assert private and "no finished game" in private[-1].text
+
+    await world.command(GROUP, ALICE, "/play canfield 3")
+    session = await world.core.sessions.solo_of("telegram", str(GROUP), str(ALICE))
+    for _ in range(3):
+        await world.command(GROUP, ALICE, f"/move {session.game.legal_moves()[0]}")
+    await world.command(GROUP, ALICE, "/resign")
+    await world.command(GROUP, ALICE, "/replay")
+
+    [call] = world.fake.calls_of("sendAnimation")
+    assert call.chat_id == GROUP and call.ok
+    replay = world.fake.bot_messages(GROUP)[-1]
+    assert replay.animation is not None and replay.photo is None
+    with Image.open(io.BytesIO(replay.animation)) as gif:
+        assert gif.format == "GIF" and gif.n_frames == 4  # the deal, then one frame per move
+    assert html.unescape(replay.caption) == "Replay of alice's Canfield, deal 3: 3 moves."
+    assert len(world.fake.calls_of("sendPhoto")) == 1  # the board stayed a photo, edited in place
