@@ -40,7 +40,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.commands import ALL_GAMES as GAMES
-from bot.commands import FACES, SOLO_GAMES
+from bot.commands import COMMANDS, FACES, SOLO_GAMES
 from bot.platforms.discord_texts import LANGUAGES, face_name, game_name, language_name, text
 from bot.replies import BoardRef, Button, Reply, Request
 
@@ -60,6 +60,13 @@ MAX_ROWS, MAX_PER_ROW, MAX_LABEL = 5, 5, 80
 PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules"})
 #: the core's turn announcement: its ``mentions`` are the player whose turn comes
 TURN_KEY = "table.turn"
+#: /challenge turn timer and /race time limit, in minutes (bot.md; the core checks them too)
+MAX_TIMER_MINUTES = 24 * 60
+MAX_RACE_MINUTES = 120
+DEFAULT_TIMER_MINUTES = 3
+#: what the /challenge ``timer`` option offers while typing (any 1-1440 may be typed)
+TIMER_SUGGESTIONS = (1, 2, 3, 5, 10, 30, 60, 180, 720, 1440)
+UNTIMED = "untimed"
 
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
@@ -656,6 +663,34 @@ async def complete_language(interaction: discord.Interaction, current: str) -> l
     return _choices(interaction, current, ((code, f"{language_name(code, code)} ({language_name(code, lang)})") for code in LANGUAGES))
 
 
+async def complete_timer(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Turn timer choices for /challenge: "untimed", the number being typed, common values."""
+    lang = lang_of(interaction)
+    typed = current.strip()
+    minutes = [int(typed)] if typed.isdigit() and 1 <= int(typed) <= MAX_TIMER_MINUTES else []
+    minutes += [m for m in TIMER_SUGGESTIONS if m not in minutes and (not typed.isdigit() or str(m).startswith(typed))]
+
+    def label(m: int) -> str:
+        return text(lang, "timer.default" if m == DEFAULT_TIMER_MINUTES else "timer.minutes", minutes=m)
+
+    items = [(UNTIMED, text(lang, "timer.untimed"))] + [(str(m), label(m)) for m in minutes]
+    if typed.isdigit():
+        return [app_commands.Choice(name=name[:100], value=value) for value, name in items if value != UNTIMED][:25]
+    return _choices(interaction, typed, items)
+
+
+def timer_argument(value: str | None) -> str | None:
+    """The core's /challenge word for the ``timer`` option: ``timer=<minutes>`` or ``untimed``.
+
+    >>> timer_argument("5"), timer_argument(" Untimed "), timer_argument(None), timer_argument("5 m")
+    ('timer=5', 'untimed', None, 'timer=5m')
+    """
+    if value is None or not value.strip():
+        return None
+    cleaned = "".join(value.split()).lower()
+    return UNTIMED if cleaned == UNTIMED else f"timer={cleaned}"
+
+
 _PERIODS = [app_commands.Choice(name=_o(f"choice.{p}"), value=p) for p in ("today", "week", "all")]
 _SCOPES = [app_commands.Choice(name=_o(f"choice.{s}"), value=s) for s in ("here", "global")]
 
@@ -684,17 +719,38 @@ def register_commands(tree: app_commands.CommandTree, client: TavoloClient) -> N
         await run(interaction, "daily", game)
 
     @tree.command(name="challenge", description=_d("challenge", "Open a Cartas Maestras table here"))
-    @app_commands.describe(player1=_o("option.player"), player2=_o("option.player"), player3=_o("option.player"))
+    @app_commands.describe(
+        player1=_o("option.player"), player2=_o("option.player"), player3=_o("option.player"),
+        timer=_o("option.timer"),
+    )
+    @app_commands.autocomplete(timer=complete_timer)
     async def challenge(
         interaction: discord.Interaction, player1: discord.User | None = None,
         player2: discord.User | None = None, player3: discord.User | None = None,
+        timer: app_commands.Range[str, 1, 16] | None = None,
     ) -> None:
-        await run(interaction, "challenge", *(_mention(p) for p in (player1, player2, player3)))
+        players = (_mention(p) for p in (player1, player2, player3))
+        await run(interaction, "challenge", *players, timer_argument(timer))
 
     @tree.command(name="race", description=_d("race", "Race on the same Solitario deal"))
-    @app_commands.describe(minutes=_o("option.minutes"))
-    async def race(interaction: discord.Interaction, minutes: app_commands.Range[int, 1, 120] | None = None) -> None:
-        await run(interaction, "race", minutes)
+    @app_commands.describe(minutes=_o("option.minutes"), senza_tempo=_o("option.senza_tempo"))
+    async def race(
+        interaction: discord.Interaction,
+        minutes: app_commands.Range[int, 1, MAX_RACE_MINUTES] | None = None,
+        senza_tempo: bool = False,
+    ) -> None:
+        await run(interaction, "race", minutes, "senza-tempo" if senza_tempo else None)
+
+    @tree.command(name="kick", description=_d("kick", "Remove a player from the table"))
+    @app_commands.describe(player=_o("option.kick_player"))
+    async def kick(interaction: discord.Interaction, player: discord.User) -> None:
+        await run(interaction, "kick", _mention(player))
+
+    @tree.command(name="replay", description=_d("replay", "An animated replay of your last game"))
+    @app_commands.describe(game=_o("option.replay_game"))
+    @app_commands.autocomplete(game=complete_game)
+    async def replay(interaction: discord.Interaction, game: str | None = None) -> None:
+        await run(interaction, "replay", game)
 
     @tree.command(name="move", description=_d("move", "Play a move in text notation"))
     @app_commands.describe(text=_o("option.text"))
@@ -732,9 +788,25 @@ def register_commands(tree: app_commands.CommandTree, client: TavoloClient) -> N
         "join": "Join the table", "leave": "Leave the table", "start": "Start the table's game",
         "hand": "Your hand (privately)", "undo": "Take back the last move", "hint": "A hint",
         "resign": "Give up this game", "board": "Post the board again", "help": "Commands and notation",
+        "addbot": "Seat a computer player at the table", "end": "End this channel's table",
     }
     for name, english in simple.items():
         tree.add_command(_simple_command(name, english, run))
+    # Every core command has a slash command: one the core gained after this list was
+    # written is registered too, without options (its description from the catalogue).
+    for name in COMMANDS:
+        if tree.get_command(name) is None:
+            tree.add_command(_simple_command(name, _english_description(name), run))
+
+
+def _english_description(name: str) -> str:
+    """A command's English description from the core's catalogue (its name if it has none)."""
+    try:
+        from bot import i18n
+
+        return i18n.t("en", f"cmd.{name}")[:100]
+    except (ImportError, KeyError):
+        return name
 
 
 def _simple_command(

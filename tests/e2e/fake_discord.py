@@ -45,6 +45,12 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
     )
 
 
+def _content_type(filename: str) -> str:
+    """What Discord reports for an uploaded file, from its name."""
+    extension = filename.rsplit(".", 1)[-1].lower()
+    return {"gif": "image/gif", "webp": "image/webp", "jpg": "image/jpeg"}.get(extension, "image/png")
+
+
 def _error(status: int, code: int, message: str) -> web.Response:
     return _json({"code": code, "message": message}, status=status)
 
@@ -633,7 +639,7 @@ class FakeDiscord:
                     "id": str(attachment_id), "filename": upload["filename"], "size": len(upload["data"]),
                     "url": f"https://cdn.fake/{attachment_id}/{upload['filename']}",
                     "proxy_url": f"https://media.fake/{attachment_id}/{upload['filename']}",
-                    "content_type": "image/png", "data": upload["data"],
+                    "content_type": _content_type(upload["filename"] or ""), "data": upload["data"],
                 })
             message.attachments = attachments
         if count:
@@ -716,3 +722,108 @@ class FakeDiscord:
             del self.messages[message.id]
             return web.Response(status=204)
         return _json(message.payload(self.guild_id))
+
+
+# ----- the bot against the fake ----------------------------------------------------------------
+TOKEN = "MTE0.fake-bot-token.s3cr3t-value-never-logged"
+
+
+def render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+    """A PNG carrying ``view`` as text, in place of the real drawing (so a test can tell exactly
+    which cards every image shows, and to whom)."""
+    import io
+
+    from PIL import Image
+    from PIL.PngImagePlugin import PngInfo
+
+    info = PngInfo()
+    info.add_text("view", json.dumps(view))
+    out = io.BytesIO()
+    Image.new("RGB", (4, 4)).save(out, "PNG", pnginfo=info)
+    return out.getvalue()
+
+
+def view_of(message: FakeMessage) -> dict[str, Any] | None:
+    """The view drawn on a message's picture by :func:`render_view` (None: no picture)."""
+    import io
+
+    from PIL import Image
+
+    data = message.image()
+    if data is None:
+        return None
+    return json.loads(Image.open(io.BytesIO(data)).text["view"])
+
+
+class Table:
+    """A fake Discord with the bot (core + client) running against it."""
+
+    def __init__(self, fake: FakeDiscord, db_url: str) -> None:
+        self.fake = fake
+        self.db_url = db_url
+        self.core: Any = None
+        self.client: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self.renderer = render_view
+
+    async def start_bot(self) -> None:
+        from types import SimpleNamespace
+
+        from bot.core import Core
+        from bot.platforms.discord import create_client
+
+        self.fake.identified.clear()
+        self.core = await Core.create(self.db_url, renderer=self.renderer, sweep_interval=None)
+        settings = SimpleNamespace(
+            discord_token=TOKEN, discord_guild_id=str(self.fake.guild_id),
+            discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
+        )
+        self.client = create_client(self.core, settings)
+        self.task = asyncio.create_task(self.client.start(TOKEN))
+        await asyncio.wait_for(self.client.wait_until_ready(), 10)
+
+    async def stop_bot(self) -> None:
+        await self.client.close()
+        assert self.task is not None
+        await asyncio.wait_for(self.task, 10)
+        await self.core.close()
+
+    async def slash(self, user: FakeUser, channel: FakeChannel, name: str, **options: Any) -> Any:
+        record = await self.fake.slash(user, channel, name, **options)
+        await self.client.drain()
+        return record
+
+    async def press(self, user: FakeUser, message: FakeMessage, custom_id: str) -> Any:
+        record = await self.fake.press(user, message, custom_id)
+        await self.client.drain()
+        return record
+
+    def board(self, channel: FakeChannel) -> FakeMessage:
+        """The newest public board (a message whose picture is a drawn view) in ``channel``."""
+        boards = [
+            m for m in self.fake.channel_messages(channel)
+            if m.attachments and m.attachments[0]["filename"].endswith(".png")
+        ]
+        assert boards, "no board in the channel"
+        return boards[-1]
+
+
+async def running_table(tmp_path: Any, caplog: Any) -> Any:
+    """An async generator for a pytest fixture: a started fake Discord with the bot logged in;
+    afterwards, checks what must hold in every test (no protocol error, every interaction
+    acknowledged within 3 s, the token never logged)."""
+    import logging
+
+    caplog.set_level(logging.DEBUG)
+    fake = FakeDiscord()
+    await fake.start()
+    running = Table(fake, f"sqlite:///{tmp_path}/tavolo.db")
+    await running.start_bot()
+    yield running
+    await running.stop_bot()
+    await fake.stop()
+    assert fake.errors == []
+    for interaction in fake.interactions.values():
+        assert interaction.ack_seconds < ACK_DEADLINE_SECONDS
+    assert TOKEN not in caplog.text
+    assert f"Bot {TOKEN}" in fake.auth_headers  # the bot did use the token

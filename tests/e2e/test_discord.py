@@ -8,34 +8,14 @@ so a test can tell exactly which cards every image shows (and to whom).
 
 from __future__ import annotations
 
-import asyncio
-import io
-import json
-import logging
 import random
 import time
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from PIL import Image
-from PIL.PngImagePlugin import PngInfo
 
 import engine
-from bot.core import Core
-from bot.platforms.discord import create_client
-from tests.e2e.fake_discord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-
-TOKEN = "MTE0.fake-bot-token.s3cr3t-value-never-logged"
-
-
-def render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
-    """A PNG carrying ``view`` as text, in place of the real drawing."""
-    info = PngInfo()
-    info.add_text("view", json.dumps(view))
-    out = io.BytesIO()
-    Image.new("RGB", (4, 4)).save(out, "PNG", pnginfo=info)
-    return out.getvalue()
+from tests.e2e.fake_discord import Table, render_view, running_table, view_of
 
 
 def slow_render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
@@ -44,74 +24,10 @@ def slow_render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
     return render_view(game_id, view, **style)
 
 
-def view_of(message: FakeMessage) -> dict[str, Any] | None:
-    data = message.image()
-    if data is None:
-        return None
-    return json.loads(Image.open(io.BytesIO(data)).text["view"])
-
-
-class Table:
-    """A fake Discord with the bot (core + client) running against it."""
-
-    def __init__(self, fake: FakeDiscord, db_url: str) -> None:
-        self.fake = fake
-        self.db_url = db_url
-        self.core: Core | None = None
-        self.client: Any = None
-        self.task: asyncio.Task[None] | None = None
-        self.renderer = render_view
-
-    async def start_bot(self) -> None:
-        self.fake.identified.clear()
-        self.core = await Core.create(self.db_url, renderer=self.renderer, sweep_interval=None)
-        settings = SimpleNamespace(
-            discord_token=TOKEN, discord_guild_id=str(self.fake.guild_id),
-            discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
-        )
-        self.client = create_client(self.core, settings)
-        self.task = asyncio.create_task(self.client.start(TOKEN))
-        await asyncio.wait_for(self.client.wait_until_ready(), 10)
-
-    async def stop_bot(self) -> None:
-        await self.client.close()
-        assert self.task is not None
-        await asyncio.wait_for(self.task, 10)
-        assert self.core is not None
-        await self.core.close()
-
-    async def slash(self, user: FakeUser, channel: FakeChannel, name: str, **options: Any) -> Any:
-        record = await self.fake.slash(user, channel, name, **options)
-        await self.client.drain()
-        return record
-
-    async def press(self, user: FakeUser, message: FakeMessage, custom_id: str) -> Any:
-        record = await self.fake.press(user, message, custom_id)
-        await self.client.drain()
-        return record
-
-    def board(self, channel: FakeChannel, session_marker: str = "") -> FakeMessage:
-        """The newest public message with an image in ``channel``."""
-        boards = [m for m in self.fake.channel_messages(channel) if m.attachments]
-        assert boards, "no board in the channel"
-        return boards[-1]
-
-
 @pytest.fixture
 async def table(tmp_path: Any, caplog: pytest.LogCaptureFixture) -> Any:
-    caplog.set_level(logging.DEBUG)
-    fake = FakeDiscord()
-    await fake.start()
-    running = Table(fake, f"sqlite:///{tmp_path}/tavolo.db")
-    await running.start_bot()
-    yield running
-    await running.stop_bot()
-    await fake.stop()
-    assert fake.errors == []
-    for interaction in fake.interactions.values():
-        assert interaction.ack_seconds < 3.0
-    assert TOKEN not in caplog.text
-    assert f"Bot {TOKEN}" in fake.auth_headers  # the bot did use the token
+    async for running in running_table(tmp_path, caplog):
+        yield running
 
 
 # ----- a winnable deal, found with the public engine API -----------------------------------------
