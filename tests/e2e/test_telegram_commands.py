@@ -1,5 +1,6 @@
-"""Telegram, end to end: the command menu lists every core command in each language, and
-/replay arrives in the group as an animation (sendAnimation) that plays the whole game."""
+"""Telegram, end to end: the command menu lists every core command in each language (and
+/help explains each of them), and /replay arrives in the group as an animation (sendAnimation)
+that plays the whole game."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from fake_telegram import TelegramWorld
 from PIL import Image
 
 from bot.commands import COMMANDS
+from bot.i18n import LANGUAGES, help_text
 
 GROUP = -100555
 ALICE = 811
@@ -63,3 +65,10 @@ async def test_replay_is_sent_as_an_animation_of_every_move(world):
         assert gif.format == "GIF" and gif.n_frames == 4  # the deal, then one frame per move
     assert html.unescape(replay.caption) == "Replay of alice's Canfield, deal 3: 3 moves."
     assert len(world.fake.calls_of("sendPhoto")) == 1  # the board stayed a photo, edited in place
+
+
+def test_help_names_every_command_of_the_menu_in_every_language() -> None:
+    for lang in LANGUAGES:
+        text = help_text(lang)
+        assert [name for name in COMMANDS if f"/{name}" not in text] == [], lang
+        assert "timer=<" in text and "senza-tempo" in text and len(text) <= 2000
