@@ -4,9 +4,10 @@ The move comes from ``engine.solvers.hints.hint(game, player)``, which looks onl
 player's view (never at face-down cards or the stock order). The reason is read from what the
 move visibly does, by playing it on a private copy and comparing the public views before and
 after: the first that applies of "wins the game", "completes a path", "puts a card on a
-foundation", "turns up a face-down card", "empties a column", "opens a path", "turns the
-stock", "parks the card on a waste pile", else "the best move the solver sees". Hints are
-refused in the daily challenge (ranked play).
+foundation", "turns up a face-down card", "empties a column", "opens a path", "takes a card
+out of the reserve", "continues a path", "builds on a column", "turns the stock", "parks
+the card on a waste pile", else "the best move the solver sees". Hints are refused in the
+daily challenge (ranked play).
 
 >>> import engine
 >>> g = engine.new_game("imaginary13", 3)
@@ -18,9 +19,10 @@ True
 from __future__ import annotations
 
 import asyncio
-import copy
+import functools
 from typing import TYPE_CHECKING, Any
 
+import engine
 from bot import i18n
 from bot.replies import Reply
 from engine import Game, IllegalMove
@@ -35,6 +37,9 @@ REASONS = (
     "reveals",
     "empties",
     "opens_path",
+    "reserve",
+    "continues_path",
+    "builds",
     "draw",
     "waste",
     "best",
@@ -56,13 +61,27 @@ def _empty_columns(view: dict[str, Any]) -> int:
 
 def reason_key(game: Game, move: Any) -> str:
     """Why ``move`` is good, as a key of :data:`REASONS`, judged from public views only."""
+    return effects(game, move)[0]
+
+
+def effects(game: Game, move: Any) -> tuple[str, int]:
+    """(reason key, score change) of ``move``: it is played and taken back on ``game`` (so
+    pass a private copy when others may look at the game meanwhile)."""
     before = game.view(None)
-    after_game = copy.deepcopy(game)
+    score = int(game.score)
     try:
-        after_game.play(move)
+        game.play(move)
     except IllegalMove:
-        return "best"
-    after = after_game.view(None)
+        return "best", 0
+    try:
+        after = game.view(None)
+        gain = int(game.score) - score
+    finally:
+        game.undo()
+    return _reason(before, after, move), gain
+
+
+def _reason(before: dict[str, Any], after: dict[str, Any], move: Any) -> str:
     if str(after.get("outcome")) in ("won", "completo"):
         return "wins"
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
@@ -77,30 +96,34 @@ def reason_key(game: Game, move: Any) -> str:
     paths_after = after.get("paths") or {}
     if sum(1 for p in paths_after.values() if p) > sum(1 for p in paths_before.values() if p):
         return "opens_path"
+    if _count(after, "reserve", "cards") + _count(after, "reserve", "down") < _count(
+        before, "reserve", "cards"
+    ) + _count(before, "reserve", "down"):
+        return "reserve"
+    dst = str(getattr(move, "dst", None))
+    if paths_before.get(dst.split(">")[0]):
+        return "continues_path"
     kinds = {p.get("id"): p.get("kind") for p in before.get("piles") or []}
-    src, dst = getattr(move, "src", None), getattr(move, "dst", None)
-    if kinds.get(src) == "stock":
+    if kinds.get(getattr(move, "dst", None)) == "tableau":
+        return "builds"
+    if kinds.get(getattr(move, "src", None)) == "stock":
         return "draw"
-    if kinds.get(dst) == "waste":
+    if kinds.get(getattr(move, "dst", None)) == "waste":
         return "waste"
     return "best"
 
 
 def suggest(game: Game, player: str | None) -> tuple[str, str, int] | None:
-    """(notation, reason key, score change) of the hint, or None when there is none. Runs the
-    hint search on a copy (call it in an executor)."""
+    """(notation, reason key, score change) of the hint for a private copy ``game``, or None
+    when there is none (call it in an executor)."""
     from engine.solvers.hints import hint
 
-    work = copy.deepcopy(game)
-    move = hint(work, player)
+    move = hint(game, player)
     if move is None:
         return None
     text = str(move)
-    parsed = game.parse_move(text)
-    reason = reason_key(game, parsed)
-    after = copy.deepcopy(game)
-    after.play(parsed)
-    return text, reason, int(after.score) - int(game.score)
+    reason, gain = effects(game, game.parse_move(text))
+    return text, reason, gain
 
 
 async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -116,9 +139,14 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
             return [core._private(ctx, "game.not_active")]
         if session.is_table and game.current_player != ctx.user:
             return [core._private(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
-        snapshot = copy.deepcopy(game)
+        moves = list(game.moves)
+        record = session.record
+    loop = asyncio.get_running_loop()
+    rebuild = functools.partial(engine.replay, record.game_id, record.deal, list(record.players),
+                                dict(record.options), moves)  # fmt: skip
     try:
-        found = await asyncio.get_running_loop().run_in_executor(None, suggest, snapshot, ctx.user)
+        snapshot = await loop.run_in_executor(None, rebuild)
+        found = await loop.run_in_executor(None, suggest, snapshot, ctx.user)
     except (ImportError, ValueError, IllegalMove):
         # No hint search for this game yet (or it offered something the game refuses).
         return [core._private(ctx, "hint.unavailable")]
