@@ -89,9 +89,18 @@ class Target:
         return self.side if self.turn is None else f"{self.side}>{self.turn.lower()}"
 
 
-def _add(cell: Cell, direction: str) -> Cell:
-    dx, dy = STEP[direction]
-    return (cell[0] + dx, cell[1] + dy)
+#: per card id: whether a path may turn right after it (an empty card, not the central one)
+_TURNS_AFTER: tuple[bool, ...] = tuple(card.kind is Kind.EMPTY for card in DECK)
+#: per direction of a new card: the steps to its neighbours other than the card it goes against
+_OTHER_NEIGHBOURS: dict[str, tuple[tuple[int, int], ...]] = {
+    direction: tuple(STEP[around] for around in DIRECTIONS if around != OPPOSITE[direction])
+    for direction in DIRECTIONS
+}
+#: per path direction: the turns tried after an empty card, straight on (None) first
+_TURN_CHOICES: dict[str, tuple[str | None, ...]] = {
+    direction: (None, *(d for d in DIRECTIONS if d not in (direction, OPPOSITE[direction])))
+    for direction in DIRECTIONS
+}
 
 
 class Board:
@@ -134,10 +143,20 @@ class Board:
     def target(self, side: str, turn: str | None) -> Target:
         """The place for the next card of path ``side``; raises ``IllegalMove`` when the
         geometry forbids it (``not_in_line``, ``side_taken``, ``touches_two_cards``)."""
+        found = self._locate(side, turn)
+        if isinstance(found, str):
+            raise IllegalMove(found)
+        return found
+
+    def _locate(self, side: str, turn: str | None) -> Target | str:
+        """:meth:`target` without the exception: the target or the refusal code. Listing the
+        free places of every path tries turns that mostly fail, and raising costs more than
+        the geometry itself."""
         path = self.paths[side]
+        cells = self.cells
         if path is None:
             if turn is not None and turn.upper() != side:
-                raise IllegalMove("not_in_line")
+                return "not_in_line"
             anchor, direction = CENTRE, side
             turn = None
         else:
@@ -145,34 +164,35 @@ class Board:
             direction = path.direction
             if turn is not None and turn.upper() != direction:
                 turn = turn.upper()
-                if DECK[self.cells[anchor].card].kind is not Kind.EMPTY or turn == OPPOSITE[direction]:
-                    raise IllegalMove("not_in_line")
+                if not _TURNS_AFTER[cells[anchor].card] or turn == OPPOSITE[direction]:
+                    return "not_in_line"
                 direction = turn
             else:
                 turn = None
-        cell = _add(anchor, direction)
-        if cell in self.cells:
-            raise IllegalMove("side_taken")
-        for around in DIRECTIONS:
-            neighbour = _add(cell, around)
-            if neighbour != anchor and neighbour in self.cells:
-                raise IllegalMove("touches_two_cards")
+        dx, dy = STEP[direction]
+        x, y = anchor[0] + dx, anchor[1] + dy
+        cell = (x, y)
+        if cell in cells:
+            return "side_taken"
+        # the neighbour back towards the anchor is the anchor itself: only the other three count
+        for ox, oy in _OTHER_NEIGHBOURS[direction]:
+            if (x + ox, y + oy) in cells:
+                return "touches_two_cards"
         return Target(side, turn, cell, anchor, direction)
 
     def targets(self, side: str) -> list[Target]:
         """Every geometrically free place for the next card of path ``side`` (or for the first
         card of a free side), straight on first, then the turns in N, E, S, W order."""
         path = self.paths[side]
-        turns: list[str | None] = [None]
-        if path is not None and DECK[self.cells[path.cells[-1]].card].kind is Kind.EMPTY:
-            turns += [d for d in DIRECTIONS if d not in (path.direction, OPPOSITE[path.direction])]
-        found = []
-        for turn in turns:
-            try:
-                found.append(self.target(side, turn))
-            except IllegalMove:
-                continue
-        return found
+        if path is None or not _TURNS_AFTER[self.cells[path.cells[-1]].card]:
+            found = self._locate(side, None)
+            return [] if isinstance(found, str) else [found]
+        found_all = []
+        for turn in _TURN_CHOICES[path.direction]:
+            found = self._locate(side, turn)
+            if not isinstance(found, str):
+                found_all.append(found)
+        return found_all
 
     def links(self, target: Target, card_id: int, rotation: int) -> bool:
         """Whether the card links with the card it would be placed against."""

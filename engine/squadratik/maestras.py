@@ -46,9 +46,14 @@ from typing import Any
 from engine.game import IllegalMove, Outcome
 from engine.rng import DealRandom
 from engine.squadratik.board import Board
-from engine.squadratik.common import SquadratikGame, check_placement, list_placements
+from engine.squadratik.common import (
+    PlacementTable,
+    SquadratikGame,
+    check_placement,
+    placement_table,
+)
 from engine.squadratik.deck import DECK, DIRECTIONS, MASTER_IDS, Kind, deck_for_players
-from engine.squadratik.notation import Move, Pass, Place, Stop
+from engine.squadratik.notation import Move, Pass, Stop
 
 HAND_SIZE = 4
 ALL_ROTATIONS = (0, 1, 2, 3)
@@ -90,6 +95,7 @@ class CartasMaestras(SquadratikGame):
         self.idle_passes = 0  # passes in a row made with the stock already empty
         self.final_path: str | None = None  # the side the final-phase player is building
         self.last_cells: list[tuple[int, int]] = []
+        self._table = None
 
     @classmethod
     def from_position(
@@ -125,6 +131,7 @@ class CartasMaestras(SquadratikGame):
         game.won = [list(w) for w in won] if won else [[] for _ in players]
         if final_phase:
             game._start_final()
+        game._forget_placements()
         return game
 
     # ----- whose turn -----------------------------------------------------------------------
@@ -136,17 +143,20 @@ class CartasMaestras(SquadratikGame):
         self.turn = (self.turn + 1) % len(self.players)
 
     # ----- rules ----------------------------------------------------------------------------
-    def _placements(self) -> list[Place]:
+    def _list_table(self) -> PlacementTable:
+        """The current player's placements (none once the game is over)."""
+        if self.phase == OVER:
+            return {}
         hand = self.hands[self.turn]
         if self.phase == MAIN:
-            return list_placements(self.board, hand, ALL_ROTATIONS, _is_master)
+            return placement_table(self.board, hand, ALL_ROTATIONS, _is_master)
         sides = DIRECTIONS if self.final_path is None else (self.final_path,)
-        return list_placements(self.board, hand, ALL_ROTATIONS, _any_card, sides)
+        return placement_table(self.board, hand, ALL_ROTATIONS, _any_card, sides)
 
     def _legal(self, player: str) -> list[Move]:
         if player != self.current_player:
             return []
-        moves: list[Move] = list(self._placements())
+        moves: list[Move] = list(self._placement_table())
         if self.phase == MAIN and not moves:
             moves.append(Pass())
         if self.phase == FINAL:
@@ -156,17 +166,22 @@ class CartasMaestras(SquadratikGame):
     def _apply(self, move: Move, player: str) -> None:
         if player != self.current_player:
             raise IllegalMove("not_your_turn")
+        # The placements of the position before the move; a listed one needs no more checks.
+        table = self._placement_table()
+        self._forget_placements()
         if self.phase == MAIN:
-            self._apply_main(move)
+            self._apply_main(move, table)
         else:
-            self._apply_final(move)
+            self._apply_final(move, table)
+        # a final-phase move may look at the next position's placements and then end the turn
+        self._forget_placements()
 
-    def _apply_main(self, move: Move) -> None:
+    def _apply_main(self, move: Move, table: PlacementTable) -> None:
         seat = self.turn
         if isinstance(move, Stop):
             raise IllegalMove("bad_notation")
         if isinstance(move, Pass):
-            if self._placements():
+            if table:
                 raise IllegalMove("must_place")
             if self.stock:
                 self.hands[seat].append(self.stock.pop())
@@ -178,11 +193,15 @@ class CartasMaestras(SquadratikGame):
                 self._start_final()
             return
         hand = self.hands[seat]
-        opening = 1 <= move.slot <= len(hand) and self.board.paths[move.side] is None
-        if opening and not _is_master(hand[move.slot - 1]):
-            reason = "only_masters_open_paths" if self.first_master_placed else "master_needed_first"
-            raise IllegalMove(reason)
-        card_id, target = check_placement(self.board, hand, move)
+        listed = table.get(move)
+        if listed is not None:
+            card_id, target = listed
+        else:
+            opening = 1 <= move.slot <= len(hand) and self.board.paths[move.side] is None
+            if opening and not _is_master(hand[move.slot - 1]):
+                reason = "only_masters_open_paths" if self.first_master_placed else "master_needed_first"
+                raise IllegalMove(reason)
+            card_id, target = check_placement(self.board, hand, move)
         del hand[move.slot - 1]
         path = self.board.place(target, card_id, move.rotation)
         self.last_cells = [target.cell]
@@ -215,21 +234,25 @@ class CartasMaestras(SquadratikGame):
                 return
         self.phase = OVER
 
-    def _apply_final(self, move: Move) -> None:
+    def _apply_final(self, move: Move, table: PlacementTable) -> None:
         seat = self.turn
         if isinstance(move, Pass):
             raise IllegalMove("must_place")
         if isinstance(move, Stop):
             self._end_final_turn()
             return
-        if self.final_path is not None and move.side != self.final_path:
-            raise IllegalMove("path_not_open")
-        card_id, target = check_placement(self.board, self.hands[seat], move)
+        listed = table.get(move)
+        if listed is not None:
+            card_id, target = listed
+        else:
+            if self.final_path is not None and move.side != self.final_path:
+                raise IllegalMove("path_not_open")
+            card_id, target = check_placement(self.board, self.hands[seat], move)
         del self.hands[seat][move.slot - 1]
         self.board.place(target, card_id, move.rotation)
         self.final_path = move.side
         self.last_cells = [target.cell]
-        if not self._placements():
+        if not self._placement_table():
             self._end_final_turn()
 
     def _end_final_turn(self) -> None:
@@ -304,6 +327,7 @@ class CartasMaestras(SquadratikGame):
             self.final_path,
             self.last_cells,
         ) = scalars
+        self._forget_placements()
 
     # ----- output ---------------------------------------------------------------------------
     def view(self, player: str | None = None) -> dict[str, Any]:

@@ -35,8 +35,13 @@ from typing import Any
 
 from engine.game import IllegalMove, Outcome
 from engine.rng import DealRandom
-from engine.squadratik.board import Board
-from engine.squadratik.common import SquadratikGame, check_placement, list_placements
+from engine.squadratik.board import Board, Target
+from engine.squadratik.common import (
+    PlacementTable,
+    SquadratikGame,
+    check_placement,
+    placement_table,
+)
 from engine.squadratik.deck import DECK
 from engine.squadratik.notation import Move, Place
 
@@ -71,6 +76,7 @@ class ElSolitario(SquadratikGame):
         self.removed_points = 0
         self.last_cells: list[tuple[int, int]] = []
         self._result: Outcome | None = None
+        self._table = None
         self._settle()
 
     @classmethod
@@ -94,21 +100,22 @@ class ElSolitario(SquadratikGame):
         return game
 
     # ----- rules ----------------------------------------------------------------------------
-    def _placements(self) -> list[Place]:
-        return list_placements(self.board, self.hand, (0,), _any_card)
+    def _list_table(self) -> PlacementTable:
+        return placement_table(self.board, self.hand, (0,), _any_card)
 
     def _legal(self, player: str) -> list[Move]:
-        return list(self._placements())
+        return list(self._placement_table())
 
     def _apply(self, move: Move, player: str) -> None:
-        if not isinstance(move, Place):
-            if str(move) == "pass":
-                raise IllegalMove("must_place")
-            raise IllegalMove("bad_notation")
-        if move.rotation:
-            raise IllegalMove("no_rotation_in_solitario")
-        card_id, target = check_placement(self.board, self.hand, move)
-        del self.hand[move.slot - 1]
+        # A listed move is legal by construction: only other moves go through the checks
+        # (which find the precise refusal).
+        listed = self._placement_table().get(move) if isinstance(move, Place) else None
+        self._forget_placements()
+        if listed is not None:
+            card_id, target = listed
+        else:
+            card_id, target = self._checked(move)
+        del self.hand[move.slot - 1]  # type: ignore[union-attr]
         path = self.board.place(target, card_id, 0)
         self.last_cells = [target.cell]
         if path.complete:
@@ -119,12 +126,24 @@ class ElSolitario(SquadratikGame):
             self.hand.append(self.stock.pop())
         self._settle()
 
+    def _checked(self, move: Move) -> tuple[int, Target]:
+        """The card and target of ``move`` after every check, or the precise ``IllegalMove``."""
+        if not isinstance(move, Place):
+            if str(move) == "pass":
+                raise IllegalMove("must_place")
+            raise IllegalMove("bad_notation")
+        if move.rotation:
+            raise IllegalMove("no_rotation_in_solitario")
+        return check_placement(self.board, self.hand, move)
+
     def _settle(self) -> None:
-        """Decide the ending, once per position (the outcome is read very often)."""
+        """Decide the ending, once per position (the outcome is read very often); the
+        placements listed for the lost check are kept for ``legal_moves`` and ``play``."""
+        self._forget_placements()
         if not self.hand and not self.stock:
             only_central = len(self.board.cells) == 1
             self._result = Outcome.COMPLETO if only_central else Outcome.SOLITARIO
-        elif not self._placements():
+        elif not self._placement_table():
             self._result = Outcome.LOST
         else:
             self._result = None
@@ -167,6 +186,7 @@ class ElSolitario(SquadratikGame):
         self.board = board.copy()
         self.hand, self.stock, self.removed = list(hand), list(stock), list(removed)
         self.removed_points, self.last_cells, self._result = points, last_cells, result
+        self._forget_placements()
 
     # ----- output ---------------------------------------------------------------------------
     def view(self, player: str | None = None) -> dict[str, Any]:
