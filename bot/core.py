@@ -403,6 +403,10 @@ class Core:
         if deal is None:
             # Only the deal *number* is picked here; the shuffle itself is engine.rng's.
             deal = secrets.randbelow(1_000_000)
+        else:
+            refusal = await daily.play_refusal(self, ctx, game_id, deal, options)
+            if refusal is not None:
+                return [refusal]
         try:
             session = await self.sessions.new_solo(
                 ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name,

@@ -478,6 +478,21 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
     return [started, await core._board(ctx, session, fresh=True)]
 
 
+async def play_refusal(core: Core, ctx: Ctx, game_id: str, deal: int, options: dict[str, Any]) -> Reply | None:
+    """A private refusal when ``/play`` names today's daily deal before the player's ranked
+    attempt at it is over: otherwise anyone could rehearse the challenge first."""
+    if options:
+        return None
+    today = ctx.now.date().isoformat()
+    choice = await stored_choice(core.store, game_id, today)
+    if choice is None or choice.deal != deal:
+        return None
+    attempt = await attempt_of(core.store, ctx.req.platform, ctx.user, game_id, today)
+    if attempt is not None and attempt.status != PLAYING:
+        return None
+    return core._private(ctx, "daily.deal_reserved", game=core._game_name(ctx.lang, game_id))
+
+
 async def game_ended(core: Core, ctx: Ctx, session_id: str) -> list[Reply]:
     """After a game ends: settle it if it was a ranked daily attempt, and answer with the
     verdict (and, when accepted, the shareable summary). Nothing for other games."""

@@ -254,8 +254,12 @@ def _file(reply: Reply) -> discord.File | None:
 
 
 def _content(reply: Reply) -> str:
+    text = reply.text
+    if reply.params.get("preformatted") and text:
+        # Tables (leaderboards) line up only in a code block's fixed-width font.
+        text = f"```\n{text.replace('```', 'ˋˋˋ')}\n```"
     mentions = " ".join(f"<@{user_id}>" for user_id in reply.mentions if user_id.isdigit())
-    return f"{mentions} {reply.text}".strip() if mentions else reply.text
+    return f"{mentions} {text}".strip() if mentions else text
 
 
 _MENTION_RE = re.compile(r"<@!?(\d{5,20})>")

@@ -263,8 +263,12 @@ def parse_board_message_id(stored: str, default_chat: int) -> tuple[int, int] | 
 def html_text(reply: Reply, limit: int) -> str:
     """The reply's text as Telegram HTML, with its mentions as links, cut to ``limit``."""
     text = html.escape(reply.text or "")
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
+    # Tables (leaderboards) line up only in a fixed-width font.
+    wrap = ("<pre>", "</pre>") if reply.params.get("preformatted") else ("", "")
+    room = limit - len(wrap[0]) - len(wrap[1])
+    if len(text) > room:
+        text = text[: room - 1] + "…"
+    text = wrap[0] + text + wrap[1]
     # A mention is a link to the user; the bell keeps it short (names are already in the text).
     mentions = "".join(
         f' <a href="tg://user?id={int(uid)}">🔔</a>' for uid in reply.mentions if str(uid).isdigit()

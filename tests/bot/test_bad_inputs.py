@@ -67,8 +67,8 @@ BAD_LINES = [
     (2, "carl", "/kick @carl", "kick.creator"),
     (1, "ana", "/stats @nobody", "stats.unknown_player"),
     (1, "ana", "/leaderboard forever", "leaderboard.usage"),
-    (1, "ana", "/hint", "hint.unavailable"),
-    (1, "ana", "/daily canfield", "daily.unavailable"),
+    (1, "bob", "/hint", "move.no_game"),
+    (1, "ana", "/daily chess", "daily.unknown_game"),
     (2, "ana", "/resign", "move.no_game"),
 ]
 

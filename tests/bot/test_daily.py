@@ -196,3 +196,20 @@ async def test_restart_keeps_the_days_deal_and_the_spent_attempt(db_url: str, cl
     assert (await chat.say("ana", "/daily imaginary13"))[0].key == "daily.casual_started"
     assert chat.board().params["deal"] == board.params["deal"]
     await core.close()
+
+
+async def test_todays_daily_deal_cannot_be_rehearsed_with_play_before_the_ranked_attempt(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
+    choice = await daily_choice(core.store, "imaginary13", DAY, clock.now)
+    (refused,) = await chat.say("ana", f"/play imaginary13 {choice.deal}")
+    assert refused.key == "daily.deal_reserved" and refused.is_private
+    assert await core.store.fetch("SELECT id FROM sessions WHERE game_id = 'imaginary13'") == []
+    # any other deal is free to play
+    other = await chat.say("bob", f"/play imaginary13 {choice.deal + 1}")
+    assert other[0].key == "play.started"
+    # once her ranked attempt is over, the deal is hers to replay as she likes
+    await chat.say("ana", "/daily imaginary13")
+    await chat.say("ana", "/resign")
+    started = await chat.say("ana", f"/play imaginary13 {choice.deal}")
+    assert started[0].key == "play.started" and started[0].params["deal"] == choice.deal
