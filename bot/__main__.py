@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from bot.core import Core
 from bot.settings import Settings
 from bot.storage import StorageError
+from bot.warmup import keep_warm
 
 log = logging.getLogger("tavolo")
 
@@ -64,7 +65,11 @@ async def run(settings: Settings, console: bool) -> None:
             services.append(discord.serve(core, settings))
         if services:
             log.info("starting %d platform(s) with %s", len(services), settings)
-            await asyncio.gather(*services)
+            warm = asyncio.create_task(keep_warm(core.store))
+            try:
+                await asyncio.gather(*services)
+            finally:
+                warm.cancel()
         else:
             from bot.platforms import console as console_platform
 
