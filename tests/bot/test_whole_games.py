@@ -15,7 +15,7 @@ from bot.core import Core
 from engine.solvers import Budget, solve
 
 #: (game, deal) pairs the solver wins within a small budget
-WINNABLE = [("imaginary13", 1), ("imaginary13", 5)]
+WINNABLE = [("solitario", 1), ("canfield", 2), ("imaginary13", 1), ("imaginary13", 5)]
 
 
 def winning_line(game_id: str, deal: int) -> list[str]:
@@ -62,7 +62,7 @@ async def test_a_whole_game_won_by_buttons(core: Core, chat: FakePlatform, game_
     assert "Ana" in board.text and str(mirror.score) in board.text
 
 
-@pytest.mark.parametrize(("game_id", "deal"), WINNABLE[:1])
+@pytest.mark.parametrize(("game_id", "deal"), WINNABLE[:2])
 async def test_a_whole_game_won_by_commands_with_a_restart_halfway(db_url, clock, game_id: str, deal: int):
     from core_fakes import fake_render
 
