@@ -50,6 +50,7 @@ from engine.piles import (
     parse_card_list,
     parse_pile_notation,
     pile_view,
+    stock_cycle,
     tableau_rule,
 )
 from engine.rng import DealRandom
@@ -348,6 +349,41 @@ class Canfield(Game):
             self._reserve
             and move.src in TABLEAU
             and (move.dst in TABLEAU or len(self._tab[TABLEAU.index(move.src)]) == 1)
+        )
+
+    def _progress_by_turning(self, baseline: None) -> bool:
+        """Whether stock turns alone bring up a waste card that fits a foundation (the stall
+        search's cheap sufficient check: turns change only which waste card is on top)."""
+        fnd, rules = self._fnd, self._foundation_rules
+        for _, card in stock_cycle(self._stock, self._waste):
+            index = foundation_index(card)
+            if rules[index].accepts(fnd[index][-1] if fnd[index] else None, card):
+                return True
+        return False
+
+    def _waste_moves(self, card: Card) -> list[PileMove]:
+        """The moves ``card`` would have if it lay on top of the waste, in ``_generate``'s
+        order (to its foundation, then onto tableau piles)."""
+        moves = []
+        index = foundation_index(card)
+        fnd = self._fnd[index]
+        if self._foundation_rules[index].accepts(fnd[-1] if fnd else None, card):
+            moves.append(PileMove("w", FOUNDATIONS[index]))
+        spaces_open = not self._reserve
+        for j, pile in enumerate(self._tab):
+            if spaces_open if not pile else self._tableau_rule.accepts(pile[-1], card):
+                moves.append(PileMove("w", TABLEAU[j]))
+        return moves
+
+    def _search_key(self) -> Hashable:
+        """:meth:`position_key` for one stall search on this very game object (card object
+        ids instead of letters: cheaper)."""
+        return (
+            tuple(sorted(tuple(map(id, pile)) for pile in self._tab)),
+            tuple(map(id, self._stock)),
+            tuple(map(id, self._waste)),
+            len(self._reserve),
+            tuple(map(len, self._fnd)),
         )
 
     # ----- undo ---------------------------------------------------------------------------------

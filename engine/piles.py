@@ -242,6 +242,33 @@ def draw_three(stock: list[Card], waste: list[Card]) -> int:
     return turned
 
 
+def stock_cycle(stock: Sequence[Card], waste: Sequence[Card]) -> list[tuple[int, Card]]:
+    """Every waste top that stock turns alone lead to, with the number of turns: turning three
+    at a time, the waste turned over into a new stock (one turn) when the stock runs out. One
+    entry per stock position: the current one (0 turns), those until the stock runs out, then
+    one full cycle of the turned-over stock (positions without a waste card are left out).
+
+    Stock turns move no other card, so a stall search can look at these waste cards instead of
+    visiting every stock position.
+
+    >>> stock = [Card(r, "s") for r in (7, 6, 5, 4, 3)]   # top at the end: 3s is turned first
+    >>> [(turns, c.code) for turns, c in stock_cycle(stock, [Card(1, "h"), Card(2, "h")])]
+    [(0, '2h'), (1, '5s'), (2, '7s'), (4, '3s'), (5, '6s'), (6, '7s')]
+    """
+    turning = list(reversed(stock))  # in the order the cards will be turned
+    found: list[tuple[int, Card]] = []
+    if waste:
+        found.append((0, waste[-1]))
+    groups = -(-len(turning) // 3)
+    for turn in range(1, groups + 1):
+        found.append((turn, turning[min(3 * turn, len(turning)) - 1]))
+    # the turn-over, then the whole waste in order as the new stock, cycled forever
+    cycle = [*waste, *turning]
+    for turn in range(1, -(-len(cycle) // 3) + 1):
+        found.append((groups + 1 + turn, cycle[min(3 * turn, len(cycle)) - 1]))
+    return found
+
+
 def cards_text(cards: Sequence[Card], down: int = 0) -> str:
     """A pile as text for boards: ``##`` per face-down card, then the face-up codes."""
     return " ".join(["##"] * down + [card.code for card in cards[down:]]) or "--"

@@ -61,6 +61,7 @@ from engine.piles import (
     parse_card_list,
     parse_pile_notation,
     pile_view,
+    stock_cycle,
     tableau_rule,
 )
 from engine.rng import DealRandom
@@ -69,6 +70,12 @@ from engine.stall import is_stalled
 COLUMNS = tuple(str(i) for i in range(1, 8))
 FOUNDATIONS = ("f1", "f2", "f3", "f4")
 PILE_IDS = frozenset(("w", *COLUMNS, *FOUNDATIONS))
+
+#: one shared value per move (moves are immutable; building a frozen dataclass is slow)
+_MOVES: dict[tuple[str, str], PileMove] = {
+    (src, dst): PileMove(src, dst) for src in PILE_IDS for dst in PILE_IDS if src != dst
+}
+_SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
 WASTE_POINTS = 5
 TURN_UP_POINTS = 5
@@ -124,6 +131,7 @@ class Solitario(Game):
         self._events: list[tuple[int, int]] = [(0, 0)]  # (move number, score) at each change
         self._last_piles: tuple[str, ...] = ()
         self._stall: bool | None = None
+        self._legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None = None
 
     def _has_scoring_move(self) -> bool:
         return any(self._points(move) > 0 for move in self._generate())
@@ -168,6 +176,7 @@ class Solitario(Game):
         game._score = score
         game._events = [(0, score)]
         game._stall = None
+        game._legal_cache = None
         return game
 
     # ----- reading the position -----------------------------------------------------------------
@@ -232,41 +241,75 @@ class Solitario(Game):
         return move
 
     def _legal(self, player: str) -> list[PileMove]:
-        return self._generate() if player in self.players else []
+        if player not in self.players:
+            return []
+        if self._legal_cache is None:
+            moves = self._generate()
+            self._legal_cache = frozenset(moves), moves
+        return list(self._legal_cache[1])
 
     def _generate(self) -> list[PileMove]:
         """Every legal move, in a fixed order: to foundations, waste to columns, column to
-        column, foundation to columns, turning the stock."""
+        column, foundation to columns, turning the stock.
+
+        The hot path of the stall search and the solvers: the pile rules are applied here as
+        plain rank and colour arithmetic (Solitario's foundations: next rank of their fixed
+        suit from the Asso; columns: one lower in the other colour, only a Re on a space);
+        ``_check`` applies the same rules through ``engine.piles`` with reason codes."""
         moves: list[PileMove] = []
-        cols, down, waste, fnd = self._cols, self._down, self._waste, self._fnd
-        rules = self._foundation_rules
+        cols, down, waste = self._cols, self._down, self._waste
+        king = self.top_rank
+        home = [pile[-1].rank if pile else 0 for pile in self._fnd]
         tops = [col[-1] if col else None for col in cols]
-        if waste:
-            card = waste[-1]
-            index = foundation_index(card)
-            if rules[index].accepts(fnd[index][-1] if fnd[index] else None, card):
-                moves.append(PileMove("w", FOUNDATIONS[index]))
+        waste_top = waste[-1] if waste else None
+        if waste_top is not None:
+            index = _SUIT_INDEX[waste_top.suit]
+            if home[index] + 1 == waste_top.rank:
+                moves.append(_MOVES["w", FOUNDATIONS[index]])
         for i, card in enumerate(tops):
             if card is not None:
-                index = foundation_index(card)
-                if rules[index].accepts(fnd[index][-1] if fnd[index] else None, card):
-                    moves.append(PileMove(COLUMNS[i], FOUNDATIONS[index]))
-        column_rule = self._column_rule
-        if waste:
-            card = waste[-1]
+                index = _SUIT_INDEX[card.suit]
+                if home[index] + 1 == card.rank:
+                    moves.append(_MOVES[COLUMNS[i], FOUNDATIONS[index]])
+        if waste_top is not None:
+            rank, red = waste_top.rank, waste_top.is_red
             for j, target in enumerate(tops):
-                if column_rule.accepts(target, card):
-                    moves.append(PileMove("w", COLUMNS[j]))
+                if (
+                    rank == king
+                    if target is None
+                    else target.rank - 1 == rank and target.is_red != red
+                ):
+                    moves.append(_MOVES["w", COLUMNS[j]])
         for i, col in enumerate(cols):
-            if len(col) > down[i]:
+            head = down[i]
+            size = len(col)
+            if size > head:
+                head_rank = col[head].rank
                 for j, target in enumerate(tops):
-                    if j != i and self._fitting_run(i, target) is not None:
-                        moves.append(PileMove(COLUMNS[i], COLUMNS[j]))
-        for index, pile in enumerate(fnd):
+                    if j == i:
+                        continue
+                    if target is None:
+                        if head_rank == king:
+                            moves.append(_MOVES[COLUMNS[i], COLUMNS[j]])
+                        continue
+                    # the face-up part is a run: only one card can have the rank needed
+                    need = target.rank - 1
+                    position = head + head_rank - need
+                    if head <= position < size:
+                        card = col[position]
+                        if card.rank == need and card.is_red != target.is_red:
+                            moves.append(_MOVES[COLUMNS[i], COLUMNS[j]])
+        for index, pile in enumerate(self._fnd):
             if pile:
+                card = pile[-1]
+                rank, red = card.rank, card.is_red
                 for j, target in enumerate(tops):
-                    if column_rule.accepts(target, pile[-1]):
-                        moves.append(PileMove(FOUNDATIONS[index], COLUMNS[j]))
+                    if (
+                        rank == king
+                        if target is None
+                        else target.rank - 1 == rank and target.is_red != red
+                    ):
+                        moves.append(_MOVES[FOUNDATIONS[index], COLUMNS[j]])
         if self._stock or waste:
             moves.append(TURN)
         return moves
@@ -297,6 +340,11 @@ class Solitario(Game):
         return self._cols[COLUMNS.index(pile)]
 
     def _apply(self, move: PileMove, player: str) -> None:
+        cache = self._legal_cache
+        if cache is not None and isinstance(move, PileMove) and move in cache[0]:
+            # listed by legal_moves() for this very position: no need to check it again
+            self._apply_unchecked(move)
+            return
         if not isinstance(move, PileMove):
             raise IllegalMove("bad_notation", text=str(move))
         if move.is_turn:
@@ -364,6 +412,7 @@ class Solitario(Game):
         """Apply a move taken from ``_generate()`` of this position, without any check."""
         if move.dst is None:
             self._stall = None
+            self._legal_cache = None
             self._plies += 1
             turned = draw_three(self._stock, self._waste)
             if turned == 0:
@@ -378,6 +427,7 @@ class Solitario(Game):
 
     def _move_cards(self, src: str, dst: str, count: int) -> None:
         self._stall = None
+        self._legal_cache = None
         self._plies += 1
         source = self._pile(src)
         moving = source[-count:]
@@ -435,6 +485,60 @@ class Solitario(Game):
                 return len(self._cols[i]) - taken == self._down[i]
         return False
 
+    def _progress_by_turning(self, baseline: int) -> bool:
+        """Whether stock turns alone (no other move) lead to a position with a progress move,
+        or to one with a waste card that goes on a column and lets a whole face-up run move
+        onto it, turning up the card under that run. A sufficient check for the stall search:
+        stock turns change only which waste card is on top, and column moves that make
+        progress without the waste are already listed by ``_generate`` here."""
+        king = self.top_rank
+        home = [pile[-1].rank if pile else 0 for pile in self._fnd]
+        may_add_home = self.cards_home + 1 > baseline
+        cols, down = self._cols, self._down
+        tops = [col[-1] if col else None for col in cols]
+        for _, card in stock_cycle(self._stock, self._waste):
+            if may_add_home and home[_SUIT_INDEX[card.suit]] + 1 == card.rank:
+                return True
+            rank, red = card.rank, card.is_red
+            for j, target in enumerate(tops):
+                if not (
+                    rank == king
+                    if target is None
+                    else target.rank - 1 == rank and target.is_red != red
+                ):
+                    continue
+                for i, col in enumerate(cols):
+                    if i != j and down[i] and len(col) > down[i]:
+                        head = col[down[i]]
+                        if head.rank == rank - 1 and head.is_red != red:
+                            return True
+        return False
+
+    def _waste_moves(self, card: Card) -> list[PileMove]:
+        """The moves ``card`` would have if it lay on top of the waste, in ``_generate``'s
+        order (to its foundation, then onto columns)."""
+        moves = []
+        index = _SUIT_INDEX[card.suit]
+        fnd = self._fnd[index]
+        if (fnd[-1].rank if fnd else 0) + 1 == card.rank:
+            moves.append(_MOVES["w", FOUNDATIONS[index]])
+        rank, red, king = card.rank, card.is_red, self.top_rank
+        for j, col in enumerate(self._cols):
+            target = col[-1] if col else None
+            if rank == king if target is None else target.rank - 1 == rank and target.is_red != red:
+                moves.append(_MOVES["w", COLUMNS[j]])
+        return moves
+
+    def _search_key(self) -> Hashable:
+        """:meth:`position_key` for one stall search on this very game object: the same
+        information, naming cards by their object ids (cheaper than building strings)."""
+        return (
+            tuple(sorted(tuple(map(id, col)) for col in self._cols)),
+            tuple(map(id, self._stock)),
+            tuple(map(id, self._waste)),
+            tuple(map(len, self._fnd)),
+        )
+
     # ----- undo ---------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
         return (
@@ -470,6 +574,7 @@ class Solitario(Game):
             self._stall,
         ) = rest
         del self._events[events:]
+        self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
     def view(self, player: str | None = None) -> dict[str, Any]:

@@ -6,7 +6,17 @@ card to a foundation or a card taken from the reserve). The search walks every p
 reachable by non-progress moves (shuffling runs, cycling the stock, ...) and stops at the first
 legal progress move. No hidden card is revealed along the way, so the set stays small.
 
-A game taking part implements :class:`StallSearchable` (the same fast path a solver uses).
+Stock turns move no card but the stock's and the waste's, so they are not steps of their own:
+a search node stands for its position *and every position its stock turns lead to*. From a
+node the steps are the moves that leave the waste alone, played here, and every waste move,
+played after the turns that bring its card up (``engine.piles.stock_cycle``). A position
+reached by turns and then a move that leaves the waste alone is reached from the node that
+move leads to, by the same turns; so the nodes stand for every position reachable without
+progress, and the search stays exact while visiting several times fewer positions.
+
+A game taking part implements :class:`StallSearchable` (the fast path a solver uses, plus the
+hooks below) with :class:`engine.piles.PileMove` moves: ``dst`` None is the stock turn and
+``src`` ``"w"`` a waste move.
 
 >>> from engine import new_game   # doctest: +SKIP
 >>> is_stalled(new_game("solitario", deal=1))   # doctest: +SKIP
@@ -19,60 +29,99 @@ from collections import deque
 from collections.abc import Hashable
 from typing import Any, Protocol
 
+from engine.cards import Card
+from engine.piles import TURN, PileMove, stock_cycle
+
 
 class StallSearchable(Protocol):
-    def _generate(self) -> list[Any]: ...
+    _stock: list[Card]
+    _waste: list[Card]
 
-    def _apply_unchecked(self, move: Any) -> None: ...
+    def _generate(self) -> list[PileMove]: ...
+
+    def _apply_unchecked(self, move: PileMove) -> None: ...
 
     def _snapshot(self) -> Any: ...
 
     def _restore(self, snapshot: Any) -> None: ...
 
-    def position_key(self) -> Hashable: ...
+    def _search_key(self) -> Hashable: ...
 
     def _progress_baseline(self) -> Any: ...
 
-    def _is_progress(self, move: Any, baseline: Any) -> bool: ...
+    def _is_progress(self, move: PileMove, baseline: Any) -> bool: ...
+
+    def _progress_by_turning(self, baseline: Any) -> bool: ...
+
+    def _waste_moves(self, card: Card) -> list[PileMove]: ...
 
 
-#: positions visited before giving up. Deals met in play stay far below it; the rare positions
-#: with many face-up runs to shuffle and progress many stock turns away can exceed it.
-MAX_POSITIONS = 2000
+#: positions visited before giving up. A search that gets this far is one whose non-progress
+#: positions really are many: long face-up runs that can be shuffled between columns and
+#: foundation cards that can come down, each arrangement again with its own stock cycle.
+MAX_POSITIONS = 5000
 
 
 def is_stalled(game: StallSearchable, max_positions: int = MAX_POSITIONS) -> bool:
     """True when no sequence of legal moves from here ever makes progress.
 
-    Exact whenever the positions reachable without progress number at most ``max_positions``;
-    past that the answer is False: a stall is never announced unless it is proven (the game
-    goes on, the next move searches again, and the player may always resign). The game is
-    left exactly as it was found (every visit is undone by a snapshot restore).
+    Exact whenever the search nodes (positions up to stock turns, see the module docstring)
+    reachable without progress number at most ``max_positions``; past that the answer is
+    False: a stall is never announced unless it is proven (the game goes on, the next move
+    searches again, and the player may always resign). So the only possible error is a late
+    announcement, never a false one. The game is left exactly as it was found (every visit is
+    undone by a snapshot restore).
+
+    The common case (far from stalled) costs one move generation and one walk through the
+    stock cycle: a progress move playable now or after stock turns alone ends the search
+    before any position is visited.
     """
     baseline = game._progress_baseline()
-    start = game._snapshot()
-    seen = {game.position_key()}
+    steps = _steps(game, baseline)
+    if steps is None:
+        return False
+    start = here = game._snapshot()
+    seen = {game._search_key()}
     # Breadth first: when progress is possible it is usually a move or two away, and a
     # depth-first walk can wander through thousands of run shuffles before finding it.
-    frontier = deque([start])
+    frontier: deque[Any] = deque()
     try:
-        while frontier:
-            game._restore(frontier.popleft())
-            moves = game._generate()
-            # Checking every move for progress before expanding any keeps the common case (a
-            # game that is far from stalled) to one move generation.
-            if any(game._is_progress(move, baseline) for move in moves):
-                return False
-            here = game._snapshot()
-            for move in moves:
-                game._apply_unchecked(move)
-                key = game.position_key()
+        while True:
+            for step in steps:
+                for move in step:
+                    game._apply_unchecked(move)
+                key = game._search_key()
                 if key not in seen:
                     if len(seen) >= max_positions:
                         return False
                     seen.add(key)
                     frontier.append(game._snapshot())
-                game._restore(here)
-        return True
+                game._restore(here)  # restoring copies: a snapshot may be restored many times
+            if not frontier:
+                return True
+            here = frontier.popleft()
+            game._restore(here)
+            steps = _steps(game, baseline)
+            if steps is None:
+                return False
     finally:
         game._restore(start)
+
+
+def _steps(game: StallSearchable, baseline: Any) -> list[tuple[PileMove, ...]] | None:
+    """The non-progress steps from this node (each a few moves played in a row), or None when
+    progress is within reach: a progress move now, or one after stock turns alone."""
+    moves = game._generate()
+    if any(game._is_progress(move, baseline) for move in moves):
+        return None
+    if game._progress_by_turning(baseline):
+        return None
+    steps: list[tuple[PileMove, ...]] = [
+        (move,) for move in moves if move.dst is not None and move.src != "w"
+    ]
+    for turns, card in stock_cycle(game._stock, game._waste):
+        for move in game._waste_moves(card):
+            if game._is_progress(move, baseline):
+                return None
+            steps.append((TURN,) * turns + (move,))
+    return steps
