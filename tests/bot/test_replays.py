@@ -148,7 +148,8 @@ async def test_todays_daily_deal_is_replayed_only_the_next_day(
 ):
     today = clock.now.date().isoformat()
     await daily.store_choice(core.store, daily.DailyChoice("canfield", today, 3, 0, "won"), today)
-    await chat.say("ana", "/play canfield 3")
+    # today's deal can only be played as the ranked attempt (no rehearsal with /play)
+    assert (await chat.say("ana", "/daily canfield"))[0].key == "daily.started"
     await play_first_moves(chat, "ana", 1)
     await chat.say("ana", "/resign")
     [held] = await chat.say("ana", "/replay")
