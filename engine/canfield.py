@@ -44,6 +44,7 @@ from engine.piles import (
     PileKind,
     PileMove,
     cards_text,
+    deepcopy_sharing_cards,
     draw_three,
     foundation_index,
     foundation_rule,
@@ -387,6 +388,10 @@ class Canfield(Game):
         )
 
     # ----- undo ---------------------------------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        """A copy that shares this game's (immutable) card objects, so position keys work."""
+        return deepcopy_sharing_cards(self, self._cards, memo)
+
     def _snapshot(self) -> tuple[Any, ...]:
         return (
             [pile[:] for pile in self._tab],

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -305,3 +305,57 @@ def test_random_playout_keeps_every_invariant(deal, data):
     assert len(codes) == len(set(codes))
     assert len(codes) + sum(p["down"] for p in view["piles"]) == 52
     assert engine.replay("canfield", deal, None, {}, game.moves).view() == view
+
+
+# ----- speed paths: the stall search's shortcuts, copies ---------------------------------------
+def reference_stalled(game, limit: int = 200_000) -> bool:
+    """The stall ruling searched the plain way: every position reachable by non-progress moves,
+    stock turns included, one position at a time (no shortcut, no cap short of ``limit``)."""
+    start = game._snapshot()
+    seen, frontier = {game.position_key()}, [start]
+    try:
+        while frontier:
+            game._restore(frontier.pop())
+            here = game._snapshot()
+            for move in game._generate():
+                if game._is_progress(move, None):
+                    return False
+                game._apply_unchecked(move)
+                if game.position_key() not in seen:
+                    assert len(seen) < limit, "reference search too large for a test"
+                    seen.add(game.position_key())
+                    frontier.append(game._snapshot())
+                game._restore(here)
+        return True
+    finally:
+        game._restore(start)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 2**32))
+def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, seed):
+    chooser = random.Random(seed)
+    game = Canfield(deal)
+    for _ in range(200):
+        assert game.stalled == reference_stalled(game)
+        if game.is_over:
+            break
+        game.play(chooser.choice(game.legal_moves()))
+
+
+def test_a_waste_card_that_only_the_turned_over_stock_brings_up_is_progress():
+    # Turning: 7c 2h Js (Js on top), then 7s; turned over: 3s 7c 2h puts the 2h on top.
+    game = layout(["9s", "9c"], reserve="Qd 5h", stock="7c 2h Js 7s", waste="3s", foundations=["", "Ah"])
+    assert game.outcome is None
+    # With the Qc on the waste too the groups shift and the 2h is never on top.
+    buried = layout(["9s", "9c"], reserve="Qd 5h", stock="7c 2h Js 7s", waste="3s Qc", foundations=["", "Ah"])
+    assert buried.outcome == "stalled" and reference_stalled(buried)
+
+
+def test_a_deep_copy_plays_on_and_still_detects_a_stall():
+    import copy
+
+    game = layout(["9s", "2h"], reserve="Qd", foundations=["", "Ah"])
+    twin = copy.deepcopy(game)
+    twin.play("2f")  # the 2h goes home, the Qd fills the space, and nothing else can move
+    assert twin.outcome == "stalled" and game.outcome is None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -429,3 +429,118 @@ def test_random_playout_keeps_every_invariant(deal, cards, data):
     assert len(codes) == len(set(codes))
     assert len(codes) + sum(p["down"] for p in view["piles"]) == cards
     assert engine.replay("solitario", deal, None, {"cards": cards}, game.moves).view() == view
+
+
+# ----- speed paths: the stall search's shortcuts, the legal-move cache, copies -----------------
+def reference_stalled(game, limit: int = 200_000) -> bool:
+    """The stall ruling searched the plain way: every position reachable by non-progress moves,
+    stock turns included, one position at a time (no shortcut, no cap short of ``limit``)."""
+    baseline = game._progress_baseline()
+    start = game._snapshot()
+    seen, frontier = {game.position_key()}, [start]
+    try:
+        while frontier:
+            game._restore(frontier.pop())
+            here = game._snapshot()
+            for move in game._generate():
+                if game._is_progress(move, baseline):
+                    return False
+                game._apply_unchecked(move)
+                if game.position_key() not in seen:
+                    assert len(seen) < limit, "reference search too large for a test"
+                    seen.add(game.position_key())
+                    frontier.append(game._snapshot())
+                game._restore(here)
+        return True
+    finally:
+        game._restore(start)
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.integers(0, 2**32))
+def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, cards, seed):
+    # Random play to the stall (or a while): every position on the way is judged alike.
+    chooser = random.Random(seed)
+    game = Solitario(deal, options={"cards": cards})
+    for _ in range(150):
+        assert game.stalled == reference_stalled(game)
+        if game.is_over:
+            break
+        game.play(chooser.choice(game.legal_moves()))
+
+
+def test_progress_after_stock_turns_and_two_waste_cards_in_a_row_is_not_a_stall():
+    # 7h then (more turns later) 6s go onto the Js (Fante); then the 5h can leave the Kd,
+    # turning it up.
+    # Nothing can go home (no Asso anywhere) and no other move uncovers a card.
+    game = layout(["Js", "Kd | 5h"], stock="Jc Qd 7h Jd Qc 6s", spare=None)
+    assert game.outcome is None and not reference_stalled(game)
+    without_the_six = layout(["Js", "Kd | 5h"], stock="Jc Qd 7h Jd Qc 6d", spare=None)
+    assert without_the_six.outcome == "stalled" and reference_stalled(without_the_six)
+
+
+def test_a_card_that_only_the_turned_over_stock_brings_up_is_progress():
+    # Turning: 7h Ah Js (Js on top), then 7d Qh; turned over: Kc 7h Ah puts the Ah on top.
+    game = layout(["Ad | 5c"], stock="7h Ah Js 7d Qh", waste="Kc", spare=None)
+    assert game.outcome is None
+    # With the Qc on the waste too the groups shift and the Ah is never on top.
+    buried = layout(["Ad | 5c"], stock="7h Ah Js 7d Qh", waste="Kc Qc", spare=None)
+    assert buried.outcome == "stalled" and reference_stalled(buried)
+
+
+@given(
+    st.lists(st.sampled_from(range(52)), unique=True, max_size=24), st.integers(0, 24)
+)
+def test_the_stock_cycle_lists_every_waste_top_that_turning_reaches(picks, split):
+    from engine.cards import FRENCH_52, full_deck
+    from engine.piles import draw_three, stock_cycle
+
+    deck = full_deck(FRENCH_52)
+    cards = [deck[i] for i in picks]
+    stock, waste = cards[: min(split, len(cards))], cards[min(split, len(cards)) :]
+    listed = [(turns, card) for turns, card in stock_cycle(stock, waste)]
+    # Turning for real, twice round the whole cycle: the same tops at the same turn counts,
+    # and afterwards nothing that was not listed.
+    stock, waste = list(stock), list(waste)
+    seen = [(0, waste[-1])] if waste else []
+    last = max((turns for turns, _ in listed), default=0)
+    for turn in range(1, last + 2 * len(cards) + 3):
+        draw_three(stock, waste)
+        if waste:
+            seen.append((turn, waste[-1]))
+    assert seen[: len(listed)] == listed
+    assert {id(card) for _, card in seen} == {id(card) for _, card in listed}
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.data())
+def test_refused_moves_and_undos_never_leave_stale_legal_moves(deal, data):
+    game = Solitario(deal)
+    for _ in range(30):
+        if game.is_over:
+            break
+        action = data.draw(st.sampled_from(["play", "play", "refused", "undo"]))
+        if action == "undo" and game.moves:
+            game.undo()
+        elif action == "refused":
+            text = data.draw(st.sampled_from(all_notations()))
+            try:
+                game.play(text)
+            except IllegalMove:
+                pass
+            else:
+                game.undo()
+        else:
+            game.play(data.draw(st.sampled_from(game.legal_moves())))
+        rebuilt = engine.replay("solitario", deal, None, {}, game.moves)
+        assert game.legal_moves() == rebuilt.legal_moves() and game.view() == rebuilt.view()
+
+
+def test_a_deep_copy_plays_on_and_still_detects_a_stall():
+    import copy
+
+    game = layout(["3c | 4d"], foundations=["Ad 2d 3d"], spare=None)
+    twin = copy.deepcopy(game)
+    twin.play("1f1")  # the 4d goes home and turns up the 3c, which can go nowhere
+    assert twin.outcome == "stalled" and game.outcome is None
+    assert twin.position_key() != game.position_key()
