@@ -23,9 +23,10 @@ connection.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -392,12 +393,19 @@ class Storage:
     # ----- generic access for feature modules (tables, races, ratings) ----------------------
     async def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Run parameterised statements in one committed transaction (all or nothing)."""
-        async with self._write_lock:
+        async with self._transaction():
             if any("sessions" in sql.lower() for sql, _ in statements):
                 self._forget_cached_sessions()  # a feature module changed sessions: read again
+            for sql, params in statements:
+                await self._db.execute(sql, tuple(params))
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """Statements that belong together: committed at the end, all rolled back on any error
+        (the cached open sessions are then read again, since the cache followed the writes)."""
+        async with self._write_lock:
             try:
-                for sql, params in statements:
-                    await self._db.execute(sql, tuple(params))
+                yield
                 await self._db.commit()
             except BaseException:
                 await self._db.rollback()
@@ -411,7 +419,7 @@ class Storage:
 
     # ----- sessions ---------------------------------------------------------------------------
     async def insert_session(self, rec: SessionRecord) -> None:
-        async with self._write_lock:
+        async with self._transaction():
             self._open_ids.pop((rec.platform, rec.chat_id), None)
             self._open_generation += 1
             await self._db.execute(
@@ -425,13 +433,11 @@ class Storage:
                     rec.created_at, rec.last_active_at,
                 ),
             )  # fmt: skip
-            await self._db.commit()
 
     async def save_session(self, rec: SessionRecord) -> None:
         """Write back the mutable fields of a session (everything but its identity)."""
-        async with self._write_lock:
+        async with self._transaction():
             await self._update_session(rec)
-            await self._db.commit()
 
     async def _update_session(self, rec: SessionRecord) -> None:
         cached = self._open_ids.get((rec.platform, rec.chat_id))
@@ -523,62 +529,42 @@ class Storage:
     ) -> None:
         """Store move number ``n``, the session's new state and (when the move ended the game)
         its results, in one committed transaction."""
-        async with self._write_lock:
-            try:
-                await self._db.execute(
-                    "INSERT INTO moves (session_id, n, player, notation, played_at) VALUES (?, ?, ?, ?, ?)",
-                    (rec.id, n, player, notation, played_at),
-                )
-                await self._update_session(rec)
-                await self._insert_results(results)
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                self._forget_cached_sessions()
-                raise
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO moves (session_id, n, player, notation, played_at) VALUES (?, ?, ?, ?, ?)",
+                (rec.id, n, player, notation, played_at),
+            )
+            await self._update_session(rec)
+            await self._insert_results(results)
 
     async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
         """Take back move number ``n`` (an undo) and store the session's new state."""
-        async with self._write_lock:
-            try:
-                await self._db.execute(
-                    "DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n)
-                )
-                await self._update_session(rec)
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                self._forget_cached_sessions()
-                raise
+        async with self._transaction():
+            await self._db.execute("DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n))
+            await self._update_session(rec)
 
     # ----- results ----------------------------------------------------------------------------
     async def finish_session(self, rec: SessionRecord, results: Sequence[ResultRecord]) -> None:
         """Store a session's end and its players' results together."""
-        async with self._write_lock:
-            try:
-                await self._update_session(rec)
-                await self._insert_results(results)
-                await self._db.commit()
-            except BaseException:
-                await self._db.rollback()
-                self._forget_cached_sessions()
-                raise
+        async with self._transaction():
+            await self._update_session(rec)
+            await self._insert_results(results)
 
     async def _insert_results(self, results: Sequence[ResultRecord]) -> None:
         for r in results:
             await self._db.execute(
-                        "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, "
-                        "player_name, deal, options, score, tiebreak_move, move_count, moves, "
-                        "outcome, won, ranked, day, finished_at, place, masters, cards) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        (
-                            r.session_id, r.platform, r.chat_id, r.game_id, r.player_id,
-                            r.player_name, r.deal, json.dumps(r.options, sort_keys=True), r.score,
-                            r.tiebreak_move, r.move_count, json.dumps(r.moves), r.outcome,
-                            int(r.won), int(r.ranked), r.day, r.finished_at, r.place, r.masters,
-                            r.cards,
-                        ),
-                    )  # fmt: skip
+                "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, "
+                "player_name, deal, options, score, tiebreak_move, move_count, moves, "
+                "outcome, won, ranked, day, finished_at, place, masters, cards) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    r.session_id, r.platform, r.chat_id, r.game_id, r.player_id,
+                    r.player_name, r.deal, json.dumps(r.options, sort_keys=True), r.score,
+                    r.tiebreak_move, r.move_count, json.dumps(r.moves), r.outcome,
+                    int(r.won), int(r.ranked), r.day, r.finished_at, r.place, r.masters,
+                    r.cards,
+                ),
+            )  # fmt: skip
 
     async def best_scores(
         self, platform: str, chat_id: str | None, game_id: str, since_day: str | None, limit: int = 10
@@ -655,14 +641,13 @@ class Storage:
         return self._languages.setdefault(key, row[0] if row else None)
 
     async def set_chat_language(self, platform: str, chat_id: str, language: str) -> None:
-        async with self._write_lock:
+        async with self._transaction():
             await self._db.execute(
                 "INSERT INTO settings (platform, chat_id, language) VALUES (?, ?, ?) "
                 "ON CONFLICT (platform, chat_id) DO UPDATE SET language = excluded.language",
                 (platform, chat_id, language),
             )
-            await self._db.commit()
-            self._languages[(platform, chat_id)] = language
+        self._languages[(platform, chat_id)] = language
 
     async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
         """Remember a player's name and when they were last seen; a player seen again under
@@ -671,14 +656,13 @@ class Storage:
         seen = self._seen.get(key)
         if seen is not None and seen[0] == name and timedelta(0) <= moment - seen[1] < SEEN_PRECISION:
             return
-        async with self._write_lock:
+        async with self._transaction():
             await self._db.execute(
                 "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET "
                 "name = excluded.name, last_seen = excluded.last_seen",
                 (platform, user_id, name, at, at),
             )
-            await self._db.commit()
         if len(self._seen) >= CACHE_LIMIT:
             self._seen.clear()
         self._seen[key] = (name, moment)
