@@ -37,6 +37,7 @@ from bot import i18n
 from bot.replies import Reply
 from bot.sessions import Session, iso
 from bot.storage import LOBBY, OVER, Storage
+from bot.tables import may_manage, system_ctx
 from engine.rng import DealRandom
 
 if TYPE_CHECKING:
@@ -232,19 +233,15 @@ class Races:
         """The creator starts the race before the join window closes."""
         core = self.core
         async with core.sessions.lock(lobby.id):
-            rec = lobby.record
-            if rec.status != LOBBY:
-                return [core._private(ctx, "start.already")]
-            if ctx.user != rec.creator:
-                return [core._private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))]
-            if len(rec.players) < MIN_RACERS:
-                return [core._private(ctx, "start.too_few", min=MIN_RACERS)]
+            refusal = core.tables.start_refusal(ctx, lobby, MIN_RACERS)
+            if refusal is not None:
+                return [refusal]
             return await self._start_round(ctx, lobby, 1)
 
     async def end(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         """``/end`` on a race: the creator or an admin stops it; boards are resigned, no ranking."""
         core = self.core
-        if ctx.user != lobby.record.creator and not ctx.req.is_admin:
+        if not may_manage(ctx, lobby):
             return [core._private(ctx, "end.not_allowed")]
         race = await load_race(self.store, lobby.id)
         if race is not None and race.round > 0:
@@ -390,8 +387,6 @@ class Races:
     async def tick(self, now: datetime) -> int:
         """Close join windows, end rounds whose time is up or whose boards are all finished;
         push what happened. Returns how many races changed."""
-        from bot.tables import system_ctx
-
         core = self.core
         changed = 0
         rows = await self.store.fetch(

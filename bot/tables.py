@@ -197,18 +197,14 @@ class Tables:
                 return [core._private(ctx, "join.full", max=MAX_TABLE)]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
-            rec.revision += 1
-            rec.last_active_at = iso(ctx.now)
-            await core.sessions.save(table)
-            joined = core._say(ctx, "join.joined", name=ctx.req.user_name, count=len(rec.players))
-            return [joined, await core._board(ctx, table)]
+            return await self._seating_changed(ctx, table, "join.joined", name=ctx.req.user_name)
 
     async def add_computer(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/addbot``: the creator (or an admin) seats a computer player in the lobby."""
         core = self.core
         async with core.sessions.lock(table.id):
             rec = table.record
-            if ctx.user != rec.creator and not ctx.req.is_admin:
+            if not may_manage(ctx, table):
                 return [core._private(ctx, "end.not_allowed")]
             if rec.status != LOBBY:
                 return [core._private(ctx, "join.started")]
@@ -219,15 +215,11 @@ class Tables:
             while f"{COMPUTER_PREFIX}{number}" in rec.players or f"{COMPUTER_PREFIX}{number}" in play.computers:
                 number += 1
             player = f"{COMPUTER_PREFIX}{number}"
+            play.computers.append(player)
+            await save_play(self.store, play)
             rec.players.append(player)
             rec.names[player] = i18n.t(ctx.lang, "tables.computer_name", number=number)
-            rec.revision += 1
-            rec.last_active_at = iso(ctx.now)
-            play.computers.append(player)
-            await core.sessions.save(table)
-            await save_play(self.store, play)
-            joined = core._say(ctx, "join.joined", name=rec.names[player], count=len(rec.players))
-            return [joined, await core._board(ctx, table)]
+            return await self._seating_changed(ctx, table, "join.joined", name=rec.names[player])
 
     async def leave(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/leave``: in the lobby, stand up (the creator closes the table); in a started
@@ -246,23 +238,16 @@ class Tables:
                 await self._stop_timer(table.id)
                 return [core._say(ctx, "leave.closed", name=ctx.req.user_name)]
             rec.players.remove(ctx.user)
-            rec.revision += 1
-            rec.last_active_at = iso(ctx.now)
-            await core.sessions.save(table)
-            left = core._say(ctx, "leave.left", name=ctx.req.user_name, count=len(rec.players))
-            return [left, await core._board(ctx, table)]
+            return await self._seating_changed(ctx, table, "leave.left", name=ctx.req.user_name)
 
     async def start(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/start``: the creator deals (2-8 seats, computers included)."""
         core = self.core
         async with core.sessions.lock(table.id):
             rec = table.record
-            if rec.status != LOBBY:
-                return [core._private(ctx, "start.already")]
-            if ctx.user != rec.creator:
-                return [core._private(ctx, "start.not_creator", creator=table.name_of(rec.creator))]
-            if len(rec.players) < MIN_TABLE:
-                return [core._private(ctx, "start.too_few", min=MIN_TABLE)]
+            refusal = self.start_refusal(ctx, table, MIN_TABLE)
+            if refusal is not None:
+                return [refusal]
             try:
                 await core.sessions.start_table(table, secrets.randbelow(1_000_000), iso(ctx.now))
             except BadSetup as error:
@@ -279,7 +264,7 @@ class Tables:
         """``/end``: the creator or an admin closes the table; no result is stored."""
         core = self.core
         async with core.sessions.lock(table.id):
-            if ctx.user != table.record.creator and not ctx.req.is_admin:
+            if not may_manage(ctx, table):
                 return [core._private(ctx, "end.not_allowed")]
             await core.sessions.end_without_result(table, iso(ctx.now))
             await self._stop_timer(table.id)
@@ -293,7 +278,7 @@ class Tables:
             return [core._private(ctx, "kick.usage")]
         async with core.sessions.lock(table.id):
             rec = table.record
-            if ctx.user != rec.creator and not ctx.req.is_admin:
+            if not may_manage(ctx, table):
                 return [core._private(ctx, "end.not_allowed")]
             wanted = mention_name(args[0]).lower()
             target = next(
@@ -311,9 +296,29 @@ class Tables:
             if rec.status != LOBBY:
                 return [core._private(ctx, "game.not_active")]
             rec.players.remove(target)
-            rec.revision += 1
-            await core.sessions.save(table)
-            return [core._say(ctx, "kick.kicked", name=table.name_of(target)), await core._board(ctx, table)]
+            return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
+
+    def start_refusal(self, ctx: Ctx, lobby: Session, minimum: int) -> Reply | None:
+        """Why the sender may not deal this lobby (a table's or a race's) now: it has started
+        already, they did not open it, or fewer than ``minimum`` are seated. None: they may."""
+        rec = lobby.record
+        if rec.status != LOBBY:
+            return self.core._private(ctx, "start.already")
+        if ctx.user != rec.creator:
+            return self.core._private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
+        if len(rec.players) < minimum:
+            return self.core._private(ctx, "start.too_few", min=minimum)
+        return None
+
+    async def _seating_changed(self, ctx: Ctx, lobby: Session, key: str, **params: Any) -> list[Reply]:
+        """Under the lock, after someone sat down or stood up in a lobby: store it (new revision,
+        so older lobby buttons go stale) and tell the chat, with the updated lobby board."""
+        rec = lobby.record
+        rec.revision += 1
+        rec.last_active_at = iso(ctx.now)
+        await self.core.sessions.save(lobby)
+        said = self.core._say(ctx, key, count=len(rec.players), **params)
+        return [said, await self.core._board(ctx, lobby)]
 
     # ----- during the game ------------------------------------------------------------------
     async def _depart(self, ctx: Ctx, table: Session, player: str, key: str) -> list[Reply]:
@@ -444,6 +449,12 @@ class Tables:
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
+
+
+def may_manage(ctx: Ctx, lobby: Session) -> bool:
+    """The creator of a table or race, and the chat's admins, may seat computers, remove
+    players and end it."""
+    return ctx.user == lobby.record.creator or ctx.req.is_admin
 
 
 def system_ctx(platform: str, chat_id: str, lang: str, now: datetime) -> Ctx:
