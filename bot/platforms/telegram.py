@@ -669,19 +669,12 @@ class TelegramAdapter:
             return await outgoing.send(bot, chat_id, self.username)
         reply = outgoing.reply
         markup = keyboard(reply.buttons, outgoing.origin_chat)
-        if is_animation(reply):
-            message = await bot.send_animation(
+        if reply.image is not None:
+            # A GIF replay goes out as an animation (it would not move as a photo).
+            send, media = (bot.send_animation, "animation") if is_animation(reply) else (bot.send_photo, "photo")
+            message = await send(
                 chat_id,
-                animation=reply.image,
-                filename=reply.image_name,
-                caption=html_text(reply, CAPTION_MAX) or None,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-            )
-        elif reply.image is not None:
-            message = await bot.send_photo(
-                chat_id,
-                photo=reply.image,
+                **{media: reply.image},
                 filename=reply.image_name,
                 caption=html_text(reply, CAPTION_MAX) or None,
                 parse_mode=ParseMode.HTML,

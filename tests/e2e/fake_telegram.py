@@ -525,42 +525,28 @@ class FakeTelegram:
         return self._message_json(message, BOT_USER)
 
     def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
-        chat = int(params["chat_id"])
-        problem = self._can_send(chat) or self._check_keyboard(params)
-        if problem:
-            return problem
-        if len(params.get("caption") or "") > 1024:
-            return 400, "Bad Request: message caption is too long", None
-        photo = files.get("photo")
-        if photo is None:
-            return 400, "Bad Request: there is no photo in the request", None
-        message = self._store(
-            chat,
-            caption=params.get("caption"),
-            photo=photo,
-            photo_sha=hashlib.sha1(photo).hexdigest(),
-            reply_markup=params.get("reply_markup"),
-        )
-        return self._message_json(message, BOT_USER)
+        return self._send_media(params, files, "photo")
 
     def _api_sendAnimation(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        return self._send_media(params, files, "animation")
+
+    def _send_media(self, params: dict[str, Any], files: dict[str, bytes], kind: str) -> Any:
+        """sendPhoto / sendAnimation: the same checks as Telegram, the file under ``kind``."""
         chat = int(params["chat_id"])
         problem = self._can_send(chat) or self._check_keyboard(params)
         if problem:
             return problem
         if len(params.get("caption") or "") > 1024:
             return 400, "Bad Request: message caption is too long", None
-        animation = files.get("animation")
-        if animation is None:
-            return 400, "Bad Request: there is no animation in the request", None
-        if len(animation) > 50 * 1024 * 1024:
+        media = files.get(kind)
+        if media is None:
+            return 400, f"Bad Request: there is no {kind} in the request", None
+        if kind == "animation" and len(media) > 50 * 1024 * 1024:
             return 413, "Request Entity Too Large", None
-        message = self._store(
-            chat,
-            caption=params.get("caption"),
-            animation=animation,
-            reply_markup=params.get("reply_markup"),
-        )
+        stored: dict[str, Any] = {kind: media}
+        if kind == "photo":
+            stored["photo_sha"] = hashlib.sha1(media).hexdigest()
+        message = self._store(chat, caption=params.get("caption"), reply_markup=params.get("reply_markup"), **stored)
         return self._message_json(message, BOT_USER)
 
     def _api_editMessageMedia(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
