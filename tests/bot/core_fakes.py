@@ -70,3 +70,16 @@ class FakePlatform:
         found = [b for b in reply.buttons if predicate(b)]
         assert found, f"no such button among {[(b.id, b.label) for b in reply.buttons]}"
         return found[0]
+
+
+async def play_out(core: Core, chat: FakePlatform, limit: int = 800) -> None:
+    """Whoever is announced plays the first move of their private hand until the table ends."""
+    for _ in range(limit):
+        turn = next(r for r in reversed(chat.replies) if r.key in ("table.turn", "table.over"))
+        if turn.key == "table.over":
+            return
+        player = turn.mentions[0]
+        hand = await core.hand_buttons(chat.request(player))
+        assert hand is not None and hand.buttons, f"{player} has no move to press"
+        await chat.press(player, hand.buttons[0].id)
+    raise AssertionError("the table did not end")

@@ -3,7 +3,7 @@ through ``ratings.top`` for the leaderboard."""
 
 from __future__ import annotations
 
-from core_fakes import FakePlatform
+from core_fakes import FakePlatform, play_out
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,12 +17,7 @@ async def play_table(core: Core, chat: FakePlatform, *players: str) -> None:
     for player in players[1:]:
         await chat.say(player, "/join")
     await chat.say(players[0], "/start")
-    for _ in range(800):
-        turn = chat.replies[-1]
-        if turn.key != "table.turn":
-            break
-        hand = await core.hand_buttons(chat.request(turn.mentions[0]))
-        await chat.press(turn.mentions[0], hand.buttons[0].id)
+    await play_out(core, chat)
     assert chat.replies[-1].key == "table.over"
 
 
@@ -50,12 +45,7 @@ async def test_computers_are_not_rated_and_unfinished_tables_change_nothing(core
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
     await chat.say("ana", "/start")
-    for _ in range(400):
-        turn = chat.replies[-1]
-        if turn.key != "table.turn":
-            break
-        hand = await core.hand_buttons(chat.request("ana"))
-        await chat.press("ana", hand.buttons[0].id)
+    await play_out(core, chat)
     assert chat.replies[-1].key == "table.over"
     assert await ratings.top(core.store, "fake", None) == []  # one person only: nothing to compare
     await chat.say("ana", "/challenge @bea")

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from core_fakes import FakeClock, FakePlatform
+from core_fakes import FakeClock, FakePlatform, play_out
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -122,13 +122,7 @@ async def test_a_table_replay_draws_only_the_public_board(
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
     await chat.say("ana", "/start")
-    for _ in range(400):
-        turn = next(r for r in reversed(chat.replies) if r.key in ("table.turn", "table.over"))
-        if turn.key == "table.over":
-            break
-        hand = await core.hand_buttons(chat.request(turn.mentions[0]))
-        assert hand is not None
-        await chat.press(turn.mentions[0], hand.buttons[0].id)
+    await play_out(core, chat)
     table_id = chat.board().board.session_id
     moves = await core.store.load_moves(table_id)
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from core_fakes import FakeClock, FakePlatform, fake_render
+from core_fakes import FakeClock, FakePlatform, fake_render, play_out
 
 import engine
 from bot import buttons
@@ -31,17 +31,12 @@ class Pushed:
         return [r.key for r in self.replies]
 
 
-async def play_out(core: Core, chat: FakePlatform, limit: int = 800) -> None:
-    """Whoever is announced plays the first move of their private hand until the table ends."""
-    for _ in range(limit):
-        turn = next(r for r in reversed(chat.replies) if r.key in ("table.turn", "table.over"))
-        if turn.key == "table.over":
-            return
-        player = turn.mentions[0]
-        hand = await core.hand_buttons(chat.request(player))
-        assert hand is not None and hand.buttons, f"{player} has no move to press"
-        await chat.press(player, hand.buttons[0].id)
-    raise AssertionError("the table did not end")
+async def deal_ana_and_bea(chat: FakePlatform, *settings: str) -> None:
+    """Ana opens a table inviting Bea (with the ``/challenge`` settings given), Bea joins and
+    Ana deals: Ana plays first."""
+    await chat.say("ana", " ".join(["/challenge @bea", *settings]))
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/start")
 
 
 async def stored_phases(core: Core, table_id: str) -> list[str]:
@@ -115,9 +110,7 @@ async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeCloc
 async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row(core: Core, chat: FakePlatform, clock):
     pushed = Pushed(chat)
     core.set_push(pushed)
-    await chat.say("ana", "/challenge @bea")
-    await chat.say("bea", "/join")
-    await chat.say("ana", "/start")
+    await deal_ana_and_bea(chat)
     clock.advance(minutes=2, seconds=59)
     assert await core.tick() == 0  # not yet
     clock.advance(seconds=1)
@@ -149,9 +142,7 @@ async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row
 async def test_own_moves_reset_the_timeouts_and_untimed_tables_never_time_out(core: Core, chat: FakePlatform, clock):
     pushed = Pushed(chat)
     core.set_push(pushed)
-    await chat.say("ana", "/challenge @bea timer=5")
-    await chat.say("bea", "/join")
-    await chat.say("ana", "/start")
+    await deal_ana_and_bea(chat, "timer=5")
     clock.advance(minutes=4)
     assert await core.tick() == 0  # a five-minute timer
     clock.advance(minutes=1)
@@ -179,9 +170,7 @@ async def test_own_moves_reset_the_timeouts_and_untimed_tables_never_time_out(co
 async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
     core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
-    await chat.say("ana", "/challenge @bea")
-    await chat.say("bea", "/join")
-    await chat.say("ana", "/start")
+    await deal_ana_and_bea(chat)
     hand = await core.hand_buttons(chat.request("ana"))
     await chat.press("ana", hand.buttons[0].id)
     await core.close()
@@ -207,9 +196,7 @@ async def test_the_background_task_resumes_timers_after_a_restart(tmp_path: Path
     db_url = f"sqlite:///{tmp_path / 'bg.db'}"
     core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
-    await chat.say("ana", "/challenge @bea")
-    await chat.say("bea", "/join")
-    await chat.say("ana", "/start")
+    await deal_ana_and_bea(chat)
     await core.close()
     clock.advance(minutes=10)
     core = await Core.create(db_url, "en", clock, renderer=fake_render)  # with its background tasks
