@@ -25,7 +25,8 @@ sets the base rank, the next four start tableau piles 1-4, the other 34 are the 
 order.
 
 Fast path (as in ``engine.solitario``): ``_generate``, ``_apply_unchecked``, ``_snapshot``,
-``_restore``, ``position_key``.
+``_restore``, ``position_key``; legal moves are listed once per position and ``play`` applies
+a listed one without checking it again; the stall search's hooks as in ``engine.solitario``.
 
 >>> g = Canfield(1)
 >>> g.score, len(g.view()["piles"])
@@ -97,6 +98,8 @@ class Canfield(Game):
         self._redeals = 0
         self._last_piles: tuple[str, ...] = ()
         self._stall: bool | None = None
+        # the legal moves of this position (a set to check moves, the list in order), or None
+        self._legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None = None
 
     def _set_base(self, rank: int) -> None:
         self._base_rank = rank
@@ -139,6 +142,7 @@ class Canfield(Game):
         game._fnd = [parse(text) for text in list(foundations) + [""] * (4 - len(foundations))]
         game._fan = min(3, len(game._waste))
         game._stall = None
+        game._legal_cache = None
         return game
 
     # ----- reading the position -----------------------------------------------------------------
@@ -206,7 +210,12 @@ class Canfield(Game):
         return move
 
     def _legal(self, player: str) -> list[PileMove]:
-        return self._generate() if player in self.players else []
+        if player not in self.players:
+            return []
+        if self._legal_cache is None:
+            moves = self._generate()
+            self._legal_cache = frozenset(moves), moves
+        return list(self._legal_cache[1])
 
     def _generate(self) -> list[PileMove]:
         """Every legal move, in a fixed order: to foundations (reserve, waste, tableau), reserve
@@ -251,6 +260,11 @@ class Canfield(Game):
         return cards[-1] if cards else None
 
     def _apply(self, move: PileMove, player: str) -> None:
+        cache = self._legal_cache
+        if cache is not None and isinstance(move, PileMove) and move in cache[0]:
+            # listed by legal_moves() for this very position: no need to check it again
+            self._apply_unchecked(move)
+            return
         if not isinstance(move, PileMove):
             raise IllegalMove("bad_notation", text=str(move))
         if move.is_turn:
@@ -313,6 +327,7 @@ class Canfield(Game):
     def _apply_unchecked(self, move: PileMove) -> None:
         """Apply a move taken from ``_generate()`` of this position, without any check."""
         self._stall = None
+        self._legal_cache = None
         if move.dst is None:
             turned = draw_three(self._stock, self._waste)
             if turned == 0:
@@ -414,6 +429,7 @@ class Canfield(Game):
         self._waste = waste[:]
         self._fnd = [pile[:] for pile in fnd]
         self._fan, self._redeals, self._last_piles, self._stall = rest
+        self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
     def view(self, player: str | None = None) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
-from engine.cards import SUITS, Card
+from engine.cards import RED_SUITS, SUITS, Card
 from engine.game import IllegalMove
 
 #: reason codes a placement check may return (a subset of the games' ``IllegalMove`` codes)
@@ -111,8 +111,24 @@ class PileRule:
         return None
 
     def accepts(self, under: Card | None, card: Card) -> bool:
-        """True when ``card`` may go on ``under``."""
-        return self.refusal(under, card) is None
+        """True when ``card`` may go on ``under``: :meth:`refusal` is None, worked out
+        without the reason (move generation and stall searches ask this very often)."""
+        if self.suit is not None and card.suit != self.suit:
+            return False
+        if under is None:
+            return self.empty_accepts is None or card.rank == self.empty_accepts
+        following = under.rank + self.direction
+        if not 1 <= following <= self.top_rank:
+            if not self.wrap:
+                return False
+            following = 1 if following > self.top_rank else self.top_rank
+        if following != card.rank:
+            return False
+        if self.suit_rule is SuitRule.SAME_SUIT:
+            return card.suit == under.suit
+        if self.suit_rule is SuitRule.ALTERNATE_COLOUR:
+            return (card.suit in RED_SUITS) != (under.suit in RED_SUITS)
+        return True
 
     def is_sequence(self, cards: Sequence[Card]) -> bool:
         """True when each card of ``cards`` (bottom to top) is built on the one below it.

@@ -35,6 +35,11 @@ Fast path for solvers and benchmarks (no checks, no move log, no stall search)::
         key = game.position_key()    # hashable, for transposition tables
         game._restore(snap)
 
+``legal_moves()`` is listed once per position and kept until the position changes (any move,
+``undo``, ``_restore``); ``play`` applies a listed move without checking it again. The stall
+search (``engine.stall``) also uses ``_search_key`` (``position_key`` by card object ids, for
+one search on one game object), ``_progress_by_turning`` and ``_waste_moves``.
+
 >>> g = Solitario(1)
 >>> g.view()["piles"][1]["id"], len(g.view()["piles"][1]["cards"])
 ('w', 3)

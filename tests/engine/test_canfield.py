@@ -359,3 +359,46 @@ def test_a_deep_copy_plays_on_and_still_detects_a_stall():
     twin = copy.deepcopy(game)
     twin.play("2f")  # the 2h goes home, the Qd fills the space, and nothing else can move
     assert twin.outcome == "stalled" and game.outcome is None
+
+
+@given(
+    st.sampled_from(["same_suit", "alternate_colour", "any_suit"]),
+    st.sampled_from([1, -1]),
+    st.booleans(),
+    st.sampled_from([None, 1, 8, 13]),
+    st.sampled_from([None, "d", "s"]),
+    st.one_of(st.none(), st.integers(0, 51)),
+    st.integers(0, 51),
+)
+def test_a_pile_rule_accepts_exactly_what_it_does_not_refuse(suit_rule, direction, wrap, empty, suit, under, card):
+    from engine.cards import FRENCH_52, full_deck
+    from engine.piles import PileRule, SuitRule
+
+    deck = full_deck(FRENCH_52)
+    rule = PileRule(SuitRule(suit_rule), direction, 13, wrap, empty, suit)
+    below = None if under is None else deck[under]
+    assert rule.accepts(below, deck[card]) == (rule.refusal(below, deck[card]) is None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6), st.data())
+def test_refused_moves_and_undos_never_leave_stale_legal_moves(deal, data):
+    game = Canfield(deal)
+    for _ in range(30):
+        if game.is_over:
+            break
+        action = data.draw(st.sampled_from(["play", "play", "refused", "undo"]))
+        if action == "undo" and game.moves:
+            game.undo()
+        elif action == "refused":
+            text = data.draw(st.sampled_from(all_notations()))
+            try:
+                game.play(text)
+            except IllegalMove:
+                pass
+            else:
+                game.undo()
+        else:
+            game.play(data.draw(st.sampled_from(game.legal_moves())))
+        rebuilt = engine.replay("canfield", deal, None, {}, game.moves)
+        assert game.legal_moves() == rebuilt.legal_moves() and game.view() == rebuilt.view()
