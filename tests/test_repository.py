@@ -1,0 +1,18 @@
+"""Repository hygiene that CI would otherwise only reveal on a clean clone."""
+
+from collections import Counter
+from pathlib import Path
+
+TESTS = Path(__file__).parent
+
+
+def test_test_modules_have_unique_names():
+    # The test folders are not packages, so pytest refuses two modules with one basename
+    # (a stale __pycache__ can hide it locally; a fresh clone fails at collection).
+    names = Counter(path.name for path in TESTS.rglob("test_*.py"))
+    assert [name for name, count in names.items() if count > 1] == []
+
+
+def test_no_secrets_file_is_committed():
+    root = TESTS.parent
+    assert not (root / ".env").exists() or ".env" in (root / ".gitignore").read_text().split()
