@@ -175,7 +175,14 @@ class Canfield(Game):
     def stalled(self) -> bool:
         """True when no card can ever again reach a foundation or leave the reserve (cached)."""
         if self._stall is None:
-            self._stall = self.cards_home < 52 and is_stalled(self)
+            if self.cards_home == 52:
+                self._stall = False
+            else:
+                # the search starts from the legal moves, which the bot asks for next anyway;
+                # it leaves the position as it found it, so they stay valid
+                legal = self._legal_moves_here()
+                self._stall = is_stalled(self, moves=legal[1])
+                self._legal_cache = legal
         return self._stall
 
     def _outcome(self) -> Outcome | None:
@@ -212,10 +219,14 @@ class Canfield(Game):
     def _legal(self, player: str) -> list[PileMove]:
         if player not in self.players:
             return []
+        return list(self._legal_moves_here()[1])
+
+    def _legal_moves_here(self) -> tuple[frozenset[PileMove], list[PileMove]]:
+        """The legal moves of this position as a set and in order, listed once per position."""
         if self._legal_cache is None:
             moves = self._generate()
             self._legal_cache = frozenset(moves), moves
-        return list(self._legal_cache[1])
+        return self._legal_cache
 
     def _generate(self) -> list[PileMove]:
         """Every legal move, in a fixed order: to foundations (reserve, waste, tableau), reserve

@@ -65,7 +65,11 @@ class StallSearchable(Protocol):
 MAX_POSITIONS = 3000
 
 
-def is_stalled(game: StallSearchable, max_positions: int = MAX_POSITIONS) -> bool:
+def is_stalled(
+    game: StallSearchable,
+    max_positions: int = MAX_POSITIONS,
+    moves: list[PileMove] | None = None,
+) -> bool:
     """True when no sequence of legal moves from here ever makes progress.
 
     Exact whenever the search nodes (positions up to stock turns, see the module docstring)
@@ -73,14 +77,15 @@ def is_stalled(game: StallSearchable, max_positions: int = MAX_POSITIONS) -> boo
     False: a stall is never announced unless it is proven (the game goes on, the next move
     searches again, and the player may always resign). So the only possible error is a late
     announcement, never a false one. The game is left exactly as it was found (every visit is
-    undone by a snapshot restore).
+    undone by a snapshot restore). ``moves``: the legal moves here (``_generate()``), when
+    the caller has them already.
 
     The common case (far from stalled) costs one move generation and one walk through the
     stock cycle: a progress move playable now or after stock turns alone ends the search
     before any position is visited.
     """
     baseline = game._progress_baseline()
-    steps = _steps(game, baseline)
+    steps = _steps(game, baseline, moves)
     if steps is None:
         return False
     start = here = game._snapshot()
@@ -133,11 +138,12 @@ def is_stalled(game: StallSearchable, max_positions: int = MAX_POSITIONS) -> boo
 Steps = tuple[list[PileMove], list[tuple[int, PileMove]]]
 
 
-def _steps(game: StallSearchable, baseline: Any) -> Steps | None:
+def _steps(game: StallSearchable, baseline: Any, moves: list[PileMove] | None = None) -> Steps | None:
     """The non-progress steps from this node: the moves that leave the waste alone, and the
     waste moves with the stock turns that come first (fewest turns first); or None when
     progress is within reach: a progress move now, or one after stock turns alone."""
-    moves = game._generate()
+    if moves is None:
+        moves = game._generate()
     if any(game._is_progress(move, baseline) for move in moves):
         return None
     if game._progress_by_turning(baseline):
