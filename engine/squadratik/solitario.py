@@ -107,15 +107,16 @@ class ElSolitario(SquadratikGame):
         return list(self._placement_table())
 
     def _apply(self, move: Move, player: str) -> None:
+        if not isinstance(move, Place):
+            if str(move) == "pass":
+                raise IllegalMove("must_place")
+            raise IllegalMove("bad_notation")
         # A listed move is legal by construction: only other moves go through the checks
         # (which find the precise refusal).
-        listed = self._placement_table().get(move) if isinstance(move, Place) else None
+        listed = self._placement_table().get(move)
         self._forget_placements()
-        if listed is not None:
-            card_id, target = listed
-        else:
-            card_id, target = self._checked(move)
-        del self.hand[move.slot - 1]  # type: ignore[union-attr]
+        card_id, target = listed if listed is not None else self._checked(move)
+        del self.hand[move.slot - 1]
         path = self.board.place(target, card_id, 0)
         self.last_cells = [target.cell]
         if path.complete:
@@ -126,12 +127,8 @@ class ElSolitario(SquadratikGame):
             self.hand.append(self.stock.pop())
         self._settle()
 
-    def _checked(self, move: Move) -> tuple[int, Target]:
+    def _checked(self, move: Place) -> tuple[int, Target]:
         """The card and target of ``move`` after every check, or the precise ``IllegalMove``."""
-        if not isinstance(move, Place):
-            if str(move) == "pass":
-                raise IllegalMove("must_place")
-            raise IllegalMove("bad_notation")
         if move.rotation:
             raise IllegalMove("no_rotation_in_solitario")
         return check_placement(self.board, self.hand, move)
