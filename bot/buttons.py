@@ -32,7 +32,6 @@ VERBS = frozenset(
         "back",  # leave the selection: show the sources again
         "found",  # one tap: send a card to a foundation (arg: the source, "*" for any)
         "undo",
-        "hint",
         "resign",
         "hand",  # show my private hand (Cartas Maestras)
         "join",

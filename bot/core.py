@@ -34,7 +34,7 @@ from typing import Any
 
 import engine
 from bot import buttons as button_ids
-from bot import daily, hints, i18n, leaderboards, replays, streaks, timers
+from bot import daily, hints, i18n, labels, leaderboards, replays, streaks, timers
 from bot.commands import (
     ALL_GAMES,
     COMMANDS,
@@ -65,7 +65,6 @@ SWEEP_INTERVAL_SECONDS = 600.0
 MAX_BUTTONS = 25
 PER_ROW = 5
 MAX_DEAL = 2**31 - 1
-MIN_TABLE, MAX_TABLE = 2, 8
 #: a plain-text chat line is tried as a move only when it is one word this short
 MAX_PLAIN_MOVE = 16
 
@@ -593,7 +592,7 @@ class Core:
         rid, rev = session.id, session.record.revision
         return [
             Button(button_ids.encode("join", rid, rev), i18n.t(lang, "button.join"), 0, "primary"),
-            Button(button_ids.encode("leave", rid, rev), i18n.t(lang, "btn.leave"), 0),
+            Button(button_ids.encode("leave", rid, rev), i18n.t(lang, "button.leave"), 0),
             Button(button_ids.encode("start", rid, rev), i18n.t(lang, "button.start"), 0, "success"),
         ]
 
@@ -605,23 +604,9 @@ class Core:
             # Long notation: the index into legal_moves() (same revision = same position).
             return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
 
-    def _pile_label(self, lang: str, session: Session, view: dict[str, Any], pile_id: str | None) -> str:
-        """A pile as a button shows it: its id and its top card (``3 · K♥``)."""
-        if pile_id is None:
-            return "?"
-        for pile in view.get("piles") or []:
-            if pile.get("id") == pile_id:
-                if pile.get("cards"):
-                    card = i18n.card_label(pile["cards"][-1], view.get("deck"), session.record.faces, lang)
-                    return i18n.t(lang, "btn.pile_card", pile=pile_id, card=card)
-                return i18n.t(lang, "btn.pile_empty", pile=pile_id)
-        return pile_id
-
-    def _foundation_ids(self, view: dict[str, Any]) -> set[str]:
-        return {p["id"] for p in view.get("piles") or [] if p.get("kind") == "foundation"}
-
-    def _stock_ids(self, view: dict[str, Any]) -> set[str]:
-        return {p["id"] for p in view.get("piles") or [] if p.get("kind") == "stock"}
+    def _pile_ids(self, view: dict[str, Any], kind: str) -> set[str]:
+        """The ids of the view's piles of one kind (``foundation``, ``stock``)."""
+        return {p["id"] for p in view.get("piles") or [] if p.get("kind") == kind}
 
     def _solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None) -> list[Button]:
         """Select-then-target buttons: first a source (``move.src``), then its targets
@@ -631,15 +616,17 @@ class Core:
         assert game is not None
         rec = session.record
         legal = game.legal_moves()
-        foundations = self._foundation_ids(view)
+        foundations = self._pile_ids(view, "foundation")
+        faces = rec.faces
         found: list[Button] = []
         if selected is None:
             sources: list[str] = []
+            stock = self._pile_ids(view, "stock")
             for move in legal:
                 src = getattr(move, "src", None)
                 dst = getattr(move, "dst", None)
                 if dst is None:
-                    label = i18n.t(lang, "button.draw") if src in self._stock_ids(view) else str(move)
+                    label = i18n.t(lang, "button.draw") if src in stock else str(move)
                     found.append(Button(self._move_button_id(session, legal, move), label, 0, "primary"))
                 elif src is not None and src not in sources:
                     sources.append(str(src))
@@ -648,7 +635,7 @@ class Core:
                                     i18n.t(lang, "button.to_foundation"), 0, "success"))  # fmt: skip
             for src in sources:
                 found.append(Button(button_ids.encode("sel", rec.id, rec.revision, src),
-                                    self._pile_label(lang, session, view, src)))  # fmt: skip
+                                    labels.source_label(lang, view, faces, src)))  # fmt: skip
         else:
             targets = [m for m in legal if str(getattr(m, "src", None)) == selected and getattr(m, "dst", None) is not None]
             per_dst: dict[str, list[Any]] = {}
@@ -656,9 +643,9 @@ class Core:
                 per_dst.setdefault(str(move.dst), []).append(move)
             for dst, moves in per_dst.items():
                 for move in moves:
-                    label = self._pile_label(lang, session, view, dst) if len(moves) == 1 else str(move)
+                    label = labels.target_label(lang, view, faces, dst) if len(moves) == 1 else str(move)
                     found.append(Button(self._move_button_id(session, legal, move),
-                                        i18n.t(lang, "btn.target", target=label), 0, "primary"))  # fmt: skip
+                                        i18n.t(lang, "button.target", target=label), 0, "primary"))  # fmt: skip
             found.append(Button(button_ids.encode("back", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
         tail = []
         if game.moves and not rec.ranked:
@@ -690,8 +677,6 @@ class Core:
             return await self._undo(ctx, session, action.revision)
         if verb == "resign":
             return await self._resign(ctx, session, action.revision)
-        if verb == "hint":
-            return [self._private(ctx, "hint.unavailable")]
         # sel / back / found: they need the current position
         async with self.sessions.lock(session.id):
             refusal = self._refusal(ctx, session, action.revision, need_turn=True)
@@ -705,7 +690,7 @@ class Core:
                 if not any(str(getattr(m, "src", None)) == action.arg for m in game.legal_moves()):
                     return [self._private(ctx, "button.stale")]
                 return [await self._board(ctx, session, selected=action.arg)]
-            foundations = self._foundation_ids(game.view(None))
+            foundations = self._pile_ids(game.view(None), "foundation")
             to_found = [m for m in game.legal_moves() if getattr(m, "dst", None) in foundations]
             if action.arg != "*":
                 to_found = [m for m in to_found if str(getattr(m, "src", None)) == action.arg]
@@ -777,9 +762,10 @@ class Core:
                 legal = game.legal_moves(ctx.user)
                 shown = legal[:MAX_BUTTONS]
                 reply.buttons = [
-                    Button(self._move_button_id(table, legal, m), str(m), i // PER_ROW, "primary")
+                    Button(self._move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), i // PER_ROW,
+                           "primary")
                     for i, m in enumerate(shown)
-                ]
+                ]  # fmt: skip
                 if len(legal) > len(shown):
                     reply.params["more"] = len(legal) - len(shown)
             return reply

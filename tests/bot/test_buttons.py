@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from core_fakes import FakePlatform
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot import buttons
+from bot.core import Core
 
 session_ids = st.text(alphabet="0123456789abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 args = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=30)
@@ -45,3 +49,52 @@ def test_forged_ids_are_rejected(forged):
 def test_an_id_that_would_not_fit_is_refused_at_encoding():
     with pytest.raises(buttons.ButtonIdTooLong):
         buttons.encode("mv", "abcdefgh", 123, "x" * 60)
+
+
+async def test_squadratik_hand_cards_and_paths_are_labelled_in_words(chat: FakePlatform):
+    await chat.say("ana", "/play squadratik 1")
+    labels = [b.label for b in chat.board().buttons]
+    # deal 1's hand: a normal card, a master, a normal card and an empty card, then Resign
+    assert labels == ["Card 1 · B4 R3 R3", "Card 2 · master B3 B4 B1 B2", "Card 3 · R1 B1", "Card 4 · empty",
+                      "Resign"]  # fmt: skip
+    await chat.press("ana", chat.button(lambda b: b.label.startswith("Card 3")).id)
+    assert [b.label for b in chat.board().buttons] == ["→ path N", "→ path E", "→ path S", "→ path W", "Cancel",
+                                                       "Resign"]  # fmt: skip
+    await chat.press("ana", chat.button(lambda b: b.label == "→ path E").id)
+    session = await chat.core.sessions.solo_of("fake", "chat-1", "ana")
+    assert session is not None and session.game.moves == ["3E"]
+    chat.admins.add("ana")
+    await chat.say("ana", "/lang it")
+    await chat.say("ana", "/board")
+    assert chat.board().buttons[0].label == "Carta 1 · B4 R3 R3"
+
+
+TURNS = {"1": "¼ turn", "2": "½ turn", "3": "¾ turn"}
+DIRECTIONS = {"n": "north", "e": "east", "s": "south", "w": "west"}
+
+
+def expected_hand_label(notation: str) -> str:
+    """How a Cartas Maestras hand button reads, from the move it plays."""
+    if notation in ("pass", "stop"):
+        return notation.capitalize()
+    slot, side, turn, rotation = re.fullmatch(r"(\d+)([NESW])([nesw]?)(?:r(\d))?", notation).groups()
+    path = f"path {side}" + (f", turning {DIRECTIONS[turn]}" if turn else "")
+    return f"Card {slot} ({TURNS[rotation]}) → {path}" if rotation else f"Card {slot} → {path}"
+
+
+async def test_cartas_maestras_hand_buttons_name_the_card_the_path_and_the_turn(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/challenge")
+    await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    seen: set[str] = set()
+    for _ in range(400):
+        (hand,) = await chat.say("ana", "/hand")
+        if hand.key != "hand.yours":
+            break
+        for button in hand.buttons:
+            notation = buttons.decode(button.id).arg
+            assert button.label == expected_hand_label(notation)
+            seen.add("rotated" if "(" in button.label else button.label.split(" ")[0])
+        await chat.press("ana", hand.buttons[-1].id)
+    assert hand.key == "hand.no_table" and "table.over" in [r.key for r in chat.replies]
+    assert {"Card", "rotated"} <= seen  # placements, turned ones too, were offered

@@ -223,15 +223,13 @@ def test_generic_buttons_and_piles_have_labels(lang: str) -> None:
         "draw",
         "to_foundation",
         "undo",
-        "hint",
         "resign",
-        "board",
         "pass",
         "stop",
         "hand",
         "join",
+        "leave",
         "start",
-        "rotate",
         "cancel",
     ):
         assert t(lang, f"button.{name}")
