@@ -175,14 +175,17 @@ class Sessions:
             created_at=now,
             last_active_at=now,
         )
-        await self.store.insert_session(record)
         session = Session(record, game)
         if game.is_over:
             # Some deals are dead from the start (over at move 0): stored finished at once, or
-            # the player could neither play it nor resign it nor start another game here.
+            # the player could neither play it nor resign it nor start another game here. The
+            # row is born finished: a neighbour's command reading the chat between the insert
+            # and the results must never load it as an open game.
             record.status, record.outcome = OVER, str(game.outcome)
+            await self.store.insert_session(record)
             await self.store.finish_session(record, results_of(session, datetime.fromisoformat(now)))
             return session
+        await self.store.insert_session(record)
         self._live[record.id] = session
         return session
 

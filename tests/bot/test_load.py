@@ -89,3 +89,24 @@ async def test_a_deal_dead_from_the_start_does_not_trap_the_player(core: Core):
     assert (await chat.say("ana", "/resign"))[0].key == "move.no_game"
     assert (await chat.say("ana", f"/play {game_id} {deal + 1}"))[0].key == "play.started"
     assert await core.store.count_results(board.board.session_id) == 1
+
+
+async def test_a_neighbour_reading_the_chat_while_a_dead_deal_is_stored_does_not_trap_its_player(core: Core):
+    # The race the load test met on a cold start: another player's command loads the chat's
+    # open games between the dead deal's insert and its results; it must never see it open.
+    game_id, deal = dead_deal()
+    chat = FakePlatform(core)
+    finish = core.store.finish_session
+    seen_open: list[list[str]] = []
+
+    async def neighbour_reads_first(rec, results):
+        seen_open.append([s.id for s in await core.sessions.in_chat(rec.platform, rec.chat_id)])
+        await finish(rec, results)
+
+    core.store.finish_session = neighbour_reads_first
+    try:
+        await chat.say("ana", f"/play {game_id} {deal}")
+    finally:
+        core.store.finish_session = finish
+    assert seen_open == [[]]
+    assert (await chat.say("ana", f"/play {game_id} {deal + 1}"))[0].key == "play.started"
