@@ -360,8 +360,17 @@ class Core:
             return False
         if now - datetime.fromisoformat(session.record.last_active_at) < IDLE_LIMIT:
             return False
+        session.record.expired_at = iso(now)
         await self.sessions.resign(session, now, touch=False)
         return True
+
+    async def _no_game(self, ctx: Ctx) -> Reply:
+        """The answer when the sender has no game here to act on: that their last game here
+        expired, when the idle limit ended it, else that they have none."""
+        last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        if last is not None and last.expired_at is not None:
+            return self._private(ctx, "game.expired", game=self._game_name(ctx.lang, last.game_id))
+        return self._private(ctx, "move.no_game")
 
     # ----- /play and solo game commands -------------------------------------------------------
     async def _cmd_play(self, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -428,13 +437,13 @@ class Core:
             return [self._private(ctx, "move.usage")]
         session = await self._game_for_move(ctx)
         if session is None:
-            return [self._private(ctx, "move.no_game")]
+            return [await self._no_game(ctx)]
         return await self._move(ctx, session, " ".join(args))
 
     async def _cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         session = await self._solo(ctx)
         if session is None:
-            return [self._private(ctx, "move.no_game")]
+            return [await self._no_game(ctx)]
         return await self._undo(ctx, session, None)
 
     async def _cmd_hint(self, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -446,7 +455,7 @@ class Core:
             table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
             if table is not None and ctx.user in table.record.players:
                 return [self._private(ctx, "resign.table")]
-            return [self._private(ctx, "move.no_game")]
+            return [await self._no_game(ctx)]
         return await self._resign(ctx, session, None)
 
     async def _cmd_board(self, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -454,7 +463,7 @@ class Core:
         if session is None:
             session = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         if session is None:
-            return [self._private(ctx, "move.no_game")]
+            return [await self._no_game(ctx)]
         async with self.sessions.lock(session.id):
             return [await self._board(ctx, session, fresh=True)]
 
@@ -465,6 +474,8 @@ class Core:
         if ctx.user not in rec.players:
             return self._private(ctx, "game.not_your_game")
         if not session.is_active or session.game is None:
+            if rec.expired_at is not None:
+                return self._private(ctx, "game.expired", game=self._game_name(ctx.lang, rec.game_id))
             return self._private(ctx, "game.not_active")
         if revision is not None and revision != rec.revision:
             return self._private(ctx, "button.stale")
@@ -662,6 +673,10 @@ class Core:
         rec = session.record if session is not None else None
         if session is None or rec is None or (rec.platform, rec.chat_id) != (ctx.req.platform, ctx.req.chat_id):
             return [self._private(ctx, "button.unknown")]
+        if not session.is_table:
+            # A press on a board left for 24 h ends that game first, as a command would.
+            async with self.sessions.lock(session.id):
+                await self._expire_if_idle(session, ctx.now)
         verb = action.verb
         if verb in ("join", "leave", "start"):
             return await getattr(self, f"_table_{verb}")(ctx, session)

@@ -130,7 +130,7 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/hint``: the hint for the sender's game in this chat, privately."""
     session = await core._game_for_move(ctx)
     if session is None or session.game is None:
-        return [core._private(ctx, "move.no_game")]
+        return [await core._no_game(ctx)]
     if session.record.ranked:
         return [core._private(ctx, "hint.ranked")]
     async with core.sessions.lock(session.id):

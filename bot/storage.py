@@ -200,6 +200,14 @@ MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX daily_attempts_day ON daily_attempts (day, game_id);
         """,
     ),
+    (
+        4,
+        # A solo game ended for idling (24 h without a move) says so when its player comes
+        # back, instead of "you have no game here". NULL: ended any other way, or still on.
+        """
+        ALTER TABLE sessions ADD COLUMN expired_at TEXT;
+        """,
+    ),
 ]
 
 
@@ -232,6 +240,8 @@ class SessionRecord:
     ranked: bool = False
     revision: int = 0
     board_message_id: str | None = None
+    #: when the idle sweep ended this solo game (None: it was not ended for idling)
+    expired_at: str | None = None
 
 
 @dataclass(slots=True)
@@ -262,7 +272,7 @@ class ResultRecord:
 
 _SESSION_COLUMNS = (
     "id, platform, chat_id, kind, game_id, options, deal, players, names, invited, creator, "
-    "status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at"
+    "status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at, expired_at"
 )
 
 
@@ -287,7 +297,7 @@ def database_path(database_url: str) -> str:
 
 def _row_to_session(row: Sequence[Any]) -> SessionRecord:
     (sid, platform, chat_id, kind, game_id, options, deal, players, names, invited, creator,
-     status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at) = row  # fmt: skip
+     status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at, expired_at) = row  # fmt: skip
     return SessionRecord(
         id=sid,
         platform=platform,
@@ -308,6 +318,7 @@ def _row_to_session(row: Sequence[Any]) -> SessionRecord:
         board_message_id=board_message_id,
         created_at=created_at,
         last_active_at=last_active_at,
+        expired_at=expired_at,
     )
 
 
@@ -424,13 +435,13 @@ class Storage:
             self._open_generation += 1
             await self._db.execute(
                 f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     rec.id, rec.platform, rec.chat_id, rec.kind, rec.game_id,
                     json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
                     json.dumps(rec.names), json.dumps(rec.invited), rec.creator, rec.status,
                     rec.outcome, rec.faces, int(rec.ranked), rec.revision, rec.board_message_id,
-                    rec.created_at, rec.last_active_at,
+                    rec.created_at, rec.last_active_at, rec.expired_at,
                 ),
             )  # fmt: skip
 
@@ -447,11 +458,12 @@ class Storage:
         await self._db.execute(
             "UPDATE sessions SET options = ?, deal = ?, players = ?, names = ?, invited = ?, "
             "status = ?, outcome = ?, faces = ?, ranked = ?, revision = ?, board_message_id = ?, "
-            "last_active_at = ? WHERE id = ?",
+            "last_active_at = ?, expired_at = ? WHERE id = ?",
             (
                 json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
                 json.dumps(rec.names), json.dumps(rec.invited), rec.status, rec.outcome, rec.faces,
-                int(rec.ranked), rec.revision, rec.board_message_id, rec.last_active_at, rec.id,
+                int(rec.ranked), rec.revision, rec.board_message_id, rec.last_active_at,
+                rec.expired_at, rec.id,
             ),
         )  # fmt: skip
 
@@ -506,6 +518,16 @@ class Storage:
         ) as cursor:
             rows = await cursor.fetchall()
         return [_row_to_session(r) for r in rows]
+
+    async def last_solo_session(self, platform: str, chat_id: str, player: str) -> SessionRecord | None:
+        """The player's most recently started solo game in this chat, whatever its status."""
+        async with self._db.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat_id = ? AND kind = ? "
+            "AND creator = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            (platform, chat_id, SOLO, player),
+        ) as cursor:
+            row = await cursor.fetchone()
+        return _row_to_session(row) if row else None
 
     async def session_exists(self, session_id: str) -> bool:
         async with self._db.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)) as cursor:

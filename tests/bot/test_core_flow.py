@@ -135,7 +135,7 @@ async def test_idle_solo_games_end_as_resigned_after_24_hours(core: Core, chat: 
         pushed.append((platform, chat_id, reply.key))
 
     core.set_push(push)
-    await chat.say("ana", "/play imaginary13 5")
+    _, ana_board = await chat.say("ana", "/play imaginary13 5")
     await chat.say("bob", "/play imaginary13 5")
     clock.advance(hours=20)
     await chat.say("bob", "/move t1")  # an illegal move is not activity...
@@ -144,10 +144,29 @@ async def test_idle_solo_games_end_as_resigned_after_24_hours(core: Core, chat: 
     assert await core.sweep() == 1
     assert pushed == [("fake", "chat-1", "game.expired_notice")]
     assert await core.store.count_results() == 1
-    assert (await chat.say("ana", "/board"))[0].key == "move.no_game"
+    # Ana comes back: she is told her game expired, not that she never had one
+    (expired,) = await chat.say("ana", "/board")
+    assert expired.key == "game.expired" and expired.is_private
+    assert expired.text.startswith("Your Imaginary Thirteen game here was ended after 24 hours without a move")
+    assert (await chat.press("ana", ana_board.buttons[0].id))[0].key == "game.expired"
     clock.advance(hours=20)  # Bob's game idles too: ended when he comes back, before the sweep
-    assert (await chat.say("bob", "/move t1"))[0].key == "move.no_game"
+    assert (await chat.say("bob", "/move t1"))[0].key == "game.expired"
     assert await core.store.count_results() == 2
+    # once a newer game of hers here ended the ordinary way, "no game" is the answer again
+    await chat.say("ana", "/play canfield 2")
+    await chat.say("ana", "/resign")
+    assert (await chat.say("ana", "/undo"))[0].key == "move.no_game"
+
+
+async def test_a_press_on_a_board_idle_for_24_hours_ends_its_game_first(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
+    await chat.say("ana", "/play imaginary13 5")
+    clock.advance(hours=24)  # the sweep has not run yet
+    replies = await chat.press("ana", chat.button(lambda b: verb_of(b) == "found").id)
+    assert [r.key for r in replies] == ["game.expired"]
+    assert await core.store.count_results() == 1
+    assert await core.store.load_moves(chat.board().board.session_id) == []
 
 
 async def test_language_is_per_chat_and_set_by_admins(chat: FakePlatform):
