@@ -430,7 +430,11 @@ class Core:
                 await self.sessions.save(session)
         started = self._say(ctx, "play.started", name=ctx.req.user_name,
                             game=self._game_name(ctx.lang, game_id), deal=deal)  # fmt: skip
-        return [started, await self._board(ctx, session, fresh=True)]
+        replies = [started, await self._board(ctx, session, fresh=True)]
+        if session.game is not None and session.game.is_over:
+            # Some deals are dead from the start: say how it ended, as after a last move.
+            replies.append(self._end_message(ctx, session))
+        return replies
 
     async def _cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
