@@ -189,12 +189,3 @@ async def test_commands_addressed_to_the_bot_by_name_are_understood(chat: FakePl
     (reply,) = await chat.say("ana", "/help@TavoloBot")
     assert reply.key == "help.text" and "/play" in reply.text
 
-
-async def test_a_deal_dead_from_the_start_says_how_it_ended(core: Core, chat: FakePlatform):
-    dead = next(deal for deal in range(1000) if engine.new_game("canfield", deal, ["ana"]).is_over)
-    replies = await chat.say("ana", f"/play canfield {dead}")
-    outcome = str(engine.new_game("canfield", dead, ["ana"]).outcome)
-    assert [r.key for r in replies] == ["play.started", "board.caption_over", f"outcome.{outcome}"]
-    assert replies[-1].params["name"] == "Ana" and not replies[-1].is_private
-    assert replies[1].buttons == []
-    assert (await chat.say("ana", "/play canfield 10"))[0].key == "play.started"  # nothing left running

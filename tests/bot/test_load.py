@@ -82,8 +82,11 @@ def dead_deal() -> tuple[str, int]:
 async def test_a_deal_dead_from_the_start_does_not_trap_the_player(core: Core):
     game_id, deal = dead_deal()
     chat = FakePlatform(core)
-    started, board = await chat.say("ana", f"/play {game_id} {deal}")
+    started, board, ended = await chat.say("ana", f"/play {game_id} {deal}")
     assert board.key == "board.caption_over" and board.buttons == []
+    # the channel reads how it ended, as after a last move
+    outcome = engine.new_game(game_id, deal, ["ana"]).outcome
+    assert ended.key == f"outcome.{outcome}" and ended.params["name"] == "Ana" and not ended.is_private
     # finished and stored at once: the player may start another game, nothing is left open
     assert (await chat.say("ana", "/board"))[0].key == "move.no_game"
     assert (await chat.say("ana", "/resign"))[0].key == "move.no_game"
