@@ -38,36 +38,34 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import FRENCH_52, SUITS, Card, full_deck
-from engine.game import Game, IllegalMove, Outcome
+from engine.cards import FRENCH_52, SUITS, Card
+from engine.game import IllegalMove
+from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
     TURN,
     PileKind,
     PileMove,
     cards_text,
-    deepcopy_sharing_cards,
-    draw_three,
     foundation_index,
     foundation_rule,
-    parse_card_list,
-    parse_pile_notation,
+    move_table,
     pile_view,
     stock_cycle,
     tableau_rule,
 )
 from engine.rng import DealRandom
-from engine.stall import is_stalled
 
 TABLEAU = ("1", "2", "3", "4")
-FOUNDATIONS = ("f1", "f2", "f3", "f4")
 PILE_IDS = frozenset(("w", "r", *TABLEAU, *FOUNDATIONS))
 RESERVE_SIZE = 13
 DECK_PRICE = 50
 PAY_PER_CARD = 5
 PAY_FOR_ALL = 500
 
+_MOVES = move_table(PILE_IDS)
 
-class Canfield(Game):
+
+class Canfield(PileGame):
     """Canfield. See the module docstring for the notation.
 
     >>> g = Canfield(1)
@@ -76,30 +74,22 @@ class Canfield(Game):
     """
 
     game_id: ClassVar[str] = "canfield"
+    TABLEAU: ClassVar[tuple[str, ...]] = TABLEAU
+    PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS
 
     # ----- dealing ------------------------------------------------------------------------------
     def _setup(self) -> None:
-        self.deck = FRENCH_52
-        self._cards = full_deck(FRENCH_52)
-        # Position keys name cards by one character found by ``id`` (see engine.solitario).
-        self._letters = {id(card): chr(65 + i) for i, card in enumerate(self._cards)}
+        self._use_deck(FRENCH_52)
         deck = self._cards[:]
         DealRandom.for_deal(self.game_id, self.deal).shuffle(deck)
+        self._clear_piles()
         base = deck[RESERVE_SIZE]
         self._reserve = deck[:RESERVE_SIZE]  # top (face up) at the end
-        self._fnd: list[list[Card]] = [[] for _ in SUITS]
         self._fnd[foundation_index(base)].append(base)
         self._set_base(base.rank)
         start = RESERVE_SIZE + 1
-        self._tab = [[card] for card in deck[start : start + len(TABLEAU)]]
+        self._tableau = [[card] for card in deck[start : start + len(TABLEAU)]]
         self._stock = deck[start + len(TABLEAU) :][::-1]  # top at the end
-        self._waste: list[Card] = []
-        self._fan = 0
-        self._redeals = 0
-        self._last_piles: tuple[str, ...] = ()
-        self._stall: bool | None = None
-        # the legal moves of this position (a set to check moves, the list in order), or None
-        self._legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None = None
 
     def _set_base(self, rank: int) -> None:
         self._base_rank = rank
@@ -129,20 +119,11 @@ class Canfield(Game):
         ['rf1', '2f4', '21']
         """
         game = cls(0)
-        canonical = {card: card for card in game._cards}
-
-        def parse(text: str) -> list[Card]:
-            return [canonical[card] for card in parse_card_list(text, FRENCH_52)]
-
         game._set_base(base_rank)
-        game._tab = [parse(text) for text in list(tableau) + [""] * (4 - len(tableau))]
-        game._reserve = parse(reserve)
-        game._waste = parse(waste)
-        game._stock = parse(stock)[::-1]
-        game._fnd = [parse(text) for text in list(foundations) + [""] * (4 - len(foundations))]
-        game._fan = min(3, len(game._waste))
-        game._stall = None
-        game._legal_cache = None
+        piles = list(tableau) + [""] * (len(TABLEAU) - len(tableau))
+        game._tableau = [game._parse_cards(text) for text in piles]
+        game._reserve = game._parse_cards(reserve)
+        game._lay_out_stock_waste_foundations(waste=waste, stock=stock, foundations=foundations)
         return game
 
     # ----- reading the position -----------------------------------------------------------------
@@ -150,11 +131,6 @@ class Canfield(Game):
     def base_rank(self) -> int:
         """The rank every foundation starts from (1-13), set by the dealt foundation card."""
         return self._base_rank
-
-    @property
-    def cards_home(self) -> int:
-        """Cards on the foundations (the dealt base card included)."""
-        return sum(len(pile) for pile in self._fnd)
 
     @property
     def score(self) -> int:
@@ -169,35 +145,13 @@ class Canfield(Game):
     @property
     def redeals(self) -> int:
         """How many times the waste was turned over into the stock."""
-        return self._redeals
-
-    @property
-    def stalled(self) -> bool:
-        """True when no card can ever again reach a foundation or leave the reserve (cached)."""
-        if self._stall is None:
-            if self.cards_home == 52:
-                self._stall = False
-            else:
-                # the search starts from the legal moves, which the bot asks for next anyway;
-                # it leaves the position as it found it, so they stay valid
-                legal = self._legal_moves_here()
-                self._stall = is_stalled(self, moves=legal[1])
-                self._legal_cache = legal
-        return self._stall
-
-    def _outcome(self) -> Outcome | None:
-        if self.cards_home == 52:
-            return Outcome.WON
-        return Outcome.STALLED if self.stalled else None
+        return self._recycles
 
     def position_key(self) -> Hashable:
         """A hashable key of the position (tableau piles sorted: their order never matters)."""
-
-        def name(cards: list[Card]) -> str:
-            return "".join(map(self._letters.__getitem__, map(id, cards)))
-
+        name = self._names
         return (
-            tuple(sorted(name(pile) for pile in self._tab)),
+            tuple(sorted(name(pile) for pile in self._tableau)),
             name(self._stock),
             name(self._waste),
             len(self._reserve),
@@ -205,87 +159,37 @@ class Canfield(Game):
         )
 
     # ----- moves --------------------------------------------------------------------------------
-    def parse_move(self, text: str) -> PileMove:
-        if isinstance(text, PileMove):
-            return text
-        move = parse_pile_notation(text, PILE_IDS)
-        if move.dst == "f":
-            card = self._top(move.src)
-            if card is None:
-                raise IllegalMove("empty_source", pile=move.src)
-            move = PileMove(move.src, FOUNDATIONS[foundation_index(card)], move.count)
-        return move
-
-    def _legal(self, player: str) -> list[PileMove]:
-        if player not in self.players:
-            return []
-        return list(self._legal_moves_here()[1])
-
-    def _legal_moves_here(self) -> tuple[frozenset[PileMove], list[PileMove]]:
-        """The legal moves of this position as a set and in order, listed once per position."""
-        if self._legal_cache is None:
-            moves = self._generate()
-            self._legal_cache = frozenset(moves), moves
-        return self._legal_cache
-
     def _generate(self) -> list[PileMove]:
         """Every legal move, in a fixed order: to foundations (reserve, waste, tableau), reserve
         and waste to the tableau, pile onto pile, turning the stock."""
         moves: list[PileMove] = []
         fnd, rules = self._fnd, self._foundation_rules
         sources = [("r", self._reserve), ("w", self._waste)]
-        sources += [(TABLEAU[i], pile) for i, pile in enumerate(self._tab)]
+        sources += [(TABLEAU[i], pile) for i, pile in enumerate(self._tableau)]
         for src, pile in sources:
             if pile:
                 index = foundation_index(pile[-1])
                 if rules[index].accepts(fnd[index][-1] if fnd[index] else None, pile[-1]):
-                    moves.append(PileMove(src, FOUNDATIONS[index]))
-        tops = [pile[-1] if pile else None for pile in self._tab]
+                    moves.append(_MOVES[src, FOUNDATIONS[index]])
+        tops = [pile[-1] if pile else None for pile in self._tableau]
         spaces_open = not self._reserve  # a space waits for the reserve while it has cards
         rule = self._tableau_rule
         for src, pile in sources[:2]:
             if pile:
                 for j, target in enumerate(tops):
                     if (spaces_open if target is None else rule.accepts(target, pile[-1])):
-                        moves.append(PileMove(src, TABLEAU[j]))
-        for i, pile in enumerate(self._tab):
+                        moves.append(_MOVES[src, TABLEAU[j]])
+        for i, pile in enumerate(self._tableau):
             if pile:
                 for j, target in enumerate(tops):
                     if j != i and (spaces_open if target is None else rule.accepts(target, pile[0])):
-                        moves.append(PileMove(TABLEAU[i], TABLEAU[j]))
+                        moves.append(_MOVES[TABLEAU[i], TABLEAU[j]])
         if self._stock or self._waste:
             moves.append(TURN)
         return moves
 
     def _pile(self, pile: str) -> list[Card]:
-        if pile == "w":
-            return self._waste
-        if pile == "r":
-            return self._reserve
-        if pile in FOUNDATIONS:
-            return self._fnd[FOUNDATIONS.index(pile)]
-        return self._tab[TABLEAU.index(pile)]
-
-    def _top(self, pile: str) -> Card | None:
-        cards = self._pile(pile)
-        return cards[-1] if cards else None
-
-    def _apply(self, move: PileMove, player: str) -> None:
-        cache = self._legal_cache
-        if cache is not None and isinstance(move, PileMove) and move in cache[0]:
-            # listed by legal_moves() for this very position: no need to check it again
-            self._apply_unchecked(move)
-            return
-        if not isinstance(move, PileMove):
-            raise IllegalMove("bad_notation", text=str(move))
-        if move.is_turn:
-            if move != TURN:
-                raise IllegalMove("bad_notation", text=str(move))
-            if not self._stock and not self._waste:
-                raise IllegalMove("stock_empty")
-        else:
-            self._check(move)
-        self._apply_unchecked(move)
+        return self._reserve if pile == "r" else super()._pile(pile)
 
     def _check(self, move: PileMove) -> None:
         """Raise the most specific ``IllegalMove`` when ``move`` may not be played."""
@@ -330,22 +234,13 @@ class Canfield(Game):
             return
         self._refuse(self._tableau_rule.refusal(target, card), card, target)
 
-    @staticmethod
-    def _refuse(reason: str | None, card: Card, onto: Card | None) -> None:
-        if reason is not None:
-            raise IllegalMove(reason, card=card.code, onto=None if onto is None else onto.code)
-
     def _apply_unchecked(self, move: PileMove) -> None:
         """Apply a move taken from ``_generate()`` of this position, without any check."""
+        if move.dst is None:
+            self._turn_stock()
+            return
         self._stall = None
         self._legal_cache = None
-        if move.dst is None:
-            turned = draw_three(self._stock, self._waste)
-            if turned == 0:
-                self._redeals += 1
-            self._fan = turned
-            self._last_piles = ("s", "w")
-            return
         source = self._pile(move.src)
         if move.src in TABLEAU and move.dst in TABLEAU:
             moving = source[:]
@@ -375,7 +270,7 @@ class Canfield(Game):
         return bool(
             self._reserve
             and move.src in TABLEAU
-            and (move.dst in TABLEAU or len(self._tab[TABLEAU.index(move.src)]) == 1)
+            and (move.dst in TABLEAU or len(self._tableau[TABLEAU.index(move.src)]) == 1)
         )
 
     def _progress_by_turning(self, baseline: None) -> bool:
@@ -395,18 +290,18 @@ class Canfield(Game):
         index = foundation_index(card)
         fnd = self._fnd[index]
         if self._foundation_rules[index].accepts(fnd[-1] if fnd else None, card):
-            moves.append(PileMove("w", FOUNDATIONS[index]))
+            moves.append(_MOVES["w", FOUNDATIONS[index]])
         spaces_open = not self._reserve
-        for j, pile in enumerate(self._tab):
+        for j, pile in enumerate(self._tableau):
             if spaces_open if not pile else self._tableau_rule.accepts(pile[-1], card):
-                moves.append(PileMove("w", TABLEAU[j]))
+                moves.append(_MOVES["w", TABLEAU[j]])
         return moves
 
     def _search_key(self) -> Hashable:
         """:meth:`position_key` for one stall search on this very game object (card object
         ids instead of letters: cheaper)."""
         return (
-            tuple(sorted(tuple(map(id, pile)) for pile in self._tab)),
+            tuple(sorted(tuple(map(id, pile)) for pile in self._tableau)),
             tuple(map(id, self._stock)),
             tuple(map(id, self._waste)),
             len(self._reserve),
@@ -414,19 +309,15 @@ class Canfield(Game):
         )
 
     # ----- undo ---------------------------------------------------------------------------------
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        """A copy that shares this game's (immutable) card objects, so position keys work."""
-        return deepcopy_sharing_cards(self, self._cards, memo)
-
     def _snapshot(self) -> tuple[Any, ...]:
         return (
-            [pile[:] for pile in self._tab],
+            [pile[:] for pile in self._tableau],
             self._reserve[:],
             self._stock[:],
             self._waste[:],
             [pile[:] for pile in self._fnd],
             self._fan,
-            self._redeals,
+            self._recycles,
             self._last_piles,
             self._stall,
         )
@@ -434,49 +325,29 @@ class Canfield(Game):
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
         tab, reserve, stock, waste, fnd, *rest = snapshot
         # Copy again: the same snapshot may be restored many times (stall search, solvers).
-        self._tab = [pile[:] for pile in tab]
+        self._tableau = [pile[:] for pile in tab]
         self._reserve = reserve[:]
         self._stock = stock[:]
         self._waste = waste[:]
         self._fnd = [pile[:] for pile in fnd]
-        self._fan, self._redeals, self._last_piles, self._stall = rest
+        self._fan, self._recycles, self._last_piles, self._stall = rest
         self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> dict[str, Any]:
-        """The board as ``docs/views.md`` describes it; only the reserve's top card is shown."""
-        reserve_down = max(len(self._reserve) - 1, 0)
-        piles = [
-            pile_view("s", PileKind.STOCK, (), down=len(self._stock)),
-            pile_view("w", PileKind.WASTE, self._waste, show=min(self._fan, len(self._waste))),
-            pile_view("r", PileKind.RESERVE, self._reserve, down=reserve_down),
-        ]
-        for index, pile in enumerate(self._fnd):
-            piles.append(pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index]))
-        for i, pile in enumerate(self._tab):
-            piles.append(pile_view(TABLEAU[i], PileKind.TABLEAU, pile))
-        view = self._base_view(player)
-        view.update(
-            deck=self.deck,
-            piles=piles,
-            last_move_piles=list(self._last_piles),
-            stalled=self.outcome == Outcome.STALLED,
-            base_rank=self._base_rank,
-            dollars=self.dollars,
-            redeals=self._redeals,
-        )
-        return view
+    def _extra_pile_views(self) -> list[dict[str, object]]:
+        """The reserve: only its top card is shown."""
+        down = max(len(self._reserve) - 1, 0)
+        return [pile_view("r", PileKind.RESERVE, self._reserve, down=down)]
 
-    def __str__(self) -> str:
-        status = self.outcome or "playing"
+    def _view_extras(self) -> dict[str, Any]:
+        return {"base_rank": self._base_rank, "dollars": self.dollars, "redeals": self._recycles}
+
+    def _headline(self) -> str:
         base = "A23456789TJQK"[self._base_rank - 1]
-        lines = [
+        return (
             f"Canfield deal {self.deal}  base {base}  move {self.move_number}  "
-            f"${self.dollars}  {status}",
-            f"s: [{len(self._stock)}]  w: {cards_text(self._waste[-3:])}  "
-            f"r: {cards_text(self._reserve, max(len(self._reserve) - 1, 0))}",
-            "  ".join(f"{FOUNDATIONS[i]}: {cards_text(p[-1:])}" for i, p in enumerate(self._fnd)),
-        ]
-        for i, pile in enumerate(self._tab):
-            lines.append(f"{TABLEAU[i]}: {cards_text(pile)}")
-        return "\n".join(lines)
+            f"${self.dollars}  {self.outcome or 'playing'}"
+        )
+
+    def _extra_piles_text(self) -> str:
+        return f"  r: {cards_text(self._reserve, max(len(self._reserve) - 1, 0))}"

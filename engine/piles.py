@@ -191,6 +191,16 @@ class PileMove:
 TURN = PileMove("s", None)
 
 
+def move_table(pile_ids: frozenset[str]) -> dict[tuple[str, str], PileMove]:
+    """One shared move value per (source, destination) pair of ``pile_ids``, for a game's
+    move generation: moves are immutable, and building a frozen dataclass is slow.
+
+    >>> move_table(frozenset({"w", "1"}))["w", "1"]
+    PileMove(src='w', dst='1', count=0)
+    """
+    return {(src, dst): PileMove(src, dst) for src in pile_ids for dst in pile_ids if src != dst}
+
+
 def parse_card_list(text: str, deck: str) -> list[Card]:
     """Card codes separated by spaces or commas, e.g. ``"Ah 2h Kc"`` (for layouts in tests)."""
     return [Card.parse(code, deck) for code in text.replace(",", " ").split()]

@@ -53,34 +53,24 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
-from engine.cards import FRENCH_52, ITALIAN_40, SUITS, Card, full_deck, top_rank
-from engine.game import Game, IllegalMove, Outcome
+from engine.cards import FRENCH_52, ITALIAN_40, SUITS, Card, top_rank
+from engine.game import IllegalMove
+from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
     TURN,
-    PileKind,
     PileMove,
-    cards_text,
-    deepcopy_sharing_cards,
     draw_three,
-    foundation_index,
     foundation_rule,
-    parse_card_list,
-    parse_pile_notation,
-    pile_view,
+    move_table,
     stock_cycle,
     tableau_rule,
 )
 from engine.rng import DealRandom
-from engine.stall import is_stalled
 
 COLUMNS = tuple(str(i) for i in range(1, 8))
-FOUNDATIONS = ("f1", "f2", "f3", "f4")
 PILE_IDS = frozenset(("w", *COLUMNS, *FOUNDATIONS))
 
-#: one shared value per move (moves are immutable; building a frozen dataclass is slow)
-_MOVES: dict[tuple[str, str], PileMove] = {
-    (src, dst): PileMove(src, dst) for src in PILE_IDS for dst in PILE_IDS if src != dst
-}
+_MOVES = move_table(PILE_IDS)
 _SUIT_INDEX = {suit: index for index, suit in enumerate(SUITS)}
 
 WASTE_POINTS = 5
@@ -88,7 +78,7 @@ TURN_UP_POINTS = 5
 FOUNDATION_POINTS = 10
 
 
-class Solitario(Game):
+class Solitario(PileGame):
     """Italian Klondike. See the module docstring for the notation and the fast path.
 
     >>> g = Solitario(1)
@@ -98,18 +88,16 @@ class Solitario(Game):
 
     game_id: ClassVar[str] = "solitario"
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
+    TABLEAU: ClassVar[tuple[str, ...]] = COLUMNS
+    PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS
 
     # ----- dealing ------------------------------------------------------------------------------
     def _setup(self) -> None:
         cards = self.options["cards"]
-        self.deck = ITALIAN_40 if cards == 40 else FRENCH_52
+        self._use_deck(ITALIAN_40 if cards == 40 else FRENCH_52)
         self.top_rank = top_rank(self.deck)
         self._column_rule = tableau_rule(self.top_rank, empty_accepts=self.top_rank)
         self._foundation_rules = tuple(foundation_rule(s, self.top_rank) for s in SUITS)
-        # The game only ever holds the card objects of this one list, so a position key can
-        # name each card by one character found by ``id`` (dataclass hashing is slow).
-        self._cards = full_deck(self.deck)
-        self._letters = {id(card): chr(65 + i) for i, card in enumerate(self._cards)}
         rng = DealRandom.for_deal("solitario" if cards == 40 else "solitario52", self.deal)
         while True:
             deck = self._cards[:]
@@ -125,19 +113,14 @@ class Solitario(Game):
             for column in range(row, len(COLUMNS)):
                 columns[column].append(deck[position])
                 position += 1
-        self._cols = columns
+        self._clear_piles()
+        self._tableau = columns
         self._down = list(range(len(COLUMNS)))
         self._stock = deck[position:][::-1]  # top of the stock at the end
-        self._waste: list[Card] = []
-        self._fnd: list[list[Card]] = [[] for _ in SUITS]
         self._fan = draw_three(self._stock, self._waste)  # the opening turn is part of the deal
         self._score = 0
         self._plies = 0
-        self._recycles = 0
         self._events: list[tuple[int, int]] = [(0, 0)]  # (move number, score) at each change
-        self._last_piles: tuple[str, ...] = ()
-        self._stall: bool | None = None
-        self._legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None = None
 
     def _has_scoring_move(self) -> bool:
         return any(self._points(move) > 0 for move in self._generate())
@@ -164,25 +147,15 @@ class Solitario(Game):
         ['1f1', '23', '24', '25', '26', '27', 'd']
         """
         game = cls(0, options={"cards": cards})
-        canonical = {card: card for card in game._cards}
-
-        def parse(text: str) -> list[Card]:
-            return [canonical[card] for card in parse_card_list(text, game.deck)]
-
-        game._cols, game._down = [], []
+        game._tableau, game._down = [], []
         for text in list(columns) + [""] * (len(COLUMNS) - len(columns)):
-            hidden, _, shown = text.rpartition("|")
-            game._cols.append(parse(hidden) + parse(shown))
-            game._down.append(len(parse(hidden)))
-        game._stock = parse(stock)[::-1]
-        game._waste = parse(waste)
-        piles = list(foundations) + [""] * (len(SUITS) - len(foundations))
-        game._fnd = [parse(text) for text in piles]
-        game._fan = min(3, len(game._waste))
+            hidden_text, _, shown_text = text.rpartition("|")
+            hidden = game._parse_cards(hidden_text)
+            game._tableau.append(hidden + game._parse_cards(shown_text))
+            game._down.append(len(hidden))
+        game._lay_out_stock_waste_foundations(waste=waste, stock=stock, foundations=foundations)
         game._score = score
         game._events = [(0, score)]
-        game._stall = None
-        game._legal_cache = None
         return game
 
     # ----- reading the position -----------------------------------------------------------------
@@ -200,30 +173,6 @@ class Solitario(Game):
         """How many times the waste was turned over into the stock."""
         return self._recycles
 
-    @property
-    def cards_home(self) -> int:
-        """Cards on the foundations."""
-        return sum(len(pile) for pile in self._fnd)
-
-    @property
-    def stalled(self) -> bool:
-        """True when no card can ever again reach a foundation or be turned up (cached)."""
-        if self._stall is None:
-            if self.cards_home == 4 * self.top_rank:
-                self._stall = False
-            else:
-                # the search starts from the legal moves, which the bot asks for next anyway;
-                # it leaves the position as it found it, so they stay valid
-                legal = self._legal_moves_here()
-                self._stall = is_stalled(self, moves=legal[1])
-                self._legal_cache = legal
-        return self._stall
-
-    def _outcome(self) -> Outcome | None:
-        if self.cards_home == 4 * self.top_rank:
-            return Outcome.WON
-        return Outcome.STALLED if self.stalled else None
-
     def position_key(self) -> Hashable:
         """A hashable key of the position: card places and face-down counts, not the score.
 
@@ -233,7 +182,7 @@ class Solitario(Game):
             tuple(
                 sorted(
                     "".join(map(letter.__getitem__, map(id, col))) + str(down)
-                    for col, down in zip(self._cols, self._down, strict=True)
+                    for col, down in zip(self._tableau, self._down, strict=True)
                 )
             ),
             "".join(map(letter.__getitem__, map(id, self._stock))),
@@ -242,29 +191,6 @@ class Solitario(Game):
         )
 
     # ----- moves --------------------------------------------------------------------------------
-    def parse_move(self, text: str) -> PileMove:
-        if isinstance(text, PileMove):
-            return text
-        move = parse_pile_notation(text, PILE_IDS)
-        if move.dst == "f":
-            card = self._top(move.src)
-            if card is None:
-                raise IllegalMove("empty_source", pile=move.src)
-            move = PileMove(move.src, FOUNDATIONS[foundation_index(card)], move.count)
-        return move
-
-    def _legal(self, player: str) -> list[PileMove]:
-        if player not in self.players:
-            return []
-        return list(self._legal_moves_here()[1])
-
-    def _legal_moves_here(self) -> tuple[frozenset[PileMove], list[PileMove]]:
-        """The legal moves of this position as a set and in order, listed once per position."""
-        if self._legal_cache is None:
-            moves = self._generate()
-            self._legal_cache = frozenset(moves), moves
-        return self._legal_cache
-
     def _generate(self) -> list[PileMove]:
         """Every legal move, in a fixed order: to foundations, waste to columns, column to
         column, foundation to columns, turning the stock.
@@ -274,7 +200,7 @@ class Solitario(Game):
         suit from the Asso; columns: one lower in the other colour, only a Re on a space);
         ``_check`` applies the same rules through ``engine.piles`` with reason codes."""
         moves: list[PileMove] = []
-        cols, down, waste = self._cols, self._down, self._waste
+        cols, down, waste = self._tableau, self._down, self._waste
         king = self.top_rank
         home = [pile[-1].rank if pile else 0 for pile in self._fnd]
         tops = [col[-1] if col else None for col in cols]
@@ -336,7 +262,7 @@ class Solitario(Game):
 
         The face-up part of a column is always a run built down in alternating colours, so
         at most one of its cards has the rank ``target`` needs."""
-        col = self._cols[i]
+        col = self._tableau[i]
         head = self._down[i]
         if target is None:
             return len(col) - head if col[head].rank == self.top_rank else None
@@ -344,35 +270,6 @@ class Solitario(Game):
         if head <= position < len(col) and self._column_rule.accepts(target, col[position]):
             return len(col) - position
         return None
-
-    def _top(self, pile: str) -> Card | None:
-        cards = self._pile(pile)
-        return cards[-1] if cards else None
-
-    def _pile(self, pile: str) -> list[Card]:
-        if pile == "w":
-            return self._waste
-        if pile in FOUNDATIONS:
-            return self._fnd[FOUNDATIONS.index(pile)]
-        return self._cols[COLUMNS.index(pile)]
-
-    def _apply(self, move: PileMove, player: str) -> None:
-        cache = self._legal_cache
-        if cache is not None and isinstance(move, PileMove) and move in cache[0]:
-            # listed by legal_moves() for this very position: no need to check it again
-            self._apply_unchecked(move)
-            return
-        if not isinstance(move, PileMove):
-            raise IllegalMove("bad_notation", text=str(move))
-        if move.is_turn:
-            if move != TURN:
-                raise IllegalMove("bad_notation", text=str(move))
-            if not self._stock and not self._waste:
-                raise IllegalMove("stock_empty")
-            self._apply_unchecked(move)
-            return
-        count = self._check(move)
-        self._move_cards(move.src, move.dst, count)
 
     def _check(self, move: PileMove) -> int:
         """How many cards ``move`` takes, or the most specific ``IllegalMove``."""
@@ -420,22 +317,11 @@ class Solitario(Game):
         self._refuse("not_one_lower", nearest, target)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    @staticmethod
-    def _refuse(reason: str | None, card: Card, onto: Card | None) -> None:
-        if reason is not None:
-            raise IllegalMove(reason, card=card.code, onto=None if onto is None else onto.code)
-
     def _apply_unchecked(self, move: PileMove) -> None:
         """Apply a move taken from ``_generate()`` of this position, without any check."""
         if move.dst is None:
-            self._stall = None
-            self._legal_cache = None
             self._plies += 1
-            turned = draw_three(self._stock, self._waste)
-            if turned == 0:
-                self._recycles += 1
-            self._fan = turned
-            self._last_piles = ("s", "w")
+            self._turn_stock()
             return
         count = 1
         if move.src in COLUMNS and move.dst in COLUMNS:
@@ -478,7 +364,7 @@ class Solitario(Game):
         if move.src in FOUNDATIONS:
             return points - FOUNDATION_POINTS
         i = COLUMNS.index(move.src)
-        col = self._cols[i]
+        col = self._tableau[i]
         taken = 1 if move.dst in FOUNDATIONS else (move.count or self._fitting_run(i, self._top(move.dst)))
         if self._down[i] and len(col) - taken == self._down[i]:
             points += TURN_UP_POINTS
@@ -499,7 +385,7 @@ class Solitario(Game):
             i = COLUMNS.index(move.src)
             if self._down[i]:
                 taken = 1 if move.dst in FOUNDATIONS else (move.count or self._fitting_run(i, self._top(move.dst)))
-                return len(self._cols[i]) - taken == self._down[i]
+                return len(self._tableau[i]) - taken == self._down[i]
         return False
 
     def _progress_by_turning(self, baseline: int) -> bool:
@@ -511,7 +397,7 @@ class Solitario(Game):
         king = self.top_rank
         home = [pile[-1].rank if pile else 0 for pile in self._fnd]
         may_add_home = self.cards_home + 1 > baseline
-        cols, down = self._cols, self._down
+        cols, down = self._tableau, self._down
         tops = [col[-1] if col else None for col in cols]
         for _, card in stock_cycle(self._stock, self._waste):
             if may_add_home and home[_SUIT_INDEX[card.suit]] + 1 == card.rank:
@@ -540,7 +426,7 @@ class Solitario(Game):
         if (fnd[-1].rank if fnd else 0) + 1 == card.rank:
             moves.append(_MOVES["w", FOUNDATIONS[index]])
         rank, red, king = card.rank, card.is_red, self.top_rank
-        for j, col in enumerate(self._cols):
+        for j, col in enumerate(self._tableau):
             target = col[-1] if col else None
             if rank == king if target is None else target.rank - 1 == rank and target.is_red != red:
                 moves.append(_MOVES["w", COLUMNS[j]])
@@ -550,20 +436,16 @@ class Solitario(Game):
         """:meth:`position_key` for one stall search on this very game object: the same
         information, naming cards by their object ids (cheaper than building strings)."""
         return (
-            tuple(sorted(tuple(map(id, col)) for col in self._cols)),
+            tuple(sorted(tuple(map(id, col)) for col in self._tableau)),
             tuple(map(id, self._stock)),
             tuple(map(id, self._waste)),
             tuple(map(len, self._fnd)),
         )
 
     # ----- undo ---------------------------------------------------------------------------------
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        """A copy that shares this game's (immutable) card objects, so position keys work."""
-        return deepcopy_sharing_cards(self, self._cards, memo)
-
     def _snapshot(self) -> tuple[Any, ...]:
         return (
-            [col[:] for col in self._cols],
+            [col[:] for col in self._tableau],
             self._down[:],
             self._stock[:],
             self._waste[:],
@@ -580,7 +462,7 @@ class Solitario(Game):
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
         cols, down, stock, waste, fnd, *rest = snapshot
         # Copy again: the same snapshot may be restored many times (stall search, solvers).
-        self._cols = [col[:] for col in cols]
+        self._tableau = [col[:] for col in cols]
         self._down = down[:]
         self._stock = stock[:]
         self._waste = waste[:]
@@ -598,35 +480,14 @@ class Solitario(Game):
         self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> dict[str, Any]:
-        """The board as ``docs/views.md`` describes it; face-down cards only as counts."""
-        piles = [
-            pile_view("s", PileKind.STOCK, (), down=len(self._stock)),
-            pile_view("w", PileKind.WASTE, self._waste, show=min(self._fan, len(self._waste))),
-        ]
-        for index, pile in enumerate(self._fnd):
-            piles.append(pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index]))
-        for i, col in enumerate(self._cols):
-            piles.append(pile_view(COLUMNS[i], PileKind.TABLEAU, col, down=self._down[i]))
-        view = self._base_view(player)
-        view.update(
-            deck=self.deck,
-            piles=piles,
-            last_move_piles=list(self._last_piles),
-            stalled=self.outcome == Outcome.STALLED,
-            stock_recycles=self._recycles,
-            score_move=self.score_move,
-        )
-        return view
+    def _tableau_down(self, index: int) -> int:
+        return self._down[index]
 
-    def __str__(self) -> str:
-        status = self.outcome or "playing"
-        lines = [
+    def _view_extras(self) -> dict[str, Any]:
+        return {"stock_recycles": self._recycles, "score_move": self.score_move}
+
+    def _headline(self) -> str:
+        return (
             f"Solitario deal {self.deal} ({4 * self.top_rank} cards)  "
-            f"move {self.move_number}  score {self.score}  {status}",
-            f"s: [{len(self._stock)}]  w: {cards_text(self._waste[-3:])}",
-            "  ".join(f"{FOUNDATIONS[i]}: {cards_text(p[-1:])}" for i, p in enumerate(self._fnd)),
-        ]
-        for i, col in enumerate(self._cols):
-            lines.append(f"{COLUMNS[i]}: {cards_text(col, self._down[i])}")
-        return "\n".join(lines)
+            f"move {self.move_number}  score {self.score}  {self.outcome or 'playing'}"
+        )

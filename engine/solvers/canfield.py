@@ -2,7 +2,7 @@
 
 It uses the engine's fast path (``_generate``, ``_apply_unchecked``, ``_snapshot`` /
 ``_restore``, ``position_key``: tableau piles sorted, a symmetry) and reads, with full
-knowledge of the deal, ``_reserve`` (face-down order), ``_stock``, ``_waste``, ``_tab``,
+knowledge of the deal, ``_reserve`` (face-down order), ``_stock``, ``_waste``, ``_tableau``,
 ``_fnd`` and ``base_rank``.
 
 - **Safe foundation moves**: cards never leave a Canfield foundation, so a card goes home
@@ -57,7 +57,7 @@ class CanfieldRules:
             return 1
         if src == "w":
             return 2
-        if not game._tab[int(dst) - 1]:
+        if not game._tableau[int(dst) - 1]:
             return None  # a whole pile into a space only renames the piles
         return 1 if game._reserve else 3  # the reserve refills the emptied pile
 

@@ -4,7 +4,7 @@ search shared with Canfield (:class:`PileSearch`).
 The search uses the engines' documented fast path (see ``engine/solitario.py``):
 ``_generate()`` (legal moves), ``_apply_unchecked(move)``, ``_snapshot()`` / ``_restore()``.
 It reads the private deal state for its keys and rules, "with full knowledge of the deal":
-Solitario ``_cols``, ``_down`` (face-down counts), ``_stock`` (top last), ``_waste``, ``_fnd``.
+Solitario ``_tableau`` (columns), ``_down`` (face-down counts), ``_stock`` (top last), ``_waste``, ``_fnd``.
 
 Techniques:
 
@@ -168,10 +168,10 @@ class KlondikeRules:
         if src.startswith("f"):
             return 5
         i = int(src) - 1
-        col, down = game._cols[i], game._down[i]
+        col, down = game._tableau[i], game._down[i]
         count = move.count or game._fitting_run(i, game._top(dst))
         left = len(col) - count
-        if left == 0 and not game._cols[int(dst) - 1]:
+        if left == 0 and not game._tableau[int(dst) - 1]:
             return None  # a whole column into an empty one changes nothing
         if down and left == down:
             return 1  # turns up a face-down card

@@ -25,10 +25,10 @@ def test_shuffling_the_hidden_cards_of_a_deal_never_changes_the_hint(deal, seed)
     game = engine.new_game("solitario", deal)
     twin = engine.new_game("solitario", deal)
     # The twin's own face-down cards and stock, shuffled among themselves.
-    hidden = [c for col, down in zip(twin._cols, twin._down, strict=True) for c in col[:down]]
+    hidden = [c for col, down in zip(twin._tableau, twin._down, strict=True) for c in col[:down]]
     hidden += twin._stock
     DealRandom(seed).shuffle(hidden)
-    for col, down in zip(twin._cols, twin._down, strict=True):
+    for col, down in zip(twin._tableau, twin._down, strict=True):
         col[:down] = [hidden.pop() for _ in range(down)]
     twin._stock = hidden
     assert twin.view() == game.view()

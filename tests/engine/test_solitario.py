@@ -369,7 +369,7 @@ def test_notation_ignores_case_and_spaces_and_every_move_has_src_and_dst():
 def test_view_never_shows_a_face_down_card():
     game = Solitario(9)
     text = repr(game.view())
-    hidden = [c for i, col in enumerate(game._cols) for c in col[: game._down[i]]]
+    hidden = [c for i, col in enumerate(game._tableau) for c in col[: game._down[i]]]
     hidden += game._stock
     assert not any(f"'{card.code}'" in text for card in hidden)
     assert "##" in str(game)

@@ -1,0 +1,293 @@
+"""What the two pile games (Solitario and Canfield) share: one base class, :class:`PileGame`.
+
+Both games have a stock turned three at a time onto a waste, four foundations with fixed
+suits d h c s (``f1``-``f4``), a row of tableau piles (``1``, ``2``, ...) and the same notation
+(``engine.piles.parse_pile_notation``). A game module declares its piles and its rules: the
+tableau ids (``TABLEAU``), every pile id its notation accepts (``PILE_IDS``), how it deals,
+which moves are legal (``_generate``, fast, and ``_check``, with reason codes), what a move
+does (``_apply_unchecked``), what it scores, and what counts as progress for the stall search.
+
+The base class does the rest the same way for both:
+
+- notation: ``parse_move`` (``wf`` and ``3f`` find the card's own foundation);
+- legal moves listed once per position (``_legal_moves_here``) and ``play`` applying a listed
+  move without checking it again (``_apply``); every change of position must set
+  ``_legal_cache`` and ``_stall`` to None (moves, ``_restore``, hand-made layouts);
+- the stall ruling (``stalled``, ``_outcome``: won when every card is home);
+- the stock turn (``_turn_stock``), copies that share the card objects (``__deepcopy__``),
+  hand-made layouts (``_parse_cards``, ``_lay_out_stock_waste_foundations``);
+- ``view()`` and ``str()``: stock, waste, the game's own extra piles, foundations, tableau.
+
+State every pile game keeps: ``_tableau`` (lists of cards, bottom to top), ``_stock`` (top at
+the end), ``_waste`` (top at the end), ``_fnd`` (foundations f1-f4), ``_fan`` (waste cards
+shown fanned), ``_recycles`` (waste turned over into the stock), ``_last_piles``,
+``_cards`` (the game's own card objects: position keys name cards by their ``id``) and
+``_letters`` (card id -> one letter, for ``position_key``).
+
+>>> from engine.canfield import Canfield
+>>> from engine.solitario import Solitario
+>>> [isinstance(g, PileGame) for g in (Solitario(1), Canfield(1))]
+[True, True]
+>>> g = Solitario(1)
+>>> g.parse_move("W F") == g.parse_move("wf")
+True
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from engine.cards import SUITS, Card, full_deck
+from engine.game import Game, IllegalMove, Outcome
+from engine.piles import (
+    TURN,
+    PileKind,
+    PileMove,
+    cards_text,
+    deepcopy_sharing_cards,
+    draw_three,
+    foundation_index,
+    parse_card_list,
+    parse_pile_notation,
+    pile_view,
+)
+from engine.stall import is_stalled
+
+FOUNDATIONS = ("f1", "f2", "f3", "f4")
+
+
+class PileGame(Game):
+    """Base class of Solitario and Canfield; see the module docstring for what it shares.
+
+    A subclass declares ``TABLEAU`` and ``PILE_IDS`` and implements ``_setup``, ``_generate``,
+    ``_check``, ``_apply_unchecked``, ``_snapshot`` / ``_restore``, ``position_key``, the
+    stall search hooks (``engine.stall.StallSearchable``) and ``_headline``.
+    """
+
+    #: tableau pile ids, in view order
+    TABLEAU: ClassVar[tuple[str, ...]]
+    #: every pile id the notation accepts (the stock is only ever turned: ``d``)
+    PILE_IDS: ClassVar[frozenset[str]]
+    FOUNDATIONS: ClassVar[tuple[str, ...]] = FOUNDATIONS
+
+    deck: str
+    _cards: list[Card]
+    _letters: dict[int, str]
+    _tableau: list[list[Card]]
+    _stock: list[Card]
+    _waste: list[Card]
+    _fnd: list[list[Card]]
+    _fan: int
+    _recycles: int
+    _last_piles: tuple[str, ...]
+    _stall: bool | None
+    #: the legal moves of this position (a set to check moves, the list in order), or None
+    _legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None
+
+    # ----- dealing ------------------------------------------------------------------------------
+    def _use_deck(self, deck: str) -> None:
+        """Take the card objects of one ``deck``: the game only ever holds these, so a position
+        key can name each card by one letter found by ``id`` (dataclass hashing is slow)."""
+        self.deck = deck
+        self._cards = full_deck(deck)
+        self._letters = {id(card): chr(65 + i) for i, card in enumerate(self._cards)}
+
+    def _clear_piles(self) -> None:
+        """Empty waste and foundations, nothing turned, recycled, moved or cached yet."""
+        self._waste = []
+        self._fnd = [[] for _ in SUITS]
+        self._fan = 0
+        self._recycles = 0
+        self._last_piles = ()
+        self._stall = None
+        self._legal_cache = None
+
+    def _parse_cards(self, text: str) -> list[Card]:
+        """Card codes (``"Ah 2h Kc"``) as this game's own card objects (for layouts)."""
+        canonical = {card: card for card in self._cards}
+        return [canonical[card] for card in parse_card_list(text, self.deck)]
+
+    def _lay_out_stock_waste_foundations(
+        self, *, waste: str, stock: str, foundations: Sequence[str]
+    ) -> None:
+        """The piles every ``from_layout`` takes the same way: ``stock`` in turning order,
+        ``waste`` and each of ``foundations`` (f1..f4, missing ones empty) bottom to top."""
+        self._stock = self._parse_cards(stock)[::-1]
+        self._waste = self._parse_cards(waste)
+        piles = list(foundations) + [""] * (len(SUITS) - len(foundations))
+        self._fnd = [self._parse_cards(text) for text in piles]
+        self._fan = min(3, len(self._waste))
+        self._stall = None
+        self._legal_cache = None
+
+    # ----- reading the position -----------------------------------------------------------------
+    @property
+    def cards_home(self) -> int:
+        """Cards on the foundations."""
+        return sum(len(pile) for pile in self._fnd)
+
+    @property
+    def stalled(self) -> bool:
+        """True when no sequence of moves can ever make progress again (``_is_progress``:
+        see each game), found by ``engine.stall`` and cached until the position changes."""
+        if self._stall is None:
+            if self.cards_home == len(self._cards):
+                self._stall = False
+            else:
+                # the search starts from the legal moves, which the bot asks for next anyway;
+                # it leaves the position as it found it, so they stay valid
+                legal = self._legal_moves_here()
+                self._stall = is_stalled(self, moves=legal[1])
+                self._legal_cache = legal
+        return self._stall
+
+    def _outcome(self) -> Outcome | None:
+        if self.cards_home == len(self._cards):
+            return Outcome.WON
+        return Outcome.STALLED if self.stalled else None
+
+    def _names(self, cards: Sequence[Card]) -> str:
+        """``cards`` as one letter each, for position keys."""
+        return "".join(map(self._letters.__getitem__, map(id, cards)))
+
+    # ----- moves --------------------------------------------------------------------------------
+    def parse_move(self, text: str) -> PileMove:
+        if isinstance(text, PileMove):
+            return text
+        move = parse_pile_notation(text, self.PILE_IDS)
+        if move.dst == "f":
+            card = self._top(move.src)
+            if card is None:
+                raise IllegalMove("empty_source", pile=move.src)
+            move = PileMove(move.src, FOUNDATIONS[foundation_index(card)], move.count)
+        return move
+
+    def _legal(self, player: str) -> list[PileMove]:
+        if player not in self.players:
+            return []
+        return list(self._legal_moves_here()[1])
+
+    def _legal_moves_here(self) -> tuple[frozenset[PileMove], list[PileMove]]:
+        """The legal moves of this position as a set and in order, listed once per position."""
+        if self._legal_cache is None:
+            moves = self._generate()
+            self._legal_cache = frozenset(moves), moves
+        return self._legal_cache
+
+    @abstractmethod
+    def _generate(self) -> list[PileMove]:
+        """Every legal move here, in the game's fixed order (the solvers' fast path)."""
+
+    @abstractmethod
+    def _check(self, move: PileMove) -> Any:
+        """Raise the most specific ``IllegalMove`` when ``move`` (not the stock turn) may not
+        be played here."""
+
+    @abstractmethod
+    def _apply_unchecked(self, move: PileMove) -> None:
+        """Apply a move taken from ``_generate()`` of this position, without any check."""
+
+    def _pile(self, pile: str) -> list[Card]:
+        """The cards of pile ``pile`` (any id of ``PILE_IDS``), bottom to top."""
+        if pile == "w":
+            return self._waste
+        if pile in FOUNDATIONS:
+            return self._fnd[FOUNDATIONS.index(pile)]
+        return self._tableau[self.TABLEAU.index(pile)]
+
+    def _top(self, pile: str) -> Card | None:
+        cards = self._pile(pile)
+        return cards[-1] if cards else None
+
+    def _apply(self, move: PileMove, player: str) -> None:
+        cache = self._legal_cache
+        if cache is not None and isinstance(move, PileMove) and move in cache[0]:
+            # listed by legal_moves() for this very position: no need to check it again
+            self._apply_unchecked(move)
+            return
+        if not isinstance(move, PileMove):
+            raise IllegalMove("bad_notation", text=str(move))
+        if move.is_turn:
+            if move != TURN:
+                raise IllegalMove("bad_notation", text=str(move))
+            if not self._stock and not self._waste:
+                raise IllegalMove("stock_empty")
+        else:
+            self._check(move)
+        self._apply_unchecked(move)
+
+    @staticmethod
+    def _refuse(reason: str | None, card: Card, onto: Card | None) -> None:
+        """Raise ``IllegalMove(reason)`` naming both cards, unless ``reason`` is None."""
+        if reason is not None:
+            raise IllegalMove(reason, card=card.code, onto=None if onto is None else onto.code)
+
+    def _turn_stock(self) -> None:
+        """The stock turn: three cards onto the waste, or the waste turned over when the
+        stock is empty (counted in ``_recycles``)."""
+        self._stall = None
+        self._legal_cache = None
+        turned = draw_three(self._stock, self._waste)
+        if turned == 0:
+            self._recycles += 1
+        self._fan = turned
+        self._last_piles = ("s", "w")
+
+    # ----- copies -------------------------------------------------------------------------------
+    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
+        """A copy that shares this game's (immutable) card objects, so position keys work."""
+        return deepcopy_sharing_cards(self, self._cards, memo)
+
+    # ----- output -------------------------------------------------------------------------------
+    def _tableau_down(self, index: int) -> int:
+        """How many cards of tableau pile ``index`` lie face down (none unless overridden)."""
+        return 0
+
+    def _extra_pile_views(self) -> list[dict[str, object]]:
+        """Views of the game's own piles, listed between the waste and the foundations."""
+        return []
+
+    def _view_extras(self) -> dict[str, Any]:
+        """The game's own view fields (``docs/views.md``)."""
+        return {}
+
+    def view(self, player: str | None = None) -> dict[str, Any]:
+        """The board as ``docs/views.md`` describes it; face-down cards only as counts."""
+        piles = [
+            pile_view("s", PileKind.STOCK, (), down=len(self._stock)),
+            pile_view("w", PileKind.WASTE, self._waste, show=min(self._fan, len(self._waste))),
+            *self._extra_pile_views(),
+        ]
+        for index, pile in enumerate(self._fnd):
+            piles.append(pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index]))
+        for i, pile in enumerate(self._tableau):
+            piles.append(pile_view(self.TABLEAU[i], PileKind.TABLEAU, pile, down=self._tableau_down(i)))
+        view = self._base_view(player)
+        view.update(
+            deck=self.deck,
+            piles=piles,
+            last_move_piles=list(self._last_piles),
+            stalled=self.outcome == Outcome.STALLED,
+            **self._view_extras(),
+        )
+        return view
+
+    @abstractmethod
+    def _headline(self) -> str:
+        """The first line of ``str(game)``: game, deal, move, score, status."""
+
+    def _extra_piles_text(self) -> str:
+        """The game's own piles for ``str(game)``, after stock and waste (``"  r: ..."``)."""
+        return ""
+
+    def __str__(self) -> str:
+        lines = [
+            self._headline(),
+            f"s: [{len(self._stock)}]  w: {cards_text(self._waste[-3:])}{self._extra_piles_text()}",
+            "  ".join(f"{FOUNDATIONS[i]}: {cards_text(p[-1:])}" for i, p in enumerate(self._fnd)),
+        ]
+        for i, pile in enumerate(self._tableau):
+            lines.append(f"{self.TABLEAU[i]}: {cards_text(pile, self._tableau_down(i))}")
+        return "\n".join(lines)
