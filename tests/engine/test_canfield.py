@@ -12,28 +12,23 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pile_helpers import (
+    check_final_view,
+    check_no_stale_legal_moves,
+    check_stall_search_on_random_play,
+    pile,
+    play_checked_step,
+    reference_stalled,
+    refusal,
+)
 
 import engine
-from engine import IllegalMove
 from engine.canfield import FOUNDATIONS, TABLEAU, Canfield
 
 
 def layout(tableau: list[str], *, base_rank: int = 1, **position) -> Canfield:
     """A hand-made position; base rank Ace unless given."""
     return Canfield.from_layout(tableau, base_rank=base_rank, **position)
-
-
-def refusal(game: Canfield, text: str) -> IllegalMove:
-    """Play ``text``, expecting a refusal that changes nothing; return the error."""
-    before = game.view()
-    with pytest.raises(IllegalMove) as caught:
-        game.play(text)
-    assert game.view() == before
-    return caught.value
-
-
-def pile(game: Canfield, pile_id: str) -> dict:
-    return next(p for p in game.view()["piles"] if p["id"] == pile_id)
 
 
 # ----- the deal -------------------------------------------------------------------------------
@@ -270,77 +265,23 @@ def test_view_shows_only_the_reserve_top_and_no_stock_card():
 
 
 # ----- random playouts -------------------------------------------------------------------------
-def all_notations() -> list[str]:
-    sources = ["w", "r", *TABLEAU, *FOUNDATIONS]
-    return ["d", *(s + d for s in sources for d in ["w", "r", "f", *TABLEAU, *FOUNDATIONS])]
-
-
 @given(st.integers(0, 10**6), st.data())
 def test_random_playout_keeps_every_invariant(deal, data):
     game = Canfield(deal)
     for _ in range(data.draw(st.integers(0, 60))):
         if game.is_over:
             break
-        moves = game.legal_moves()
-        assert all(game.parse_move(str(m)) == m for m in moves)
-        for text in data.draw(st.lists(st.sampled_from(all_notations()), max_size=3)):
-            try:
-                parsed = game.parse_move(text)
-            except IllegalMove:
-                continue
-            if parsed not in moves:
-                refusal(game, text)
-        before, key = game.view(), game.position_key()
-        move = data.draw(st.sampled_from(moves))
-        game.play(move)
-        after = game.view()
+        _, after, _ = play_checked_step(game, data)
         home = sum(len(p["cards"]) for p in after["piles"] if p["kind"] == "foundation")
         assert game.score == (500 if home == 52 else 5 * home) - 50
-        assert game.undo() == str(move)
-        assert game.view() == before and game.position_key() == key
-        game.play(str(move))
-        assert game.view() == after
-    view = game.view()
-    codes = [c for p in view["piles"] for c in p["cards"]]
-    assert len(codes) == len(set(codes))
-    assert len(codes) + sum(p["down"] for p in view["piles"]) == 52
-    assert engine.replay("canfield", deal, None, {}, game.moves).view() == view
+    check_final_view(game, {}, 52)
 
 
 # ----- speed paths: the stall search's shortcuts, copies ---------------------------------------
-def reference_stalled(game, limit: int = 200_000) -> bool:
-    """The stall ruling searched the plain way: every position reachable by non-progress moves,
-    stock turns included, one position at a time (no shortcut, no cap short of ``limit``)."""
-    start = game._snapshot()
-    seen, frontier = {game.position_key()}, [start]
-    try:
-        while frontier:
-            game._restore(frontier.pop())
-            here = game._snapshot()
-            for move in game._generate():
-                if game._is_progress(move, None):
-                    return False
-                game._apply_unchecked(move)
-                if game.position_key() not in seen:
-                    assert len(seen) < limit, "reference search too large for a test"
-                    seen.add(game.position_key())
-                    frontier.append(game._snapshot())
-                game._restore(here)
-        return True
-    finally:
-        game._restore(start)
-
-
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.integers(0, 2**32))
 def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, seed):
-    chooser = random.Random(seed)
-    game = Canfield(deal)
-    for _ in range(200):
-        assert game.stalled == reference_stalled(game)
-        if game.is_over:
-            break
-        game.play(chooser.choice(game.legal_moves()))
+    check_stall_search_on_random_play(Canfield(deal), seed, moves=200)
 
 
 def test_a_waste_card_that_only_the_turned_over_stock_brings_up_is_progress():
@@ -383,22 +324,4 @@ def test_a_pile_rule_accepts_exactly_what_it_does_not_refuse(suit_rule, directio
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.data())
 def test_refused_moves_and_undos_never_leave_stale_legal_moves(deal, data):
-    game = Canfield(deal)
-    for _ in range(30):
-        if game.is_over:
-            break
-        action = data.draw(st.sampled_from(["play", "play", "refused", "undo"]))
-        if action == "undo" and game.moves:
-            game.undo()
-        elif action == "refused":
-            text = data.draw(st.sampled_from(all_notations()))
-            try:
-                game.play(text)
-            except IllegalMove:
-                pass
-            else:
-                game.undo()
-        else:
-            game.play(data.draw(st.sampled_from(game.legal_moves())))
-        rebuilt = engine.replay("canfield", deal, None, {}, game.moves)
-        assert game.legal_moves() == rebuilt.legal_moves() and game.view() == rebuilt.view()
+    check_no_stale_legal_moves(Canfield(deal), {}, data)

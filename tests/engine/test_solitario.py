@@ -13,6 +13,15 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pile_helpers import (
+    check_final_view,
+    check_no_stale_legal_moves,
+    check_stall_search_on_random_play,
+    pile,
+    play_checked_step,
+    reference_stalled,
+    refusal,
+)
 
 import engine
 from engine import IllegalMove
@@ -26,19 +35,6 @@ def layout(columns: list[str], *, spare: str | None = "As", **position) -> Solit
     can still go home (``None``: no spare, for the tests about stalls and the end)."""
     columns = list(columns) + [""] * (6 - len(columns)) + ([spare] if spare else [])
     return Solitario.from_layout(columns, **position)
-
-
-def refusal(game: Solitario, text: str) -> IllegalMove:
-    """Play ``text``, expecting a refusal that changes nothing; return the error."""
-    before = game.view()
-    with pytest.raises(IllegalMove) as caught:
-        game.play(text)
-    assert game.view() == before
-    return caught.value
-
-
-def pile(game: Solitario, pile_id: str) -> dict:
-    return next(p for p in game.view()["piles"] if p["id"] == pile_id)
 
 
 # ----- the deal -------------------------------------------------------------------------------
@@ -385,11 +381,6 @@ def test_view_carries_the_solitario_fields():
 
 
 # ----- random playouts -------------------------------------------------------------------------
-def all_notations() -> list[str]:
-    sources = ["w", *COLUMNS, *FOUNDATIONS]
-    return ["d", *(s + d for s in sources for d in ["w", "f", *COLUMNS, *FOUNDATIONS])]
-
-
 def expected_points(before: dict, after: dict, move: str) -> int:
     """The seed's score events, read off two views: waste, turned cards, foundations."""
     down = {p["id"]: p["down"] for p in before["piles"] if p["kind"] == "tableau"}
@@ -405,68 +396,17 @@ def test_random_playout_keeps_every_invariant(deal, cards, data):
     for _ in range(data.draw(st.integers(0, 40))):
         if game.is_over:
             break
-        moves = game.legal_moves()
-        assert all(game.parse_move(str(m)) == m for m in moves)
-        for text in data.draw(st.lists(st.sampled_from(all_notations()), max_size=3)):
-            try:
-                parsed = game.parse_move(text)
-            except IllegalMove:
-                continue
-            if parsed not in moves:
-                refusal(game, text)
-        before, key = game.view(), game.position_key()
-        move = data.draw(st.sampled_from(moves))
-        game.play(move)
-        after = game.view()
+        before, after, move = play_checked_step(game, data)
         score += expected_points(before, after, str(move))
         assert game.score == score
-        assert game.undo() == str(move)
-        assert game.view() == before and game.position_key() == key
-        game.play(str(move))
-        assert game.view() == after
-    view = game.view()
-    codes = [c for p in view["piles"] for c in p["cards"]]
-    assert len(codes) == len(set(codes))
-    assert len(codes) + sum(p["down"] for p in view["piles"]) == cards
-    assert engine.replay("solitario", deal, None, {"cards": cards}, game.moves).view() == view
+    check_final_view(game, {"cards": cards}, cards)
 
 
 # ----- speed paths: the stall search's shortcuts, the legal-move cache, copies -----------------
-def reference_stalled(game, limit: int = 200_000) -> bool:
-    """The stall ruling searched the plain way: every position reachable by non-progress moves,
-    stock turns included, one position at a time (no shortcut, no cap short of ``limit``)."""
-    baseline = game._progress_baseline()
-    start = game._snapshot()
-    seen, frontier = {game.position_key()}, [start]
-    try:
-        while frontier:
-            game._restore(frontier.pop())
-            here = game._snapshot()
-            for move in game._generate():
-                if game._is_progress(move, baseline):
-                    return False
-                game._apply_unchecked(move)
-                if game.position_key() not in seen:
-                    assert len(seen) < limit, "reference search too large for a test"
-                    seen.add(game.position_key())
-                    frontier.append(game._snapshot())
-                game._restore(here)
-        return True
-    finally:
-        game._restore(start)
-
-
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.integers(0, 2**32))
 def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, cards, seed):
-    # Random play to the stall (or a while): every position on the way is judged alike.
-    chooser = random.Random(seed)
-    game = Solitario(deal, options={"cards": cards})
-    for _ in range(150):
-        assert game.stalled == reference_stalled(game)
-        if game.is_over:
-            break
-        game.play(chooser.choice(game.legal_moves()))
+    check_stall_search_on_random_play(Solitario(deal, options={"cards": cards}), seed, moves=150)
 
 
 def test_progress_after_stock_turns_and_two_waste_cards_in_a_row_is_not_a_stall():
@@ -515,25 +455,7 @@ def test_the_stock_cycle_lists_every_waste_top_that_turning_reaches(picks, split
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10**6), st.data())
 def test_refused_moves_and_undos_never_leave_stale_legal_moves(deal, data):
-    game = Solitario(deal)
-    for _ in range(30):
-        if game.is_over:
-            break
-        action = data.draw(st.sampled_from(["play", "play", "refused", "undo"]))
-        if action == "undo" and game.moves:
-            game.undo()
-        elif action == "refused":
-            text = data.draw(st.sampled_from(all_notations()))
-            try:
-                game.play(text)
-            except IllegalMove:
-                pass
-            else:
-                game.undo()
-        else:
-            game.play(data.draw(st.sampled_from(game.legal_moves())))
-        rebuilt = engine.replay("solitario", deal, None, {}, game.moves)
-        assert game.legal_moves() == rebuilt.legal_moves() and game.view() == rebuilt.view()
+    check_no_stale_legal_moves(Solitario(deal), {}, data)
 
 
 def test_a_deep_copy_plays_on_and_still_detects_a_stall():
