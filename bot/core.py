@@ -194,8 +194,10 @@ class Core:
     async def hand_buttons(self, req: Request) -> Reply | None:
         """The requester's private Cartas Maestras hand (image + one button per playable move),
         or None when they sit at no started table in this chat."""
-        ctx = await self._context(req)
-        table = await self.sessions.table_of(req.platform, req.chat_id)
+        return await self._own_hand(await self._context(req))
+
+    async def _own_hand(self, ctx: Ctx) -> Reply | None:
+        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         if table is None or table.game is None or ctx.user not in table.record.players:
             return None
         return await self._hand_reply(ctx, table)
@@ -274,9 +276,6 @@ class Core:
 
     def _games_list(self, lang: str, games: Sequence[str]) -> str:
         return ", ".join(f"{g} ({self._game_name(lang, g)})" for g in games)
-
-    def _playable(self, games: Sequence[str]) -> list[str]:
-        return [g for g in games if g in engine.GAMES]
 
     async def _render(
         self, session: Session, view: dict[str, Any], lang: str, hand: bool = False
@@ -761,7 +760,7 @@ class Core:
         return await self.tables.start(ctx, table)
 
     async def _cmd_hand(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        reply = await self.hand_buttons(ctx.req)
+        reply = await self._own_hand(ctx)
         return [reply if reply is not None else self._private(ctx, "hand.no_table")]
 
     async def _hand_reply(self, ctx: Ctx, table: Session) -> Reply:

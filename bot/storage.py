@@ -26,7 +26,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -474,19 +474,6 @@ class Storage:
             row = await cursor.fetchone()
         return _row_to_session(row) if row else None
 
-    async def sessions_in_chat(
-        self, platform: str, chat_id: str, statuses: Iterable[str] = (LOBBY, ACTIVE)
-    ) -> list[SessionRecord]:
-        wanted = list(statuses)
-        marks = ", ".join("?" for _ in wanted)
-        async with self._db.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat_id = ? "
-            f"AND status IN ({marks}) ORDER BY created_at, id",
-            (platform, chat_id, *wanted),
-        ) as cursor:
-            rows = await cursor.fetchall()
-        return [_row_to_session(r) for r in rows]
-
     async def open_session_ids(self, platform: str, chat_id: str) -> list[str]:
         """Ids of the chat's open sessions (lobby or active), oldest first; answered from
         memory after the first call (kept up to date by every session write here)."""
@@ -587,57 +574,6 @@ class Storage:
                     r.cards,
                 ),
             )  # fmt: skip
-
-    async def best_scores(
-        self, platform: str, chat_id: str | None, game_id: str, since_day: str | None, limit: int = 10
-    ) -> list[tuple[str, int, int]]:
-        """(player name, best score, tie-break move) per player, best first: higher score,
-        then the earlier move at which it was reached. ``chat_id`` None: every chat of every
-        platform (the global board)."""
-        where, params = self._board_filter(platform, chat_id, game_id, since_day)
-        # Each player's best result: highest score, then the earliest tie-break move.
-        sql = (
-            "SELECT player_name, score, tiebreak_move FROM ("
-            "  SELECT player_name, score, tiebreak_move, ROW_NUMBER() OVER ("
-            "    PARTITION BY platform, player_id ORDER BY score DESC, tiebreak_move ASC) AS pick"
-            f"  FROM results WHERE {where}"
-            ") WHERE pick = 1 ORDER BY score DESC, tiebreak_move ASC, player_name LIMIT ?"
-        )
-        async with self._db.execute(sql, (*params, limit)) as cursor:
-            return [(r[0], int(r[1]), int(r[2])) for r in await cursor.fetchall()]
-
-    @staticmethod
-    def _board_filter(
-        platform: str, chat_id: str | None, game_id: str, since_day: str | None
-    ) -> tuple[str, tuple[Any, ...]]:
-        where = "game_id = ? AND day >= ?"
-        params: tuple[Any, ...] = (game_id, since_day or "")
-        if chat_id is not None:
-            where += " AND platform = ? AND chat_id = ?"
-            params += (platform, chat_id)
-        return where, params
-
-    async def table_wins(
-        self, platform: str, chat_id: str | None, game_id: str, since_day: str | None, limit: int = 10
-    ) -> list[tuple[str, int, int]]:
-        """Multiplayer: (player name, wins, masters won) per player, most wins first."""
-        where, params = self._board_filter(platform, chat_id, game_id, since_day)
-        sql = (
-            "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
-            f"WHERE {where} GROUP BY platform, player_id "
-            "ORDER BY SUM(won) DESC, SUM(masters) DESC, MAX(player_name) LIMIT ?"
-        )
-        async with self._db.execute(sql, (*params, limit)) as cursor:
-            return [(r[0], int(r[1]), int(r[2])) for r in await cursor.fetchall()]
-
-    async def player_stats(self, platform: str, player_id: str) -> list[tuple[str, int, int, int]]:
-        """(game id, games, wins, best score) of one player on one platform."""
-        async with self._db.execute(
-            "SELECT game_id, COUNT(*), SUM(won), MAX(score) FROM results "
-            "WHERE platform = ? AND player_id = ? GROUP BY game_id ORDER BY game_id",
-            (platform, player_id),
-        ) as cursor:
-            return [(r[0], int(r[1]), int(r[2]), int(r[3])) for r in await cursor.fetchall()]
 
     async def count_results(self, session_id: str | None = None) -> int:
         if session_id is None:
