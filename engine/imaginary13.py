@@ -54,6 +54,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -167,6 +168,48 @@ class Imaginary13(Game):
         self._turn_index = 0
         self._foundations = [(base,) for base in _BASE_CARDS]
         self._wastes = [() for _ in WASTE_IDS]
+
+    @classmethod
+    def from_layout(
+        cls,
+        foundations: Sequence[str] = (),
+        *,
+        wastes: Sequence[str] = (),
+        stock: str = "",
+        free: bool = False,
+    ) -> Imaginary13:
+        """A game in a hand-made position (tests, puzzles, solver checks).
+
+        Each of ``foundations`` (1-8, by marker) reads bottom to top from its base card and
+        must follow the foundation's build sequence (suits are free); a foundation left out or
+        given as ``""`` holds its base card alone. ``wastes`` (a-d) read bottom to top.
+        ``stock`` lists the cards in turning order, the turned card first; ``""``: the stock is
+        spent and no card is turned. Cards need not add up to two decks. A value out of
+        sequence or a bad card code raises ``ValueError``.
+
+        >>> g = Imaginary13.from_layout(["2s 3h", "4c"], wastes=["Kd 4d"], stock="6h 9s")
+        >>> g.turned.code, g.stock_left, [str(m) for m in g.legal_moves()]
+        ('6h', 1, ['t2', 'a1'])
+        >>> [p["cards"] for p in g.view()["piles"] if p["id"] in ("1", "a")]
+        [['2s', '3h'], ['Kd', '4d']]
+        """
+        game = cls(0, options={"free": free})
+
+        def parse(text: str) -> tuple[Card, ...]:
+            return tuple(Card.parse(code) for code in text.replace(",", " ").split())
+
+        piles = list(foundations) + [""] * (len(MARKERS) - len(foundations))
+        game._foundations = []
+        for marker, text in zip(MARKERS, piles, strict=True):
+            pile = parse(text) or (_BASE_CARDS[marker - 1],)
+            sequence = build_sequence(marker)
+            if [card.rank for card in pile] != sequence[: len(pile)]:
+                raise ValueError(f"foundation {marker} builds {sequence}, not {text!r}")
+            game._foundations.append(pile)
+        game._wastes = [parse(text) for text in list(wastes) + [""] * (len(WASTE_IDS) - len(wastes))]
+        game._stock = parse(stock)
+        game._turn_index = 0
+        return game
 
     def _snapshot(self) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
         return self._turn_index, tuple(self._foundations), tuple(self._wastes)

@@ -30,10 +30,7 @@ ALL_WELL_FORMED = [
 
 def stacked(codes: list[str], free: bool = False) -> Imaginary13:
     """A game whose stock turns exactly ``codes``, in that order (to set up a rule quickly)."""
-    game = Imaginary13(deal=0, options={"free": free})
-    game._stock = tuple(Card.parse(code) for code in codes)
-    game._turn_index = 0
-    return game
+    return Imaginary13.from_layout(stock=" ".join(codes), free=free)
 
 
 def pile(game: Imaginary13, pile_id: str) -> dict:
@@ -404,3 +401,25 @@ def test_undo_restores_every_position_exactly(deal, free, data):
         game.undo()
         assert (game.view(), [str(m) for m in game.legal_moves()]) == positions.pop()
     assert game.moves == [] and game.score == 0
+
+
+def test_a_hand_made_layout_shows_its_piles_and_plays_by_the_rules():
+    game = Imaginary13.from_layout(["2s 3h", "", "6d 9c"], wastes=["", "Kd 4d"], stock="6h 9s")
+    assert pile(game, "1")["cards"] == ["2s", "3h"] and pile(game, "1")["next"] == 4
+    assert pile(game, "2")["cards"] == [pile(Imaginary13(deal=0), "2")["cards"][0]]
+    assert pile(game, "3")["next"] == 12 and pile(game, "b")["cards"] == ["Kd", "4d"]
+    assert pile(game, "t")["cards"] == ["6h"] and pile(game, "s")["down"] == 1
+    assert [str(m) for m in game.legal_moves()] == ["t2", "b1"]
+    game.play("b1")
+    assert pile(game, "1")["cards"][-1] == "4d" and game.score == 3  # cards above the bases
+
+
+def test_a_layout_with_the_stock_spent_and_nothing_to_play_is_lost():
+    assert Imaginary13.from_layout(wastes=["Kc"]).outcome == "lost"
+    assert Imaginary13.from_layout(wastes=["3c"]).outcome is None  # the 3 fits foundation 1
+
+
+@pytest.mark.parametrize("foundation", ["3c", "2c 4c", "2c 3c Kc"])
+def test_a_layout_foundation_out_of_its_build_sequence_is_refused(foundation):
+    with pytest.raises(ValueError):
+        Imaginary13.from_layout([foundation])

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.canfield import Canfield
-from engine.cards import Card
+from engine.imaginary13 import MARKERS, Imaginary13, build_sequence
 from engine.solitario import Solitario
 from engine.solve import main as solve_main
 from engine.solve import parse_deals, percentile
@@ -115,24 +115,21 @@ def test_el_solitario_without_a_completo_reports_its_best_line():
     assert result.best == "solitario" and len(result.moves) == 2
 
 
-def end_foundations():
+def end_foundations() -> list[str]:
     """Foundation 1 ten cards high up to a J (needs Q, K), foundation 2 eleven high up to a J
-    (needs K), the other six finished (12 cards up to a K). Only heights and tops matter."""
-    filler = Card(5, "c")
-    return [(filler,) * 9 + (Card(11, "s"),), (filler,) * 10 + (Card(11, "h"),)] + [
-        (filler,) * 11 + (Card(13, "s"),)
-    ] * 6
+    (needs K), the other six finished (12 cards up to a K). Suits do not matter: all clubs."""
+    heights = [10, 11, 12, 12, 12, 12, 12, 12]
+    return [
+        " ".join("A23456789TJQK"[value - 1] + "c" for value in build_sequence(marker)[:height])
+        for marker, height in zip(MARKERS, heights, strict=True)
+    ]
 
 
 def test_imaginary13_with_a_card_buried_under_its_successor_is_lost():
-    # Hand-built end position (Imaginary Thirteen has no layout helper; the test sets the
-    # engine's state): foundation 1 needs Q then K, foundation 2 needs K, the other six are
-    # finished, the stock is spent and waste a holds Q under K under K. One K can go to
+    # Hand-made end position: foundation 1 needs Q then K, foundation 2 needs K, the other six
+    # are finished, the stock is spent and waste a holds Q under K under K. One K can go to
     # foundation 2; the other then covers the Q for ever. Real deals are too big to exhaust.
-    game = engine.new_game("imaginary13", 1)
-    game._foundations = end_foundations()
-    game._wastes = [(Card(12, "d"), Card(13, "d"), Card(13, "c")), (), (), ()]
-    game._turn_index = len(game._stock)
+    game = Imaginary13.from_layout(end_foundations(), wastes=["Qd Kd Kc"])
     assert game.outcome is None and [str(m) for m in game.legal_moves()] == ["a2"]
     result = solve_game(game, Budget(nodes=1000))
     assert result.status == LOST
@@ -140,11 +137,7 @@ def test_imaginary13_with_a_card_buried_under_its_successor_is_lost():
 
 def test_imaginary13_rescue_by_a_waste_move_while_a_card_is_turned():
     # Same kind of end, but the turned K may wait while waste a's K goes home, freeing the Q.
-    game = engine.new_game("imaginary13", 1)
-    game._foundations = end_foundations()
-    game._wastes = [(Card(12, "d"), Card(13, "d")), (), (), ()]
-    game._turn_index = len(game._stock) - 1
-    game._stock = (*game._stock[:-1], Card(13, "c"))
+    game = Imaginary13.from_layout(end_foundations(), wastes=["Qd Kd"], stock="Kc")
     result = solve_game(game, Budget(nodes=1000))
     assert result.status == WON and result.moves[0] == "a2"
 
