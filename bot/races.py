@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-import engine
 from bot import i18n
 from bot.replies import Reply
 from bot.sessions import Session, iso
@@ -191,10 +190,9 @@ class Races:
     async def open(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/race [minutes] [senza-tempo]``: open the join window."""
         core = self.core
-        if GAME not in engine.GAMES:
-            return [core._private(ctx, "error.game_unavailable", game=core._game_name(ctx.lang, GAME))]
-        if not ctx.req.is_group:
-            return [core._private(ctx, "challenge.groups_only")]
+        refusal = core.tables.opening_refusal(ctx, GAME)
+        if refusal is not None:
+            return [refusal]
         minutes: int | None = DEFAULT_MINUTES
         senza_tempo = False
         for word in args:
@@ -208,7 +206,7 @@ class Races:
         if senza_tempo:
             minutes = None
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
-        if await core.sessions.table_of(platform, chat_id) is not None or await self.running_in_chat(platform, chat_id):
+        if await core.tables.chat_is_taken(platform, chat_id):
             return [core._private(ctx, "challenge.exists")]
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
             return [core._private(ctx, "race.busy")]

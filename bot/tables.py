@@ -147,13 +147,10 @@ class Tables:
     async def challenge(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/challenge [@players] [timer=<minutes>|untimed]``: open a table and invite."""
         core = self.core
-        if GAME not in engine.GAMES:
-            return [core._private(ctx, "error.game_unavailable", game=core._game_name(ctx.lang, GAME))]
-        if not ctx.req.is_group:
-            return [core._private(ctx, "challenge.groups_only")]
-        if await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id) is not None:
-            return [core._private(ctx, "challenge.exists")]
-        if await core.races.running_in_chat(ctx.req.platform, ctx.req.chat_id) is not None:
+        refusal = self.opening_refusal(ctx, GAME)
+        if refusal is not None:
+            return [refusal]
+        if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
             return [core._private(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
         invited_ids: list[str] = []
@@ -297,6 +294,21 @@ class Tables:
                 return [core._private(ctx, "game.not_active")]
             rec.players.remove(target)
             return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
+
+    def opening_refusal(self, ctx: Ctx, game_id: str) -> Reply | None:
+        """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
+        game is not playable yet, or this is not a group. None: it can."""
+        if game_id not in engine.GAMES:
+            return self.core._private(ctx, "error.game_unavailable", game=self.core._game_name(ctx.lang, game_id))
+        if not ctx.req.is_group:
+            return self.core._private(ctx, "challenge.groups_only")
+        return None
+
+    async def chat_is_taken(self, platform: str, chat_id: str) -> bool:
+        """Does the chat already host its one multiplayer session (a table, or a race)?"""
+        if await self.core.sessions.table_of(platform, chat_id) is not None:
+            return True
+        return await self.core.races.running_in_chat(platform, chat_id) is not None
 
     def start_refusal(self, ctx: Ctx, lobby: Session, minimum: int) -> Reply | None:
         """Why the sender may not deal this lobby (a table's or a race's) now: it has started
