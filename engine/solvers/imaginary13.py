@@ -24,9 +24,9 @@ True
 
 from __future__ import annotations
 
-import random
 import sys
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from engine.imaginary13 import (
     FOUNDATION_IDS,
@@ -36,13 +36,18 @@ from engine.imaginary13 import (
     add_wrapping,
     build_sequence,
 )
+from engine.rng import DealRandom
 from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
+
+T = TypeVar("T")
 
 _NEVER = 99
 #: share of the budget spent on random playouts before the complete search starts
 PLAYOUT_SHARE = 0.4
-#: how often a playout ignores the waste-pile heuristic and picks a pile at random
-PLAYOUT_NOISE = 0.2
+#: how often a playout ignores the waste-pile heuristic and picks a pile at random, in
+#: parts per :data:`NOISE_SCALE` (whole numbers: the choice uses only integer draws)
+PLAYOUT_NOISE = 200
+NOISE_SCALE = 1000
 # _POSITION[k][value] = index of value in foundation k's build sequence (base = 0), or None.
 _POSITION: tuple[tuple[int | None, ...], ...] = tuple(
     tuple(build_sequence(k).index(v) if v in build_sequence(k) else None for v in range(KING + 1))
@@ -86,7 +91,9 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     # Phase 1: randomised greedy playouts. A depth-first search commits to its first choices
     # and backtracks at the bottom of the tree, so one early misplaced card can hide every win
     # for millions of nodes; playouts sample early choices widely and find most wins at once.
-    chooser = random.Random(game.deal * 7919 + len(game.moves))
+    # The daily deal is the first candidate the solver proves, so its choices come from the
+    # project's own generator: the same on every Python version, unlike ``random``.
+    chooser = _Chooser(DealRandom.for_deal(f"imaginary13-playouts:{len(game.moves)}", game.deal))
     try:
         while counter.used() < PLAYOUT_SHARE:
             line = _playout(start(), chooser, counter)
@@ -111,7 +118,24 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     return SearchOutcome(LOST, [], None)
 
 
-def _playout(state: _State, chooser: random.Random, counter: Counter) -> list[str] | None:
+class _Chooser:
+    """The playouts' random choices, drawn from :class:`engine.rng.DealRandom`."""
+
+    __slots__ = ("_rng",)
+
+    def __init__(self, rng: DealRandom) -> None:
+        self._rng = rng
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One of ``items``, uniformly (no draw when there is only one)."""
+        return items[0] if len(items) == 1 else items[self._rng.below(len(items))]
+
+    def noisy(self) -> bool:
+        """True with probability ``PLAYOUT_NOISE / NOISE_SCALE``."""
+        return self._rng.below(NOISE_SCALE) < PLAYOUT_NOISE
+
+
+def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | None:
     """One greedy game: waste tops go home at once, the turned card to a random fitting
     foundation, else usually to the best waste pile by :func:`_waste_order`. The line if won."""
     tops, wastes, line = state.tops, state.wastes, []
@@ -139,7 +163,7 @@ def _playout(state: _State, chooser: random.Random, counter: Counter) -> list[st
             line.append("t" + FOUNDATION_IDS[k])
             continue
         order = _waste_order(value, tops, wastes)
-        w = order[0] if chooser.random() > PLAYOUT_NOISE else chooser.choice(order)
+        w = chooser.choice(order) if chooser.noisy() else order[0]
         wastes[w].append(value)
         line.append("t" + WASTE_IDS[w])
 
