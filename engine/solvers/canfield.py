@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from typing import Any
 
 from engine.solvers import Counter, SearchOutcome
-from engine.solvers.klondike import PileSearch
+from engine.solvers.klondike import PileSearch, opposite_colour_home
 
 RANKS = 13
 
@@ -45,9 +45,7 @@ class CanfieldRules:
         relative = (card.rank - game.base_rank) % RANKS
         if relative == 0:
             return False  # the card under a base card is the last of its suit to go home
-        heights = [len(pile) for pile in game._fnd]
-        opposite = heights[2:] if card.is_red else heights[:2]  # foundations d h c s
-        return min(opposite) >= relative
+        return opposite_colour_home(game, card) >= relative
 
     def rank(self, game: Any, move: Any) -> int | None:
         src, dst = move.src, move.dst

@@ -133,6 +133,14 @@ class PileSearch:
 _TURN = TURN
 
 
+def opposite_colour_home(game: Any, card: Any) -> int:
+    """The fewest cards on a foundation of the colour ``card`` is built on in the tableau
+    (foundations d h c s: 0-1 red, 2-3 black): how far home the cards that could ever want
+    ``card`` on them have gone. Both pile solvers' test for a safe move home."""
+    heights = [len(pile) for pile in game._fnd]
+    return min(heights[2:] if card.is_red else heights[:2])
+
+
 class KlondikeRules:
     """Solitario / Klondike knowledge for :class:`PileSearch`."""
 
@@ -154,10 +162,7 @@ class KlondikeRules:
         card = game._pile(move.src)[-1]
         if card.rank <= 2:
             return True
-        heights = [len(pile) for pile in game._fnd]
-        # foundations d h c s: 0-1 red, 2-3 black
-        opposite = heights[2:] if card.is_red else heights[:2]
-        return min(opposite) >= card.rank - 1
+        return opposite_colour_home(game, card) >= card.rank - 1
 
     def rank(self, game: Any, move: Any) -> int | None:
         src, dst = move.src, move.dst
