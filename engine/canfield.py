@@ -188,8 +188,10 @@ class Canfield(PileGame):
             moves.append(TURN)
         return moves
 
-    def _pile(self, pile: str) -> list[Card]:
-        return self._reserve if pile == "r" else super()._pile(pile)
+    def _own_pile(self, pile: str) -> list[Card]:
+        if pile != "r":
+            raise KeyError(pile)
+        return self._reserve
 
     def _check(self, move: PileMove) -> None:
         """Raise the most specific ``IllegalMove`` when ``move`` may not be played."""

@@ -56,6 +56,7 @@ from engine.piles import (
 from engine.stall import is_stalled
 
 FOUNDATIONS = ("f1", "f2", "f3", "f4")
+_FOUNDATION_INDEX = {pile: index for index, pile in enumerate(FOUNDATIONS)}
 
 
 class PileGame(Game):
@@ -71,6 +72,8 @@ class PileGame(Game):
     #: every pile id the notation accepts (the stock is only ever turned: ``d``)
     PILE_IDS: ClassVar[frozenset[str]]
     FOUNDATIONS: ClassVar[tuple[str, ...]] = FOUNDATIONS
+    #: tableau pile id -> index in ``_tableau`` (from ``TABLEAU``; pile lookups are hot)
+    _TABLEAU_INDEX: ClassVar[dict[str, int]] = {}
 
     deck: str
     _cards: list[Card]
@@ -85,6 +88,11 @@ class PileGame(Game):
     _stall: bool | None
     #: the legal moves of this position (a set to check moves, the list in order), or None
     _legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "TABLEAU" in cls.__dict__:
+            cls._TABLEAU_INDEX = {pile: index for index, pile in enumerate(cls.TABLEAU)}
 
     # ----- dealing ------------------------------------------------------------------------------
     def _use_deck(self, deck: str) -> None:
@@ -193,9 +201,17 @@ class PileGame(Game):
         """The cards of pile ``pile`` (any id of ``PILE_IDS``), bottom to top."""
         if pile == "w":
             return self._waste
-        if pile in FOUNDATIONS:
-            return self._fnd[FOUNDATIONS.index(pile)]
-        return self._tableau[self.TABLEAU.index(pile)]
+        index = self._TABLEAU_INDEX.get(pile)
+        if index is not None:
+            return self._tableau[index]
+        index = _FOUNDATION_INDEX.get(pile)
+        if index is not None:
+            return self._fnd[index]
+        return self._own_pile(pile)
+
+    def _own_pile(self, pile: str) -> list[Card]:
+        """A pile of the game's own (not stock, waste, foundation or tableau), by id."""
+        raise KeyError(pile)
 
     def _top(self, pile: str) -> Card | None:
         cards = self._pile(pile)
