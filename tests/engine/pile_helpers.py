@@ -110,6 +110,19 @@ def check_stall_search_on_random_play(game: PileGame, seed: int, moves: int) -> 
         game.play(chooser.choice(game.legal_moves()))
 
 
+def first_stall_by_random_play(cls: type[PileGame], deals: int, moves: int) -> PileGame:
+    """Deals 0, 1, ... played at random (seeded by the deal) for at most ``moves`` moves each:
+    the first game that ends stalled, or the last one tried when none does."""
+    for deal in range(deals):
+        game = cls(deal)
+        chooser = random.Random(deal)
+        while not game.is_over and game.move_number < moves:
+            game.play(chooser.choice(game.legal_moves()))
+        if game.outcome == "stalled":
+            break
+    return game
+
+
 def check_no_stale_legal_moves(game: PileGame, options: dict, data: Any, steps: int = 30) -> None:
     """Plays, refused moves and undos in random order: after each, the legal moves and the
     view are those of the same game rebuilt from its log."""

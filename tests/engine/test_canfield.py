@@ -7,8 +7,6 @@ f1..f4 = d h c s.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,6 +14,7 @@ from pile_helpers import (
     check_final_view,
     check_no_stale_legal_moves,
     check_stall_search_on_random_play,
+    first_stall_by_random_play,
     pile,
     play_checked_step,
     reference_stalled,
@@ -231,13 +230,7 @@ def test_a_move_that_empties_a_pile_for_the_reserve_is_progress():
 
 
 def test_a_stalled_game_found_by_random_play_is_announced():
-    for deal in range(30):
-        game = Canfield(deal)
-        chooser = random.Random(deal)
-        while not game.is_over and game.move_number < 300:
-            game.play(chooser.choice(game.legal_moves()))
-        if game.outcome == "stalled":
-            break
+    game = first_stall_by_random_play(Canfield, deals=30, moves=300)
     assert game.outcome == "stalled" and game.view()["stalled"] is True
 
 

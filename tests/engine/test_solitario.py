@@ -8,8 +8,6 @@ Q = Cavallo 9, K = Re.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,6 +15,7 @@ from pile_helpers import (
     check_final_view,
     check_no_stale_legal_moves,
     check_stall_search_on_random_play,
+    first_stall_by_random_play,
     pile,
     play_checked_step,
     reference_stalled,
@@ -335,13 +334,7 @@ def test_a_foundation_card_brought_back_can_unblock_progress():
 
 
 def test_a_stalled_game_found_by_random_play_is_announced():
-    for deal in range(50):
-        game = Solitario(deal)
-        chooser = random.Random(deal)
-        while not game.is_over and game.move_number < 120:
-            game.play(chooser.choice(game.legal_moves()))
-        if game.outcome == "stalled":
-            break
+    game = first_stall_by_random_play(Solitario, deals=50, moves=120)
     assert game.outcome == "stalled" and game.view()["stalled"] is True
     assert refusal(game, "d").reason == "game_over"
 
