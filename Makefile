@@ -8,11 +8,12 @@ STAMP := $(VENV)/.installed
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
-	$(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -m venv $(VENV)
 
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	@echo "installing Tavolo and its dependencies into $(VENV) ..." >&2
+	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
+	@$(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -21,8 +22,9 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# stdout is one JSON document (progress goes to stderr): make bench > bench.json
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	@$(BIN)/python -m bench
 
 gallery: $(STAMP)
 	$(BIN)/python -m renderer.gallery out/gallery
