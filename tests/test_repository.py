@@ -13,6 +13,7 @@ def test_test_modules_have_unique_names():
     assert [name for name, count in names.items() if count > 1] == []
 
 
-def test_no_secrets_file_is_committed():
-    root = TESTS.parent
-    assert not (root / ".env").exists() or ".env" in (root / ".gitignore").read_text().split()
+def test_the_secrets_file_and_local_data_are_never_committed():
+    # Tokens live in .env; games in data/. Both must stay out of git whatever else changes.
+    ignored = (TESTS.parent / ".gitignore").read_text().split()
+    assert {".env", "data/", ".venv/", "out/"} <= set(ignored)
