@@ -217,6 +217,14 @@ class StorageError(RuntimeError):
     Raised at start-up with a message a person can act on; never swallowed."""
 
 
+class StorageBusy(StorageError):
+    """The database cannot take this request now: locked by another writer beyond a bounded
+    wait, read-only, full, or the connection was lost.
+
+    Nothing of the request was written (its transaction rolled back); the core answers the
+    player "busy, try again" in the chat's language and the process lives on."""
+
+
 @dataclass(slots=True)
 class SessionRecord:
     """One row of ``sessions``: a solo game or a multiplayer table."""
