@@ -65,12 +65,40 @@ def squadratik_card(
     """A card ``size`` px square: ``kind`` normal/master/empty/central, printed ``sides`` N E S W."""
     printed = _printed_card(kind, tuple(sides), points, size)
     turns = rotation % 4
-    # Image.rotate turns counter-clockwise; placed rotation is clockwise.
-    return printed.rotate(-90 * turns, expand=False) if turns else printed
+    # placed rotation is clockwise; a transpose is an exact pixel copy (no resampling)
+    return printed.transpose(_TURNS[turns]) if turns else printed
+
+
+_TURNS = {1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180,
+          3: Image.Transpose.ROTATE_90}
 
 
 @lru_cache(maxsize=1024)
 def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> Image.Image:
+    """The card as printed, put together from cached pieces: the blank card of its kind, the
+    crown, one ball strip per side (supersampled once per count, colour and size), and the
+    numbers drawn straight at the final size (FreeType anti-aliases them)."""
+    card = _blank(kind, size).copy()
+    if kind in ("empty", "central"):
+        return card
+    if kind == "master":
+        card.alpha_composite(_crown(size))
+    draw = ImageDraw.Draw(card)
+    if kind != "master":
+        draw.text((size / 2, size / 2), str(points), font=font(round(size * 0.3), bold=True),
+                  fill=(40, 40, 40), anchor="mm")
+    for index, side in enumerate(sides):
+        strip, at = _ball_strip(side, index, size)
+        if strip is not None:
+            card.alpha_composite(strip, at)
+    _draw_summary(draw, size, sides)
+    _draw_totals(draw, size, sides)
+    return card
+
+
+@lru_cache(maxsize=64)
+def _blank(kind: str, size: int) -> Image.Image:
+    """The card of ``kind`` with nothing on it (empty and central cards: complete)."""
     big = size * SS
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
@@ -87,32 +115,81 @@ def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> 
                                width=max(1, round(size / 40)) * SS)
     elif kind == "central":
         _draw_central(draw, big)
-    else:
-        if kind == "master":
-            _draw_crown(draw, big)
-        else:
-            draw.text((big / 2, big / 2), str(points), font=font(round(size * 0.3) * SS),
-                      fill=(40, 40, 40), anchor="mm", stroke_width=SS, stroke_fill=(40, 40, 40))
-        for index, side in enumerate(sides):
-            _draw_side(draw, big, index, side)
-        _draw_summary(draw, big, sides)
-        _draw_totals(draw, big, sides)
     return shrink(image, size, size)
 
 
-# Sizes as shares of the card side. The balls keep to the middle 42 % of each edge so the
-# corners stay free for the summary grid and the totals, whose digits never drop below
-# ``MIN_DIGIT_CELL`` px: at 64 px a card would otherwise print them 4 px tall.
-BALL = 0.085
-BALL_GAP = 0.025
+@lru_cache(maxsize=64)
+def _crown(size: int) -> Image.Image:
+    big = size * SS
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    _draw_crown(ImageDraw.Draw(image), big)
+    return shrink(image, size, size)
+
+
+@lru_cache(maxsize=512)
+def _ball_strip(side: str, index: int, size: int
+                ) -> tuple[Image.Image | None, tuple[int, int]]:
+    """The balls of ``side`` along edge ``index`` (0 N, 1 E, 2 S, 3 W) of a ``size`` px card,
+    as a small sprite and where it goes; the N strip is drawn, the others are exact turns."""
+    colour, count = side_balls(side)
+    if not count:
+        return None, (0, 0)
+    if index:
+        north, _ = _ball_strip(side, 0, size)
+        assert north is not None
+        turned = north.transpose(_TURNS[index])
+        at = {1: (size - turned.width, 0), 2: (0, size - turned.height), 3: (0, 0)}[index]
+        return turned, at
+    depth = math.ceil(size * (BALL_DEPTH + BALL / 2)) + 1
+    big = Image.new("RGBA", (size * SS, depth * SS), (0, 0, 0, 0))
+    _draw_side(ImageDraw.Draw(big), size * SS, 0, side)
+    return shrink(big, size, depth), (0, 0)
+
+
+def warm_up(sizes: tuple[int, ...]) -> int:
+    """Build every piece of every card at ``sizes`` now (blank cards, crowns, the ball strips
+    of every side and edge): a few milliseconds per size. Returns how many pieces."""
+    built = 0
+    for size in sizes:
+        for kind in STOCK:
+            _blank(kind, size)
+        _crown(size)
+        for side in ["0"] + [f"{c}{n}" for c in "RB" for n in range(1, 5)]:
+            for index in range(4):
+                _ball_strip(side, index, size)
+        built += len(STOCK) + 1 + 36
+    return built
+
+
+def clear_cache() -> None:
+    """Forget every built card and piece (benchmarks measure cold starts with it)."""
+    for cached in (squadratik_card, _printed_card, _blank, _crown, _ball_strip):
+        cached.cache_clear()
+
+
+# Sizes as shares of the card side. The balls keep to the middle 30 % of each edge so the
+# corners stay free for the summary cross (top left) and the totals (bottom right), whose
+# digits are drawn at ``DIGIT_PX`` px (about 14.5 px of ink for a digit) on any card of 88 px
+# or more: readable on a phone. Smaller cards (a very long path) scale them with the card.
+# The cross is packed as tightly as digits allow: its N digit stays left of the N balls, its
+# W digit above the W balls.
+BALL = 0.065
+BALL_GAP = 0.015
 BALL_DEPTH = 0.095
-DIGIT_CELL = 0.1
-MIN_DIGIT_CELL = 8
+DIGIT_PX = 20
+DIGIT_SHARE = 0.15
+DIGIT_MAX_SHARE = 0.23
 
 
-def _digit_cell(big: int) -> float:
-    """The side of one summary-grid cell on the supersampled canvas ``big`` px wide."""
-    return max(big * DIGIT_CELL, MIN_DIGIT_CELL * SS)
+def digit_font_px(size: int) -> float:
+    """Font size in final pixels of the corner digits on a card ``size`` px square."""
+    return max(size * DIGIT_SHARE, min(DIGIT_PX, size * DIGIT_MAX_SHARE))
+
+
+def _digit_pitch(size: int) -> tuple[int, float, float]:
+    """Font size, column and row pitch of the corner digits on a card ``size`` px wide."""
+    px = round(digit_font_px(size))
+    return px, px * 0.7, px * 0.8
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> None:
@@ -135,37 +212,32 @@ def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> No
 
 
 def _draw_summary(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
-    """A 3x3 cross in the top-left corner: the count of N, E, S, W in their places, bold, in
-    the colour of the balls (grey for a blank side). Its digits sit diagonally inside the first
-    balls of the N and W edges, so they can be large without touching them."""
-    cell = _digit_cell(big)
+    """A cross in the top-left corner: the ball count of N, E, S, W in their places around a
+    grey square, bold, in the colour of the balls (grey for a blank side)."""
+    size, pitch_x, pitch_y = _digit_pitch(big)
     x0 = y0 = big * 0.03
     where = {0: (1, 0), 1: (2, 1), 2: (1, 2), 3: (0, 1)}
-    draw.rounded_rectangle((x0 + cell * 1.2, y0 + cell * 1.2, x0 + cell * 1.8, y0 + cell * 1.8),
-                           radius=cell * 0.1, fill=(150, 150, 150))
-    size = round(cell * 1.12)
-    stroke = max(1, round(cell * 0.06))
+    square = size * 0.18
+    cx, cy = x0 + 1.5 * pitch_x, y0 + 1.5 * pitch_y
+    draw.rounded_rectangle((cx - square, cy - square, cx + square, cy + square),
+                           radius=square * 0.3, fill=(150, 150, 150))
     for index, side in enumerate(sides):
         colour, count = side_balls(side)
         col, row = where[index]
-        cx, cy = x0 + (col + 0.5) * cell, y0 + (row + 0.5) * cell
         fill = ball_colour(colour) if count else (130, 130, 130)
-        draw.text((cx, cy), str(count), font=font(size), fill=fill, anchor="mm",
-                  stroke_width=stroke, stroke_fill=fill)
+        draw.text((x0 + (col + 0.5) * pitch_x, y0 + (row + 0.5) * pitch_y), str(count),
+                  font=font(size, bold=True), fill=fill, anchor="mm")
 
 
 def _draw_totals(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
-    """Red total above black total in the bottom-right corner, as large as the grid's digits."""
+    """Red total above black total in the bottom-right corner, as large as the cross's digits."""
     reds = sum(n for c, n in map(side_balls, sides) if c == "R")
     blacks = sum(n for c, n in map(side_balls, sides) if c == "B")
-    cell = _digit_cell(big)
-    size = round(cell * 1.12)
-    stroke = max(1, round(cell * 0.06))
-    x = big * 0.965
-    for value, fill, y in ((reds, BALL_RED, big * 0.965 - cell * 1.05),
-                           (blacks, BALL_BLACK, big * 0.965)):
-        draw.text((x, y), str(value), font=font(size), fill=fill, anchor="rd",
-                  stroke_width=stroke, stroke_fill=fill)
+    size, _, pitch_y = _digit_pitch(big)
+    x = big * 0.97
+    for value, fill, y in ((reds, BALL_RED, big * 0.972 - pitch_y * 0.95),
+                           (blacks, BALL_BLACK, big * 0.972)):  # baselines
+        draw.text((x, y), str(value), font=font(size, bold=True), fill=fill, anchor="rs")
 
 
 def _draw_crown(draw: ImageDraw.ImageDraw, big: int) -> None:

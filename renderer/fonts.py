@@ -1,8 +1,8 @@
 """Fonts and the few words drawn on boards.
 
-Fonts come from Pillow itself (``ImageFont.load_default(size=...)``: a scalable sans-serif
-bundled with Pillow >= 10.1), never from the operating system, so every machine draws the same
-pixels. Pillow has no bold face: ``bold=True`` draws the glyphs with a one-pixel stroke.
+Text is drawn with the shipped DejaVu Sans (``renderer.typeface``: regular, and its bold face
+for ``bold=True``), never with a font of the operating system, so every machine draws the same
+pixels; characters the font lacks become a visible substitute, never an empty box.
 
 >>> word("score", "it")
 'Punti'
@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from renderer import theme
+from renderer import theme, typeface
 from renderer.palette import paletted
 
 # The only words the renderer draws. The bot owns every other text; keep this table tiny.
@@ -59,16 +59,15 @@ def word(key: str, lang: str = "en") -> str:
     return WORDS.get(lang, WORDS["en"]).get(key) or WORDS["en"].get(key, key)
 
 
-@lru_cache(maxsize=64)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled scalable font at ``size`` pixels, built once per size."""
-    return ImageFont.load_default(size=size)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """The board font at ``size`` pixels (``renderer.typeface``), loaded once per size."""
+    return typeface.font(size, bold)
 
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` drawn at ``size``."""
-    left, _, right, _ = font(size).getbbox(text, stroke_width=1 if bold else 0)
+    left, _, right, _ = font(size, bold).getbbox(typeface.printable(text))
     return int(right - left)
 
 
@@ -77,12 +76,11 @@ def text_mask(text: str, size: int, bold: bool = False, anchor: str = "la"
               ) -> tuple[Image.Image, int, int]:
     """The coverage mask ("L") of ``text`` drawn at ``size``, with the offset of its ink box
     from the anchor point."""
-    stroke = 1 if bold else 0
-    left, top, right, bottom = font(size).getbbox(text, stroke_width=stroke, anchor=anchor)
+    text = typeface.printable(text)
+    left, top, right, bottom = font(size, bold).getbbox(text, anchor=anchor)
     width, height = max(1, int(right - left)), max(1, int(bottom - top))
     mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor,
-                              stroke_width=stroke, stroke_fill=255)
+    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size, bold), fill=255, anchor=anchor)
     return mask, int(left), int(top)
 
 
@@ -131,12 +129,4 @@ def draw_text(
     bold: bool = False,
 ) -> None:
     """Draw ``text`` with its ``anchor`` point (Pillow anchors, e.g. ``"mm"`` = centre) at ``xy``."""
-    draw.text(
-        xy,
-        text,
-        font=font(size),
-        fill=fill,
-        anchor=anchor,
-        stroke_width=1 if bold else 0,
-        stroke_fill=fill if bold else None,
-    )
+    draw.text(xy, typeface.printable(text), font=font(size, bold), fill=fill, anchor=anchor)

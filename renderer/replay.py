@@ -19,6 +19,12 @@ from renderer.palette import new_board, palette_image
 FRAME_MS = 700
 LAST_FRAME_MS = 4000
 MAX_BYTES = 8 * 1024 * 1024
+# A 50-move Solitario replay should stay under 500 KB (chat uploads, phone data): about 10 KB
+# a move. Over budget the frames first lose colours (64 instead of 256: cards stay readable),
+# then shrink a little at a time.
+BYTES_PER_MOVE = 10 * 1024
+MIN_BUDGET = 500 * 1024
+REDUCED_COLOURS = 64
 
 
 def _frames(game_id: str, deal: int, players, options, moves, style) -> list[Image.Image]:
@@ -34,24 +40,66 @@ def _frames(game_id: str, deal: int, players, options, moves, style) -> list[Ima
     return frames
 
 
-def _encode(frames: list[Image.Image], scale: float) -> bytes:
+def _same_size(frames: list[Image.Image]) -> list[Image.Image]:
+    """Frames on one canvas, drawn from the top-left corner: a board that grew (a longer fan,
+    the end banner) is padded with table below, never letterboxed."""
     width = max(f.width for f in frames)
     height = max(f.height for f in frames)
-    palette = palette_image()
-    indexed = []
+    out = []
     for frame in frames:
-        # every frame on a canvas of the largest size, so the animation never jumps
-        canvas = new_board(width, height, theme.TABLE)
-        canvas.paste(frame, ((width - frame.width) // 2, 0))
-        if scale != 1:
-            canvas = canvas.convert("RGB").resize((round(width * scale), round(height * scale)),
-                                                  Image.Resampling.BILINEAR)
-            canvas = canvas.quantize(palette=palette, dither=Image.Dither.NONE)
-        indexed.append(canvas)
-    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_FRAME_MS]
+        if frame.size != (width, height):
+            canvas = new_board(width, height, theme.TABLE)
+            canvas.paste(frame, (0, 0))
+            frame = canvas
+        out.append(frame)
+    return out
+
+
+def _fewer_colours(frames: list[Image.Image], colours: int) -> list[Image.Image]:
+    """Every frame mapped onto ``colours`` colours fitted to the first and last frames (the
+    board palette's indices are remapped through one table: fast and deterministic)."""
+    first, last = frames[0].convert("RGB"), frames[-1].convert("RGB")
+    sheet = Image.new("RGB", (first.width, first.height * 2))
+    sheet.paste(first, (0, 0))
+    sheet.paste(last, (0, first.height))
+    fitted = sheet.quantize(colors=colours, method=Image.Quantize.MEDIANCUT,
+                            dither=Image.Dither.NONE)
+    reduced = fitted.getpalette()[: 3 * colours]
+    board = palette_image().getpalette()[:768]
+    lookup = []
+    for k in range(256):
+        colour = board[3 * k: 3 * k + 3]
+        lookup.append(min(range(colours), key=lambda j: sum(
+            (a - b) ** 2 for a, b in zip(colour, reduced[3 * j: 3 * j + 3], strict=True))))
+    out = []
+    for frame in frames:
+        indices = Image.frombytes("L", frame.size, frame.tobytes()).point(lookup)
+        mapped = Image.frombytes("P", frame.size, indices.tobytes())
+        mapped.putpalette(reduced)
+        out.append(mapped)
+    return out
+
+
+def _encode(frames: list[Image.Image], scale: float, colours: int = 256) -> bytes:
+    """The GIF. Pillow's ``optimize`` stores each frame after the first as the box of what
+    changed, unchanged pixels in it transparent (long runs: cheap for LZW)."""
+    if colours < 256:
+        frames = _fewer_colours(frames, colours)
+    if scale != 1:
+        palette = frames[0].getpalette()
+        resized = []
+        for frame in frames:
+            small = frame.convert("RGB").resize(
+                (round(frame.width * scale), round(frame.height * scale)),
+                Image.Resampling.BILINEAR)
+            holder = Image.new("P", (1, 1))
+            holder.putpalette(palette)
+            resized.append(small.quantize(palette=holder, dither=Image.Dither.NONE))
+        frames = resized
+    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
-    indexed[0].save(out, "GIF", save_all=True, append_images=indexed[1:], duration=durations,
-                    loop=0, optimize=False, disposal=1)
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=durations,
+                   loop=0, optimize=True, disposal=1)
     return out.getvalue()
 
 
@@ -61,7 +109,7 @@ def _encode_webp(frames: list[Image.Image]) -> bytes:
     full = []
     for frame in frames:
         canvas = Image.new("RGB", (width, height), theme.TABLE)
-        canvas.paste(frame.convert("RGB"), ((width - frame.width) // 2, 0))
+        canvas.paste(frame.convert("RGB"), (0, 0))
         full.append(canvas)
     durations = [FRAME_MS] * (len(full) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
@@ -77,8 +125,8 @@ def replay(
     """An animated image of the game ``(game_id, deal, players, options)`` played through
     ``moves``: the start position, then one frame per move, the last one held for 4 s.
 
-    ``fmt="gif"`` (default: every chat platform animates it inline) is at most 8 MB: frames are
-    shrunk when a very long game would not fit. ``fmt="webp"`` is lossless animated WebP,
+    ``fmt="gif"`` (default: every chat platform animates it inline) keeps to about 10 KB a move
+    (500 KB at least, 8 MB at most): over that, frames get fewer colours, then shrink. ``fmt="webp"`` is lossless animated WebP,
     2-10 times smaller but 5-8 times slower to encode (measured in ``bench/bench_render.py``);
     Telegram shows WebP as a sticker or file, not as an animation, so the bot sends GIF.
 
@@ -91,9 +139,11 @@ def replay(
         return _encode_webp(frames)
     if fmt != "gif":
         raise ValueError(f"unknown replay format {fmt!r}")
+    frames = _same_size(frames)
+    budget = min(MAX_BYTES, max(MIN_BUDGET, BYTES_PER_MOVE * (len(frames) - 1)))
+    data = _encode(frames, 1.0)
     scale = 1.0
-    data = _encode(frames, scale)
-    while len(data) > MAX_BYTES and scale > 0.3:
-        scale *= 0.75
-        data = _encode(frames, scale)
+    while len(data) > budget and scale > 0.5:
+        data = _encode(frames, scale, REDUCED_COLOURS)
+        scale *= 0.9
     return data
