@@ -58,16 +58,22 @@ def has_glyph(char: str) -> bool:
     >>> has_glyph("ж"), has_glyph("Ω"), has_glyph("字")
     (True, True, False)
     """
-    mask = font(_PROBE_SIZE).getmask(char)
+    if unicodedata.category(char) == "Cc":
+        return False  # control characters (a line break in a name) draw nothing
+    try:
+        mask = font(_PROBE_SIZE).getmask(char)
+    except (RuntimeError, ValueError):  # a character the layout engine refuses on its own
+        return False
     return (mask.size, bytes(mask)) != _notdef()
 
 
 def _is_modifier(char: str) -> bool:
     """Invisible helpers of emoji and other scripts: variation selectors, the zero-width
-    joiner, skin-tone modifiers, tag characters. Without their base glyph they mean nothing."""
+    joiner, skin-tone modifiers, tag characters, control characters. Without their base glyph
+    they mean nothing."""
     code = ord(char)
     return (0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or 0xE0000 <= code <= 0xE007F
-            or 0xE0100 <= code <= 0xE01EF or unicodedata.category(char) == "Cf")
+            or 0xE0100 <= code <= 0xE01EF or unicodedata.category(char) in ("Cf", "Cc"))
 
 
 @lru_cache(maxsize=4096)
