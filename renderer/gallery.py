@@ -1,5 +1,6 @@
 """``python -m renderer.gallery out/gallery``: a PNG of every game at its start, mid-game and
-end (every face style for Solitario), plus one replay GIF.
+end (every face style for Solitario), plus one replay GIF. ``python -m renderer.gallery
+--palette`` refits the stored board palette to ``sample_sheet()``.
 
 Uses the real engines where ``engine.GAMES`` has them (playing seeded random moves, preferring
 foundation/scoring moves, to reach mid-game and the end) and the hand-written views of
@@ -9,14 +10,22 @@ foundation/scoring moves, to reach mid-game and the end) and the hand-written vi
 from __future__ import annotations
 
 import importlib
+import json
 import random
 import sys
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 import engine
 import renderer
-from renderer import samples
+from renderer import samples, theme
+from renderer.cards_french import card_back, empty_slot, french_card
+from renderer.cards_italian import italian_card, italian_slot
+from renderer.cards_squadratik import squadratik_card
+from renderer.fonts import text_mask
+from renderer.palette import PALETTE_FILE, fit_palette
 
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
 LANDING = {"solitario": ("engine.solitario", "Solitario"), "canfield": ("engine.canfield", "Canfield")}
@@ -93,7 +102,48 @@ def _selection(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
     return {"selected": "w" if game_id != "imaginary13" else "t", "targets": piles[:2]}
 
 
+def sample_sheet() -> Image.Image:
+    """A sheet holding every kind of sprite and text, each on the colour it is drawn on: what
+    the palette is fitted to."""
+    sprites = [french_card(c) for c in ("Ah", "Ts", "Qd", "Kc", "Jh", "7s")]
+    sprites += [italian_card(c, s) for s in ("napoletane", "piacentine")
+                for c in ("Ad", "3h", "5c", "7s", "Jd", "Qc", "Kh")]
+    sprites += [card_back(), empty_slot("d"), empty_slot("+3"), italian_slot("h", "napoletane"),
+                italian_slot("s", "piacentine")]
+    sprites += [squadratik_card(k, sides, p, 0, 96) for k, sides, p in (
+        ("normal", ("R4", "B3", "0", "R1"), 8), ("master", ("B1", "B2", "B3", "B4"), 0),
+        ("empty", ("0",) * 4, 0), ("central", ("0",) * 4, 0))]
+    sheet = Image.new("RGB", (110 * 8, 160 * 4 + 120), theme.TABLE)
+    for k, sprite in enumerate(sprites):
+        sheet.paste(sprite, (5 + (k % 8) * 110, 5 + (k // 8) * 155), sprite)
+    # text as boards draw it: each text colour on each background it appears on
+    y = 640
+    for background, colours in ((theme.HEADER, (theme.MUTED, theme.WHITE, theme.LAST_MOVE)),
+                                (theme.LABEL_BG, (theme.WHITE, theme.GOLD, theme.MUTED,
+                                                  theme.LAST_MOVE)),
+                                (theme.TABLE, (theme.MUTED, theme.WHITE, theme.LABEL_TEXT)),
+                                (theme.TURN_BG, (theme.WHITE, theme.GOLD, theme.MUTED))):
+        sheet.paste(background, (0, y, 880, y + 30))
+        x = 4
+        for colour in colours:
+            mask = text_mask("Score 95 Moves 23 f1 w 8", 20, True)[0]
+            sheet.paste(colour, (x, y + 4), mask)
+            x += mask.width + 8
+        y += 30
+    return sheet
+
+
+
+def write_palette() -> Path:
+    """Refit the board palette to ``sample_sheet()`` and store it (after changing card looks)."""
+    PALETTE_FILE.write_text(json.dumps(fit_palette(sample_sheet())) + "\n")
+    return PALETTE_FILE
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--palette"]:
+        print(write_palette())
+        return 0
     out = Path(argv[0] if argv else "out/gallery")
     out.mkdir(parents=True, exist_ok=True)
     written = []

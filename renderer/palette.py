@@ -6,8 +6,10 @@ copies bytes and the PNG encoder needs no quantisation step. A 1-bit mask cannot
 anti-aliased edge of a sprite is blended in advance over the colour it will sit on (the table,
 another card, a label's pill): callers say which with ``under``.
 
-The palette is built once from a sheet of every sprite kind and the board's text, so it is the
-same on every run (same input, same bytes).
+The palette was fitted to a sheet of every sprite kind and the board's text
+(``renderer.gallery.sample_sheet``) and is stored in ``board_palette.json``, so it is the same on
+every run (same input, same bytes) and this module imports no card module. After changing how
+cards look, refit it: ``python -m renderer.gallery --palette``.
 
 >>> index(theme.TABLE)
 0
@@ -18,7 +20,9 @@ same on every run (same input, same bytes).
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw
 
@@ -35,50 +39,25 @@ EXACT: list[tuple[int, int, int]] = [
 ]
 
 
-def _sample_sheet() -> Image.Image:
-    """A sheet holding every kind of sprite and text, each on the colour it is drawn on: what
-    the palette is fitted to."""
-    from renderer.cards_french import card_back, empty_slot, french_card
-    from renderer.cards_italian import italian_card, italian_slot
-    from renderer.cards_squadratik import squadratik_card
-    from renderer.fonts import text_mask
+PALETTE_FILE = Path(__file__).parent / "board_palette.json"
 
-    sprites = [french_card(c) for c in ("Ah", "Ts", "Qd", "Kc", "Jh", "7s")]
-    sprites += [italian_card(c, s) for s in ("napoletane", "piacentine")
-                for c in ("Ad", "3h", "5c", "7s", "Jd", "Qc", "Kh")]
-    sprites += [card_back(), empty_slot("d"), empty_slot("+3"), italian_slot("h", "napoletane"),
-                italian_slot("s", "piacentine")]
-    sprites += [squadratik_card(k, sides, p, 0, 96) for k, sides, p in (
-        ("normal", ("R4", "B3", "0", "R1"), 8), ("master", ("B1", "B2", "B3", "B4"), 0),
-        ("empty", ("0",) * 4, 0), ("central", ("0",) * 4, 0))]
-    sheet = Image.new("RGB", (110 * 8, 160 * 4 + 120), theme.TABLE)
-    for k, sprite in enumerate(sprites):
-        sheet.paste(sprite, (5 + (k % 8) * 110, 5 + (k // 8) * 155), sprite)
-    # text as boards draw it: each text colour on each background it appears on
-    y = 640
-    for background, colours in ((theme.HEADER, (theme.MUTED, theme.WHITE, theme.LAST_MOVE)),
-                                (theme.LABEL_BG, (theme.WHITE, theme.GOLD, theme.MUTED,
-                                                  theme.LAST_MOVE)),
-                                (theme.TABLE, (theme.MUTED, theme.WHITE, theme.LABEL_TEXT)),
-                                (theme.TURN_BG, (theme.WHITE, theme.GOLD, theme.MUTED))):
-        sheet.paste(background, (0, y, 880, y + 30))
-        x = 4
-        for colour in colours:
-            mask = text_mask("Score 95 Moves 23 f1 w 8", 20, True)[0]
-            sheet.paste(colour, (x, y + 4), mask)
-            x += mask.width + 8
-        y += 30
-    return sheet
+
+def fit_palette(sheet: Image.Image) -> list[int]:
+    """The 768 palette values for a sample ``sheet``: exact theme colours first, then a
+    median-cut fit of the sheet (``renderer.gallery`` builds the sheet from every sprite kind
+    and writes the result to ``PALETTE_FILE``)."""
+    fitted = sheet.quantize(colors=256 - len(EXACT), method=Image.Quantize.MEDIANCUT,
+                            dither=Image.Dither.NONE)
+    values = [v for colour in EXACT for v in colour]
+    values += fitted.getpalette()[: 3 * (256 - len(EXACT))]
+    return values + [0] * (768 - len(values))
 
 
 @lru_cache(maxsize=1)
 def palette_image() -> Image.Image:
-    """The fixed palette: exact theme colours first, then a median-cut fit of the sample sheet."""
-    fitted = _sample_sheet().quantize(colors=256 - len(EXACT), method=Image.Quantize.MEDIANCUT,
-                                      dither=Image.Dither.NONE)
-    values = [v for colour in EXACT for v in colour]
-    values += fitted.getpalette()[: 3 * (256 - len(EXACT))]
-    values += [0] * (768 - len(values))
+    """The fixed board palette, read from ``PALETTE_FILE`` (stored, not fitted at run time: the
+    card modules draw with this palette, so it cannot depend on them)."""
+    values = json.loads(PALETTE_FILE.read_text())
     holder = Image.new("P", (1, 1))
     holder.putpalette(values)
     return holder

@@ -168,3 +168,18 @@ def test_replay_of_50_solitario_moves_is_light_and_shows_every_move():
     assert gif.size == board.size  # frames are the board, no letterbox
     # identical frames would be merged by the encoder: one frame per move means each differs
     assert gif.n_frames == 51
+
+
+def test_palette_imports_no_card_module_and_matches_the_gallery_fit():
+    import ast
+    import json
+
+    from renderer import gallery, palette
+
+    tree = ast.parse(open(palette.__file__, encoding="utf-8").read())
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                 for alias in node.names}
+    assert not {name for name in imported if name and name.startswith("renderer.cards")}
+    stored = json.loads(palette.PALETTE_FILE.read_text())
+    assert stored == palette.fit_palette(gallery.sample_sheet())  # refit: gallery --palette
