@@ -7,7 +7,8 @@ board rendered again (a hit of ``renderer``'s PNG cache) is reported apart as ``
 
 The machine running this is usually shared, so wall time (``perf_counter``) is reported next to
 CPU time of this thread (``thread_time``): CPU time is what the renderer itself costs, wall
-time adds whatever the other processes took. Each game is run cold (every cache emptied:
+time adds whatever the other processes took. ``pillow_png_p95_cpu_ms`` is Pillow's own PNG
+encode (default settings, RGB) of the same pictures: the yardstick for a render after a restart. Each game is run cold (every cache emptied:
 sprites are built as cards first appear) and warm (sprites built, PNG cache emptied: every
 render a miss, the steady state of a running bot); ``warm_up`` times ``renderer.warm_up()``.
 
@@ -16,10 +17,13 @@ Views come from the real engines when they have landed, otherwise from ``rendere
 
 from __future__ import annotations
 
+import io
 import random
 import statistics
 import time
 from typing import Any
+
+from PIL import Image
 
 import engine
 import renderer
@@ -75,6 +79,18 @@ def _timed(game_id: str, views: list[dict[str, Any]], style: dict[str, Any], mis
     return walls, cpus, sizes
 
 
+def _pillow_png(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -> list[float]:
+    """CPU seconds of Pillow's own PNG encode (``Image.save``, default settings) of each
+    rendered picture as RGB: the yardstick the issue sets for a render after a restart."""
+    times = []
+    for view in views:
+        picture = Image.open(io.BytesIO(renderer.render(game_id, view, **style))).convert("RGB")
+        started = time.thread_time()
+        picture.save(io.BytesIO(), "PNG")
+        times.append(time.thread_time() - started)
+    return times
+
+
 def _ms(values: list[float], share: float) -> float:
     return round(_percentile(values, share) * 1000, 2)
 
@@ -87,12 +103,14 @@ def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -
     cold_walls, cold_cpus, _ = _timed(game_id, views, style)
     walls, cpus, sizes = _timed(game_id, views, style)
     hits = _timed(game_id, views[-1:] * 20, style, miss=False)[1]
+    pillow = _pillow_png(game_id, views, style)
     return {
         "p50_wall_ms": _ms(walls, 0.5), "p95_wall_ms": _ms(walls, 0.95),
         "p50_cpu_ms": _ms(cpus, 0.5), "p95_cpu_ms": _ms(cpus, 0.95),
         "cold_first_ms": round(cold_walls[0] * 1000, 1),
         "cold_p50_cpu_ms": _ms(cold_cpus[1:], 0.5), "cold_p95_cpu_ms": _ms(cold_cpus[1:], 0.95),
         "cold_p95_wall_ms": _ms(cold_walls[1:], 0.95),
+        "pillow_png_p95_cpu_ms": _ms(pillow, 0.95),
         "hit_p50_cpu_ms": round(statistics.median(hits) * 1000, 3),
         "png_bytes_p50": int(statistics.median(sizes)), "png_bytes_max": max(sizes),
         "positions": len(views),
@@ -116,7 +134,18 @@ def run() -> dict:
         views, source = _positions("maestras", hand=True)
         report["maestras_hand"] = _measure("maestras", views, {"hand": True}) | {"source": source}
     report["replay"] = _replays()
+    report["replay"]["solitario_50_moves_gif_kb"] = _solitario_replay_kb()
     return report
+
+
+def _solitario_replay_kb() -> int:
+    """KB of the GIF replay of a 50-move seeded Solitario (the issue's budget: 500 KB)."""
+    game = engine.new_game("solitario", 5)
+    rng = random.Random(5)
+    while len(game.moves) < 50 and not game.is_over and game.legal_moves():
+        legal = game.legal_moves()
+        game.play(legal[0] if rng.random() < 0.5 else rng.choice(legal))
+    return len(renderer.replay("solitario", 5, None, None, game.moves)) // 1024
 
 
 def _replays() -> dict[str, Any]:

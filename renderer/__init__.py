@@ -11,9 +11,12 @@ of a whole game from its log.
 b'\\x89PNG'
 
 Style keywords: ``faces`` (Solitario: ``napoletane`` (default), ``piacentine``, ``francesi``),
-``lang`` (``en``, ``es``, ``it``), ``clock`` (text such as ``"04:12"``), ``selected`` (a pile id
-or a hand slot / board cell to ring as selected) with ``targets`` (where it may go), and
-``hand=True`` (Cartas Maestras: the private hand of ``view["viewer"]`` instead of the board).
+``lang`` (``en``, ``es``, ``it``), ``clock`` (text such as ``"04:12"``), ``player`` (whose board
+it is, named in the header: a race), ``selected`` (a pile id such as ``"w"`` or ``"3"``, or a
+hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets`` (pile ids or path ends where it
+may go, ringed in green), and ``hand=True`` (Cartas Maestras: the private hand of
+``view["viewer"]`` instead of the board). Any text may hold any script: characters the shipped
+font lacks are drawn as a visible substitute (``renderer.typeface``).
 """
 
 from __future__ import annotations
@@ -41,10 +44,10 @@ def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
     """The board as a Pillow palette image on the fixed board palette (what ``render``
     encodes); see ``render`` for ``style``."""
     if game_id in PILE_GAMES:
-        allowed = ("faces", "lang", "clock", "selected", "targets")
+        allowed = ("faces", "lang", "clock", "selected", "targets", "player")
         image = draw_pile_board(view, **{k: v for k, v in style.items() if k in allowed})
     elif game_id in SQUADRATIK_GAMES:
-        allowed = ("lang", "clock", "selected", "targets", "hand")
+        allowed = ("lang", "clock", "selected", "targets", "hand", "player")
         image = draw_squadratik(view, **{k: v for k, v in style.items() if k in allowed})
     else:
         raise ValueError(f"unknown game {game_id!r}")

@@ -162,9 +162,17 @@ def face_sprite(code: str, deck: str, faces: str) -> Image.Image:
     return french_card(code)
 
 
-def _header_texts(view: dict[str, Any], lang: str, clock: str | None) -> tuple[str, str]:
+def short_name(name: str, limit: int = 18) -> str:
+    """``name`` cut to ``limit`` characters with an ellipsis (headers and seat rows)."""
+    return name if len(name) <= limit else name[: limit - 1] + "…"
+
+
+def _header_texts(view: dict[str, Any], lang: str, clock: str | None,
+                  player: str | None = None) -> tuple[str, str]:
     title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
+    if player:  # a race board says whose it is
+        left += f"  ·  {short_name(player)}"
     score = view.get("score", 0)
     if view.get("game") == "canfield":  # dollars: -$15, $40
         score_text = f"-${-int(score)}" if int(score) < 0 else f"${score}"
@@ -235,12 +243,14 @@ def _value_symbol(value: int | None) -> str:
 def draw_pile_board(
     view: dict[str, Any], *, faces: str = "napoletane", lang: str = "en",
     clock: str | None = None, selected: str | None = None, targets: list[str] | tuple = (),
+    player: str | None = None,
 ) -> Image.Image:
-    """The whole board of a pile game, drawn on the fixed palette ("P" image)."""
+    """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
+    (a race) is named in the header."""
     layout = pile_layout(view)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *_header_texts(view, lang, clock))
+    draw_header(image, layout.width, *_header_texts(view, lang, clock, player))
     deck = view.get("deck", "french52")
     italian = deck == "italian40" and faces in ("napoletane", "piacentine")
     piles = {pile["id"]: pile for pile in view.get("piles", [])}

@@ -140,6 +140,36 @@ def write_palette() -> Path:
     return PALETTE_FILE
 
 
+# Player names in several scripts: accented Latin, Cyrillic, Greek, Hebrew, Chinese and an
+# emoji (the last two beyond the shipped font: drawn as the visible substitute).
+WORLD_NAMES = ["Zoë", "José Núñez", "Жора", "Ωμέγα", "שלום", "王小明", "Ana🎲"]
+
+
+def _names_and_races(out: Path) -> list[str]:
+    """A Cartas Maestras table seated with ``WORLD_NAMES`` (board, and hands in Spanish and
+    Italian), and race boards naming their player with the race clock."""
+    written = []
+    if "maestras" in engine.GAMES:
+        game = engine.new_game("maestras", 4, WORLD_NAMES)
+        _play(game, 10, random.Random(4))
+        for name, image in (
+            ("maestras_names.png", renderer.render("maestras", game.view(), lang="es")),
+            ("maestras_hand_jose_es.png", renderer.render(
+                "maestras", game.view("José Núñez"), hand=True, lang="es")),
+            ("maestras_hand_zoe_it.png", renderer.render(
+                "maestras", game.view("Zoë"), hand=True, lang="it")),
+            ("maestras_hand_cjk.png", renderer.render("maestras", game.view("王小明"), hand=True)),
+        ):
+            (out / name).write_bytes(image)
+            written.append(f"{out / name} (engine)")
+    for game_id, player in (("solitario", "Zoë"), ("solitario", "Жора")):
+        view, _ = engine_views(game_id)["mid"]
+        name = out / f"{game_id}_race_{'zoe' if player == 'Zoë' else 'zhora'}.png"
+        name.write_bytes(renderer.render(game_id, view, clock="04:12", player=player, lang="es"))
+        written.append(f"{name} (engine)")
+    return written
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--palette"]:
         print(write_palette())
@@ -170,6 +200,7 @@ def main(argv: list[str]) -> int:
                 name = out / f"{game_id}_{stage}_hand.png"
                 name.write_bytes(renderer.render(game_id, view, hand=True))
                 written.append(f"{name} ({source})")
+    written += _names_and_races(out)
     for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
         if game_id in engine.GAMES:
             view, moves = engine_views(game_id)["mid"]

@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderer import theme
-from renderer.boards import MARGIN, draw_header, outline
+from renderer.boards import MARGIN, draw_header, outline, short_name
 from renderer.cards_squadratik import card_sprite, squadratik_card
 from renderer.fonts import paste_text, text_width, word
 from renderer.layout import Rect
@@ -196,7 +196,8 @@ def _slot_text(end: str) -> str:
     return end.replace(">", "").upper()[:1] + end.replace(">", "")[1:].lower()
 
 
-def _header(view: dict[str, Any], lang: str, clock: str | None, hand: bool) -> tuple[str, str]:
+def _header(view: dict[str, Any], lang: str, clock: str | None, hand: bool,
+            player: str | None = None) -> tuple[str, str]:
     if view.get("game") == "maestras":
         left = "Cartas Maestras"
         if hand:
@@ -206,6 +207,8 @@ def _header(view: dict[str, Any], lang: str, clock: str | None, hand: bool) -> t
         right = f"{word('moves', lang)} {view.get('move_number', 0)}    {word('stock', lang)} {view.get('stock', 0)}"
     else:
         left = f"El Solitario  ·  {word('deal', lang)} {view.get('deal', 0)}"
+        if player:
+            left += f"  ·  {short_name(player)}"
         right = (f"{word('points', lang)} {view.get('removed_points', view.get('score', 0))}    "
                  f"{word('moves', lang)} {view.get('move_number', 0)}    "
                  f"{word('stock', lang)} {view.get('stock', 0)}")
@@ -217,13 +220,15 @@ def _header(view: dict[str, Any], lang: str, clock: str | None, hand: bool) -> t
 def draw_squadratik(
     view: dict[str, Any], *, lang: str = "en", clock: str | None = None,
     selected: str | None = None, targets: list[str] | tuple = (), hand: bool = False,
+    player: str | None = None,
 ) -> Image.Image:
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
     layout = squadratik_layout(view, hand=hand)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *_header(view, lang, clock, hand), height=HEADER_H)
+    draw_header(image, layout.width, *_header(view, lang, clock, hand, player),
+                height=HEADER_H)
     if hand:
         _draw_private_hand(image, draw, view, layout, lang, selected)
         return image
@@ -320,7 +325,7 @@ def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: Squ
         elif is_turn:
             draw.polygon([(x, cy - 10), (x + 16, cy), (x, cy + 10)], fill=ink(draw, theme.LAST_MOVE))
             x += 28
-        shown = name if len(name) <= 18 else name[:17] + "…"
+        shown = short_name(name)
         paste_text(image, (x, cy), shown, 22, theme.WHITE, anchor="lm", bold=True,
                    under=background)
         # right side: hand count (backs), masters (crown), won cards

@@ -6,6 +6,7 @@ from __future__ import annotations
 import glob
 import io
 import random
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -176,10 +177,20 @@ def test_palette_imports_no_card_module_and_matches_the_gallery_fit():
 
     from renderer import gallery, palette
 
-    tree = ast.parse(open(palette.__file__, encoding="utf-8").read())
+    tree = ast.parse(Path(palette.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
                  for alias in node.names}
     assert not {name for name in imported if name and name.startswith("renderer.cards")}
     stored = json.loads(palette.PALETTE_FILE.read_text())
     assert stored == palette.fit_palette(gallery.sample_sheet())  # refit: gallery --palette
+
+
+def test_a_race_board_names_its_player_in_the_header():
+    view = samples.solitario_view("mid")
+    plain = renderer.render("solitario", view, clock="04:12")
+    named = renderer.render("solitario", view, clock="04:12", player="Zoë")
+    box = _changed_box(plain, named)
+    assert box[3] <= 52  # only the header band changed
+    square = renderer.render("squadratik", samples.squadratik_view(), player="Жора")
+    assert _changed_box(renderer.render("squadratik", samples.squadratik_view()), square)[3] <= 52
