@@ -39,7 +39,6 @@ GAP = 4
 CELL_STEP = 4
 BOARD_SIDE = (2 * REACH + 1) * CELL
 MIN_CARD = 24
-MAX_WIDTH = 1280
 HAND_CARD = 128
 PREVIEW = 64  # rotated previews in the private hand
 SEAT_ROW = 44
