@@ -2,9 +2,9 @@
 
 Tavolo ships DejaVu Sans (regular and bold, ``renderer/fonts/``, licence in
 ``LICENSE-DejaVu.txt``): Latin with its extensions, Greek, Cyrillic, Hebrew, Arabic and many
-symbols, about 1.5 MB for both faces. Pillow lays text out with its bundled Raqm when present
-(right-to-left and joined Arabic), so the same wheel draws the same pixels everywhere; nothing
-comes from the operating system.
+symbols, about 1.5 MB for both faces. No font comes from the operating system. Pillow lays text
+out with Raqm when it finds the system's FriBiDi library (right-to-left names, joined Arabic);
+without it Hebrew and Arabic letters are still drawn, one by one from left to right.
 
 A character the font lacks (Chinese, Japanese, Korean, emoji, ...) would come out as an empty
 box. ``printable`` replaces each such character with ``SUBSTITUTE`` (U+FFFD, a black diamond
