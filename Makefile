@@ -1,36 +1,99 @@
 # Each target creates .venv on first use and installs the project into it.
-PYTHON ?= $(shell command -v python3.11 || command -v python3)
-VENV := .venv
+#
+# Python: the newest supported one that runs here (python3.13, python3.12, python3.11, then
+# python3), unless PYTHON is given (make test PYTHON=python3.12). An unsupported PYTHON is refused.
+# If .venv was made with another Python than the chosen one, it is made anew before use.
+SUPPORTED_PYTHONS := 3.13 3.12 3.11
+SUPPORTED_TEXT := 3.11, 3.12 or 3.13
+PYTHON ?=
+VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench gallery lint clean
+empty :=
+space := $(empty) $(empty)
+# A shell case pattern matching every supported version: 3.13.*|3.12.*|3.11.*
+SUPPORTED_PATTERN := $(subst $(space),|,$(addsuffix .*,$(SUPPORTED_PYTHONS)))
+# Arguments that make a Python print its X.Y.Z. A command that cannot run prints nothing and
+# fails (as a pyenv shim does for a version pyenv has not selected): that Python is not found.
+PRINT_VERSION := -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])'
 
-$(BIN)/python:
-	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed (set PYTHON=...)"; exit 1; }
-	@$(PYTHON) -m venv $(VENV)
+# test-all's Pythons, each tested in its own .venv-X.Y.
+TEST_PYTHONS ?= $(addprefix python,$(SUPPORTED_PYTHONS))
 
-$(STAMP): $(BIN)/python pyproject.toml
-	@echo "installing Tavolo and its dependencies into $(VENV) ..." >&2
-	@$(BIN)/python -m pip install --quiet --upgrade pip >&2
-	@$(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2
-	@touch $(STAMP)
+.PHONY: run test test-all bench gallery lint clean venv
 
-run: $(STAMP)
+# Messages go to stderr: make bench's stdout stays one JSON document.
+venv:
+	@set -e; \
+	py="$(PYTHON)"; \
+	if [ -z "$$py" ]; then \
+	  for candidate in $(addprefix python,$(SUPPORTED_PYTHONS)) python3; do \
+	    version=$$($$candidate $(PRINT_VERSION) 2>/dev/null) || continue; \
+	    case "$$version" in $(SUPPORTED_PATTERN)) py=$$candidate; break;; esac; \
+	  done; \
+	  if [ -z "$$py" ]; then \
+	    echo "No supported Python found: Tavolo needs Python $(SUPPORTED_TEXT) (or set PYTHON=/path/to/python3.X)" >&2; exit 1; \
+	  fi; \
+	fi; \
+	version=$$($$py $(PRINT_VERSION) 2>/dev/null) || { \
+	  echo "PYTHON=$$py does not run here: Tavolo needs Python $(SUPPORTED_TEXT)" >&2; exit 1; }; \
+	case "$$version" in $(SUPPORTED_PATTERN)) ;; *) \
+	  echo "PYTHON=$$py is Python $$version: Tavolo needs Python $(SUPPORTED_TEXT)" >&2; exit 1;; esac; \
+	made=$$($(BIN)/python $(PRINT_VERSION) 2>/dev/null) || made=""; \
+	if [ -d $(VENV) ] && [ "$$made" != "$$version" ]; then \
+	  echo "$(VENV) was made with Python $${made:-that no longer runs}; making it anew with $$py (Python $$version)" >&2; \
+	  rm -rf $(VENV); \
+	fi; \
+	[ -x $(BIN)/python ] || $$py -m venv $(VENV); \
+	if [ ! -f $(STAMP) ] || [ pyproject.toml -nt $(STAMP) ]; then \
+	  echo "installing Tavolo and its dependencies into $(VENV) (Python $$version) ..." >&2; \
+	  $(BIN)/python -m pip install --quiet --upgrade pip >&2; \
+	  $(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2; \
+	  echo "Python $$version ($$py)" > $(STAMP); \
+	fi
+
+run: venv
 	$(BIN)/python -m bot
 
-test: $(STAMP)
+test: venv
+	@echo "make test: Python $$($(BIN)/python $(PRINT_VERSION)) in $(VENV)" >&2
 	$(BIN)/python -m pytest
 
+# The suite on every supported Python found here, each in its own .venv-X.Y, then one line per
+# version; fails if any run fails or no supported Python is found. CI runs `make test` only.
+test-all:
+	@log=$$(mktemp); ran=""; failed=""; : > $$log.results; \
+	for py in $(TEST_PYTHONS); do \
+	  version=$$($$py $(PRINT_VERSION) 2>/dev/null) || { \
+	    echo "test-all: $$py: not found" >> $$log.results; continue; }; \
+	  case "$$version" in $(SUPPORTED_PATTERN)) ;; *) \
+	    echo "test-all: $$py: Python $$version is not supported, not run" >> $$log.results; continue;; esac; \
+	  minor=$${version%.*}; \
+	  case " $$ran " in *" $$minor "*) continue;; esac; \
+	  ran="$$ran $$minor"; \
+	  echo "test-all: Python $$version ($$py) in .venv-$$minor" >&2; \
+	  start=$$(date +%s); \
+	  { $(MAKE) --no-print-directory test PYTHON=$$py VENV=.venv-$$minor; echo $$? > $$log.rc; } 2>&1 | tee $$log; \
+	  rc=$$(cat $$log.rc); seconds=$$(( $$(date +%s) - start )); \
+	  summary=$$(grep -E '^[0-9]+ [a-z]+.* in [0-9.]+s' $$log | tail -n 1); \
+	  if [ "$$rc" = 0 ]; then outcome=passed; else outcome=FAILED; failed="$$failed $$minor"; fi; \
+	  echo "test-all: Python $$version: $$outcome ($${summary:-no pytest summary}; $$seconds s with set-up)" >> $$log.results; \
+	done; \
+	cat $$log.results; rm -f $$log $$log.rc $$log.results; \
+	if [ -z "$$ran" ]; then echo "test-all: no supported Python found (Tavolo needs Python $(SUPPORTED_TEXT))"; exit 1; fi; \
+	if [ -n "$$failed" ]; then echo "test-all: FAILED on Python$$failed (ran on$$ran)"; exit 1; fi; \
+	echo "test-all: passed on Python$$ran"
+
 # stdout is one JSON document (progress goes to stderr): make bench > bench.json
-bench: $(STAMP)
+bench: venv
 	@$(BIN)/python -m bench
 
-gallery: $(STAMP)
+gallery: venv
 	$(BIN)/python -m renderer.gallery out/gallery
 
-lint: $(STAMP)
+lint: venv
 	$(BIN)/ruff check engine renderer bot tests bench
 
 clean:
-	rm -rf $(VENV) out
+	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out

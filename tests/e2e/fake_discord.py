@@ -17,6 +17,7 @@ Tests drive it as users do: ``slash`` (a slash command), ``press`` (a button),
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
@@ -28,6 +29,7 @@ from aiohttp import WSMsgType, web
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 ACK_DEADLINE_SECONDS = 3.0
+READY_SECONDS = 10.0  # how long the bot may take to log in, sync commands and get READY
 _SNOWFLAKES = itertools.count(1_100_000_000_000_000_000)
 
 
@@ -765,6 +767,7 @@ class Table:
         self.client: Any = None
         self.task: asyncio.Task[None] | None = None
         self.renderer = render_view
+        self._client_context = contextlib.AsyncExitStack()
 
     async def start_bot(self) -> None:
         from types import SimpleNamespace
@@ -779,14 +782,49 @@ class Table:
             discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
         )
         self.client = create_client(self.core, settings)
+        # Started as ``bot.platforms.discord.serve`` starts it: entering the client's context
+        # makes its asyncio state (the ready event among it) on this loop before anything waits
+        # on it. Without that, waiting for readiness depended on the new task running first,
+        # which Python 3.12's ``asyncio.wait_for`` (it awaits in place) no longer lets happen.
+        self._client_context = contextlib.AsyncExitStack()
+        await self._client_context.enter_async_context(self.client)
         self.task = asyncio.create_task(self.client.start(TOKEN))
-        await asyncio.wait_for(self.client.wait_until_ready(), 10)
+        try:
+            await self._until_ready()
+        except BaseException:
+            with contextlib.suppress(Exception):  # the error that matters is the one raised here
+                await self.stop_bot()
+            raise
+
+    async def _until_ready(self) -> None:
+        """Wait for discord.py's own readiness (READY received, guilds loaded) for at most
+        ``READY_SECONDS``. If the client stops first (a login or gateway error), raise its error
+        at once instead of waiting out the time."""
+        assert self.task is not None
+        ready = asyncio.create_task(self.client.wait_until_ready())
+        done, _ = await asyncio.wait(
+            {ready, self.task}, timeout=READY_SECONDS, return_when=asyncio.FIRST_COMPLETED,
+        )
+        if ready in done:
+            ready.result()
+            return
+        ready.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ready
+        if self.task in done:
+            self.task.result()  # the client's own error, if it raised one
+            raise RuntimeError("the Discord client stopped before it was ready")
+        raise TimeoutError(f"the bot was not ready {READY_SECONDS:.0f} s after it started")
 
     async def stop_bot(self) -> None:
-        await self.client.close()
-        assert self.task is not None
-        await asyncio.wait_for(self.task, 10)
-        await self.core.close()
+        """Close the client as a shutdown does, then the core; raises the client's error, if any."""
+        try:
+            await self.client.close()
+            assert self.task is not None
+            await asyncio.wait_for(self.task, 10)
+        finally:
+            await self._client_context.aclose()
+            await self.core.close()
 
     async def slash(self, user: FakeUser, channel: FakeChannel, name: str, **options: Any) -> Any:
         record = await self.fake.slash(user, channel, name, **options)
@@ -818,7 +856,11 @@ async def running_table(tmp_path: Any, caplog: Any) -> Any:
     fake = FakeDiscord()
     await fake.start()
     running = Table(fake, f"sqlite:///{tmp_path}/tavolo.db")
-    await running.start_bot()
+    try:
+        await running.start_bot()
+    except BaseException:
+        await fake.stop()
+        raise
     yield running
     await running.stop_bot()
     await fake.stop()
