@@ -92,7 +92,7 @@ def decode(button_id: str) -> ButtonAction | None:
     version, verb, session_id, revision, arg = parts
     if version != VERSION or verb not in VERBS or not _SESSION_RE.match(session_id):
         return None
-    if not revision.isdigit() or len(revision) > 9:
+    if not revision.isdigit() or len(revision) > 9:  # the id is ASCII (checked above)
         return None
     if any(not ch.isprintable() for ch in arg):
         return None

@@ -87,6 +87,20 @@ def parse_line(text: str) -> ParsedLine:
     return ParsedLine(command, rest.split(), rest)
 
 
+def ascii_number(word: str) -> int | None:
+    """The whole number ``word`` spells in ASCII digits, else None.
+
+    ``str.isdigit`` also accepts ``²``, ``٣`` and fullwidth digits, which ``int()`` then reads
+    or refuses; players' numbers are read from ``0``-``9`` only.
+
+    >>> ascii_number("42"), ascii_number("²"), ascii_number("٣"), ascii_number("７"), ascii_number("-1")
+    (42, None, None, None, None)
+    """
+    if not word or not word.isascii() or not word.isdigit():
+        return None
+    return int(word)
+
+
 def game_id_of(word: str) -> str | None:
     """The game id a player meant, or None.
 
@@ -108,6 +122,6 @@ def mention_name(word: str) -> str:
     """
     if word.startswith("<@") and word.endswith(">"):
         inner = word[2:-1].removeprefix("!")
-        if inner.isdigit():
+        if ascii_number(inner) is not None:
             return inner
     return word[1:] if word.startswith("@") else word

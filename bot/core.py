@@ -42,13 +42,14 @@ from bot.commands import (
     ITALIAN_FACES,
     MAX_LINE,
     SOLO_GAMES,
+    ascii_number,
     game_id_of,
     parse_line,
 )
 from bot.races import Races
 from bot.replies import BoardRef, Button, Reply, Request
 from bot.sessions import Session, Sessions, iso
-from bot.storage import DEFAULT_DATABASE_URL, Storage
+from bot.storage import DEFAULT_DATABASE_URL, LOBBY, Storage, StorageBusy
 from bot.tables import Tables
 from engine import BadSetup, IllegalMove
 
@@ -67,6 +68,10 @@ PER_ROW = 5
 MAX_DEAL = 2**31 - 1
 #: a plain-text chat line is tried as a move only when it is one word this short
 MAX_PLAIN_MOVE = 16
+#: button verbs only tables (and race lobbies) show, and those only solo boards show; ``mv``
+#: is on both (a hand's moves), undo and resign refuse tables with their own answer
+TABLE_VERBS = frozenset({"join", "leave", "start", "hand"})
+SOLO_VERBS = frozenset({"sel", "back", "found"})
 
 
 def _utc_now() -> datetime:
@@ -157,7 +162,11 @@ class Core:
     async def tick(self) -> int:
         """Act on the turn timers and race clocks that ran out by the core's clock (the
         background task calls this every few seconds; tests call it after moving the clock)."""
-        return await timers.tick(self)
+        try:
+            return await timers.tick(self)
+        except StorageBusy as error:
+            log.warning("storage busy, timers put off to the next tick: %s", error)
+            return 0
 
     def command_list(self, lang: str) -> list[tuple[str, str]]:
         """(name, one-line description) of every command, for menus."""
@@ -166,35 +175,61 @@ class Core:
     # ----- entry points -----------------------------------------------------------------------
     async def handle_text(self, req: Request, text: str) -> list[Reply]:
         """Answer one chat line (``/cmd args``, ``/cmd@bot args`` or plain text)."""
-        ctx = await self._context(req)
-        try:
-            return await self._handle_text(ctx, text)
-        except Exception:
-            log.exception("failed to handle a chat line")
-            return [self._private(ctx, "error.internal")]
+        return await self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text))
 
     async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
         """Answer one button press."""
-        ctx = await self._context(req)
+        return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
+
+    async def _guarded(self, req: Request, what: str, handle: Callable[[Ctx], Awaitable[list[Reply]]]) -> list[Reply]:
+        """The safety net around every request, context building included: a busy database
+        (``StorageBusy``: locked beyond the bounded wait, read-only, full, connection lost)
+        gets "busy, try again" in the chat's language; any other failure the internal-error
+        answer. Either way the process lives on and nothing half-done is kept (storage rolls
+        the request's transaction back)."""
+        ctx: Ctx | None = None
         try:
-            return await self._handle_button(ctx, button_id)
+            ctx = await self._context(req)
+            return await handle(ctx)
+        except StorageBusy as error:
+            log.warning("storage busy while handling %s: %s", what, error)
+            return [self._private(ctx or await self._fallback_context(req), "error.busy")]
         except Exception:
-            log.exception("failed to handle a button")
-            return [self._private(ctx, "error.internal")]
+            log.exception("failed to handle %s", what)
+            return [self._private(ctx or await self._fallback_context(req), "error.internal")]
+
+    async def _fallback_context(self, req: Request) -> Ctx:
+        """A context when the normal one could not be built: the chat's language if storage can
+        still read it (a write lock does not stop reads), else the default language."""
+        try:
+            lang = await self._chat_language(req.platform, req.chat_id)
+        except Exception:
+            lang = self.default_language
+        return Ctx(req, lang, self.clock())
 
     async def board_posted(self, session_id: str, message_id: str) -> None:
-        """The adapter posted a new board message for the session: remember it for edits."""
-        session = await self.sessions.get(session_id)
-        if session is None:
-            return
-        async with self.sessions.lock(session_id):
-            session.record.board_message_id = str(message_id)
-            await self.sessions.save(session)
+        """The adapter posted a new board message for the session: remember it for edits.
+        A busy database only costs the edit-in-place (the next board is posted anew)."""
+        try:
+            session = await self.sessions.get(session_id)
+            if session is None:
+                return
+            async with self.sessions.lock(session_id):
+                session.record.board_message_id = str(message_id)
+                await self.sessions.save(session)
+        except StorageBusy as error:
+            log.warning("storage busy, board message of %s not remembered: %s", session_id, error)
 
     async def hand_buttons(self, req: Request) -> Reply | None:
         """The requester's private Cartas Maestras hand (image + one button per playable move),
-        or None when they sit at no started table in this chat."""
-        return await self._own_hand(await self._context(req))
+        or None when they sit at no started table in this chat; a busy database gets the busy
+        answer."""
+        replies = await self._guarded(req, "a hand request", self._own_hand_list)
+        return replies[0] if replies else None
+
+    async def _own_hand_list(self, ctx: Ctx) -> list[Reply]:
+        reply = await self._own_hand(ctx)
+        return [] if reply is None else [reply]
 
     async def _own_hand(self, ctx: Ctx) -> Reply | None:
         table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
@@ -203,8 +238,16 @@ class Core:
         return await self._hand_reply(ctx, table)
 
     async def sweep(self) -> int:
-        """End every solo game idle for 24 h as resigned; returns how many were ended."""
-        now = self.clock()
+        """End every solo game idle for 24 h as resigned; returns how many were ended. A busy
+        database ends this round early (the next sweep takes the rest)."""
+        ended = 0
+        try:
+            ended = await self._sweep(now=self.clock())
+        except StorageBusy as error:
+            log.warning("storage busy, idle sweep put off: %s", error)
+        return ended
+
+    async def _sweep(self, now: datetime) -> int:
         ended = 0
         for record in await self.store.active_solo_sessions():
             if now - datetime.fromisoformat(record.last_active_at) < IDLE_LIMIT:
@@ -390,8 +433,9 @@ class Core:
             lowered = word.lower()
             if lowered in FACES and faces is None:
                 faces = lowered
-            elif word.isdigit() and deal is None:
-                deal = int(word)
+            elif ascii_number(word) is not None and deal is None:
+                deal = ascii_number(word)
+                assert deal is not None
                 if deal > MAX_DEAL:
                     return [self._private(ctx, "play.bad_deal", deal=word[:20], max=MAX_DEAL)]
             elif "=" in word and not word.startswith("="):
@@ -494,9 +538,9 @@ class Core:
                 return [refusal]
             game = session.game
             assert game is not None
-            if text.startswith("#") and text[1:].isdigit():
+            index = ascii_number(text[1:]) if text.startswith("#") else None
+            if index is not None:
                 legal = game.legal_moves(ctx.user)
-                index = int(text[1:])
                 if index >= len(legal):
                     return [self._private(ctx, "button.stale")]
                 text = str(legal[index])
@@ -681,7 +725,16 @@ class Core:
             async with self.sessions.lock(session.id):
                 await self._expire_if_idle(session, ctx.now)
         verb = action.verb
+        # Every verb is checked against the kind of session it names before anything changes:
+        # a forged id (a lobby verb on a solo game, a solo verb on a table) is refused whole.
+        wrong_kind = session.is_table if verb in SOLO_VERBS else verb in TABLE_VERBS and not session.is_table
+        if action.revision > rec.revision or wrong_kind:
+            return [self._private(ctx, "button.stale")]
         if verb in ("join", "leave", "start"):
+            # Lobby buttons only exist while the lobby does; join/leave from an older copy of
+            # the lobby message mean the same thing, start must see the roster it was shown.
+            if rec.status != LOBBY or (verb == "start" and action.revision != rec.revision):
+                return [self._private(ctx, "button.stale")]
             return await getattr(self, f"_table_{verb}")(ctx, session)
         if verb == "hand":
             if ctx.user not in rec.players:

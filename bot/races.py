@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot import i18n
+from bot.commands import ascii_number
 from bot.replies import Reply
 from bot.sessions import Session, iso
 from bot.storage import LOBBY, OVER, Storage
@@ -199,8 +200,8 @@ class Races:
             lowered = word.lower()
             if lowered in SENZA_TEMPO_WORDS:
                 senza_tempo = True
-            elif lowered.isdigit() and 1 <= int(lowered) <= MAX_MINUTES:
-                minutes = int(lowered)
+            elif (number := ascii_number(lowered)) is not None and 1 <= number <= MAX_MINUTES:
+                minutes = number
             else:
                 return [core._private(ctx, "race.usage", max=MAX_MINUTES)]
         if senza_tempo:

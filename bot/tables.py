@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n, ratings
-from bot.commands import mention_name
+from bot.commands import ascii_number, mention_name
 from bot.replies import Reply, Request
 from bot.sessions import Session, iso
 from bot.storage import ACTIVE, LOBBY, Storage
@@ -73,9 +73,10 @@ def parse_timer(word: str) -> int | None | Any:
         return None
     if lowered.startswith("timer="):
         value = lowered.removeprefix("timer=").removesuffix("m")
-        if not value.isdigit() or not 1 <= int(value) <= MAX_TIMER_MINUTES:
+        minutes = ascii_number(value)
+        if minutes is None or not 1 <= minutes <= MAX_TIMER_MINUTES:
             raise ValueError(value)
-        return int(value) * 60
+        return minutes * 60
     return ...
 
 

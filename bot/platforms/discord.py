@@ -40,7 +40,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.commands import ALL_GAMES as GAMES
-from bot.commands import COMMANDS, FACES, SOLO_GAMES
+from bot.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
 from bot.platforms.discord_texts import LANGUAGES, face_name, game_name, language_name, text
 from bot.replies import BoardRef, Button, Reply, Request
 
@@ -175,7 +175,7 @@ def decode_board(value: str) -> tuple[int | None, int] | None:
     ((1, 2), (None, 7), None)
     """
     channel, _, message = value.rpartition(":")
-    if not message.isdigit() or (channel and not channel.isdigit()):
+    if ascii_number(message) is None or (channel and ascii_number(channel) is None):
         return None
     return (int(channel) if channel else None, int(message))
 
@@ -258,7 +258,7 @@ def _content(reply: Reply) -> str:
     if reply.params.get("preformatted") and text:
         # Tables (leaderboards) line up only in a code block's fixed-width font.
         text = f"```\n{text.replace('```', 'ˋˋˋ')}\n```"
-    mentions = " ".join(f"<@{user_id}>" for user_id in reply.mentions if user_id.isdigit())
+    mentions = " ".join(f"<@{user_id}>" for user_id in reply.mentions if ascii_number(user_id) is not None)
     return f"{mentions} {text}".strip() if mentions else text
 
 
@@ -267,7 +267,7 @@ _MENTION_RE = re.compile(r"<@!?(\d{5,20})>")
 
 def _allowed(reply: Reply) -> discord.AllowedMentions:
     """Ping the users the core names (never @everyone or roles)."""
-    ids = {u for u in reply.mentions if u.isdigit()} | set(_MENTION_RE.findall(reply.text))
+    ids = {u for u in reply.mentions if ascii_number(u) is not None} | set(_MENTION_RE.findall(reply.text))
     users = [discord.Object(int(u)) for u in sorted(ids)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
@@ -556,7 +556,7 @@ class TavoloClient(discord.Client):
             with contextlib.suppress(discord.NotFound):
                 await followup.send(reply, ephemeral=True)
                 return
-        if user.isdigit():
+        if ascii_number(user) is not None:
             nudge = Reply("discord.nudge", text(self._chat_lang(reply), "nudge.hand", mention=f"<@{user}>"), mentions=[])
             await self._channel(req.chat_id).send(
                 nudge.text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))])
@@ -671,14 +671,15 @@ async def complete_timer(interaction: discord.Interaction, current: str) -> list
     """Turn timer choices for /challenge: "untimed", the number being typed, common values."""
     lang = lang_of(interaction)
     typed = current.strip()
-    minutes = [int(typed)] if typed.isdigit() and 1 <= int(typed) <= MAX_TIMER_MINUTES else []
-    minutes += [m for m in TIMER_SUGGESTIONS if m not in minutes and (not typed.isdigit() or str(m).startswith(typed))]
+    number = ascii_number(typed)
+    minutes = [number] if number is not None and 1 <= number <= MAX_TIMER_MINUTES else []
+    minutes += [m for m in TIMER_SUGGESTIONS if m not in minutes and (number is None or str(m).startswith(typed))]
 
     def label(m: int) -> str:
         return text(lang, "timer.default" if m == DEFAULT_TIMER_MINUTES else "timer.minutes", minutes=m)
 
     items = [(UNTIMED, text(lang, "timer.untimed"))] + [(str(m), label(m)) for m in minutes]
-    if typed.isdigit():
+    if number is not None:
         return [app_commands.Choice(name=name[:100], value=value) for value, name in items if value != UNTIMED][:25]
     return _choices(interaction, typed, items)
 
