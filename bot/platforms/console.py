@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from bot.commands import ascii_number
+from bot.core.commands import ascii_number
 from bot.replies import Button, Reply, Request
 
 if TYPE_CHECKING:

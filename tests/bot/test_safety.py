@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from core_fakes import FakeClock, FakePlatform
 
-from bot import buttons
-from bot.core import Core
+from bot.core import Core, buttons
 from bot.platforms import console as console_platform
 from bot.storage import StorageBusy
 
