@@ -11,7 +11,8 @@ of a whole game from its log.
 b'\\x89PNG'
 
 Style keywords: ``faces`` (Solitario: ``napoletane`` (default), ``piacentine``, ``francesi``),
-``lang`` (``en``, ``es``, ``it``), ``clock`` (text such as ``"04:12"``), ``selected`` (a pile id
+``lang`` (``en``, ``es``, ``it``), ``words`` (the board words translated by the caller, by
+key: ``{"score": "Punti", ...}``; English where one is missing), ``clock`` (text such as ``"04:12"``), ``selected`` (a pile id
 or a hand slot / board cell to ring as selected) with ``targets`` (where it may go), and
 ``hand=True`` (Cartas Maestras: the private hand of ``view["viewer"]`` instead of the board).
 """
@@ -26,6 +27,7 @@ from typing import Any
 
 from PIL import Image
 
+from renderer import fonts
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
 from renderer.palette import palette_image
@@ -40,6 +42,14 @@ SQUADRATIK_GAMES = ("squadratik", "maestras")
 def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
     """The board as a Pillow palette image on the fixed board palette (what ``render``
     encodes); see ``render`` for ``style``."""
+    token = fonts.use_words(style.get("words"))  # the caller's translated board words
+    try:
+        return _draw(game_id, view, **style)
+    finally:
+        fonts.reset_words(token)
+
+
+def _draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
     if game_id in PILE_GAMES:
         allowed = ("faces", "lang", "clock", "selected", "targets")
         image = draw_pile_board(view, **{k: v for k, v in style.items() if k in allowed})

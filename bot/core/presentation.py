@@ -71,7 +71,7 @@ class Presenter:
             render = getattr(renderer_module, "render", None)
             if render is None:
                 return None
-        style: dict[str, Any] = {"faces": session.record.faces, "lang": lang}
+        style: dict[str, Any] = {"faces": session.record.faces, "lang": lang, "words": i18n.board_words(lang)}
         if hand:
             style["hand"] = True
         for hook in self.registry.board_style:

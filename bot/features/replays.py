@@ -28,6 +28,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.features import daily
 from bot.replies import Reply
@@ -120,7 +121,7 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
         return cached
     call = functools.partial(
         draw_replay, rec.game_id, rec.deal, list(rec.players), dict(rec.options), list(moves),
-        faces=rec.faces, lang=lang,
+        faces=rec.faces, lang=lang, words=i18n.board_words(lang),
     )  # fmt: skip
     data = await asyncio.get_running_loop().run_in_executor(_executor, call)
     _cache[key] = data

@@ -39,6 +39,7 @@ from discord import app_commands
 
 from bot.core.commands import ascii_number
 from bot.platforms.discord_messages import (  # noqa: F401 - the adapter's public names
+    LANGUAGES,
     PLATFORM,
     TavoloButton,
     _allowed,
@@ -52,6 +53,7 @@ from bot.platforms.discord_messages import (  # noqa: F401 - the adapter's publi
     encode_board,
     lang_of,
     request_of,
+    text,
 )
 from bot.platforms.discord_slash import (  # noqa: F401 - the adapter's public names
     MAX_TIMER_MINUTES,
@@ -59,7 +61,6 @@ from bot.platforms.discord_slash import (  # noqa: F401 - the adapter's public n
     register_commands,
     timer_argument,
 )
-from bot.platforms.discord_texts import LANGUAGES, text
 from bot.replies import BoardRef, Reply, Request
 
 if TYPE_CHECKING:

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import discord
 
+from bot import i18n
 from bot.core.commands import ascii_number
-from bot.platforms.discord_texts import text
 from bot.replies import Button, Reply, Request
 
 if TYPE_CHECKING:
@@ -37,6 +37,33 @@ _LOCALE_LANG = {
     discord.Locale.latin_american_spanish: "es",
     discord.Locale.italian: "it",
 }
+
+
+LANGUAGES = i18n.LANGUAGES
+
+
+def text(lang: str, key: str, **params: Any) -> str:
+    """A text only Discord shows (``discord.<key>`` in the catalogues).
+
+    >>> text("es", "option.game"), text("it", "ack.board", link="https://x")
+    ('Juego', 'Tavolo aggiornato: https://x')
+    """
+    return i18n.t(lang, f"discord.{key}", **params)
+
+
+def game_name(lang: str, game_id: str) -> str:
+    """How a game is called in ``lang``."""
+    return i18n.t(lang, f"game.{game_id}")
+
+
+def face_name(lang: str, faces: str) -> str:
+    """How a face style is called (the same names in every language)."""
+    return text(lang, f"face.{faces}")
+
+
+def language_name(lang: str, in_lang: str) -> str:
+    """The name of ``lang`` in ``in_lang``."""
+    return i18n.language_name(lang, in_lang)
 
 
 @runtime_checkable

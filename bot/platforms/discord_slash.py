@@ -13,8 +13,15 @@ from discord.app_commands import locale_str
 
 from bot.core.commands import ALL_GAMES as GAMES
 from bot.core.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
-from bot.platforms.discord_messages import _LOCALE_LANG, lang_of
-from bot.platforms.discord_texts import LANGUAGES, face_name, game_name, language_name, text
+from bot.platforms.discord_messages import (
+    _LOCALE_LANG,
+    LANGUAGES,
+    face_name,
+    game_name,
+    lang_of,
+    language_name,
+    text,
+)
 
 if TYPE_CHECKING:
     from bot.core import Core
