@@ -216,3 +216,13 @@ async def test_boards_are_drawn_with_the_chat_languages_words(core, chat):
     style = json.loads(board.image.removeprefix(b"PNG "))
     assert style["words"]["score"] == "Punti" and style["words"]["stock"] == "Tallone"
     assert set(style["words"]) == set(i18n.BOARD_WORDS)
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_gallerys_sample_words_are_the_catalogues_board_words(lang):
+    """The gallery draws without the bot; its Spanish and Italian words may not drift from
+    what players see."""
+    from renderer import fonts, samples
+
+    assert samples.GALLERY_WORDS[lang] == i18n.board_words(lang)
+    assert set(fonts.WORDS) == set(i18n.BOARD_WORDS) and i18n.board_words("en") == fonts.WORDS
