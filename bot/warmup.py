@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from bot.daily import DAILY_GAMES, DailyUnavailable, daily_choice
+from bot.features.daily import DAILY_GAMES, DailyUnavailable, daily_choice
 from bot.storage import Storage
 
 log = logging.getLogger("tavolo.warmup")

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.canfield import Canfield
-from engine.game import BadSetup, Game, GameError, IllegalMove, Outcome
+from engine.game import BadSetup, Game, GameError, IllegalMove, Move, Outcome
 from engine.imaginary13 import Imaginary13
 from engine.solitario import Solitario
 from engine.squadratik.maestras import CartasMaestras
@@ -60,4 +60,4 @@ def replay(
     return game
 
 
-__all__ = ["GAMES", "BadSetup", "Game", "GameError", "IllegalMove", "Outcome", "new_game", "replay"]
+__all__ = ["GAMES", "BadSetup", "Game", "GameError", "IllegalMove", "Move", "Outcome", "new_game", "replay"]

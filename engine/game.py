@@ -52,9 +52,16 @@ class Outcome(StrEnum):
     FINISHED = "finished"  # multiplayer: the game has a result (see ``results()``)
 
 
-class MoveLike(Protocol):
-    src: str | None
-    dst: str | None
+class Move(Protocol):
+    """What every game's moves have: the pile (or hand slot) a move takes from and the one it
+    goes to, None where the move has none (turning the stock has no ``dst``, a pass neither),
+    and its notation as ``str(move)``. The bot lays out its buttons from ``src``/``dst``."""
+
+    @property
+    def src(self) -> str | None: ...
+
+    @property
+    def dst(self) -> str | None: ...
 
     def __str__(self) -> str: ...
 
@@ -144,13 +151,13 @@ class Game(ABC):
     def current_player(self) -> str:
         return self.players[0]
 
-    def legal_moves(self, player: str | None = None) -> list[Any]:
+    def legal_moves(self, player: str | None = None) -> list[Move]:
         """The moves ``player`` (default: whoever is to move) may play now."""
         if self.is_over:
             return []
         return self._legal(self.current_player if player is None else player)
 
-    def play(self, move_or_text: Any, player: str | None = None) -> Any:
+    def play(self, move_or_text: Move | str, player: str | None = None) -> Move:
         """Apply one move given as a move value or as notation; returns the move.
 
         Raises ``IllegalMove`` (nothing changes) when it is not legal for ``player``.
@@ -179,10 +186,6 @@ class Game(ABC):
         self._resigned = False
         return self.moves.pop()
 
-    # python-chess names
-    push = play
-    pop = undo
-
     def resign(self, player: str | None = None) -> None:
         """Give up. Not a move: the session records it; replay of the moves does not."""
         if self.is_over:
@@ -205,22 +208,9 @@ class Game(ABC):
     def is_over(self) -> bool:
         return self.outcome is not None
 
-    # OpenSpiel names
-    def legal_actions(self, player: str | None = None) -> list[Any]:
-        return self.legal_moves(player)
-
-    def apply_action(self, action: Any) -> Any:
-        return self.play(action)
-
-    def is_terminal(self) -> bool:
-        return self.is_over
-
     def returns(self) -> list[float]:
         """One number per player: the score for solo games."""
         return [float(self.score)] * len(self.players)
-
-    def history(self) -> list[str]:
-        return list(self.moves)
 
     def _base_view(self, player: str | None) -> dict[str, Any]:
         """The fields every view carries; games add their own."""

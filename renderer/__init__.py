@@ -11,12 +11,13 @@ of a whole game from its log.
 b'\\x89PNG'
 
 Style keywords: ``faces`` (Solitario: ``napoletane`` (default), ``piacentine``, ``francesi``),
-``lang`` (``en``, ``es``, ``it``), ``clock`` (text such as ``"04:12"``), ``player`` (whose board
-it is, named in the header: a race), ``selected`` (a pile id such as ``"w"`` or ``"3"``, or a
-hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets`` (pile ids or path ends where it
-may go, ringed in green), and ``hand=True`` (Cartas Maestras: the private hand of
-``view["viewer"]`` instead of the board). Any text may hold any script: characters the shipped
-font lacks are drawn as a visible substitute (``renderer.typeface``).
+``lang`` (``en``, ``es``, ``it``), ``words`` (the board words translated by the caller, by
+key: ``{"score": "Punti", ...}``; English where one is missing), ``clock`` (text such as
+``"04:12"``), ``player`` (whose board it is, named in the header: a race), ``selected`` (a pile
+id such as ``"w"`` or ``"3"``, or a hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets``
+(pile ids or path ends where it may go, ringed in green), and ``hand=True`` (Cartas Maestras: the
+private hand of ``view["viewer"]`` instead of the board). Any text may hold any script:
+characters the shipped font lacks are drawn as a visible substitute (``renderer.typeface``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from typing import Any
 
 from PIL import Image
 
+from renderer import fonts
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
 from renderer.palette import palette_image
@@ -43,6 +45,14 @@ SQUADRATIK_GAMES = ("squadratik", "maestras")
 def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
     """The board as a Pillow palette image on the fixed board palette (what ``render``
     encodes); see ``render`` for ``style``."""
+    token = fonts.use_words(style.get("words"))  # the caller's translated board words
+    try:
+        return _draw(game_id, view, **style)
+    finally:
+        fonts.reset_words(token)
+
+
+def _draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
     if game_id in PILE_GAMES:
         allowed = ("faces", "lang", "clock", "selected", "targets", "player")
         image = draw_pile_board(view, **{k: v for k, v in style.items() if k in allowed})

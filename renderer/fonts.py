@@ -4,14 +4,16 @@ Text is drawn with the shipped DejaVu Sans (``renderer.typeface``: regular, and 
 for ``bold=True``), never with a font of the operating system, so every machine draws the same
 pixels; characters the font lacks become a visible substitute, never an empty box.
 
->>> word("score", "it")
-'Punti'
->>> word("score", "xx")   # unknown languages fall back to English
+>>> word("score")
 'Score'
+>>> token = use_words({"score": "Punti"}); word("score"), word("moves"); reset_words(token)
+('Punti', 'Moves')
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from contextvars import ContextVar, Token
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -19,44 +21,39 @@ from PIL import Image, ImageDraw, ImageFont
 from renderer import theme, typeface
 from renderer.palette import paletted
 
-# The only words the renderer draws. The bot owns every other text; keep this table tiny.
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "score": "Score", "moves": "Moves", "stock": "Stock", "waste": "Waste",
-        "reserve": "Reserve", "turned": "Turned", "next": "next", "deal": "Deal",
-        "won": "Won!", "lost": "Lost", "stalled": "Stalled: no more progress",
-        "resigned": "Resigned", "completo": "Solitario completo!", "solitario": "Solitario!",
-        "finished": "Game over", "hand": "Hand", "masters": "Masters", "cards": "Cards",
-        "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
-        "done": "done", "redeals": "Redeals", "final": "Final phase",
-        "empty_hand": "No cards in hand",
-    },
-    "es": {
-        "score": "Puntos", "moves": "Jugadas", "stock": "Mazo", "waste": "Descarte",
-        "reserve": "Reserva", "turned": "Girada", "next": "sig.", "deal": "Reparto",
-        "won": "¡Ganada!", "lost": "Perdida", "stalled": "Bloqueada: sin más progreso",
-        "resigned": "Abandonada", "completo": "¡Solitario completo!", "solitario": "¡Solitario!",
-        "finished": "Fin de la partida", "hand": "Mano", "masters": "Maestras", "cards": "Cartas",
-        "turn": "juega", "points": "Puntos", "your_hand": "Mano de", "place": "Puesto",
-        "done": "hecha", "redeals": "Vueltas", "final": "Fase final",
-        "empty_hand": "Sin cartas en la mano",
-    },
-    "it": {
-        "score": "Punti", "moves": "Mosse", "stock": "Tallone", "waste": "Mazzetto",
-        "reserve": "Riserva", "turned": "Girata", "next": "pross.", "deal": "Smazzata",
-        "won": "Vinta!", "lost": "Persa", "stalled": "Stallo: nessun progresso possibile",
-        "resigned": "Abbandonata", "completo": "Solitario completo!", "solitario": "Solitario!",
-        "finished": "Partita finita", "hand": "Mano", "masters": "Maestre", "cards": "Carte",
-        "turn": "di turno", "points": "Punti", "your_hand": "Mano di", "place": "Posto",
-        "done": "finita", "redeals": "Giri", "final": "Fase finale",
-        "empty_hand": "Nessuna carta in mano",
-    },
-}
+# The only words the renderer draws. Their translations live in the bot's catalogues
+# (``board.word.<key>``): the bot passes them in ``render(..., words={...})``, which
+# ``use_words`` makes current while a board is drawn. English stays here as the default for
+# callers that pass none (the gallery, the renderer's own tests).
+WORDS: dict[str, str] = {
+    "score": "Score", "moves": "Moves", "stock": "Stock", "waste": "Waste",
+    "reserve": "Reserve", "turned": "Turned", "next": "next", "deal": "Deal",
+    "won": "Won!", "lost": "Lost", "stalled": "Stalled: no more progress",
+    "resigned": "Resigned", "completo": "Solitario completo!", "solitario": "Solitario!",
+    "finished": "Game over", "hand": "Hand", "masters": "Masters", "cards": "Cards",
+    "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
+    "done": "done", "redeals": "Redeals", "final": "Final phase",
+    "empty_hand": "No cards in hand",
+}  # fmt: skip
+
+_words: ContextVar[Mapping[str, str] | None] = ContextVar("board_words", default=None)
+
+
+def use_words(words: Mapping[str, str] | None) -> Token[Mapping[str, str] | None]:
+    """Make ``words`` (translated labels) the ones :func:`word` returns in this thread's
+    context until ``reset_words``."""
+    return _words.set(words)
+
+
+def reset_words(token: Token[Mapping[str, str] | None]) -> None:
+    _words.reset(token)
 
 
 def word(key: str, lang: str = "en") -> str:
-    """The board word ``key`` in ``lang`` (English when the language or the word is unknown)."""
-    return WORDS.get(lang, WORDS["en"]).get(key) or WORDS["en"].get(key, key)
+    """The board word ``key``: the translated label the caller passed (see ``use_words``),
+    else English. ``lang`` is kept for the callers' signature; the words carry the language."""
+    given = _words.get()
+    return (given or {}).get(key) or WORDS.get(key, key)
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:

@@ -153,11 +153,13 @@ def _names_and_races(out: Path) -> list[str]:
         game = engine.new_game("maestras", 4, WORLD_NAMES)
         _play(game, 10, random.Random(4))
         for name, image in (
-            ("maestras_names.png", renderer.render("maestras", game.view(), lang="es")),
+            ("maestras_names.png", renderer.render("maestras", game.view(), lang="es", words=samples.GALLERY_WORDS["es"])),
             ("maestras_hand_jose_es.png", renderer.render(
-                "maestras", game.view("José Núñez"), hand=True, lang="es")),
+                "maestras", game.view("José Núñez"), hand=True, lang="es",
+                words=samples.GALLERY_WORDS["es"])),
             ("maestras_hand_zoe_it.png", renderer.render(
-                "maestras", game.view("Zoë"), hand=True, lang="it")),
+                "maestras", game.view("Zoë"), hand=True, lang="it",
+                words=samples.GALLERY_WORDS["it"])),
             ("maestras_hand_cjk.png", renderer.render("maestras", game.view("王小明"), hand=True)),
         ):
             (out / name).write_bytes(image)
@@ -165,7 +167,7 @@ def _names_and_races(out: Path) -> list[str]:
     for game_id, player in (("solitario", "Zoë"), ("solitario", "Жора")):
         view, _ = engine_views(game_id)["mid"]
         name = out / f"{game_id}_race_{'zoe' if player == 'Zoë' else 'zhora'}.png"
-        name.write_bytes(renderer.render(game_id, view, clock="04:12", player=player, lang="es"))
+        name.write_bytes(renderer.render(game_id, view, clock="04:12", player=player, lang="es", words=samples.GALLERY_WORDS["es"]))
         written.append(f"{name} (engine)")
     return written
 

@@ -125,3 +125,30 @@ def squadratik_view(game: str = "squadratik") -> dict[str, Any]:
                         {"player": "cy", "hand": 3, "masters": 2, "cards": 9, "timeouts": 1}])
         view.pop("removed_points")
     return view
+
+
+#: Board words in Spanish and Italian for pictures drawn without the bot (the gallery). Players
+#: only ever see the bot's catalogue words (``board.word.*``), which the bot passes to
+#: ``render(..., words=...)``; a test keeps these equal to the catalogues.
+GALLERY_WORDS: dict[str, dict[str, str]] = {
+    "es": {
+        "score": "Puntos", "moves": "Jugadas", "stock": "Mazo", "waste": "Descarte",
+        "reserve": "Reserva", "turned": "Girada", "next": "sig.", "deal": "Reparto",
+        "won": "¡Ganada!", "lost": "Perdida", "stalled": "Bloqueada: sin más progreso",
+        "resigned": "Abandonada", "completo": "¡Solitario completo!", "solitario": "¡Solitario!",
+        "finished": "Fin de la partida", "hand": "Mano", "masters": "Maestras", "cards": "Cartas",
+        "turn": "juega", "points": "Puntos", "your_hand": "Mano de", "place": "Puesto",
+        "done": "hecha", "redeals": "Vueltas", "final": "Fase final",
+        "empty_hand": "Sin cartas en la mano",
+    },
+    "it": {
+        "score": "Punti", "moves": "Mosse", "stock": "Tallone", "waste": "Mazzetto",
+        "reserve": "Riserva", "turned": "Girata", "next": "pross.", "deal": "Smazzata",
+        "won": "Vinta!", "lost": "Persa", "stalled": "Stallo: nessun progresso possibile",
+        "resigned": "Abbandonata", "completo": "Solitario completo!", "solitario": "Solitario!",
+        "finished": "Partita finita", "hand": "Mano", "masters": "Maestre", "cards": "Carte",
+        "turn": "di turno", "points": "Punti", "your_hand": "Mano di", "place": "Posto",
+        "done": "finita", "redeals": "Giri", "final": "Fase finale",
+        "empty_hand": "Nessuna carta in mano",
+    },
+}  # fmt: skip

@@ -162,6 +162,24 @@ def has_key(key: str) -> bool:
     return key in _language(DEFAULT).entries
 
 
+#: the words the renderer draws on boards (``board.word.<key>``); the bot passes them to
+#: ``renderer.render(..., words=board_words(lang))`` since the renderer never imports bot
+BOARD_WORDS: tuple[str, ...] = (
+    "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", "won", "lost",
+    "stalled", "resigned", "completo", "solitario", "finished", "hand", "masters", "cards",
+    "turn", "points", "your_hand", "place", "done", "redeals", "final", "empty_hand",
+)  # fmt: skip
+
+
+def board_words(lang: str) -> dict[str, str]:
+    """Every board word in ``lang``, for the renderer.
+
+    >>> board_words("it")["score"], board_words("es")["stock"]
+    ('Punti', 'Mazo')
+    """
+    return {key: t(lang, f"board.word.{key}") for key in BOARD_WORDS}
+
+
 def keys(lang: str = DEFAULT) -> frozenset[str]:
     """Every key that has a text in ``lang`` (its own, not the English fallback)."""
     return frozenset(_language(normalise(lang)).entries)

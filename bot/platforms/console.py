@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bot.core.commands import ascii_number
 from bot.replies import Button, Reply, Request
 
 if TYPE_CHECKING:
@@ -63,7 +64,12 @@ class Console:
             return
         if rest.startswith("#"):
             number = rest[1:].strip()
-            button = self.buttons.get(int(number)) if number.isdigit() else None
+            index = ascii_number(number)
+            if index is None:
+                # ``#²`` or ``#x``: refused here, before any button is looked up
+                self.print(f"(#{number[:16]} is not a button number: type # and digits 0-9, e.g. #1)")
+                return
+            button = self.buttons.get(index)
             if button is None:
                 self.print(f"(no button #{number})")
                 return

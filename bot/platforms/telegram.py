@@ -34,32 +34,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import html
 import logging
-import os
 import re
 import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
     InlineQueryResultArticle,
     InlineQueryResultsButton,
-    InputMediaAnimation,
-    InputMediaPhoto,
     InputTextMessageContent,
     Message,
     Update,
 )
-from telegram.constants import ChatMemberStatus, ChatType, ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -73,8 +66,26 @@ from telegram.ext import (
     filters,
 )
 
-from bot import buttons as button_ids
-from bot.platforms.telegram_outbox import FloodLimits, Outbox, OutItem
+from bot.core import buttons as button_ids
+from bot.platforms.telegram_delivery import Delivery
+from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapter's public name
+    _OPEN_PRIVATE_BUTTON,
+    _OPEN_PRIVATE_CHAT,
+    ADMIN_CACHE_SECONDS,
+    ADMIN_COMMANDS,
+    LANGUAGES,
+    PLATFORM,
+    UPDATE_TYPES,
+    Outgoing,
+    TelegramConfig,
+    _language,
+    callback_answer,
+    command_of,
+    html_text,
+    install_token_redaction,
+    parse_hand_query,
+)
+from bot.platforms.telegram_outbox import Outbox
 from bot.replies import Button, Reply, Request
 
 if TYPE_CHECKING:
@@ -82,258 +93,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PLATFORM = "telegram"
-LANGUAGES = ("en", "es", "it")
-CALLBACK_DATA_MAX = 64
-CALLBACK_ANSWER_MAX = 200
-CAPTION_MAX = 1024
-TEXT_MAX = 4096
-BUTTONS_PER_ROW = 8
-#: callback answers longer than this open as an alert the player must dismiss
-ALERT_FROM = 60
-#: commands whose handling depends on the sender being a chat admin
-ADMIN_COMMANDS = frozenset({"lang", "end", "kick"})
-ADMIN_CACHE_SECONDS = 120.0
-#: Bot API descriptions that mean "this message cannot be edited any more: post a new one"
-EDIT_IMPOSSIBLE = (
-    "message to edit not found",
-    "message can't be edited",
-    "message_id_invalid",
-    "message identifier is not specified",
-    "there is no media in the message to edit",
-)
-UPDATE_TYPES = [
-    Update.MESSAGE,
-    Update.CALLBACK_QUERY,
-    Update.INLINE_QUERY,
-    Update.CHOSEN_INLINE_RESULT,
-    Update.MY_CHAT_MEMBER,
-]
-# The adapter's own few words: when a private answer cannot be delivered because the player
-# never opened a private chat with the bot. The group sees only this, never the answer.
-_OPEN_PRIVATE_CHAT = {
-    "en": "{name}, I have a private answer for you: open a chat with me, then ask again.",
-    "es": "{name}, tengo una respuesta privada para ti: abre un chat conmigo y vuelve a pedirla.",
-    "it": "{name}, ho una risposta privata per te: apri una chat con me e richiedila.",
-}
-_OPEN_PRIVATE_BUTTON = {"en": "Open chat", "es": "Abrir chat", "it": "Apri chat"}
-
-
-# ----- settings ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TelegramConfig:
-    """Everything the adapter reads from the settings."""
-
-    token: str
-    base_url: str | None = None
-    webhook_url: str | None = None
-    webhook_secret: str | None = None
-    webhook_listen: str = "0.0.0.0"
-    webhook_port: int = 8443
-    default_language: str = "en"
-    limits: FloodLimits = field(default_factory=FloodLimits)
-    poll_timeout: int = 10
-
-    @classmethod
-    def from_settings(cls, settings: Any) -> TelegramConfig:
-        """Read ``telegram_*`` attributes (missing ones take their defaults).
-
-        >>> from types import SimpleNamespace
-        >>> TelegramConfig.from_settings(SimpleNamespace(telegram_token="1:x")).webhook_url is None
-        True
-        """
-        token = getattr(settings, "telegram_token", None) or os.environ.get("TELEGRAM_TOKEN")
-        if not token:
-            raise ValueError("TELEGRAM_TOKEN is not set")
-        port = getattr(settings, "telegram_webhook_port", None) or os.environ.get("PORT") or 8443
-        return cls(
-            token=token,
-            base_url=getattr(settings, "telegram_base_url", None) or None,
-            webhook_url=getattr(settings, "telegram_webhook_url", None) or None,
-            webhook_secret=getattr(settings, "telegram_webhook_secret", None) or None,
-            webhook_listen=getattr(settings, "telegram_webhook_listen", None) or "0.0.0.0",
-            webhook_port=int(port),
-            default_language=getattr(settings, "default_language", None) or "en",
-        )
-
-
-# ----- the token never reaches a log -------------------------------------------------------------
-def install_token_redaction(token: str) -> None:
-    """Replace ``token`` by ``<telegram-token>`` in every log record from now on.
-
-    httpx logs each request URL (which contains the token) at INFO, and exceptions quote URLs;
-    a record factory catches every logger, whatever handlers the application configures.
-    """
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
-    previous = logging.getLogRecordFactory()
-    if getattr(previous, "redacts", None) == token:
-        return
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # a malformed record: leave it to logging's own error path
-            return record
-        if token in message:
-            record.msg, record.args = message.replace(token, "<telegram-token>"), ()
-        if record.exc_info and record.exc_info[1] is not None:
-            text = logging.Formatter().formatException(record.exc_info)
-            if token in text:
-                record.exc_text = text.replace(token, "<telegram-token>")
-        return record
-
-    factory.redacts = token  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(factory)
-
-
-# ----- translation helpers -------------------------------------------------------------------------
-def keyboard(buttons: Sequence[Button], chat_id: int) -> InlineKeyboardMarkup | None:
-    """The inline keyboard for the core's buttons, rows in ``Button.row`` order.
-
-    The core's ``hand`` button opens the inline query that lists the player's private hand.
-
-    >>> kb = keyboard([Button("v1:mv:s1:0:t", "Turn"), Button("v1:undo:s1:0:", "Undo", row=1)], -1)
-    >>> [[b.text for b in row] for row in kb.inline_keyboard]
-    [['Turn'], ['Undo']]
-    """
-    rows: dict[int, list[InlineKeyboardButton]] = {}
-    for button in buttons:
-        action = button_ids.decode(button.id)
-        if action is not None and action.verb == "hand":
-            tg_button = InlineKeyboardButton(
-                button.label, switch_inline_query_current_chat=hand_query(chat_id)
-            )
-        elif 1 <= len(button.id.encode()) <= CALLBACK_DATA_MAX:
-            tg_button = InlineKeyboardButton(button.label, callback_data=button.id)
-        else:
-            log.error("button id over Telegram's 64 bytes left out: %r", button.id)
-            continue
-        rows.setdefault(button.row, []).append(tg_button)
-    layout = [
-        row[start : start + BUTTONS_PER_ROW]
-        for _, row in sorted(rows.items())
-        for start in range(0, len(row), BUTTONS_PER_ROW)
-    ]
-    return InlineKeyboardMarkup(layout) if layout else None
-
-
-def hand_query(chat_id: int) -> str:
-    """The inline query text that asks for one's hand at the table of ``chat_id``.
-
-    >>> hand_query(-100123)
-    'hand -100123'
-    """
-    return f"hand {chat_id}"
-
-
-def parse_hand_query(query: str) -> int | None:
-    """The chat id in a hand query, or None.
-
-    >>> parse_hand_query("hand -100123"), parse_hand_query("hello")
-    (-100123, None)
-    """
-    match = re.fullmatch(r"\s*hand\s+(-?\d{1,20})\s*", query)
-    return int(match.group(1)) if match else None
-
-
-def board_message_id(chat_id: int, message_id: int) -> str:
-    """How a board message is stored by the core.
-
-    >>> board_message_id(-100, 7)
-    '-100:7'
-    """
-    return f"{chat_id}:{message_id}"
-
-
-def parse_board_message_id(stored: str, default_chat: int) -> tuple[int, int] | None:
-    """``(chat_id, message_id)`` from a stored board id; None when it is not one of ours.
-
-    >>> parse_board_message_id("-100:7", 5), parse_board_message_id("7", 5)
-    ((-100, 7), (5, 7))
-    """
-    chat, _, message = stored.rpartition(":")
-    try:
-        return (int(chat) if chat else default_chat), int(message)
-    except ValueError:
-        return None
-
-
-def html_text(reply: Reply, limit: int) -> str:
-    """The reply's text as Telegram HTML, with its mentions as links, cut to ``limit``."""
-    text = html.escape(reply.text or "")
-    # Tables (leaderboards) line up only in a fixed-width font.
-    wrap = ("<pre>", "</pre>") if reply.params.get("preformatted") else ("", "")
-    room = limit - len(wrap[0]) - len(wrap[1])
-    if len(text) > room:
-        text = text[: room - 1] + "…"
-    text = wrap[0] + text + wrap[1]
-    # A mention is a link to the user; the bell keeps it short (names are already in the text).
-    mentions = "".join(
-        f' <a href="tg://user?id={int(uid)}">🔔</a>' for uid in reply.mentions if str(uid).isdigit()
-    )
-    return text + mentions if len(text) + len(mentions) <= limit else text
-
-
-def is_animation(reply: Reply) -> bool:
-    """Whether the reply's image is an animated GIF (sent as an animation, not a photo).
-
-    >>> is_animation(Reply("replay.solo", "", image=b"GIF89a...", image_name="replay.gif"))
-    True
-    >>> is_animation(Reply("board.caption", "", image=b"\\x89PNG...", image_name="board.png"))
-    False
-    """
-    return reply.image is not None and reply.image_name.lower().endswith(".gif")
-
-
-def callback_answer(texts: Sequence[str]) -> tuple[str | None, bool]:
-    """Text and ``show_alert`` for a callback answer made of private replies.
-
-    >>> callback_answer(["Not your game"])
-    ('Not your game', False)
-    >>> callback_answer([])
-    (None, False)
-    """
-    text = "\n".join(t for t in texts if t).strip()
-    if not text:
-        return None, False
-    if len(text) > CALLBACK_ANSWER_MAX:
-        text = text[: CALLBACK_ANSWER_MAX - 1] + "…"
-    return text, len(text) > ALERT_FROM or "\n" in text
-
-
-def command_of(text: str) -> tuple[str, str | None]:
-    """The command name (lower case, no slash) and the bot it is addressed to, if any.
-
-    >>> command_of("/Move@TavoloBot w3")
-    ('move', 'TavoloBot')
-    >>> command_of("/play canfield")
-    ('play', None)
-    """
-    head = text.split(maxsplit=1)[0][1:] if text.startswith("/") else ""
-    name, _, bot = head.partition("@")
-    return name.lower(), bot or None
-
-
-def _language(code: str | None, default: str) -> str:
-    code = (code or default or "en")[:2].lower()
-    return code if code in LANGUAGES else "en"
-
-
-@dataclass(slots=True)
-class Outgoing:
-    """A reply on its way to a chat. ``origin_chat``: the chat whose request caused it (a
-    private hand message remembers its table). ``notify``: for a private answer, whom to tell
-    in ``origin_chat`` when the private chat is closed: (user id, name, language)."""
-
-    reply: Reply
-    origin_chat: int
-    notify: tuple[int, str, str] | None = None
-
 
 # ----- the adapter -------------------------------------------------------------------------------------
-class TelegramAdapter:
+class TelegramAdapter(Delivery):
     """One bot: a python-telegram-bot ``Application`` wired to the core.
 
     >>> adapter = TelegramAdapter(core, TelegramConfig(token="123:abc"))   # doctest: +SKIP
@@ -642,123 +404,6 @@ class TelegramAdapter:
                 notify = (int(target), request.user_name, lang)
             self._queue(int(target), Outgoing(reply, chat_id, notify))
 
-    def _queue(self, chat_id: int, outgoing: Outgoing) -> None:
-        board = outgoing.reply.board
-        key = ("board", board.session_id) if board is not None else None
-        self.outbox.put(chat_id, outgoing, coalesce_key=key)
-
-    async def _deliver(self, chat_id: int, item: OutItem) -> None:
-        outgoing = item.payload
-        if isinstance(outgoing, _PrivateNotice):
-            await self._send(chat_id, outgoing)
-            return
-        try:
-            if outgoing.reply.board is not None:
-                await self._deliver_board(chat_id, outgoing, item.seq)
-            else:
-                await self._send(chat_id, outgoing)
-        except Forbidden:
-            if outgoing.notify is None or chat_id < 0:
-                raise
-            user_id, name, lang = outgoing.notify
-            self.outbox.put(outgoing.origin_chat, _PrivateNotice(user_id, name, lang))
-
-    async def _send(self, chat_id: int, outgoing: Outgoing | _PrivateNotice) -> Message:
-        bot = self.application.bot
-        if isinstance(outgoing, _PrivateNotice):
-            return await outgoing.send(bot, chat_id, self.username)
-        reply = outgoing.reply
-        markup = keyboard(reply.buttons, outgoing.origin_chat)
-        if reply.image is not None:
-            # A GIF replay goes out as an animation (it would not move as a photo).
-            send, media = (bot.send_animation, "animation") if is_animation(reply) else (bot.send_photo, "photo")
-            message = await send(
-                chat_id,
-                **{media: reply.image},
-                filename=reply.image_name,
-                caption=html_text(reply, CAPTION_MAX) or None,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-            )
-        else:
-            message = await bot.send_message(
-                chat_id,
-                html_text(reply, TEXT_MAX) or "…",
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                disable_web_page_preview=True,
-            )
-        if markup is not None and chat_id != outgoing.origin_chat:
-            self._hand_tables[(chat_id, message.message_id)] = outgoing.origin_chat
-        return message
-
-    async def _deliver_board(self, chat_id: int, outgoing: Outgoing, queued_seq: int) -> None:
-        reply = outgoing.reply
-        assert reply.board is not None
-        session = reply.board.session_id
-        target = self._board_target(chat_id, reply, queued_seq)
-        if target is not None:
-            try:
-                await self._edit_board(target, outgoing)
-                return
-            except BadRequest as error:
-                description = str(error).lower()
-                if "not modified" in description:
-                    return  # a double press drew the same board: nothing to change
-                if not any(reason in description for reason in EDIT_IMPOSSIBLE):
-                    raise
-                log.info("board message %s is gone; posting a new one", target)
-            await self.outbox.limiter.wait_turn(chat_id)  # the new message is one more call
-        message = await self._send(chat_id, outgoing)
-        self._stamp = self.outbox.stamp()
-        self._boards[(chat_id, session)] = (message.message_id, self._stamp)
-        if target is not None:
-            self._moved[target] = message.message_id
-        await self.core.board_posted(session, board_message_id(chat_id, message.message_id))
-
-    def _board_target(self, chat_id: int, reply: Reply, queued_seq: int) -> tuple[int, int] | None:
-        """Which message to edit for this board, if any."""
-        assert reply.board is not None
-        posted = self._boards.get((chat_id, reply.board.session_id))
-        if reply.board.message_id is None:
-            # The core did not know the message yet; if we posted one since this reply was
-            # queued, it is that one.
-            if posted is not None and posted[1] > queued_seq:
-                return chat_id, posted[0]
-            return None
-        target = parse_board_message_id(reply.board.message_id, chat_id)
-        if target is None:
-            return None
-        while target in self._moved:
-            target = (target[0], self._moved[target])
-        return target
-
-    async def _edit_board(self, target: tuple[int, int], outgoing: Outgoing) -> None:
-        bot = self.application.bot
-        reply = outgoing.reply
-        chat_id, message_id = target
-        markup = keyboard(reply.buttons, chat_id)
-        if reply.image is not None:
-            kind = InputMediaAnimation if is_animation(reply) else InputMediaPhoto
-            media = kind(
-                reply.image,
-                caption=html_text(reply, CAPTION_MAX) or None,
-                parse_mode=ParseMode.HTML,
-                filename=reply.image_name,
-            )
-            await bot.edit_message_media(
-                media, chat_id=chat_id, message_id=message_id, reply_markup=markup
-            )
-        else:
-            await bot.edit_message_text(
-                html_text(reply, TEXT_MAX) or "…",
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-            )
-
-    # ----- webhook mode --------------------------------------------------------------------------
     async def _start_webhook(self) -> None:
         """Serve Telegram's webhook POSTs (aiohttp) and register the URL with a secret token."""
         from aiohttp import web
@@ -798,24 +443,6 @@ class TelegramAdapter:
             if server is not None and server.sockets:
                 return int(server.sockets[0].getsockname()[1])
         return None
-
-
-@dataclass(frozen=True, slots=True)
-class _PrivateNotice:
-    """Told in the group when a private answer could not be delivered: who, and a link to open
-    the private chat. It reveals nothing of the answer."""
-
-    user_id: int
-    name: str
-    lang: str
-
-    async def send(self, bot: Any, chat_id: int, username: str) -> Message:
-        name = f'<a href="tg://user?id={self.user_id}">{html.escape(self.name)}</a>'
-        text = _OPEN_PRIVATE_CHAT[self.lang].format(name=name)
-        link = InlineKeyboardButton(_OPEN_PRIVATE_BUTTON[self.lang], url=f"https://t.me/{username}")
-        return await bot.send_message(
-            chat_id, text, parse_mode=ParseMode.HTML, reply_markup=InlineKeyboardMarkup([[link]])
-        )
 
 
 async def serve(core: Core, settings: Any) -> None:

@@ -9,8 +9,7 @@ from core_fakes import FakePlatform
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import buttons
-from bot.core import Core
+from bot.core import Core, buttons
 
 session_ids = st.text(alphabet="0123456789abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 args = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=30)

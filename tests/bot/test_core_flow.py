@@ -7,8 +7,7 @@ import asyncio
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 import engine
-from bot import buttons
-from bot.core import Core
+from bot.core import Core, buttons
 
 
 def verb_of(button) -> str:

@@ -13,9 +13,9 @@ import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 import engine
-from bot import buttons
-from bot.core import Core
-from bot.daily import (
+from bot.core import Core, buttons
+from bot.core.sessions import iso
+from bot.features.daily import (
     ACCEPTED,
     PLAYING,
     REFUSED,
@@ -30,7 +30,6 @@ from bot.daily import (
     share_text,
     verify,
 )
-from bot.sessions import iso
 from engine.cards import FRENCH_52, full_deck
 
 DAY = date(2025, 3, 14)  # the FakeClock's day

@@ -28,11 +28,10 @@ from core_fakes import FakeClock, fake_render
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import bot.sessions
+import bot.core.sessions
 import engine
-from bot import buttons
-from bot.commands import COMMANDS, FACES, GAME_ALIASES
-from bot.core import Core
+from bot.core import Core, buttons
+from bot.core.commands import COMMANDS, FACES, GAME_ALIASES
 from bot.replies import Reply, Request
 from bot.storage import ACTIVE
 
@@ -53,7 +52,7 @@ def repeatable() -> Iterator[None]:
     shrink an example (it draws buttons and moves from what the scene shows)."""
     counter = itertools.count()
     with (
-        mock.patch.object(bot.sessions, "new_session_id", lambda: f"s{next(counter):07d}"),
+        mock.patch.object(bot.core.sessions, "new_session_id", lambda: f"s{next(counter):07d}"),
         mock.patch("secrets.randbelow", lambda limit: 12345 % limit),
     ):
         yield

@@ -11,7 +11,7 @@ from core_fakes import FakePlatform
 
 import engine
 from bot.core import Core
-from bot.hints import REASONS, reason_key
+from bot.features.hints import REASONS, reason_key
 
 
 def install_hint(monkeypatch, choose) -> list[tuple[object, object]]:

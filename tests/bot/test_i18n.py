@@ -204,3 +204,25 @@ def test_a_french_deck_keeps_french_names_whatever_the_chosen_faces() -> None:
     assert card_name("Kd", "french52", "napoletane", "it") == "Re di quadri"
     assert card_name("Td", "french52", "piacentine", "es") == "Diez de diamantes"
     assert card_label("Td", "french52", "napoletane", "it") == "10♦"
+
+
+async def test_boards_are_drawn_with_the_chat_languages_words(core, chat):
+    """The renderer knows no language: the core hands it the board words from the catalogues."""
+    import json
+
+    chat.admins.add("ana")
+    await chat.say("ana", "/lang it")
+    board = (await chat.say("ana", "/play canfield 7"))[1]
+    style = json.loads(board.image.removeprefix(b"PNG "))
+    assert style["words"]["score"] == "Punti" and style["words"]["stock"] == "Tallone"
+    assert set(style["words"]) == set(i18n.BOARD_WORDS)
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_the_gallerys_sample_words_are_the_catalogues_board_words(lang):
+    """The gallery draws without the bot; its Spanish and Italian words may not drift from
+    what players see."""
+    from renderer import fonts, samples
+
+    assert samples.GALLERY_WORDS[lang] == i18n.board_words(lang)
+    assert set(fonts.WORDS) == set(i18n.BOARD_WORDS) and i18n.board_words("en") == fonts.WORDS

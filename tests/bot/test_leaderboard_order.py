@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core import Core
-from bot.daily import ACCEPTED, REFUSED
-from bot.leaderboards import Entry, rank, since_day
+from bot.features.daily import ACCEPTED, REFUSED
+from bot.features.leaderboards import Entry, rank, since_day
 
 TODAY = date(2025, 3, 14)  # the FakeClock's day
 _ids = itertools.count(1)

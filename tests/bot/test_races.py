@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import engine
 from bot.core import Core
-from bot.races import Entry, rank, tie_for_first
+from bot.features.races import Entry, rank, tie_for_first
 from bot.replies import Reply
 
 #: deal 1 opens with ``27``: column 2 onto column 7, turning a card up (+5), possible before
@@ -39,7 +39,7 @@ def pushed_into(chat: FakePlatform) -> list[Reply]:
         await chat._record([reply])
 
     chat.core.set_push(push)
-    chat.core.races.pick_deal = lambda: DEAL
+    chat.core.features["races"].pick_deal = lambda: DEAL
     return got
 
 

@@ -7,9 +7,9 @@ from core_fakes import FakePlatform, play_out
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import ratings
 from bot.core import Core
-from bot.ratings import Rating, updated
+from bot.features import ratings
+from bot.features.ratings import Rating, updated
 
 
 async def play_table(core: Core, chat: FakePlatform, *players: str) -> None:

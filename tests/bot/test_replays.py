@@ -17,8 +17,8 @@ from PIL import Image
 
 import engine
 import renderer
-from bot import daily, replays
 from bot.core import Core
+from bot.features import daily, replays
 from bot.replies import Reply
 from renderer.palette import new_board
 
@@ -155,7 +155,7 @@ async def test_todays_daily_deal_is_replayed_only_the_next_day(
 async def test_a_race_is_replayed_once_every_board_is_finished(
     core: Core, chat: FakePlatform, draw_spy: DrawSpy
 ):
-    core.races.pick_deal = lambda: 1
+    core.features["races"].pick_deal = lambda: 1
     await chat.say("ana", "/race 5")
     await chat.say("bea", "/join")
     await chat.say("ana", "/start")

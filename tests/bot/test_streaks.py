@@ -8,9 +8,9 @@ from core_fakes import FakeClock, FakePlatform
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot import daily
 from bot.core import Core
-from bot.streaks import Streaks, streaks
+from bot.features import daily
+from bot.features.streaks import Streaks, streaks
 
 D = date.fromisoformat
 

@@ -10,9 +10,8 @@ from typing import Any
 from core_fakes import FakeClock, FakePlatform, fake_render, play_out
 
 import engine
-from bot import buttons
-from bot.commands import mention_name
-from bot.core import Core
+from bot.core import Core, buttons
+from bot.core.commands import mention_name
 from bot.replies import Reply
 
 
@@ -261,6 +260,6 @@ async def test_every_adapter_push_gets_the_replies_once(core: Core, chat: FakePl
     core.set_push(telegram_push)
     core.set_push(discord_push)
     core.set_push(discord_push)  # set twice: still once
-    await core.push("discord", "c", core._reply("en", "table.none"))
-    await core.push("telegram", "c", core._reply("en", "table.none"))
+    await core.push("discord", "c", core.service.reply("en", "table.none"))
+    await core.push("telegram", "c", core.service.reply("en", "table.none"))
     assert seen == {"discord": ["table.none"], "telegram": ["table.none"]}

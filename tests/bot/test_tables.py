@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from core_fakes import FakePlatform
 
-from bot import buttons
-from bot.core import Core
+from bot.core import Core, buttons
 
 
 def verb_of(button) -> str:

@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime
 
-from bot.daily import daily_choice
+from bot.features.daily import daily_choice
 from bot.warmup import choose_days_deals, seconds_until_next_day
 
 
@@ -13,7 +13,7 @@ def test_next_choice_is_just_after_utc_midnight_whatever_the_offset():
 
 
 async def test_days_deals_are_chosen_and_stored_for_every_daily_game(core, clock, monkeypatch):
-    import bot.daily as daily
+    import bot.features.daily as daily
 
     # A quick stand-in for the solver search (the real choice is covered in test_daily).
     monkeypatch.setattr(daily, "NODE_BUDGETS", {g: 2_000 for g in daily.DAILY_GAMES})

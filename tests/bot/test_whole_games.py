@@ -10,8 +10,7 @@ import pytest
 from core_fakes import FakePlatform
 
 import engine
-from bot import buttons
-from bot.core import Core
+from bot.core import Core, buttons
 from engine.solvers import Budget, solve
 
 #: (game, deal) pairs the solver wins within a small budget

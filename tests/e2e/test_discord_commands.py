@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.commands import COMMANDS
+from bot.core.commands import COMMANDS
 from tests.e2e.fake_discord import running_table
 
 

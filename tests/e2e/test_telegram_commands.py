@@ -11,7 +11,7 @@ import pytest
 from fake_telegram import TelegramWorld
 from PIL import Image
 
-from bot.commands import COMMANDS
+from bot.core.commands import COMMANDS
 from bot.i18n import LANGUAGES, help_text
 
 GROUP = -100555

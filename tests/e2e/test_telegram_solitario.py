@@ -12,7 +12,7 @@ import pytest
 from fake_telegram import TelegramWorld, button_session
 
 import engine
-from bot import buttons
+from bot.core import buttons
 from engine.solvers import Budget, solve
 
 #: Solitario (Klondike, draw three) deal 16: the solver wins it in about 60 nodes, 65 moves

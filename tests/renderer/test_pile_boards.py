@@ -115,7 +115,10 @@ def test_every_pile_carries_its_notation_label():
 
 def test_words_follow_the_language():
     view = samples.solitario_view("mid")
-    assert renderer.render("solitario", view, lang="it") != renderer.render("solitario", view)
+    # the bot passes the words of the chat's language (from its catalogues); English without
+    italian = {"deal": "Smazzata", "score": "Punti", "moves": "Mosse", "stock": "Tallone"}
+    assert renderer.render("solitario", view, lang="it", words=italian) != renderer.render("solitario", view)
+    assert renderer.render("solitario", view, words={}) == renderer.render("solitario", view)
     assert renderer.render("solitario", view, clock="01:00") != renderer.render("solitario", view)
 
 

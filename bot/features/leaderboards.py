@@ -28,13 +28,14 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
 from bot import i18n
-from bot.commands import ALL_GAMES, game_id_of
-from bot.daily import ACCEPTED, DAILY_GAMES, settle_pending
+from bot.core.commands import ALL_GAMES, game_id_of
+from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.replies import Reply
 from bot.storage import Storage
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
 
 PERIODS = ("today", "week", "all")
 SCOPES = ("here", "global")
@@ -192,7 +193,7 @@ def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, En
     return [title, *text_table(header, rows, [True, False, not text_column, True])]
 
 
-async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/leaderboard [game] [today|week|all] [here|global]`` as a text table."""
     games: list[str] = list(ALL_GAMES)
     period, scope = "today", "here"
@@ -205,7 +206,7 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
         elif game_id_of(lowered) is not None:
             games = [game_id_of(lowered)]  # type: ignore[list-item]
         else:
-            return [core._private(ctx, "leaderboard.usage")]
+            return [core.private(ctx, "leaderboard.usage")]
     await settle_pending(core.store)
     lang, platform = ctx.lang, ctx.req.platform
     today = ctx.now.date()
@@ -213,7 +214,7 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
     chat = ctx.req.chat_id if scope == "here" else None
     blocks: list[list[str]] = []
     for game_id in games:
-        name = core._game_name(lang, game_id)
+        name = core.game_name(lang, game_id)
         if game_id == "maestras":
             rows = await table_rows(core.store, platform, chat, since)
             if rows:
@@ -238,7 +239,7 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
         if lines:
             blocks.append(lines)
     if not blocks:
-        return [core._say(ctx, "leaderboard.empty")]
+        return [core.say(ctx, "leaderboard.empty")]
     title = i18n.t(lang, f"leaderboard.header_{period}") + " · " + i18n.t(lang, f"lb.scope.{scope}")
     text = "\n\n".join(["\n".join(b) for b in [[title], *blocks]])
     return [Reply(key="leaderboard.text", text=text,

@@ -5,7 +5,9 @@ callback-data limit; Discord allows 100). ``revision`` is the session's board re
 the board was drawn: it counts every change to the game (moves, and undos, which would
 otherwise bring an old move number back), so with no undo it equals the move number. The core
 refuses a press whose revision is not the session's current one ("this board is out of date"),
-which also makes a double press apply its move once.
+which also makes a double press apply its move once; only join and leave accept an older copy
+of a lobby message (same lobby, same meaning), and no verb accepts a revision the session has
+not reached.
 
 >>> bid = encode("mv", "a1b2c3d4", 7, "w3")
 >>> bid
@@ -92,7 +94,7 @@ def decode(button_id: str) -> ButtonAction | None:
     version, verb, session_id, revision, arg = parts
     if version != VERSION or verb not in VERBS or not _SESSION_RE.match(session_id):
         return None
-    if not revision.isdigit() or len(revision) > 9:
+    if not revision.isdigit() or len(revision) > 9:  # the id is ASCII (checked above)
         return None
     if any(not ch.isprintable() for ch in arg):
         return None

@@ -28,13 +28,16 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from bot import daily
-from bot.commands import ALL_GAMES, game_id_of
+from bot import i18n
+from bot.core.commands import ALL_GAMES, game_id_of
+from bot.features import daily
 from bot.replies import Reply
 from bot.storage import ACTIVE, SOLO, SessionRecord
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
+    from bot.features.races import Races
 
 log = logging.getLogger("tavolo.replays")
 
@@ -68,7 +71,7 @@ def draw_replay(
     return data
 
 
-async def latest_finished(core: Core, ctx: Ctx, game_id: str | None = None) -> str | None:
+async def latest_finished(core: Service, ctx: Ctx, game_id: str | None = None) -> str | None:
     """The id of the sender's most recently finished game in this chat (of ``game_id`` when
     given), or None."""
     sql = (
@@ -81,14 +84,14 @@ async def latest_finished(core: Core, ctx: Ctx, game_id: str | None = None) -> s
     return str(rows[0][0]) if rows else None
 
 
-async def _spoiler_key(core: Core, ctx: Ctx, rec: SessionRecord) -> str | None:
+async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races) -> str | None:
     """Why this replay must wait (an i18n key), or None when it may be shown now."""
     if rec.kind == SOLO:
         today = ctx.now.date().isoformat()
         choice = await daily.stored_choice(core.store, rec.game_id, today)
         if choice is not None and choice.deal == rec.deal:
             return "replay.daily_today"
-        entry = await core.races.entry_of(rec.id)
+        entry = await races.entry_of(rec.id)
         if entry is not None:
             race_id, round_number = entry
             rows = await core.store.fetch(
@@ -101,13 +104,13 @@ async def _spoiler_key(core: Core, ctx: Ctx, rec: SessionRecord) -> str | None:
     return None
 
 
-def _caption(core: Core, ctx: Ctx, rec: SessionRecord, moves: list[str]) -> Reply:
-    game = core._game_name(ctx.lang, rec.game_id)
+def _caption(core: Service, ctx: Ctx, rec: SessionRecord, moves: list[str]) -> Reply:
+    game = core.game_name(ctx.lang, rec.game_id)
     if rec.kind == SOLO:
         name = rec.names.get(rec.players[0], rec.players[0])
-        return core._say(ctx, "replay.solo", name=name, game=game, deal=rec.deal, moves=len(moves))
+        return core.say(ctx, "replay.solo", name=name, game=game, deal=rec.deal, moves=len(moves))
     players = ", ".join(rec.names.get(p, p) for p in rec.players)
-    return core._say(ctx, "replay.table", game=game, players=players, moves=len(moves))
+    return core.say(ctx, "replay.table", game=game, players=players, moves=len(moves))
 
 
 async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
@@ -118,7 +121,7 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
         return cached
     call = functools.partial(
         draw_replay, rec.game_id, rec.deal, list(rec.players), dict(rec.options), list(moves),
-        faces=rec.faces, lang=lang,
+        faces=rec.faces, lang=lang, words=i18n.board_words(lang),
     )  # fmt: skip
     data = await asyncio.get_running_loop().run_in_executor(_executor, call)
     _cache[key] = data
@@ -127,7 +130,7 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
     return data
 
 
-async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+async def command(core: Service, races: Races, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/replay [game]``: the animated replay of the sender's last finished game here.
 
     The answer is a channel message whose image is the GIF (``image_name="replay.gif"``), or a
@@ -135,29 +138,29 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
     competition, or a drawing failure."""
     game_id: str | None = None
     if len(args) > 1:
-        return [core._private(ctx, "replay.usage")]
+        return [core.private(ctx, "replay.usage")]
     if args:
         game_id = game_id_of(args[0])
         if game_id is None:
-            return [core._private(ctx, "game.unknown", game=args[0][:32],
-                                  games=core._games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
+            return [core.private(ctx, "game.unknown", game=args[0][:32],
+                                  games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
     session_id = await latest_finished(core, ctx, game_id)
     if session_id is None:
         if game_id is None:
-            return [core._private(ctx, "replay.none")]
-        return [core._private(ctx, "replay.none_of_game", game=core._game_name(ctx.lang, game_id))]
+            return [core.private(ctx, "replay.none")]
+        return [core.private(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
     rec = await core.store.get_session(session_id)
     if rec is None:
-        return [core._private(ctx, "replay.none")]
-    waiting = await _spoiler_key(core, ctx, rec)
+        return [core.private(ctx, "replay.none")]
+    waiting = await _spoiler_key(core, ctx, rec, races)
     if waiting is not None:
-        return [core._private(ctx, waiting)]
+        return [core.private(ctx, waiting)]
     moves = await core.store.load_moves(session_id)
     try:
         image = await _gif(rec, moves, ctx.lang)
     except Exception:
         log.exception("replay of %s (%s) failed", session_id, rec.game_id)
-        return [core._private(ctx, "replay.failed")]
+        return [core.private(ctx, "replay.failed")]
     reply = _caption(core, ctx, rec, moves)
     reply.image = image
     reply.image_name = IMAGE_NAME

@@ -33,14 +33,17 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from bot import i18n
+from bot.core.commands import ascii_number
+from bot.core.context import system_ctx
+from bot.core.sessions import Session, iso
+from bot.features.tables import Tables, may_manage
 from bot.replies import Reply
-from bot.sessions import Session, iso
 from bot.storage import LOBBY, OVER, Storage
-from bot.tables import may_manage, system_ctx
 from engine.rng import DealRandom
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
 
 log = logging.getLogger("tavolo.races")
 
@@ -132,8 +135,10 @@ async def load_race(store: Storage, race_id: str) -> RaceRow | None:
 class Races:
     """The race commands and clocks (see module doc)."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Service, tables: Tables) -> None:
         self.core = core
+        self.tables = tables
+        tables.race_running_in = self.running_in_chat
         self._entry_cache: dict[str, tuple[str, int] | None] = {}
         #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
         self.pick_deal: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
@@ -190,7 +195,7 @@ class Races:
     async def open(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/race [minutes] [senza-tempo]``: open the join window."""
         core = self.core
-        refusal = core.tables.opening_refusal(ctx, GAME)
+        refusal = self.tables.opening_refusal(ctx, GAME)
         if refusal is not None:
             return [refusal]
         minutes: int | None = DEFAULT_MINUTES
@@ -199,17 +204,17 @@ class Races:
             lowered = word.lower()
             if lowered in SENZA_TEMPO_WORDS:
                 senza_tempo = True
-            elif lowered.isdigit() and 1 <= int(lowered) <= MAX_MINUTES:
-                minutes = int(lowered)
+            elif (number := ascii_number(lowered)) is not None and 1 <= number <= MAX_MINUTES:
+                minutes = number
             else:
-                return [core._private(ctx, "race.usage", max=MAX_MINUTES)]
+                return [core.private(ctx, "race.usage", max=MAX_MINUTES)]
         if senza_tempo:
             minutes = None
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
-        if await core.tables.chat_is_taken(platform, chat_id):
-            return [core._private(ctx, "challenge.exists")]
+        if await self.tables.chat_is_taken(platform, chat_id):
+            return [core.private(ctx, "challenge.exists")]
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
-            return [core._private(ctx, "race.busy")]
+            return [core.private(ctx, "race.busy")]
         lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
@@ -218,20 +223,20 @@ class Races:
             (lobby.id, minutes, int(senza_tempo), iso(ctx.now + JOIN_WINDOW)),
         )])  # fmt: skip
         key = "race.opened_senza_tempo" if senza_tempo else "race.opened"
-        opened = core._say(ctx, key, creator=ctx.req.user_name, minutes=minutes or 0,
+        opened = core.say(ctx, key, creator=ctx.req.user_name, minutes=minutes or 0,
                            seconds=int(JOIN_WINDOW.total_seconds()))  # fmt: skip
-        return [opened, await core._board(ctx, lobby, fresh=True)]
+        return [opened, await core.board(ctx, lobby, fresh=True)]
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         if await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user) is not None:
-            return [self.core._private(ctx, "race.busy")]
-        return await self.core.tables.join(ctx, lobby)
+            return [self.core.private(ctx, "race.busy")]
+        return await self.tables.join(ctx, lobby)
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         """The creator starts the race before the join window closes."""
         core = self.core
         async with core.sessions.lock(lobby.id):
-            refusal = core.tables.start_refusal(ctx, lobby, MIN_RACERS)
+            refusal = self.tables.start_refusal(ctx, lobby, MIN_RACERS)
             if refusal is not None:
                 return [refusal]
             return await self._start_round(ctx, lobby, 1)
@@ -240,13 +245,13 @@ class Races:
         """``/end`` on a race: the creator or an admin stops it; boards are resigned, no ranking."""
         core = self.core
         if not may_manage(ctx, lobby):
-            return [core._private(ctx, "end.not_allowed")]
+            return [core.private(ctx, "end.not_allowed")]
         race = await load_race(self.store, lobby.id)
         if race is not None and race.round > 0:
             await self._resign_unfinished(race, ctx.now)
         async with core.sessions.lock(lobby.id):
             await core.sessions.end_without_result(lobby, iso(ctx.now))
-        return [core._say(ctx, "end.ended", name=ctx.req.user_name)]
+        return [core.say(ctx, "end.ended", name=ctx.req.user_name)]
 
     async def lobby_of_chat(self, platform: str, chat_id: str) -> Session | None:
         """The race lobby open or running in this chat (for ``/end``)."""
@@ -269,7 +274,7 @@ class Races:
         for player in list(rec.players):
             if await core.sessions.solo_of(rec.platform, rec.chat_id, player) is not None:
                 rec.players.remove(player)  # started a solo game meanwhile: one game at a time
-                replies.append(core._say(ctx, "race.dropped", name=lobby.name_of(player)))
+                replies.append(core.say(ctx, "race.dropped", name=lobby.name_of(player)))
                 continue
             board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
                                                  GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
@@ -294,9 +299,9 @@ class Races:
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
         limit = "senza tempo" if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
-        replies.append(core._say(ctx, key, players=names, deal=deal, limit=limit, round=round_number))
+        replies.append(core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number))
         for player, board in boards:
-            shown = await core._board(ctx, board, fresh=True)
+            shown = await core.board(ctx, board, fresh=True)
             shown.text = i18n.t(ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text)
             shown.mentions = [player]
             replies.append(shown)
@@ -349,7 +354,7 @@ class Races:
                 entries.append(Entry(player, int(score), int(score_move), int(moves)))
             placed = rank(entries, race_id, round_number)
             if race.senza_tempo and tie_for_first(placed):
-                tie = core._say(ctx, "race.tie_replay", score=placed[0].score,
+                tie = core.say(ctx, "race.tie_replay", score=placed[0].score,
                                 players=", ".join(lobby.name_of(p.player) for p in placed if p.score == placed[0].score))  # fmt: skip
                 return [tie, *await self._start_round(ctx, lobby, round_number + 1)]
             lines = [i18n.t(ctx.lang, "race.results_header")]
@@ -397,7 +402,7 @@ class Races:
                 race = await load_race(self.store, race_id)
                 if race is None:
                     continue
-                lang = await core._chat_language(platform, chat_id)
+                lang = await core.chat_language(platform, chat_id)
                 ctx = system_ctx(platform, chat_id, lang, now)
                 replies: list[Reply] = []
                 if status == LOBBY and race.join_deadline is not None and race.join_deadline <= iso(now):
@@ -409,7 +414,7 @@ class Races:
                     if time_up or await self._all_finished(race):
                         replies = await self._finish_round(ctx, race_id, race.round)
                         if time_up and replies:
-                            replies.insert(0, core._say(ctx, "race.time_up"))
+                            replies.insert(0, core.say(ctx, "race.time_up"))
                 if replies:
                     changed += 1
                 for reply in replies:
@@ -428,5 +433,5 @@ class Races:
                 return []
             if len(lobby.record.players) < MIN_RACERS:
                 await core.sessions.end_without_result(lobby, iso(ctx.now))
-                return [core._say(ctx, "race.cancelled", min=MIN_RACERS)]
+                return [core.say(ctx, "race.cancelled", min=MIN_RACERS)]
             return await self._start_round(ctx, lobby, 1)

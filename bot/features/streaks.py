@@ -20,14 +20,16 @@ from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from bot import i18n
-from bot.commands import ALL_GAMES, mention_name
-from bot.daily import ACCEPTED, settle_pending
-from bot.leaderboards import Entry, sort_key
+from bot.core.commands import ALL_GAMES, mention_name
+from bot.features.daily import ACCEPTED, settle_pending
+from bot.features.leaderboards import Entry, sort_key
 from bot.replies import Reply
 from bot.storage import Storage
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
+    from bot.features.tables import Tables
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,27 +114,27 @@ def _best_text(lang: str, stats: GameStats) -> str:
     return i18n.t(lang, "stats.best.moves", score=best.score, moves=best.move_count)
 
 
-async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/stats [@player]``: games, wins and best result per game, current and best streak."""
     player_id, name = ctx.user, ctx.req.user_name
     if args:
         found = await core.store.find_player(ctx.req.platform, mention_name(args[0]))
         if found is None:
-            return [core._private(ctx, "stats.unknown_player", name=args[0][:64])]
+            return [core.private(ctx, "stats.unknown_player", name=args[0][:64])]
         player_id, name = found
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)
     streak = streaks(await daily_days(core.store, ctx.req.platform, player_id), ctx.now.date())
     if not per_game:
-        return [core._say(ctx, "stats.none", name=name)]
+        return [core.say(ctx, "stats.none", name=name)]
     lang = ctx.lang
     lines = [i18n.t(lang, "stats.header", name=name)]
     for stats in per_game:
-        lines.append(i18n.t(lang, "stats.game_line", game=core._game_name(lang, stats.game_id),
+        lines.append(i18n.t(lang, "stats.game_line", game=core.game_name(lang, stats.game_id),
                             games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
-    # Ratings and table numbers come from the tables module (bot/tables.py).
-    lines += await core.tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
+    # Ratings and table numbers come from the tables feature.
+    lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
     params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
               "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game}}  # fmt: skip
     return [Reply(key="stats.text", text="\n".join(lines), params=params)]

@@ -11,7 +11,10 @@ ParsedLine(command=None, args=['w3'], rest='w3')
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+import engine
+from bot.core.registry import Refusal
 
 #: every command, in the order menus show them
 COMMANDS: tuple[str, ...] = (
@@ -87,6 +90,20 @@ def parse_line(text: str) -> ParsedLine:
     return ParsedLine(command, rest.split(), rest)
 
 
+def ascii_number(word: str) -> int | None:
+    """The whole number ``word`` spells in ASCII digits, else None.
+
+    ``str.isdigit`` also accepts ``²``, ``٣`` and fullwidth digits, which ``int()`` then reads
+    or refuses; players' numbers are read from ``0``-``9`` only.
+
+    >>> ascii_number("42"), ascii_number("²"), ascii_number("٣"), ascii_number("７"), ascii_number("-1")
+    (42, None, None, None, None)
+    """
+    if not word or not word.isascii() or not word.isdigit():
+        return None
+    return int(word)
+
+
 def game_id_of(word: str) -> str | None:
     """The game id a player meant, or None.
 
@@ -108,6 +125,59 @@ def mention_name(word: str) -> str:
     """
     if word.startswith("<@") and word.endswith(">"):
         inner = word[2:-1].removeprefix("!")
-        if inner.isdigit():
+        if ascii_number(inner) is not None:
             return inner
     return word[1:] if word.startswith("@") else word
+
+
+#: the highest deal number /play takes (deals are 31-bit seeds)
+MAX_DEAL = 2**31 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class PlayArgs:
+    """What ``/play <game> [faces] [deal] [name=value ...]`` asked for (None: not given)."""
+
+    game_id: str
+    faces: str | None = None
+    deal: int | None = None
+    options: dict[str, str] = field(default_factory=dict)
+
+
+def parse_play(args: list[str]) -> PlayArgs | Refusal:
+    """Read ``/play``'s words; a :class:`Refusal` says what is wrong with them.
+
+    >>> parse_play(["Klondike", "piacentine", "42", "draw=3"])
+    PlayArgs(game_id='solitario', faces='piacentine', deal=42, options={'draw': '3'})
+    >>> parse_play(["canfield", "²"]).key
+    'play.bad_argument'
+    """
+    if not args:
+        return Refusal("play.usage", games=SOLO_GAMES)
+    game_id = game_id_of(args[0])
+    if game_id is None:
+        return Refusal("game.unknown", {"game": args[0][:32]}, games=SOLO_GAMES)
+    if game_id not in SOLO_GAMES:
+        return Refusal("play.use_challenge", game_id=game_id)
+    if game_id not in engine.GAMES:
+        return Refusal("error.game_unavailable", game_id=game_id)
+    faces: str | None = None
+    deal: int | None = None
+    options: dict[str, str] = {}
+    for word in args[1:]:
+        lowered = word.lower()
+        number = ascii_number(word)
+        if lowered in FACES and faces is None:
+            faces = lowered
+        elif number is not None and deal is None:
+            if number > MAX_DEAL:
+                return Refusal("play.bad_deal", {"deal": word[:20], "max": MAX_DEAL})
+            deal = number
+        elif "=" in word and not word.startswith("="):
+            name, _, value = word.partition("=")
+            options[name.lower()] = value
+        else:
+            return Refusal("play.bad_argument", {"arg": word[:32]})
+    if faces is not None and game_id != "solitario":
+        return Refusal("play.faces_solitario_only")
+    return PlayArgs(game_id, faces, deal, options)

@@ -33,15 +33,16 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n
-from bot.commands import FACES, game_id_of
+from bot.core.commands import FACES, game_id_of
+from bot.core.sessions import iso
 from bot.replies import Reply
-from bot.sessions import iso
 from bot.storage import OVER, Storage
 from engine import BadSetup, IllegalMove
 from engine.rng import DealRandom
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
 
 log = logging.getLogger("tavolo.daily")
 
@@ -431,54 +432,54 @@ def share_text(lang: str, game_id: str, day: str, outcome: str, score: int, move
 
 
 # ----- the /daily command ------------------------------------------------------------------------
-async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/daily <game> [faces]``: start today's ranked attempt, or a casual replay once the
     ranked one is over."""
     games = ", ".join(f"{g} ({i18n.t(ctx.lang, f'game.{g}')})" for g in DAILY_GAMES)
     if not args:
-        return [core._private(ctx, "daily.usage", games=games)]
+        return [core.private(ctx, "daily.usage", games=games)]
     game_id = game_id_of(args[0])
     if game_id not in DAILY_GAMES:
-        return [core._private(ctx, "daily.unknown_game", game=args[0][:32], games=games)]
+        return [core.private(ctx, "daily.unknown_game", game=args[0][:32], games=games)]
     faces = None
     for word in args[1:]:
         if word.lower() in FACES and game_id == "solitario" and faces is None:
             faces = word.lower()
         else:
-            return [core._private(ctx, "daily.bad_argument", arg=word[:32])]
+            return [core.private(ctx, "daily.bad_argument", arg=word[:32])]
     await settle_pending(core.store)
-    existing = await core._solo(ctx)
+    existing = await core.solo(ctx)
     if existing is not None:
-        return [core._private(ctx, "play.already_playing", game=core._game_name(ctx.lang, existing.record.game_id))]
+        return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, existing.record.game_id))]
     today = ctx.now.date()
     try:
         choice = await daily_choice(core.store, game_id, today, ctx.now)
     except DailyUnavailable:
-        return [core._private(ctx, "daily.unavailable", game=core._game_name(ctx.lang, game_id))]
+        return [core.private(ctx, "daily.unavailable", game=core.game_name(ctx.lang, game_id))]
     if choice is None:
-        return [core._private(ctx, "daily.no_deal", game=core._game_name(ctx.lang, game_id))]
+        return [core.private(ctx, "daily.no_deal", game=core.game_name(ctx.lang, game_id))]
     platform, user = ctx.req.platform, ctx.user
     attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
     if attempt is not None and attempt.status == PLAYING:
         # Its game is still going (in another chat: a replay here would show the deal).
-        return [core._private(ctx, "daily.in_progress", game=core._game_name(ctx.lang, game_id))]
+        return [core.private(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
     faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
     session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
                                            game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
-    name = core._game_name(ctx.lang, game_id)
+    name = core.game_name(ctx.lang, game_id)
     ranked = attempt is None and await add_attempt(core.store, Attempt(
         platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
     if ranked:
         session.record.ranked = True
         await core.sessions.save(session)
-        started = core._say(ctx, "daily.started", name=ctx.req.user_name, game=name, day=choice.day)
+        started = core.say(ctx, "daily.started", name=ctx.req.user_name, game=name, day=choice.day)
     else:
-        started = core._say(ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day)
+        started = core.say(ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day)
     started.params["ranked"] = ranked
-    return [started, await core._board(ctx, session, fresh=True)]
+    return [started, await core.board(ctx, session, fresh=True)]
 
 
-async def play_refusal(core: Core, ctx: Ctx, game_id: str, deal: int, options: dict[str, Any]) -> Reply | None:
+async def play_refusal(core: Service, ctx: Ctx, game_id: str, deal: int, options: dict[str, Any]) -> Reply | None:
     """A private refusal when ``/play`` names today's daily deal before the player's ranked
     attempt at it is over: otherwise anyone could rehearse the challenge first."""
     if options:
@@ -490,17 +491,17 @@ async def play_refusal(core: Core, ctx: Ctx, game_id: str, deal: int, options: d
     attempt = await attempt_of(core.store, ctx.req.platform, ctx.user, game_id, today)
     if attempt is not None and attempt.status != PLAYING:
         return None
-    return core._private(ctx, "daily.deal_reserved", game=core._game_name(ctx.lang, game_id))
+    return core.private(ctx, "daily.deal_reserved", game=core.game_name(ctx.lang, game_id))
 
 
-async def game_ended(core: Core, ctx: Ctx, session_id: str) -> list[Reply]:
+async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:
     """After a game ends: settle it if it was a ranked daily attempt, and answer with the
     verdict (and, when accepted, the shareable summary). Nothing for other games."""
     status = await settle(core.store, session_id)
     if status is None:
         return []
     if status == REFUSED:
-        return [core._say(ctx, "daily.refused")]
+        return [core.say(ctx, "daily.refused")]
     attempt = await attempt_of_session(core.store, session_id)
     rows = await core.store.fetch(
         "SELECT game_id, deal, options, moves, score, outcome FROM results WHERE session_id = ?", (session_id,)
@@ -510,7 +511,7 @@ async def game_ended(core: Core, ctx: Ctx, session_id: str) -> list[Reply]:
     game_id, deal, options, moves, score, outcome = rows[0]
     text = share_text(ctx.lang, game_id, attempt.day, outcome, int(score), json.loads(moves), int(deal),
                       json.loads(options))  # fmt: skip
-    reply = core._say(ctx, "daily.accepted")
+    reply = core.say(ctx, "daily.accepted")
     reply.text = reply.text + "\n\n" + text
     reply.params["share"] = text
     return [reply]

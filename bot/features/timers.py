@@ -1,10 +1,10 @@
 """Turn timers and race clocks: what the bot does when time runs out.
 
 Deadlines are stored (``table_play.deadline``, ``races.join_deadline`` / ``races.deadline``),
-never kept only in memory, so a restarted bot picks them up: :func:`tick` compares every
-stored deadline with the core's injectable clock and acts on those that have passed. The core
-runs :func:`tick` every few seconds in a background task (:func:`tick_forever`); tests move a
-fake clock and call ``await core.tick()`` themselves.
+never kept only in memory, so a restarted bot picks them up: :func:`table_timeouts` (and the
+races' own ticker) compare every stored deadline with the core's injectable clock and act on
+those that have passed. The core runs the registered tickers every few seconds in a background
+task; tests move a fake clock and call ``await core.tick()`` themselves.
 
 A Cartas Maestras player whose turn timer runs out gets a *timeout*: the core plays
 :func:`timeout_move` for them (the engine's pass, drawing a card, when the rules allow it;
@@ -20,23 +20,19 @@ True
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.sessions import iso
+from bot.core.sessions import iso
 from engine import Game
 from engine.players import make_player
 
 if TYPE_CHECKING:
-    from bot.core import Core
+    from bot.core.service import Service
 
 log = logging.getLogger("tavolo.timers")
-
-#: how often the background task looks at the stored deadlines
-TICK_SECONDS = 5.0
-
 
 def computer_move(game: Game, player: str, seed: int = 0) -> Any:
     """The move the computer (the engine's greedy strategy) plays for ``player``."""
@@ -58,33 +54,16 @@ def timeout_move(game: Game, player: str) -> Any:
     return computer_move(game, player)
 
 
-async def tick(core: Core) -> int:
-    """Act on every deadline that has passed by the core's clock; returns how many."""
-    now = core.clock()
-    handled = await _table_timeouts(core, now)
-    handled += await core.races.tick(now)
-    return handled
-
-
-async def _table_timeouts(core: Core, now: datetime) -> int:
+async def table_timeouts(core: Service, time_out: Callable[[str, datetime], Awaitable[bool]], now: datetime) -> int:
+    """Act on every table turn timer that ran out by ``now``; returns how many."""
     rows = await core.store.fetch(
         "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (iso(now),)
     )
     handled = 0
     for (session_id,) in rows:
         try:
-            if await core.tables.time_out(session_id, now):
+            if await time_out(session_id, now):
                 handled += 1
         except Exception:
             log.exception("turn timeout of table %s failed", session_id)
     return handled
-
-
-async def tick_forever(core: Core, interval: float = TICK_SECONDS) -> None:
-    """The background task: :func:`tick` every ``interval`` seconds until cancelled."""
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await tick(core)
-        except Exception:
-            log.exception("timer tick failed")

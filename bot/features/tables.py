@@ -13,7 +13,7 @@ Seats that nobody answers for are played by the core at once, right after the mo
 - computer players (``/addbot``): the engine's greedy strategy;
 - players who left a started table (``/leave``, ``/kick``, three timeouts in a row): the engine
   cannot take a seat out of a game, so the seat stays and is *auto-passed*
-  (:func:`bot.timers.timeout_move`): it passes when the rules allow a pass, ends its final-phase
+  (:func:`bot.features.timers.timeout_move`): it passes when the rules allow a pass, ends its final-phase
   turn with ``stop``, and otherwise (a pass is illegal while a card fits) the greedy strategy
   places a card for it, since the engine has no "timeout" move.
 
@@ -28,21 +28,25 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot import i18n, ratings
-from bot.commands import mention_name
-from bot.replies import Reply, Request
-from bot.sessions import Session, iso
+from bot import i18n
+from bot.core.commands import ascii_number, mention_name
+from bot.core.context import system_ctx
+from bot.core.sessions import Session, iso
+from bot.features import ratings
+from bot.features.timers import computer_move, timeout_move
+from bot.replies import Reply
 from bot.storage import ACTIVE, LOBBY, Storage
-from bot.timers import computer_move, timeout_move
 from engine import BadSetup, IllegalMove
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
 
 GAME = "maestras"
 MIN_TABLE, MAX_TABLE = 2, 8
@@ -73,9 +77,10 @@ def parse_timer(word: str) -> int | None | Any:
         return None
     if lowered.startswith("timer="):
         value = lowered.removeprefix("timer=").removesuffix("m")
-        if not value.isdigit() or not 1 <= int(value) <= MAX_TIMER_MINUTES:
+        minutes = ascii_number(value)
+        if minutes is None or not 1 <= minutes <= MAX_TIMER_MINUTES:
             raise ValueError(value)
-        return int(value) * 60
+        return minutes * 60
     return ...
 
 
@@ -136,8 +141,11 @@ def timer_text(lang: str, seconds: int | None) -> str:
 class Tables:
     """Cartas Maestras table commands and the table side of every move (see module doc)."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Service) -> None:
         self.core = core
+        #: the id of the race running in a chat, if any (the races feature sets this at wiring)
+        self.race_running_in: Callable[[str, str], Awaitable[str | None]] = _no_race
+
 
     @property
     def store(self) -> Storage:
@@ -151,7 +159,7 @@ class Tables:
         if refusal is not None:
             return [refusal]
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
-            return [core._private(ctx, "challenge.exists")]
+            return [core.private(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
         invited_ids: list[str] = []
         invited_names: list[str] = []
@@ -159,7 +167,7 @@ class Tables:
             try:
                 setting = parse_timer(word)
             except ValueError:
-                return [core._private(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
+                return [core.private(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
             if setting is not ...:
                 timer = setting
                 continue
@@ -175,23 +183,23 @@ class Tables:
             ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
         )
         await save_play(self.store, TablePlay(session.id, timer))
-        opened = core._say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core._game_name(ctx.lang, GAME),
+        opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                            invited=", ".join(invited_names) or "-")  # fmt: skip
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
         opened.params["timer"] = timer
         opened.mentions = invited_ids
-        return [opened, await core._board(ctx, session, fresh=True)]
+        return [opened, await core.board(ctx, session, fresh=True)]
 
     async def join(self, ctx: Ctx, table: Session) -> list[Reply]:
         core = self.core
         async with core.sessions.lock(table.id):
             rec = table.record
             if rec.status != LOBBY:
-                return [core._private(ctx, "join.started")]
+                return [core.private(ctx, "join.started")]
             if ctx.user in rec.players:
-                return [core._private(ctx, "join.already")]
+                return [core.private(ctx, "join.already")]
             if len(rec.players) >= MAX_TABLE:
-                return [core._private(ctx, "join.full", max=MAX_TABLE)]
+                return [core.private(ctx, "join.full", max=MAX_TABLE)]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
             return await self._seating_changed(ctx, table, "join.joined", name=ctx.req.user_name)
@@ -202,11 +210,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
-                return [core._private(ctx, "end.not_allowed")]
+                return [core.private(ctx, "end.not_allowed")]
             if rec.status != LOBBY:
-                return [core._private(ctx, "join.started")]
+                return [core.private(ctx, "join.started")]
             if len(rec.players) >= MAX_TABLE:
-                return [core._private(ctx, "join.full", max=MAX_TABLE)]
+                return [core.private(ctx, "join.full", max=MAX_TABLE)]
             play = await load_play(self.store, table.id)
             number = 1
             while f"{COMPUTER_PREFIX}{number}" in rec.players or f"{COMPUTER_PREFIX}{number}" in play.computers:
@@ -225,15 +233,15 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if ctx.user not in rec.players:
-                return [core._private(ctx, "leave.not_seated")]
+                return [core.private(ctx, "leave.not_seated")]
             if rec.status == ACTIVE:
                 return await self._depart(ctx, table, ctx.user, "tables.left_game")
             if rec.status != LOBBY:
-                return [core._private(ctx, "game.not_active")]
+                return [core.private(ctx, "game.not_active")]
             if ctx.user == rec.creator:
                 await core.sessions.end_without_result(table, iso(ctx.now))
                 await self._stop_timer(table.id)
-                return [core._say(ctx, "leave.closed", name=ctx.req.user_name)]
+                return [core.say(ctx, "leave.closed", name=ctx.req.user_name)]
             rec.players.remove(ctx.user)
             return await self._seating_changed(ctx, table, "leave.left", name=ctx.req.user_name)
 
@@ -248,50 +256,50 @@ class Tables:
             try:
                 await core.sessions.start_table(table, secrets.randbelow(1_000_000), iso(ctx.now))
             except BadSetup as error:
-                return [core._illegal(ctx, error)]
+                return [core.illegal(ctx, error)]
             play = await load_play(self.store, table.id)
             self._restart_clock(play, ctx.now)
             await save_play(self.store, play)
             order = ", ".join(table.name_of(p) for p in rec.players)
-            started = core._say(ctx, "start.started", players=order)
+            started = core.say(ctx, "start.started", players=order)
             started.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, play.timer_seconds))
-            return [started, await core._board(ctx, table), core._turn_announcement(ctx.lang, table)]
+            return [started, await core.board(ctx, table), core.turn_announcement(ctx.lang, table)]
 
     async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/end``: the creator or an admin closes the table; no result is stored."""
         core = self.core
         async with core.sessions.lock(table.id):
             if not may_manage(ctx, table):
-                return [core._private(ctx, "end.not_allowed")]
+                return [core.private(ctx, "end.not_allowed")]
             await core.sessions.end_without_result(table, iso(ctx.now))
             await self._stop_timer(table.id)
-        return [core._say(ctx, "end.ended", name=ctx.req.user_name)]
+        return [core.say(ctx, "end.ended", name=ctx.req.user_name)]
 
     async def kick(self, ctx: Ctx, table: Session, args: list[str]) -> list[Reply]:
         """``/kick @player``: the creator or an admin removes a player; in a started game the
         seat stays and is auto-passed (the engine cannot remove a seat mid-game)."""
         core = self.core
         if not args:
-            return [core._private(ctx, "kick.usage")]
+            return [core.private(ctx, "kick.usage")]
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
-                return [core._private(ctx, "end.not_allowed")]
+                return [core.private(ctx, "end.not_allowed")]
             wanted = mention_name(args[0]).lower()
             target = next(
                 (p for p in rec.players if p.lower() == wanted or table.name_of(p).lower() == wanted), None
             )
             if target is None:
-                return [core._private(ctx, "kick.not_seated", name=args[0][:64])]
+                return [core.private(ctx, "kick.not_seated", name=args[0][:64])]
             if target == rec.creator:
-                return [core._private(ctx, "kick.creator")]
+                return [core.private(ctx, "kick.creator")]
             if rec.status == ACTIVE:
                 play = await load_play(self.store, table.id)
                 if target in play.departed:
-                    return [core._private(ctx, "kick.not_seated", name=args[0][:64])]
+                    return [core.private(ctx, "kick.not_seated", name=args[0][:64])]
                 return await self._depart(ctx, table, target, "kick.kicked")
             if rec.status != LOBBY:
-                return [core._private(ctx, "game.not_active")]
+                return [core.private(ctx, "game.not_active")]
             rec.players.remove(target)
             return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
 
@@ -299,27 +307,27 @@ class Tables:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
         game is not playable yet, or this is not a group. None: it can."""
         if game_id not in engine.GAMES:
-            return self.core._private(ctx, "error.game_unavailable", game=self.core._game_name(ctx.lang, game_id))
+            return self.core.private(ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id))
         if not ctx.req.is_group:
-            return self.core._private(ctx, "challenge.groups_only")
+            return self.core.private(ctx, "challenge.groups_only")
         return None
 
     async def chat_is_taken(self, platform: str, chat_id: str) -> bool:
         """Does the chat already host its one multiplayer session (a table, or a race)?"""
         if await self.core.sessions.table_of(platform, chat_id) is not None:
             return True
-        return await self.core.races.running_in_chat(platform, chat_id) is not None
+        return await self.race_running_in(platform, chat_id) is not None
 
     def start_refusal(self, ctx: Ctx, lobby: Session, minimum: int) -> Reply | None:
         """Why the sender may not deal this lobby (a table's or a race's) now: it has started
         already, they did not open it, or fewer than ``minimum`` are seated. None: they may."""
         rec = lobby.record
         if rec.status != LOBBY:
-            return self.core._private(ctx, "start.already")
+            return self.core.private(ctx, "start.already")
         if ctx.user != rec.creator:
-            return self.core._private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
+            return self.core.private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
         if len(rec.players) < minimum:
-            return self.core._private(ctx, "start.too_few", min=minimum)
+            return self.core.private(ctx, "start.too_few", min=minimum)
         return None
 
     async def _seating_changed(self, ctx: Ctx, lobby: Session, key: str, **params: Any) -> list[Reply]:
@@ -329,8 +337,8 @@ class Tables:
         rec.revision += 1
         rec.last_active_at = iso(ctx.now)
         await self.core.sessions.save(lobby)
-        said = self.core._say(ctx, key, count=len(rec.players), **params)
-        return [said, await self.core._board(ctx, lobby)]
+        said = self.core.say(ctx, key, count=len(rec.players), **params)
+        return [said, await self.core.board(ctx, lobby)]
 
     # ----- during the game ------------------------------------------------------------------
     async def _depart(self, ctx: Ctx, table: Session, player: str, key: str) -> list[Reply]:
@@ -340,7 +348,7 @@ class Tables:
         if player not in play.departed:
             play.departed.append(player)
         await save_play(self.store, play)
-        note = core._say(ctx, key, name=table.name_of(player))
+        note = core.say(ctx, key, name=table.name_of(player))
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
@@ -350,11 +358,11 @@ class Tables:
         if not play.people_left(table.record.players):
             await core.sessions.end_without_result(table, iso(ctx.now))
             await self._stop_timer(table.id)
-            return [core._say(ctx, "tables.abandoned")]
+            return [core.say(ctx, "tables.abandoned")]
         game = table.game
         assert game is not None
         if play.auto_played(game.current_player):
-            return await core._after_change(ctx, table)
+            return await core.after_change(ctx, table)
         return []
 
     async def after_change(self, ctx: Ctx, table: Session) -> list[Reply]:
@@ -404,24 +412,24 @@ class Tables:
                 await save_play(self.store, play)
                 return False
             rec = table.record
-            lang = await core._chat_language(rec.platform, rec.chat_id)
+            lang = await core.chat_language(rec.platform, rec.chat_id)
             ctx = system_ctx(rec.platform, rec.chat_id, lang, now)
             player = game.current_player
             count = play.timeouts.get(player, 0) + 1
             play.timeouts[player] = count
             move = await core.sessions.play(table, str(timeout_move(game, player)), player, now)
-            replies = [core._say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
+            replies = [core.say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
                                  count=count, max=MAX_TIMEOUTS)]  # fmt: skip
             if count >= MAX_TIMEOUTS:
                 play.departed.append(player)
-                replies.append(core._say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS))
+                replies.append(core.say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS))
             await save_play(self.store, play)
             if not play.people_left(rec.players) and not game.is_over:
                 await core.sessions.end_without_result(table, iso(now))
                 await self._stop_timer(table.id)
-                replies.append(core._say(ctx, "tables.abandoned"))
+                replies.append(core.say(ctx, "tables.abandoned"))
             else:
-                replies += await core._after_change(ctx, table)
+                replies += await core.after_change(ctx, table)
         for reply in replies:
             await core.push(rec.platform, rec.chat_id, reply)
         return True
@@ -469,8 +477,5 @@ def may_manage(ctx: Ctx, lobby: Session) -> bool:
     return ctx.user == lobby.record.creator or ctx.req.is_admin
 
 
-def system_ctx(platform: str, chat_id: str, lang: str, now: datetime) -> Ctx:
-    """The context of something the bot does by itself (a timer firing): nobody's request."""
-    from bot.core import Ctx  # the core imports this module: import it when first needed
-
-    return Ctx(Request(platform, chat_id, "", ""), lang, now)
+async def _no_race(platform: str, chat_id: str) -> str | None:
+    return None

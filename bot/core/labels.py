@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from bot import i18n
+from engine import Move
 
 _HAND_SLOT = re.compile(r"^h(\d{1,2})$")
 _PATH_END = re.compile(r"^([NESW])(?:>([nesw]))?$")
@@ -89,7 +90,7 @@ def target_label(lang: str, view: dict[str, Any], faces: str, destination: str) 
     return pile_label(lang, view, faces, destination)
 
 
-def hand_move_label(lang: str, move: Any) -> str:
+def hand_move_label(lang: str, move: Move) -> str:
     """A Cartas Maestras hand button: ``Card 1 → path N``, with the quarter turns before
     placing when there are any; pass and stop by name.
 
@@ -100,7 +101,7 @@ def hand_move_label(lang: str, move: Any) -> str:
     text = str(move)
     if text in ("pass", "stop"):
         return i18n.t(lang, f"button.{text}")
-    slot, destination = getattr(move, "slot", None), getattr(move, "dst", None)
+    slot, destination = getattr(move, "slot", None), move.dst
     if slot is None or destination is None:
         return text
     path = path_label(lang, str(destination))

@@ -25,10 +25,11 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot import i18n
 from bot.replies import Reply
-from engine import Game, IllegalMove
+from engine import Game, IllegalMove, Move
 
 if TYPE_CHECKING:
-    from bot.core import Core, Ctx
+    from bot.core.context import Ctx
+    from bot.core.service import Service
 
 REASONS = (
     "wins",
@@ -59,12 +60,12 @@ def _empty_columns(view: dict[str, Any]) -> int:
     return sum(1 for p in view.get("piles") or [] if p.get("kind") == "tableau" and not p.get("cards") and not p.get("down"))
 
 
-def reason_key(game: Game, move: Any) -> str:
+def reason_key(game: Game, move: Move) -> str:
     """Why ``move`` is good, as a key of :data:`REASONS`, judged from public views only."""
     return effects(game, move)[0]
 
 
-def effects(game: Game, move: Any) -> tuple[str, int]:
+def effects(game: Game, move: Move) -> tuple[str, int]:
     """(reason key, score change) of ``move``: it is played and taken back on ``game`` (so
     pass a private copy when others may look at the game meanwhile)."""
     before = game.view(None)
@@ -81,7 +82,7 @@ def effects(game: Game, move: Any) -> tuple[str, int]:
     return _reason(before, after, move), gain
 
 
-def _reason(before: dict[str, Any], after: dict[str, Any], move: Any) -> str:
+def _reason(before: dict[str, Any], after: dict[str, Any], move: Move) -> str:
     if str(after.get("outcome")) in ("won", "completo"):
         return "wins"
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
@@ -100,15 +101,15 @@ def _reason(before: dict[str, Any], after: dict[str, Any], move: Any) -> str:
         before, "reserve", "cards"
     ) + _count(before, "reserve", "down"):
         return "reserve"
-    dst = str(getattr(move, "dst", None))
+    dst = str(move.dst)
     if paths_before.get(dst.split(">")[0]):
         return "continues_path"
     kinds = {p.get("id"): p.get("kind") for p in before.get("piles") or []}
-    if kinds.get(getattr(move, "dst", None)) == "tableau":
+    if kinds.get(move.dst) == "tableau":
         return "builds"
-    if kinds.get(getattr(move, "src", None)) == "stock":
+    if kinds.get(move.src) == "stock":
         return "draw"
-    if kinds.get(getattr(move, "dst", None)) == "waste":
+    if kinds.get(move.dst) == "waste":
         return "waste"
     return "best"
 
@@ -126,19 +127,19 @@ def suggest(game: Game, player: str | None) -> tuple[str, str, int] | None:
     return text, reason, gain
 
 
-async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
+async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/hint``: the hint for the sender's game in this chat, privately."""
-    session = await core._game_for_move(ctx)
+    session = await core.game_for_move(ctx)
     if session is None or session.game is None:
-        return [await core._no_game(ctx)]
+        return [await core.no_game(ctx)]
     if session.record.ranked:
-        return [core._private(ctx, "hint.ranked")]
+        return [core.private(ctx, "hint.ranked")]
     async with core.sessions.lock(session.id):
         game = session.game
         if game is None or game.is_over or not session.is_active:
-            return [core._private(ctx, "game.not_active")]
+            return [core.private(ctx, "game.not_active")]
         if session.is_table and game.current_player != ctx.user:
-            return [core._private(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
+            return [core.private(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
         moves = list(game.moves)
         record = session.record
     loop = asyncio.get_running_loop()
@@ -149,11 +150,11 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
         found = await loop.run_in_executor(None, suggest, snapshot, ctx.user)
     except (ImportError, ValueError, IllegalMove):
         # No hint search for this game yet (or it offered something the game refuses).
-        return [core._private(ctx, "hint.unavailable")]
+        return [core.private(ctx, "hint.unavailable")]
     if found is None:
-        return [core._private(ctx, "hint.none")]
+        return [core.private(ctx, "hint.none")]
     notation, reason, gain = found
     why = i18n.t(ctx.lang, f"hint.why.{reason}")
     # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
     key = "hint.text_points" if gain > 0 and session.record.game_id in POINT_GAMES else "hint.text"
-    return [core._private(ctx, key, move=notation, why=why, points=gain)]
+    return [core.private(ctx, key, move=notation, why=why, points=gain)]

@@ -1,0 +1,66 @@
+"""The composition root: which features this bot has, and how they are wired to the core.
+
+The core imports no feature; ``Core.create`` calls :func:`wire_features` (or the ``wiring``
+it is given), which builds each feature on the core's :class:`~bot.core.service.Service` and
+registers its commands, button verbs and hooks. A new feature is one module in
+``bot/features/`` and a few lines here.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from bot.core.context import Ctx
+from bot.core.registry import Registry
+from bot.core.service import Service
+from bot.core.sessions import Session
+from bot.features import daily, hints, info, leaderboards, replays, streaks, timers
+from bot.features.lobby import Lobby
+from bot.features.races import Races
+from bot.features.tables import Tables
+from bot.replies import Reply
+
+
+def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
+    """Build every feature on ``core`` and fill ``registry``; returns the feature objects by
+    name (tests reach a race's deal picker through them)."""
+    tables = Tables(core)
+    races = Races(core, tables)
+    Lobby(core, tables, races).register(registry)
+    info.register(registry, core)
+
+    registry.command("hint", functools.partial(hints.command, core))
+    registry.command("daily", functools.partial(daily.command, core))
+    registry.command("leaderboard", functools.partial(leaderboards.command, core))
+    registry.command("stats", functools.partial(streaks.command, core, tables))
+    registry.command("replay", functools.partial(replays.command, core, races))
+
+    # Tables: computer and departed seats play after each move, the turn clock restarts;
+    # their boards show each seat's timeouts.
+    registry.table_moved.append(tables.after_change)
+
+    async def table_view(session: Session, view: dict[str, Any], style: dict[str, Any]) -> dict[str, Any]:
+        return await tables.view_extras(session, view) if session.is_table else view
+
+    async def race_clock(session: Session, view: dict[str, Any], style: dict[str, Any]) -> dict[str, Any]:
+        if not session.is_table:
+            clock = await races.clock(session)
+            if clock is not None:
+                style["clock"] = clock
+        return view
+
+    registry.board_style += [table_view, race_clock]
+
+    # A solo game's end: the race's standings (after a last move), the daily verdict.
+    async def race_ended(ctx: Ctx, session: Session, how: str) -> list[Reply]:
+        return await races.after_move(ctx, session) if how == "move" else []
+
+    async def daily_ended(ctx: Ctx, session: Session, how: str) -> list[Reply]:
+        return await daily.game_ended(core, ctx, session.id)
+
+    registry.solo_ended += [race_ended, daily_ended]
+    registry.undo_forbidden.append(races.forbids_undo)
+    registry.play_guard.append(functools.partial(daily.play_refusal, core))
+    registry.tickers += [functools.partial(timers.table_timeouts, core, tables.time_out), races.tick]
+    return {"tables": tables, "races": races}

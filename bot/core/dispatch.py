@@ -1,0 +1,285 @@
+"""The bot core: requests in, replies out, the same on every platform.
+
+Adapters turn a platform update into a ``Request`` and call ``handle_text`` (a chat line) or
+``handle_button`` (a pressed button id); they turn each returned ``Reply`` into platform calls.
+The core finds the command or button verb in the registry the features filled, checks a
+button's session (chat, kind, revision) before its handler runs, and wraps every entry in one
+safety net. Every text goes through ``bot.i18n`` in the chat's language; every change to a
+game is stored before the replies are returned.
+
+>>> import asyncio
+>>> from bot.replies import Request
+>>> async def demo():
+...     core = await Core.create("sqlite:///:memory:")
+...     replies = await core.handle_text(Request("console", "c", "you", "you"), "/help")
+...     await core.close()
+...     return replies[0].key
+>>> asyncio.run(demo())
+'help.text'
+
+Plain text in a chat is read as a move only when the sender has an active game there and the
+text is one short word the game parses as a move (``w3``); any other chatter is ignored (no
+reply), so people can talk next to a game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any
+
+from bot import i18n
+from bot.core import buttons as button_ids
+from bot.core.commands import COMMANDS, MAX_LINE, parse_line
+from bot.core.context import Ctx, utc_now
+from bot.core.play import SoloPlay
+from bot.core.presentation import Presenter, RenderFn, game_name
+from bot.core.registry import Refusal, Registry
+from bot.core.service import IDLE_LIMIT, Push, Service
+from bot.core.sessions import iso
+from bot.replies import Reply, Request
+from bot.storage import DEFAULT_DATABASE_URL, LOBBY, Storage, StorageBusy
+
+log = logging.getLogger("tavolo.core")
+
+#: how often the background sweep looks for idle games
+SWEEP_INTERVAL_SECONDS = 600.0
+#: how often the background task looks at the stored deadlines (turn timers, race clocks)
+TICK_SECONDS = 5.0
+#: fills the registry from the features; returns the feature objects by name
+Wiring = Callable[[Registry, Service], dict[str, Any]]
+
+
+class Core:
+    """The platform-neutral bot. Build it with ``await Core.create(...)``."""
+
+    def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
+                 renderer: RenderFn | None, wiring: Wiring | None = None) -> None:  # fmt: skip
+        self.registry = Registry()
+        self.service = Service(store, default_language, clock, self.registry, Presenter(self.registry, renderer))
+        self.store = store
+        self.sessions = self.service.sessions
+        self.default_language = self.service.default_language
+        self.clock = clock
+        self.play = SoloPlay(self.service)
+        self.play.register(self.registry)
+        if wiring is None:
+            # The composition root imports every feature; the core's modules import none.
+            from bot.app import wire_features
+
+            wiring = wire_features
+        self.features = wiring(self.registry, self.service)
+        missing = set(COMMANDS) - set(self.registry.commands)
+        if missing:
+            raise RuntimeError(f"no feature handles /{', /'.join(sorted(missing))}")
+        self._sweeper: asyncio.Task[None] | None = None
+        self._ticker: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def create(
+        cls,
+        database_url: str = DEFAULT_DATABASE_URL,
+        default_language: str = "en",
+        clock: Callable[[], datetime] | None = None,
+        *,
+        renderer: RenderFn | None = None,
+        sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
+        wiring: Wiring | None = None,
+    ) -> Core:
+        """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
+        sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
+        no background sweep (call ``sweep()`` yourself); ``wiring`` replaces the features
+        ``bot.app`` wires in."""
+        store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
+        core = cls(store, default_language, clock or utc_now, renderer, wiring)
+        if sweep_interval:
+            core._sweeper = asyncio.create_task(core._every(sweep_interval, core.sweep))
+            # Turn timers and race clocks are stored deadlines: this resumes them after a restart.
+            core._ticker = asyncio.create_task(core._every(TICK_SECONDS, core.tick))
+        return core
+
+    async def close(self) -> None:
+        for task in (self._sweeper, self._ticker):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._sweeper = self._ticker = None
+        await self.store.close()
+
+    def set_push(self, push: Push) -> None:
+        """Add a place where replies not caused by a request go (idle endings, turn timers,
+        race clocks): one per adapter. Each push receives every such reply with its platform
+        and keeps only its own platform's; setting the same push twice adds it once."""
+        if push not in self.service.pushes:
+            self.service.pushes.append(push)
+
+    async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
+        """Send an out-of-band reply to every adapter's push (a failing one is logged)."""
+        await self.service.push(platform, chat_id, reply)
+
+    def command_list(self, lang: str) -> list[tuple[str, str]]:
+        """(name, one-line description) of every command, for menus."""
+        return [(name, i18n.t(lang, f"cmd.{name}")) for name in COMMANDS]
+
+    # ----- entry points (each inside the safety net) ----------------------------------------
+    async def handle_text(self, req: Request, text: str) -> list[Reply]:
+        """Answer one chat line (``/cmd args``, ``/cmd@bot args`` or plain text)."""
+        return await self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text))
+
+    async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
+        """Answer one button press."""
+        return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
+
+    async def hand_buttons(self, req: Request) -> Reply | None:
+        """The requester's private Cartas Maestras hand (image + one button per playable move),
+        or None when they sit at no started table in this chat; a busy database gets the busy
+        answer."""
+        replies = await self._guarded(req, "a hand request", self._own_hand_list)
+        return replies[0] if replies else None
+
+    async def board_posted(self, session_id: str, message_id: str) -> None:
+        """The adapter posted a new board message for the session: remember it for edits.
+        A busy database only costs the edit-in-place (the next board is posted anew)."""
+        try:
+            session = await self.sessions.get(session_id)
+            if session is None:
+                return
+            async with self.sessions.lock(session_id):
+                session.record.board_message_id = str(message_id)
+                await self.sessions.save(session)
+        except StorageBusy as error:
+            log.warning("storage busy, board message of %s not remembered: %s", session_id, error)
+
+    async def tick(self) -> int:
+        """Act on the turn timers and race clocks that ran out by the core's clock (the
+        background task calls this every few seconds; tests call it after moving the clock).
+        A busy database puts them off to the next tick."""
+        handled = 0
+        try:
+            now = self.clock()
+            for ticker in self.registry.tickers:
+                handled += await ticker(now)
+        except StorageBusy as error:
+            log.warning("storage busy, timers put off to the next tick: %s", error)
+        return handled
+
+    async def sweep(self) -> int:
+        """End every solo game idle for 24 h as resigned; returns how many were ended. A busy
+        database ends this round early (the next sweep takes the rest)."""
+        ended = 0
+        try:
+            now = self.clock()
+            for record in await self.store.active_solo_sessions():
+                if now - datetime.fromisoformat(record.last_active_at) < IDLE_LIMIT:
+                    continue
+                session = await self.sessions.get(record.id)
+                if session is None:
+                    continue
+                async with self.sessions.lock(session.id):
+                    if await self.service.expire_if_idle(session, now):
+                        ended += 1
+                        lang = await self.service.chat_language(record.platform, record.chat_id)
+                        name = session.name_of(record.players[0])
+                        await self.push(record.platform, record.chat_id,
+                                        self.service.reply(lang, "game.expired_notice", name=name))  # fmt: skip
+        except StorageBusy as error:
+            log.warning("storage busy, idle sweep put off: %s", error)
+        return ended
+
+    async def _every(self, interval: float, job: Callable[[], Awaitable[int]]) -> None:
+        """A background task: ``job`` every ``interval`` seconds until cancelled."""
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await job()
+            except Exception:
+                log.exception("background %s failed", getattr(job, "__name__", "job"))
+
+    # ----- the safety net ---------------------------------------------------------------------
+    async def _guarded(self, req: Request, what: str, handle: Callable[[Ctx], Awaitable[list[Reply]]]) -> list[Reply]:
+        """The safety net around every request, context building included: a busy database
+        (``StorageBusy``: locked beyond the bounded wait, read-only, full, connection lost)
+        gets "busy, try again" in the chat's language; any other failure the internal-error
+        answer. Either way the process lives on and nothing half-done is kept (storage rolls
+        the request's transaction back)."""
+        ctx: Ctx | None = None
+        try:
+            ctx = await self._context(req)
+            return await handle(ctx)
+        except StorageBusy as error:
+            log.warning("storage busy while handling %s: %s", what, error)
+            return [self.service.private(ctx or await self._fallback_context(req), "error.busy")]
+        except Exception:
+            log.exception("failed to handle %s", what)
+            return [self.service.private(ctx or await self._fallback_context(req), "error.internal")]
+
+    async def _context(self, req: Request) -> Ctx:
+        now = self.clock()
+        await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+        return Ctx(req, await self.service.chat_language(req.platform, req.chat_id), now)
+
+    async def _fallback_context(self, req: Request) -> Ctx:
+        """A context when the normal one could not be built: the chat's language if storage can
+        still read it (a write lock does not stop reads), else the default language."""
+        try:
+            lang = await self.service.chat_language(req.platform, req.chat_id)
+        except Exception:
+            lang = self.default_language
+        return Ctx(req, lang, self.clock())
+
+    async def _own_hand_list(self, ctx: Ctx) -> list[Reply]:
+        reply = await self.service.own_hand(ctx)
+        return [] if reply is None else [reply]
+
+    # ----- dispatch ---------------------------------------------------------------------------
+    async def _handle_text(self, ctx: Ctx, text: str) -> list[Reply]:
+        if len(text) > MAX_LINE:
+            return [self.service.private(ctx, "error.too_long", limit=MAX_LINE)]
+        line = parse_line(text)
+        if line.command is None:
+            return await self.play.plain_text(ctx, line.args)
+        command = self.registry.commands.get(line.command)
+        if command is None:
+            return [self.service.private(ctx, "error.unknown_command", command=line.command[:32])]
+        if command.parse is None:
+            return await command.handler(ctx, line.args)
+        parsed = command.parse(line.args)
+        if isinstance(parsed, Refusal):
+            return [self._refusal_reply(ctx, parsed)]
+        return await command.handler(ctx, parsed)
+
+    def _refusal_reply(self, ctx: Ctx, refusal: Refusal) -> Reply:
+        params = dict(refusal.params)
+        if refusal.game_id is not None:
+            params["game"] = game_name(ctx.lang, refusal.game_id)
+        if refusal.games is not None:
+            params["games"] = self.service.games_list(ctx.lang, refusal.games)
+        return self.service.private(ctx, refusal.key, **params)
+
+    async def _handle_button(self, ctx: Ctx, button_id: str) -> list[Reply]:
+        private = self.service.private
+        action = button_ids.decode(button_id)
+        verb = self.registry.buttons.get(action.verb) if action is not None else None
+        if action is None or verb is None:
+            return [private(ctx, "button.unknown")]
+        session = await self.sessions.get(action.session_id)
+        rec = session.record if session is not None else None
+        if session is None or rec is None or (rec.platform, rec.chat_id) != (ctx.req.platform, ctx.req.chat_id):
+            return [private(ctx, "button.unknown")]
+        if not session.is_table:
+            # A press on a board left for 24 h ends that game first, as a command would.
+            async with self.sessions.lock(session.id):
+                await self.service.expire_if_idle(session, ctx.now)
+        # Every verb is checked against the kind of session it names before anything changes:
+        # a forged id (a lobby verb on a solo game, a solo verb on a table, a revision the
+        # session has not reached) is refused whole.
+        wrong_kind = (verb.kind == "solo" and session.is_table) or (verb.kind == "table" and not session.is_table)
+        too_new = action.revision > rec.revision
+        stale = verb.exact_revision and action.revision != rec.revision
+        if too_new or stale or wrong_kind or (verb.lobby_only and rec.status != LOBBY):
+            return [private(ctx, "button.stale")]
+        return await verb.handler(ctx, session, action)

@@ -1,0 +1,228 @@
+"""What players see of a session: board replies, their buttons, private hands, the end and
+turn messages, and the hand-off to the renderer.
+
+Nothing here changes a game: it reads the session and the engine's view, asks the features'
+``board_style`` hooks what to add to the drawing (a table's timeouts, a race's clock), draws
+off the event loop, and lays the buttons out (at most ``MAX_BUTTONS``, ``PER_ROW`` a row).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from bot import i18n
+from bot.core import buttons as button_ids
+from bot.core import labels
+from bot.core.context import Ctx
+from bot.core.registry import Registry
+from bot.core.sessions import Session
+from bot.replies import BoardRef, Button, Reply
+from engine import Move
+
+log = logging.getLogger("tavolo.core")
+
+RenderFn = Callable[..., bytes]
+
+#: Discord shows at most 25 buttons (5 rows of 5); Telegram takes more, but stays readable
+MAX_BUTTONS = 25
+PER_ROW = 5
+
+
+def reply(lang: str, key: str, **params: Any) -> Reply:
+    """A message in ``lang`` for everyone in the chat."""
+    return Reply(key=key, text=i18n.t(lang, key, **params), params=params)
+
+
+def private(ctx: Ctx, key: str, **params: Any) -> Reply:
+    """A refusal or answer only the sender / presser sees."""
+    answer = reply(ctx.lang, key, **params)
+    answer.visibility = "private"
+    answer.to_user = ctx.user
+    return answer
+
+
+def game_name(lang: str, game_id: str) -> str:
+    return i18n.t(lang, f"game.{game_id}")
+
+
+def pile_ids(view: dict[str, Any], kind: str) -> set[str]:
+    """The ids of the view's piles of one kind (``foundation``, ``stock``)."""
+    return {p["id"] for p in view.get("piles") or [] if p.get("kind") == kind}
+
+
+class Presenter:
+    """Board replies and buttons for one core (its renderer and the features' board hooks)."""
+
+    def __init__(self, registry: Registry, renderer: RenderFn | None) -> None:
+        self.registry = registry
+        self.renderer = renderer
+
+    async def render(self, session: Session, view: dict[str, Any], lang: str, hand: bool = False) -> bytes | None:
+        """The board image (or, with ``hand``, the viewer's private hand image), drawn off the
+        event loop; None (text-only board) if drawing fails."""
+        render = self.renderer
+        if render is None:
+            import renderer as renderer_module  # loaded on first board: start-up stays light
+
+            render = getattr(renderer_module, "render", None)
+            if render is None:
+                return None
+        style: dict[str, Any] = {"faces": session.record.faces, "lang": lang, "words": i18n.board_words(lang)}
+        if hand:
+            style["hand"] = True
+        for hook in self.registry.board_style:
+            view = await hook(session, view, style)
+        call = functools.partial(render, session.record.game_id, view, **style)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, call)
+        except Exception:
+            log.exception("rendering %s failed", session.record.game_id)
+            return None
+
+    async def board(self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None) -> Reply:
+        """The session's board: image, caption and buttons. ``fresh``: post a new message
+        instead of editing the stored one; ``selected``: the source picked by a first tap."""
+        rec = session.record
+        ref = BoardRef(rec.id, None if fresh else rec.board_message_id)
+        name = game_name(ctx.lang, rec.game_id)
+        if session.game is None:  # a lobby
+            seated = ", ".join(session.name_of(p) for p in rec.players)
+            answer = reply(ctx.lang, "table.lobby", game=name, players=seated,
+                           count=len(rec.players), creator=session.name_of(rec.creator))  # fmt: skip
+            answer.buttons = self.lobby_buttons(ctx.lang, session)
+            answer.board = ref
+            return answer
+        game = session.game
+        view = game.view(None)
+        if session.is_table:
+            key = "board.caption_over" if game.is_over else "table.caption"
+            params: dict[str, Any] = {"game": name, "move": game.move_number, "stock": view.get("stock", 0)}
+            params["player"] = "" if game.is_over else session.name_of(game.current_player)
+        else:
+            key = "board.caption_over" if game.is_over else "board.caption"
+            params = {"game": name, "deal": rec.deal, "move": game.move_number, "score": game.score}
+        answer = reply(ctx.lang, key, **params)
+        answer.image = await self.render(session, view, ctx.lang)
+        answer.image_name = f"{rec.game_id}-{rec.id}-{game.move_number}.png"
+        answer.board = ref
+        if session.is_active and not game.is_over:
+            if session.is_table:
+                answer.buttons = [Button(button_ids.encode("hand", rec.id, rec.revision),
+                                         i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
+            else:
+                answer.buttons = self.solo_buttons(ctx.lang, session, view, selected)
+        return answer
+
+    def lobby_buttons(self, lang: str, session: Session) -> list[Button]:
+        rid, rev = session.id, session.record.revision
+        return [
+            Button(button_ids.encode("join", rid, rev), i18n.t(lang, "button.join"), 0, "primary"),
+            Button(button_ids.encode("leave", rid, rev), i18n.t(lang, "button.leave"), 0),
+            Button(button_ids.encode("start", rid, rev), i18n.t(lang, "button.start"), 0, "success"),
+        ]
+
+    @staticmethod
+    def move_button_id(session: Session, legal: list[Move], move: Move) -> str:
+        rec = session.record
+        try:
+            return button_ids.encode("mv", rec.id, rec.revision, str(move))
+        except button_ids.ButtonIdTooLong:
+            # Long notation: the index into legal_moves() (same revision = same position).
+            return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
+
+    def solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None) -> list[Button]:
+        """Select-then-target buttons: first a source (``move.src``), then its targets
+        (``move.dst``); moves without a target (turning the stock) and "to foundation" are one
+        tap; undo and resign close the list."""
+        game = session.game
+        assert game is not None
+        rec = session.record
+        legal = game.legal_moves()
+        foundations = pile_ids(view, "foundation")
+        faces = rec.faces
+        found: list[Button] = []
+        if selected is None:
+            sources: list[str] = []
+            stock = pile_ids(view, "stock")
+            for move in legal:
+                src = move.src
+                dst = move.dst
+                if dst is None:
+                    label = i18n.t(lang, "button.draw") if src in stock else str(move)
+                    found.append(Button(self.move_button_id(session, legal, move), label, 0, "primary"))
+                elif src is not None and src not in sources:
+                    sources.append(str(src))
+            if any(m.dst in foundations for m in legal):
+                found.append(Button(button_ids.encode("found", rec.id, rec.revision, "*"),
+                                    i18n.t(lang, "button.to_foundation"), 0, "success"))  # fmt: skip
+            for src in sources:
+                found.append(Button(button_ids.encode("sel", rec.id, rec.revision, src),
+                                    labels.source_label(lang, view, faces, src)))  # fmt: skip
+        else:
+            targets = [m for m in legal if str(m.src) == selected and m.dst is not None]
+            per_dst: dict[str, list[Move]] = {}
+            for move in targets:
+                per_dst.setdefault(str(move.dst), []).append(move)
+            for dst, moves in per_dst.items():
+                for move in moves:
+                    label = labels.target_label(lang, view, faces, dst) if len(moves) == 1 else str(move)
+                    found.append(Button(self.move_button_id(session, legal, move),
+                                        i18n.t(lang, "button.target", target=label), 0, "primary"))  # fmt: skip
+            found.append(Button(button_ids.encode("back", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
+        tail = []
+        if game.moves and not rec.ranked:
+            tail.append(Button(button_ids.encode("undo", rec.id, rec.revision), i18n.t(lang, "button.undo"), 0))
+        tail.append(Button(button_ids.encode("resign", rec.id, rec.revision), i18n.t(lang, "button.resign"), 0, "danger"))
+        found = found[: MAX_BUTTONS - len(tail)] + tail
+        return [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(found)]
+
+    async def hand(self, ctx: Ctx, table: Session) -> Reply:
+        """The player's own hand, privately (call under the table's lock): image of their view
+        and one button per legal move (when it is their turn)."""
+        game = table.game
+        assert game is not None
+        rec = table.record
+        view = game.view(ctx.user)
+        my_turn = game.current_player == ctx.user and not game.is_over
+        answer = private(ctx, "hand.yours" if my_turn else "hand.wait", player=table.name_of(game.current_player))
+        answer.image = await self.render(table, view, ctx.lang, hand=True)
+        answer.image_name = f"hand-{rec.id}-{game.move_number}.png"
+        if my_turn:
+            legal = game.legal_moves(ctx.user)
+            shown = legal[:MAX_BUTTONS]
+            answer.buttons = [
+                Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), i // PER_ROW,
+                       "primary")
+                for i, m in enumerate(shown)
+            ]  # fmt: skip
+            if len(legal) > len(shown):
+                answer.params["more"] = len(legal) - len(shown)
+        return answer
+
+    @staticmethod
+    def end_message(ctx: Ctx, session: Session) -> Reply:
+        """How the game ended: a table's winners, a solo game's outcome and score."""
+        game = session.game
+        assert game is not None
+        outcome = str(game.outcome)
+        name = game_name(ctx.lang, session.record.game_id)
+        if session.is_table:
+            results = game.view(None).get("results") or []
+            winners = [session.name_of(str(r["player"])) for r in results if r.get("place") == 1]
+            return reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
+        return reply(ctx.lang, f"outcome.{outcome}", game=name, score=game.score,
+                     moves=game.move_number, name=session.name_of(session.record.players[0]))  # fmt: skip
+
+    @staticmethod
+    def turn_announcement(lang: str, session: Session) -> Reply:
+        """Whose turn it is at a table, mentioning them."""
+        game = session.game
+        assert game is not None
+        player = game.current_player
+        answer = reply(lang, "table.turn", player=session.name_of(player))
+        answer.mentions = [player]
+        return answer

@@ -1,0 +1,198 @@
+"""The core's public service: everything a feature may ask of the core.
+
+Features receive one :class:`Service` (their code calls it ``core``) and use only what is
+here: storage and sessions, the clock, words (``say``, ``private``, ``illegal``,
+``game_name``), boards (``board``, ``hand``), the session lifecycle (``solo``,
+``game_for_move``, ``no_game``, ``after_change``, ``end_message``, ``turn_announcement``) and
+``push`` for replies nobody asked for (timers). Nothing outside ``bot.core`` reaches a private
+name of the core.
+
+>>> from datetime import UTC, datetime
+>>> from bot.replies import Request
+>>> ctx = Ctx(Request("console", "c", "ana", "Ana"), "it", datetime(2025, 1, 1, tzinfo=UTC))
+>>> Service.private(ctx, "move.no_game").visibility
+'private'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot import i18n
+from bot.core import presentation
+from bot.core.context import Ctx
+from bot.core.presentation import Presenter
+from bot.core.registry import Registry
+from bot.core.sessions import Session, Sessions, iso
+from bot.replies import Reply
+from bot.storage import Storage
+from engine import BadSetup, IllegalMove
+
+log = logging.getLogger("tavolo.core")
+
+Push = Callable[[str, str, Reply], Awaitable[None]]
+
+#: a solo game with no move for this long is ended and stored as resigned
+IDLE_LIMIT = timedelta(hours=24)
+
+
+class Service:
+    """What features may use of the core (see module doc)."""
+
+    def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
+                 registry: Registry, presenter: Presenter) -> None:  # fmt: skip
+        self.store = store
+        self.sessions = Sessions(store)
+        self.default_language = i18n.normalise(default_language)
+        self.clock = clock
+        self.registry = registry
+        self.presenter = presenter
+        # Every adapter's push; each gets every out-of-band reply and keeps its platform's
+        # (they filter by platform), so Discord and Telegram can run side by side.
+        self.pushes: list[Push] = []
+
+    # ----- words ----------------------------------------------------------------------------
+    reply = staticmethod(presentation.reply)
+    private = staticmethod(presentation.private)
+    game_name = staticmethod(presentation.game_name)
+
+    @staticmethod
+    def say(ctx: Ctx, key: str, **params: Any) -> Reply:
+        """A message for everyone in the chat."""
+        return presentation.reply(ctx.lang, key, **params)
+
+    @staticmethod
+    def games_list(lang: str, games: Sequence[str]) -> str:
+        """``solitario (Solitario), canfield (Canfield)``: ids players type, names they read."""
+        return ", ".join(f"{g} ({presentation.game_name(lang, g)})" for g in games)
+
+    @staticmethod
+    def illegal(ctx: Ctx, error: IllegalMove | BadSetup, session: Session | None = None) -> Reply:
+        """The engine's refusal in words (cards named for the session's deck and faces)."""
+        details: dict[str, Any] = dict(error.details)
+        if session is not None:
+            details.setdefault("game_id", session.record.game_id)
+            details.setdefault("faces", session.record.faces)
+            if session.game is not None and "deck" not in details:
+                details["deck"] = session.game.view(None).get("deck")
+        text = i18n.reason_text(ctx.lang, error.reason, details)
+        params = {"reason": error.reason, **dict(error.details)}
+        return Reply(key=f"illegal.{error.reason}", text=text, params=params, visibility="private", to_user=ctx.user)
+
+    async def chat_language(self, platform: str, chat_id: str) -> str:
+        stored = await self.store.chat_language(platform, chat_id)
+        return stored or self.default_language
+
+    async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
+        """Send an out-of-band reply to every adapter's push (a failing one is logged)."""
+        for push in list(self.pushes):
+            try:
+                await push(platform, chat_id, reply)
+            except Exception:
+                log.exception("push failed")
+
+    # ----- boards -----------------------------------------------------------------------------
+    async def board(self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None) -> Reply:
+        """The session's board reply (see ``Presenter.board``)."""
+        return await self.presenter.board(ctx, session, fresh, selected)
+
+    async def hand(self, ctx: Ctx, table: Session) -> Reply:
+        """The player's private hand at a started table (takes the table's lock)."""
+        async with self.sessions.lock(table.id):
+            return await self.presenter.hand(ctx, table)
+
+    async def own_hand(self, ctx: Ctx) -> Reply | None:
+        """The sender's hand at the started table of this chat, or None when they sit at none."""
+        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
+        if table is None or table.game is None or ctx.user not in table.record.players:
+            return None
+        return await self.hand(ctx, table)
+
+    end_message = staticmethod(Presenter.end_message)
+    turn_announcement = staticmethod(Presenter.turn_announcement)
+
+    # ----- the session lifecycle -----------------------------------------------------------
+    async def solo(self, ctx: Ctx) -> Session | None:
+        """The sender's active solo game here (ending it first if it idled for 24 h)."""
+        session = await self.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        if session is None:
+            return None
+        async with self.sessions.lock(session.id):
+            if await self.expire_if_idle(session, ctx.now):
+                return None
+        return session
+
+    async def game_for_move(self, ctx: Ctx) -> Session | None:
+        """Which game ``/move`` means: the table when it is the sender's turn there, else the
+        sender's solo game, else the table they sit at (which then answers "not your turn")."""
+        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
+        seated = table is not None and table.game is not None and ctx.user in table.record.players
+        if seated and table.game.current_player == ctx.user:  # type: ignore[union-attr]
+            return table
+        solo = await self.solo(ctx)
+        if solo is not None:
+            return solo
+        return table if seated else None
+
+    async def expire_if_idle(self, session: Session, now: datetime) -> bool:
+        """Under the session's lock: end an idle solo game; True if it was ended."""
+        if not session.is_active or session.is_table or session.game is None:
+            return False
+        if now - datetime.fromisoformat(session.record.last_active_at) < IDLE_LIMIT:
+            return False
+        session.record.expired_at = iso(now)
+        await self.sessions.resign(session, now, touch=False)
+        return True
+
+    async def no_game(self, ctx: Ctx) -> Reply:
+        """The answer when the sender has no game here to act on: that their last game here
+        expired, when the idle limit ended it, else that they have none."""
+        last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        if last is not None and last.expired_at is not None:
+            return self.private(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))
+        return self.private(ctx, "move.no_game")
+
+    def refusal(self, ctx: Ctx, session: Session, revision: int | None, need_turn: bool) -> Reply | None:
+        """Why the sender may not act on the session now (None: they may)."""
+        rec = session.record
+        if ctx.user not in rec.players:
+            return self.private(ctx, "game.not_your_game")
+        if not session.is_active or session.game is None:
+            if rec.expired_at is not None:
+                return self.private(ctx, "game.expired", game=self.game_name(ctx.lang, rec.game_id))
+            return self.private(ctx, "game.not_active")
+        if revision is not None and revision != rec.revision:
+            return self.private(ctx, "button.stale")
+        if need_turn and session.game.current_player != ctx.user:
+            return self.private(ctx, "game.not_your_turn", player=session.name_of(session.game.current_player))
+        return None
+
+    async def after_change(self, ctx: Ctx, session: Session) -> list[Reply]:
+        """The replies after a move (under the session's lock): the board, then the end or
+        whose turn it is; the features' hooks add theirs (a table's computer seats before the
+        board, a race's standings and a daily result after a solo game's end)."""
+        game = session.game
+        assert game is not None
+        replies: list[Reply] = []
+        if session.is_table:
+            for moved in self.registry.table_moved:
+                replies += await moved(ctx, session)
+        replies.append(await self.board(ctx, session))
+        if game.is_over:
+            replies.append(self.end_message(ctx, session))
+            if not session.is_table:
+                replies += await self.solo_ended(ctx, session, "move")
+            self.sessions.forget_finished(session)
+        elif session.is_table:
+            replies.append(self.turn_announcement(ctx.lang, session))
+        return replies
+
+    async def solo_ended(self, ctx: Ctx, session: Session, how: str) -> list[Reply]:
+        """What the features add when a solo game ends (``how``: "move" or "resign")."""
+        replies: list[Reply] = []
+        for ended in self.registry.solo_ended:
+            replies += await ended(ctx, session, how)
+        return replies

@@ -1,0 +1,46 @@
+"""``/rules``, ``/help`` and ``/lang``: what the games are, what the commands do, and the
+chat's language."""
+
+from __future__ import annotations
+
+from bot import i18n
+from bot.core.commands import ALL_GAMES, game_id_of
+from bot.core.context import Ctx
+from bot.core.registry import Registry
+from bot.core.service import Service
+from bot.replies import Reply
+
+
+def register(registry: Registry, core: Service) -> None:
+    async def rules(ctx: Ctx, args: list[str]) -> list[Reply]:
+        if not args:
+            return [core.private(ctx, "rules.usage", games=core.games_list(ctx.lang, ALL_GAMES))]
+        game_id = game_id_of(args[0])
+        if game_id is None:
+            return [core.private(ctx, "game.unknown", game=args[0][:32], games=core.games_list(ctx.lang, ALL_GAMES))]
+        return [Reply(key="rules.text", text=i18n.rules_text(ctx.lang, game_id), params={"game": game_id})]
+
+    async def help_(ctx: Ctx, args: list[str]) -> list[Reply]:
+        game_id = None
+        if args:
+            game_id = game_id_of(args[0])
+            if game_id is None:
+                return [core.private(ctx, "game.unknown", game=args[0][:32],
+                                     games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
+        return [Reply(key="help.text", text=i18n.help_text(ctx.lang, game_id), params={"game": game_id})]
+
+    async def lang(ctx: Ctx, args: list[str]) -> list[Reply]:
+        choices = ", ".join(i18n.LANGUAGES)
+        if len(args) != 1:
+            return [core.private(ctx, "lang.usage", languages=choices)]
+        code = args[0].lower()
+        if code not in i18n.LANGUAGES:
+            return [core.private(ctx, "lang.unknown", code=args[0][:16], languages=choices)]
+        if ctx.req.is_group and not ctx.req.is_admin:
+            return [core.private(ctx, "lang.admins_only")]
+        await core.store.set_chat_language(ctx.req.platform, ctx.req.chat_id, code)
+        return [core.reply(code, "lang.set", language=i18n.language_name(code, code))]
+
+    registry.command("rules", rules)
+    registry.command("help", help_)
+    registry.command("lang", lang)
