@@ -175,6 +175,8 @@ def test_command_prints_counts_shares_and_times(capsys):
     assert report["lost"] >= 1  # deal 3
     assert report["shares"]["won"] == pytest.approx(report["won"] / 3, abs=1e-3)
     assert 0 <= report["seconds"]["p50"] <= report["seconds"]["p95"] <= report["seconds"]["max"]
+    assert report["decided"] == pytest.approx((report["won"] + report["lost"]) / 3, abs=1e-3)
+    assert 0 <= report["seconds"]["mean"] <= report["seconds"]["max"]
 
 
 def test_command_passes_options_and_counts_squadratik_results(capsys):
