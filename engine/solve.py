@@ -2,9 +2,10 @@
 
 Solves every deal from A to B (inclusive) of GAME with the solvers of ``engine.solvers`` and
 prints one JSON object: the counts and shares of deals won, lost ("no win": the search was
-exhausted) and unknown (the budget ran out), and the solve time per deal (p50, p95, max, in
-seconds). For ``squadratik`` it also counts the best result per deal (completo, solitario,
-lost, unknown). ``--budget`` is seconds per deal, ``--nodes`` positions per deal.
+exhausted) and unknown (the budget ran out), the decided share (won + lost), and the solve
+time per deal (mean, p50, p95, max: CPU seconds, ``time.process_time``, search and the check
+of a winning line). For ``squadratik`` it also counts the best result per deal (completo, solitario,
+lost, unknown). ``--budget`` is CPU seconds per deal, ``--nodes`` positions per deal.
 
 >>> summarise([]) ["deals"]
 0
@@ -69,7 +70,9 @@ def summarise(results: Sequence[SolveResult]) -> dict[str, Any]:
         "deals": total,
         **{status: counts[status] for status in STATUSES},
         "shares": {status: round(counts[status] / total, 4) if total else 0.0 for status in STATUSES},
+        "decided": round((counts[WON] + counts[LOST]) / total, 4) if total else 0.0,
         "seconds": {
+            "mean": round(sum(times) / total, 4) if total else 0.0,
             "p50": round(percentile(times, 0.5), 4),
             "p95": round(percentile(times, 0.95), 4),
             "max": round(max(times, default=0.0), 4),
@@ -87,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.solve", description=__doc__.split("\n\n")[1])
     parser.add_argument("game", choices=SOLVABLE)
     parser.add_argument("--deals", type=parse_deals, required=True, help="A-B, inclusive")
-    parser.add_argument("--budget", type=float, default=None, help="seconds per deal")
+    parser.add_argument("--budget", type=float, default=None, help="CPU seconds per deal")
     parser.add_argument("--nodes", type=int, default=None, help="positions per deal")
     parser.add_argument("--option", type=parse_option, action="append", default=[])
     args = parser.parse_args(argv)

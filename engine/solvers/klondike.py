@@ -1,190 +1,348 @@
-"""Solitario (Klondike, draw three, unlimited recycling; also ``cards=52``) solver, and the
-search shared with Canfield (:class:`PileSearch`).
+"""Solitario / Klondike solver (draw three, unlimited turn-overs; 40 or 52 cards) on its own
+compact state.
 
-The search uses the engines' documented fast path (see ``engine/solitario.py``):
-``_generate()`` (legal moves), ``_apply_unchecked(move)``, ``_snapshot()`` / ``_restore()``.
-It reads the private deal state for its keys and rules, "with full knowledge of the deal":
-Solitario ``_tableau`` (columns), ``_down`` (face-down counts), ``_stock`` (top last), ``_waste``, ``_fnd``.
+It reads the deal once from the engine's private state, "with full knowledge of the deal"
+(``_tableau``, ``_down``, ``_stock`` top last, ``_waste``, ``_fnd``, ``top_rank``), then
+searches plain integers and lists, never the ``Game``: a card is ``suit * 16 + rank`` (suits
+d h c s, as the foundations f1-f4; d and h red), a column is a list of cards with its count
+of face-down cards, the stock and waste are one talon (:mod:`engine.solvers.talon`), the
+foundations are four heights. The line is written in the engine's notation (``d`` turns,
+``w3``, ``35``, ``2f1``, ``f25``) and ``engine.solvers`` replays it on the real engine.
 
 Techniques:
 
-- **Transposition table** over the engine's canonical ``position_key()``: the columns as a
-  multiset (their order does not matter: a symmetry), the stock and waste order, the
-  foundation heights.
-- **Stock macro moves**: one search step is "turn the stock k times, then play the waste's top
-  card" for every k in one full cycle of the stock. The line written is the engine's real
-  moves (``d`` k times, then e.g. ``w3``), so the replay check sees ordinary play.
-- **Safe automatic foundation moves**: a card goes home as the only child when nothing can
-  ever need it on the table (Klondike: rank 2 or less, or both opposite-colour cards one rank
-  lower are home). Dominance: no other move is tried there.
-- **Move ordering**: to a foundation first, then moves that turn up a face-down card, then
-  waste to column, then other column moves, then foundation to column; fewer turns first.
-- **Pruning**: a run headed by the column's bottom card never moves to an empty column.
+- **Talon reach**: one search step per card played from the talon (every card turns alone can
+  bring to the waste's top), written as that many ``d`` and the play.
+- **Safe foundation moves** are played automatically and alone (a dominance): a card whose
+  opposite-colour cards one rank lower are both home (an Ace or a 2 always) is never wanted on
+  the table; nor is one whose opposite-colour cards two lower and other same-colour suit three
+  lower are home. Only the columns' tops and the waste's top (no turn) are played this way.
+- **Transposition table** on a canonical key: the columns as a sorted multiset (with their
+  face-down counts), the talon and the waste count; the foundations follow from the rest.
+  Depth-first search with a set of seen keys is exact: a key seen before is either lost or on
+  the current path.
+- **Pruning**: a king run never moves from a column's bottom into an empty column, and of
+  several empty columns only the first is a target; a part of a face-up run moves only when
+  the card it leaves on top can go home at once or its other possible child (same colour,
+  other suit) is face up or in the talon; a foundation card comes back only when a card that
+  could then go onto it is face up or in the talon.
+- **Move order**: home first, then moves that turn up a face-down card (the column with most
+  face-down cards first), talon to column (fewest turns first), moves that empty a column,
+  other column moves, foundation to column.
+
+A search exhausted without a win is a proof of "lost" for the reduced move set; the two
+partial-run and foundation-return prunings are the only ones that are not exact dominances.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Hashable
-from typing import Any, Protocol
+from typing import Any
 
-from engine.piles import TURN
+from engine.cards import SUITS
 from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
+from engine.solvers.talon import reach
 
-TURN_TEXT = "d"
-#: the most stock turns a macro step takes; a draw-three cycle of 24 cards is 9 turns
-MAX_TURNS = 40
-
-
-class PileRules(Protocol):
-    """What :class:`PileSearch` needs to know about a pile game beyond its fast path."""
-
-    def key(self, game: Any) -> Hashable: ...
-
-    def is_won(self, game: Any) -> bool: ...
-
-    def stock_key(self, game: Any) -> Hashable: ...
-
-    def safe(self, game: Any, move: Any) -> bool: ...
-
-    def rank(self, game: Any, move: Any) -> int | None:
-        """Ordering bucket, lower first; None prunes the move."""
+_SUIT = {suit: index for index, suit in enumerate(SUITS)}
+_RED = (True, True, False, False)
 
 
-class PileSearch:
-    """Depth-first search over a pile game's fast path; see the module docstring."""
+def encode(card: Any) -> int:
+    return _SUIT[card.suit] * 16 + card.rank
 
-    def __init__(self, game: Any, rules: PileRules, counter: Counter) -> None:
-        self.game = game
-        self.rules = rules
+
+class KlondikeSearch:
+    """Depth-first search; see the module docstring. ``run()`` gives a :class:`SearchOutcome`."""
+
+    def __init__(self, game: Any, counter: Counter) -> None:
+        self.start = (
+            [[encode(c) for c in col] for col in game._tableau],
+            list(game._down),
+            [encode(c) for c in game._waste] + [encode(c) for c in reversed(game._stock)],
+            len(game._waste),
+            [len(pile) for pile in game._fnd],
+        )
+        self.king = game.top_rank
+        self.total = 4 * game.top_rank
         self.counter = counter
+        self._reset()
+
+    def _reset(self) -> None:
+        cols, down, talon, p, fnd = self.start
+        self.cols = [col[:] for col in cols]
+        self.down = down[:]
+        self.talon = talon[:]
+        self.p = p
+        self.fnd = fnd[:]
+        self.seen: set[Any] = set()
         self.line: list[str] = []
-        self.seen: set[Hashable] = set()
 
     def run(self) -> SearchOutcome:
         limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 5000))
-        start = self.game._snapshot()
+        sys.setrecursionlimit(max(limit, 20_000))
         try:
             won = self._dfs()
         except OutOfBudget:
             return SearchOutcome(UNKNOWN, [], None)
         finally:
             sys.setrecursionlimit(limit)
-            self.game._restore(start)
-        return SearchOutcome(WON, self.line, WON) if won else SearchOutcome(LOST, [], None)
+        return SearchOutcome(WON, list(self.line), WON) if won else SearchOutcome(LOST, [], None)
 
+    # ----- state changes (each returns what its undo needs) -------------------------------------
+    def _col_off(self, i: int, count: int) -> tuple[list[int], bool]:
+        col = self.cols[i]
+        moving = col[-count:]
+        del col[-count:]
+        flipped = bool(col) and len(col) == self.down[i]
+        if flipped:
+            self.down[i] -= 1
+        return moving, flipped
+
+    def _col_back(self, i: int, moving: list[int], flipped: bool) -> None:
+        if flipped:
+            self.down[i] += 1
+        self.cols[i].extend(moving)
+
+    def _key(self) -> Any:
+        down, p, size = self.down, self.p, len(self.talon)
+        # A waste of 3k cards (or the whole talon) reaches exactly the cards a fresh turn-over
+        # reaches, and playing any of them leaves the same position: one key for all of them.
+        waste = 0 if p % 3 == 0 or p == size else p
+        return (
+            tuple(sorted(bytes((down[i], *col)) for i, col in enumerate(self.cols))),
+            bytes(self.talon),
+            waste,
+        )
+
+    # ----- search -------------------------------------------------------------------------------
     def _dfs(self) -> bool:
         self.counter.tick()
-        game, rules = self.game, self.rules
-        if rules.is_won(game):
+        cols, fnd, talon, line = self.cols, self.fnd, self.talon, self.line
+        mark = len(line)
+        undo: list[tuple[Any, ...]] = []
+        # safe moves home, played alone
+        moved = True
+        while moved:
+            moved = False
+            for i in range(len(cols)):
+                col = cols[i]
+                if col:
+                    card = col[-1]
+                    suit, rank = card >> 4, card & 15
+                    if fnd[suit] + 1 == rank and self._safe(suit, rank):
+                        _, flipped = self._col_off(i, 1)
+                        fnd[suit] += 1
+                        undo.append(("c", i, card, flipped))
+                        line.append(f"{i + 1}f{suit + 1}")
+                        moved = True
+            if self.p:
+                card = talon[self.p - 1]
+                suit, rank = card >> 4, card & 15
+                if fnd[suit] + 1 == rank and self._safe(suit, rank):
+                    self.p -= 1
+                    del talon[self.p]
+                    fnd[suit] += 1
+                    undo.append(("t", self.p, card))
+                    line.append(f"wf{suit + 1}")
+                    moved = True
+        if sum(fnd) == self.total:
             return True
-        key = rules.key(game)
+        key = self._key()
         if key in self.seen:
+            self._undo(undo, mark)
             return False
         self.seen.add(key)
-        snapshot = game._snapshot()
-        here = [move for move in game._generate() if move.dst is not None]
-        for move in here:
-            if rules.safe(game, move):
-                return self._try(snapshot, 0, move)
-        candidates: list[tuple[int, int, int, Any]] = []
-        for index, move in enumerate(here):
-            rank = rules.rank(game, move)
-            if rank is not None:
-                candidates.append((rank, 0, index, move))
-        # Stock macro moves: the waste's top card after each number of turns in one cycle.
-        turned_snapshots = [snapshot]
-        if any(move.dst is None for move in game._generate()):
-            cycle = {rules.stock_key(game)}
-            for turns in range(1, MAX_TURNS + 1):
-                game._apply_unchecked(_TURN)
-                stock_key = rules.stock_key(game)
-                if stock_key in cycle:
-                    break
-                cycle.add(stock_key)
-                turned_snapshots.append(game._snapshot())
-                for index, move in enumerate(game._generate()):
-                    if move.src == "w" and move.dst is not None:
-                        rank = rules.rank(game, move)
-                        if rank is not None:
-                            candidates.append((rank, turns, index, move))
-            game._restore(snapshot)
-        candidates.sort(key=lambda item: item[:3])
-        for _, turns, _, move in candidates:
-            if self._try(turned_snapshots[turns], turns, move):
+        for move in self._moves():
+            if self._try(move):
                 return True
-        game._restore(snapshot)
+        self._undo(undo, mark)
         return False
 
-    def _try(self, snapshot: Any, turns: int, move: Any) -> bool:
-        game = self.game
-        game._restore(snapshot)
-        game._apply_unchecked(move)
-        mark = len(self.line)
-        self.line.extend([TURN_TEXT] * turns)
-        self.line.append(str(move))
-        if self._dfs():
-            return True
+    def _undo(self, undo: list[tuple[Any, ...]], mark: int) -> None:
+        for step in reversed(undo):
+            if step[0] == "c":
+                _, i, card, flipped = step
+                self.fnd[card >> 4] -= 1
+                self._col_back(i, [card], flipped)
+            else:
+                _, index, card = step
+                self.fnd[card >> 4] -= 1
+                self.talon.insert(index, card)
+                self.p = index + 1
         del self.line[mark:]
+
+    def _safe(self, suit: int, rank: int) -> bool:
+        if rank <= 2:
+            return True
+        fnd = self.fnd
+        low = min(fnd[2], fnd[3]) if suit < 2 else min(fnd[0], fnd[1])
+        if low >= rank - 1:
+            return True
+        # The opposite-colour cards one lower could only want this card on the table to hold
+        # a card of this colour two lower; this suit's is home, so with the other suit of this
+        # colour home to three lower nothing needs them there (Bjarnason et al.'s rule).
+        return low >= rank - 2 and fnd[suit ^ 1] >= rank - 3
+
+    def _available(self, card: int) -> bool:
+        """Whether ``card`` is face up in a column or in the talon (not face down, not home)."""
+        if card in self.talon:
+            return True
+        for i, col in enumerate(self.cols):
+            if card in col:
+                return col.index(card) >= self.down[i]
         return False
 
+    def _king_waiting(self) -> bool:
+        """Whether a king could fill a column emptied now: one heads a face-up run above a
+        face-down card, or is in the talon."""
+        king = self.king
+        for i, col in enumerate(self.cols):
+            head = self.down[i]
+            if head and len(col) > head and col[head] & 15 == king:
+                return True
+        return any(card & 15 == king for card in self.talon)
 
-_TURN = TURN
+    def _moves(self) -> list[tuple[Any, ...]]:
+        """Candidate moves, best first: ``(order, kind, ...)``."""
+        cols, down, fnd, talon = self.cols, self.down, self.fnd, self.talon
+        king = self.king
+        moves: list[tuple[Any, ...]] = []
+        tops = [col[-1] if col else 0 for col in cols]
+        empty = next((j for j, col in enumerate(cols) if not col), -1)
+        # column tops home (the unsafe ones)
+        for i, card in enumerate(tops):
+            if card and fnd[card >> 4] + 1 == card & 15:
+                moves.append((0, 0, "cf", i))
+        # column to column
+        for i, col in enumerate(cols):
+            size = len(col)
+            head = down[i]
+            if size <= head:
+                continue
+            head_card = col[head]
+            head_rank = head_card & 15
+            for j, target in enumerate(tops):
+                if j == i:
+                    continue
+                if not target:
+                    if j == empty and head_rank == king and head:
+                        moves.append((1, -head, "cc", i, j, size - head))
+                    continue
+                need = (target & 15) - 1
+                position = head + head_rank - need
+                if head <= position < size:
+                    card = col[position]
+                    if _RED[card >> 4] == _RED[target >> 4]:
+                        continue
+                    if position == head:
+                        if head:
+                            moves.append((1, -head, "cc", i, j, size - head))
+                        elif self._king_waiting():
+                            moves.append((3, 0, "cc", i, j, size - head))
+                        continue
+                    left = col[position - 1]
+                    if fnd[left >> 4] + 1 == left & 15 or self._available(card ^ 16):
+                        moves.append((4, 0, "cc", i, j, size - position))
+        # talon cards
+        if talon:
+            for index, turns in reach(len(talon), self.p):
+                card = talon[index]
+                suit, rank = card >> 4, card & 15
+                if fnd[suit] + 1 == rank:
+                    moves.append((0, turns, "tf", index, turns))
+                red = _RED[suit]
+                for j, target in enumerate(tops):
+                    if target:
+                        if (target & 15) - 1 == rank and _RED[target >> 4] != red:
+                            moves.append((2, turns, "tc", index, turns, j))
+                    elif j == empty and rank == king:
+                        moves.append((2, turns, "tc", index, turns, j))
+        # foundation cards back to a column
+        for suit in range(4):
+            rank = fnd[suit]
+            if rank < 2:
+                continue
+            red = _RED[suit]
+            wanted = False
+            for j, target in enumerate(tops):
+                fits = (
+                    (target & 15) - 1 == rank and _RED[target >> 4] != red
+                    if target
+                    else j == empty and rank == king
+                )
+                if fits:
+                    if not wanted:
+                        # a card that could go onto it: rank - 1, other colour
+                        other = (2, 3) if red else (0, 1)
+                        wanted = any(
+                            fnd[s] < rank - 1 and self._available(s * 16 + rank - 1) for s in other
+                        )
+                        if not wanted:
+                            break
+                    moves.append((5, 0, "fc", suit, j))
+        moves.sort(key=lambda move: (move[0], move[1]))
+        return moves
 
-
-def opposite_colour_home(game: Any, card: Any) -> int:
-    """The fewest cards on a foundation of the colour ``card`` is built on in the tableau
-    (foundations d h c s: 0-1 red, 2-3 black): how far home the cards that could ever want
-    ``card`` on them have gone. Both pile solvers' test for a safe move home."""
-    heights = [len(pile) for pile in game._fnd]
-    return min(heights[2:] if card.is_red else heights[:2])
-
-
-class KlondikeRules:
-    """Solitario / Klondike knowledge for :class:`PileSearch`."""
-
-    def key(self, game: Any) -> Hashable:
-        # The engine's key already sorts the columns (their order never matters).
-        return game.position_key()  # type: ignore[no-any-return]
-
-    def is_won(self, game: Any) -> bool:
-        return sum(len(pile) for pile in game._fnd) == 4 * game.top_rank
-
-    def stock_key(self, game: Any) -> Hashable:
-        return (len(game._stock), len(game._waste))
-
-    def safe(self, game: Any, move: Any) -> bool:
-        """Home is safe when no card could ever want this one on the table: both
-        opposite-colour cards one rank lower are home (an Ace or a 2 always)."""
-        if not move.dst.startswith("f") or move.src.startswith("f"):
-            return False
-        card = game._pile(move.src)[-1]
-        if card.rank <= 2:
-            return True
-        return opposite_colour_home(game, card) >= card.rank - 1
-
-    def rank(self, game: Any, move: Any) -> int | None:
-        src, dst = move.src, move.dst
-        if dst.startswith("f"):
-            return 0
-        if src == "w":
-            return 2
-        if src.startswith("f"):
-            return 5
-        i = int(src) - 1
-        col, down = game._tableau[i], game._down[i]
-        count = move.count or game._fitting_run(i, game._top(dst))
-        left = len(col) - count
-        if left == 0 and not game._tableau[int(dst) - 1]:
-            return None  # a whole column into an empty one changes nothing
-        if down and left == down:
-            return 1  # turns up a face-down card
-        if left == 0:
-            return 3  # empties a column
-        return 4
+    def _try(self, move: tuple[Any, ...]) -> bool:
+        kind = move[2]
+        cols, fnd, talon, line = self.cols, self.fnd, self.talon, self.line
+        if kind == "cc":
+            _, _, _, i, j, count = move
+            moving, flipped = self._col_off(i, count)
+            cols[j].extend(moving)
+            line.append(f"{i + 1}{j + 1}")
+            if self._dfs():
+                return True
+            line.pop()
+            del cols[j][-count:]
+            self._col_back(i, moving, flipped)
+        elif kind == "cf":
+            i = move[3]
+            card = cols[i][-1]
+            _, flipped = self._col_off(i, 1)
+            fnd[card >> 4] += 1
+            line.append(f"{i + 1}f{(card >> 4) + 1}")
+            if self._dfs():
+                return True
+            line.pop()
+            fnd[card >> 4] -= 1
+            self._col_back(i, [card], flipped)
+        elif kind in ("tf", "tc"):
+            index, turns = move[3], move[4]
+            card = talon.pop(index)
+            old = self.p
+            self.p = index
+            line.extend(["d"] * turns)
+            if kind == "tf":
+                fnd[card >> 4] += 1
+                line.append(f"wf{(card >> 4) + 1}")
+            else:
+                j = move[5]
+                cols[j].append(card)
+                line.append(f"w{j + 1}")
+            if self._dfs():
+                return True
+            del line[len(line) - turns - 1 :]
+            if kind == "tf":
+                fnd[card >> 4] -= 1
+            else:
+                cols[move[5]].pop()
+            talon.insert(index, card)
+            self.p = old
+        else:  # "fc"
+            suit, j = move[3], move[4]
+            card = suit * 16 + fnd[suit]
+            fnd[suit] -= 1
+            cols[j].append(card)
+            line.append(f"f{suit + 1}{j + 1}")
+            if self._dfs():
+                return True
+            line.pop()
+            cols[j].pop()
+            fnd[suit] += 1
+        return False
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:
     """Search ``game`` (a ``Solitario``) from its position; see the module docstring."""
-    return PileSearch(game, KlondikeRules(), counter).run()
+    return KlondikeSearch(game, counter).run()

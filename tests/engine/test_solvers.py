@@ -152,7 +152,7 @@ def test_a_tiny_node_budget_ends_unknown(game_id):
 
 
 def test_a_time_budget_stops_the_search():
-    result = solve("solitario", 1, {"cards": 52}, Budget(nodes=None, seconds=0.2))
+    result = solve("solitario", 4, {"cards": 52}, Budget(nodes=None, seconds=0.2))  # a hard deal
     assert result.status == UNKNOWN
     assert 0.2 <= result.seconds < 1.0
 
@@ -175,6 +175,8 @@ def test_command_prints_counts_shares_and_times(capsys):
     assert report["lost"] >= 1  # deal 3
     assert report["shares"]["won"] == pytest.approx(report["won"] / 3, abs=1e-3)
     assert 0 <= report["seconds"]["p50"] <= report["seconds"]["p95"] <= report["seconds"]["max"]
+    assert report["decided"] == pytest.approx((report["won"] + report["lost"]) / 3, abs=1e-3)
+    assert 0 <= report["seconds"]["mean"] <= report["seconds"]["max"]
 
 
 def test_command_passes_options_and_counts_squadratik_results(capsys):
