@@ -1,4 +1,5 @@
-"""A greedy computer player for El Solitario and Cartas Maestras.
+"""Computer players for El Solitario and Cartas Maestras: the greedy player (both games,
+below) and the careful player (El Solitario, :class:`CarefulPlayer` at the end).
 
 It reads only ``game.view(player)`` and ``game.legal_moves(player)`` and scores every legal
 move one move deep, taking the best (ties: the first listed, so play is deterministic).
@@ -28,6 +29,8 @@ from collections import Counter
 from typing import Any
 
 from engine.game import Game
+from engine.squadratik.board import Board, Path, Placed
+from engine.squadratik.common import placement_table
 from engine.squadratik.deck import DECK, OPPOSITE, STEP, Kind
 
 _INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
@@ -221,13 +224,11 @@ class _Solo:
 
     __slots__ = ("board", "hand", "stock", "unseen")
 
-    def __init__(self, board: Any, hand: list[int], stock: int, unseen: list[int]) -> None:
+    def __init__(self, board: Board, hand: list[int], stock: int, unseen: list[int]) -> None:
         self.board, self.hand, self.stock, self.unseen = board, hand, stock, unseen
 
     @classmethod
     def from_view(cls, view: dict[str, Any]) -> _Solo:
-        from engine.squadratik.board import Board, Path, Placed
-
         board = Board()
         cells = {(cell["x"], cell["y"]): cell for cell in view["board"]}
         for (x, y), cell in cells.items():
@@ -249,8 +250,6 @@ class _Solo:
         return _Solo(self.board.copy(), list(self.hand), self.stock, self.unseen)
 
     def placements(self) -> dict[Any, tuple[int, Any]]:
-        from engine.squadratik.common import placement_table
-
         return placement_table(self.board, self.hand, (0,), _any)
 
     def play(self, move: Any, target: Any) -> bool:
@@ -317,13 +316,11 @@ class CarefulPlayer:
 
     @staticmethod
     def _position_value(solo: _Solo) -> float:
-        from engine.squadratik.deck import OPPOSITE as opposite
-
         board = solo.board
         places: list[tuple[str | None, int]] = []
         for side in "NESW":
             for target in board.targets(side):
-                places.append((board.facing_side(target), _INDEX[opposite[target.direction]]))
+                places.append((board.facing_side(target), _INDEX[OPPOSITE[target.direction]]))
         hand = solo.hand
         placeable = sum(1 for card_id in hand if _fits_anywhere(card_id, places))
         unseen = solo.unseen

@@ -41,7 +41,7 @@ def play_out(game, choose):
     return game
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "random"])
+@pytest.mark.parametrize("strategy", ["greedy", "careful", "random"])
 def test_players_finish_both_games_with_legal_moves_seeing_only_their_seat(strategy):
     bot = make_player(strategy, seed=3)
     solo = play_out(engine.new_game("squadratik", deal=8), bot.choose)
@@ -95,6 +95,22 @@ def test_greedy_scores_more_than_random_in_el_solitario():
     assert sum(g.score for g in greedy) > 1.3 * sum(g.score for g in random)
     # and it empties its hand far more often: random play mostly gets stuck
     assert sum(g.result_rank for g in greedy) >= 3 * sum(g.result_rank for g in random)
+
+
+def test_careful_plays_its_last_hand_for_the_completo():
+    # Both 25 and 46 complete path N (S R2 on 23's N R2); only 25 (W R4) completes path E
+    # (24's E R4). Sending 25 north first would strand 46: a solitario instead of a completo.
+    def position():
+        board = Board.from_paths({"N": [(15, 0), (21, 0), (23, 0)], "E": [(16, 0), (17, 0), (24, 0)]})
+        return ElSolitario.from_position(board, hand=[25, 46])
+
+    game = play_out(position(), make_player("careful").choose)
+    assert game.outcome == "completo"
+    stranded = position()
+    stranded.play("1N")
+    assert stranded.board.paths["N"] is None and stranded.hand == [46]
+    stranded.play(stranded.legal_moves()[0])
+    assert stranded.outcome == "solitario"
 
 
 def test_unknown_strategy_is_refused():
