@@ -18,7 +18,9 @@ Notation (case-insensitive, spaces ignored; ``str(move)`` is the canonical form 
 
 Scoring: +5 a card moved from the waste, +5 per column card turned up, +10 per card put on a
 foundation, -10 per card taken off one; they add up (``wf`` scores 15). ``score_move`` is the
-move number at which the current score was first reached (the seed's tie-break).
+seed's tie-break, "l'ultima mossa in cui sono stati realizzati dei punti": the number of the last
+move that raised the score (0 when none did); ``scoring_moves`` lists every such move number, so a
+race can map them onto its race-wide move counter.
 
 The deal: ``DealRandom.for_deal("solitario", n)`` (``"solitario52"`` with 52 cards) shuffles a
 fresh deck in ``full_deck`` order; columns are dealt row by row from the front of the shuffled
@@ -165,8 +167,29 @@ class Solitario(PileGame):
 
     @property
     def score_move(self) -> int:
-        """The move number at which the current score was first reached (0: at the deal)."""
-        return next(move for move, score in self._events if score == self._score)
+        """The last move in which points were made (the seed's tie-break; 0: none yet).
+
+        Every later move left the score as it was or lowered it, so this is the last move that
+        raised the score towards its final value: a card sent home (+10), taken back (-10) and
+        sent home again (+10) gives 3, not 1.
+
+        >>> g = Solitario.from_layout(["Ad", "2c", "", "", "", "", "As"])
+        >>> for move in ("1f", "f12", "2f"):
+        ...     _ = g.play(move)
+        >>> g.score, g.score_move, g.scoring_moves
+        (10, 3, (1, 3))
+        """
+        moves = self.scoring_moves
+        return moves[-1] if moves else 0
+
+    @property
+    def scoring_moves(self) -> tuple[int, ...]:
+        """The numbers of the moves that raised the score, in order (a move that lowered it or
+        changed nothing is left out). A race maps them onto its race-wide counter."""
+        events = self._events
+        return tuple(
+            move for (move, score), (_, before) in zip(events[1:], events, strict=False) if score > before
+        )
 
     @property
     def stock_recycles(self) -> int:

@@ -1,10 +1,17 @@
 """Play many Squadratik deals with a computer strategy and print figures as JSON.
 
-``python -m engine.stats --game squadratik|maestras --deals N --strategy greedy|random
+``python -m engine.stats --game squadratik|maestras --deals N --strategy greedy|careful|random
 [--seats 2,4,8] [--first-deal 0]``
 
-El Solitario: the share of deals ending completo / solitario / lost, the mean points removed
-and the mean number of moves. Cartas Maestras, for each seat count (every seat plays the same
+``python -m engine.stats --balance [--deals N] [--solver-deals M] [--solver-nodes K]`` prints the
+balance figures of docs/squadratik-deck.md at once: El Solitario for the greedy, careful (the
+best player that sees only its seat) and random strategies, the solver's share of completo
+lines (full knowledge of the deal, a fixed node budget per deal, so a run repeats), and Cartas
+Maestras with 2, 4 and 8 greedy seats.
+
+El Solitario: the share of deals ending completo / solitario / lost, the share where the hand
+was emptied (completo or solitario), the share lost with cards still in the stock
+(``stuck_with_stock``), the mean points removed and the mean number of moves. Cartas Maestras, for each seat count (every seat plays the same
 strategy): mean moves (turns) in all and in the main phase, how often the main phase ends by
 a stall (stock empty, a full round without a placement) rather than with every master won,
 mean masters won per seat (in turn order) and how often the first seat wins outright.
@@ -13,7 +20,7 @@ The random strategy is seeded with the deal number, so a run repeats exactly.
 
 >>> figures = solitario_stats(deals=3, strategy="random")
 >>> sorted(figures)
-['completo', 'deals', 'game', 'lost', 'mean_moves', 'mean_points', 'solitario', 'strategy']
+['completo', 'deals', 'game', 'hand_emptied', 'lost', 'mean_moves', 'mean_points', 'solitario', 'strategy', 'stuck_with_stock']
 """
 
 from __future__ import annotations
@@ -33,13 +40,14 @@ from engine.squadratik.deck import MASTER_IDS
 def solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str, Any]:
     """Figures for El Solitario over ``deals`` consecutive deal numbers."""
     endings: Counter[str] = Counter()
-    points = moves = 0
+    points = moves = stuck_with_stock = 0
     for deal in range(first_deal, first_deal + deals):
         game = engine.new_game("squadratik", deal=deal)
         bot = make_player(strategy, seed=deal)
         while not game.is_over:
             game.play(bot.choose(game))
         endings[str(game.outcome)] += 1
+        stuck_with_stock += str(game.outcome) == "lost" and game.view()["stock"] > 0
         points += game.score
         moves += game.move_number
     return {
@@ -49,6 +57,8 @@ def solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str,
         "completo": round(endings["completo"] / deals, 4),
         "solitario": round(endings["solitario"] / deals, 4),
         "lost": round(endings["lost"] / deals, 4),
+        "hand_emptied": round((endings["completo"] + endings["solitario"]) / deals, 4),
+        "stuck_with_stock": round(stuck_with_stock / deals, 4),
         "mean_points": round(points / deals, 2),
         "mean_moves": round(moves / deals, 2),
     }
@@ -83,17 +93,53 @@ def maestras_stats(deals: int, strategy: str, seats: int, first_deal: int = 0) -
     }
 
 
+def solver_stats(deals: int, nodes: int, first_deal: int = 0) -> dict[str, Any]:
+    """The El Solitario solver over ``deals`` deal numbers at ``nodes`` positions per deal: the
+    share of deals where it found a completo line, and its best result otherwise."""
+    from engine.solvers import Budget, solve
+
+    best: Counter[str] = Counter()
+    for deal in range(first_deal, first_deal + deals):
+        result = solve("squadratik", deal, budget=Budget(nodes=nodes, seconds=None))
+        best[str(result.outcome)] += 1
+    return {
+        "game": "squadratik",
+        "strategy": "solver",
+        "deals": deals,
+        "nodes_per_deal": nodes,
+        "completo": round(best["completo"] / deals, 4),
+        "best_solitario": round(best["solitario"] / deals, 4),
+        "best_lost_or_none": round((deals - best["completo"] - best["solitario"]) / deals, 4),
+    }
+
+
+def balance_report(deals: int, solver_deals: int, solver_nodes: int) -> dict[str, Any]:
+    """Every figure of the El Solitario and Cartas Maestras balance (docs/squadratik-deck.md)."""
+    return {
+        "el_solitario": [solitario_stats(deals, s) for s in ("greedy", "careful", "random")]
+        + [solver_stats(solver_deals, solver_nodes)],
+        "cartas_maestras": [maestras_stats(deals, "greedy", seats) for seats in (2, 4, 8)],
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.stats", description=__doc__.split("\n")[0])
-    parser.add_argument("--game", choices=("squadratik", "maestras"), required=True)
+    parser.add_argument("--game", choices=("squadratik", "maestras"))
+    parser.add_argument("--balance", action="store_true", help="every balance figure at once")
+    parser.add_argument("--solver-deals", type=int, default=100)
+    parser.add_argument("--solver-nodes", type=int, default=20_000)
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--strategy", choices=STRATEGIES, default="greedy")
     parser.add_argument("--seats", default="2,4,8", help="Cartas Maestras seat counts, e.g. 2,4,8")
     parser.add_argument("--first-deal", type=int, default=0)
     args = parser.parse_args(argv)
-    if args.deals <= 0:
-        parser.error("--deals must be positive")
-    if args.game == "squadratik":
+    if args.deals <= 0 or args.solver_deals <= 0 or args.solver_nodes <= 0:
+        parser.error("--deals, --solver-deals and --solver-nodes must be positive")
+    if args.balance:
+        report = balance_report(args.deals, args.solver_deals, args.solver_nodes)
+    elif args.game is None:
+        parser.error("give --game or --balance")
+    elif args.game == "squadratik":
         report = solitario_stats(args.deals, args.strategy, args.first_deal)
     else:
         seat_counts = [int(s) for s in args.seats.split(",") if s.strip()]

@@ -6,6 +6,9 @@ A computer player sees what a person in that seat sees: ``game.view(player_id)``
 - :class:`RandomPlayer` (any game): a uniformly random legal move, seeded, so a run repeats.
 - :class:`engine.players.squadratik.GreedyPlayer` (El Solitario and Cartas Maestras): scores
   every legal move one move deep; see its docstring for the strategy.
+- :class:`engine.players.squadratik.CarefulPlayer` (El Solitario): values the position each
+  move leaves (what its hand and the unseen cards can still place) and searches the last
+  hand exactly.
 
 >>> import engine
 >>> g = engine.new_game("maestras", deal=5, players=["ana", "cpu"])
@@ -46,14 +49,19 @@ class RandomPlayer:
 
 
 def make_player(strategy: str, seed: int = 0) -> ComputerPlayer:
-    """``"greedy"`` or ``"random"`` (seeded)."""
+    """``"greedy"``, ``"careful"`` (El Solitario's best player that sees only its seat; it
+    plays Cartas Maestras as the greedy one) or ``"random"`` (seeded)."""
     if strategy == "random":
         return RandomPlayer(seed)
     if strategy == "greedy":
         from engine.players.squadratik import GreedyPlayer
 
         return GreedyPlayer()
+    if strategy == "careful":
+        from engine.players.squadratik import CarefulPlayer
+
+        return CarefulPlayer()
     raise ValueError(f"unknown strategy {strategy!r}")
 
 
-STRATEGIES = ("greedy", "random")
+STRATEGIES = ("greedy", "careful", "random")

@@ -1,4 +1,5 @@
-"""A greedy computer player for El Solitario and Cartas Maestras.
+"""Computer players for El Solitario and Cartas Maestras: the greedy player (both games,
+below) and the careful player (El Solitario, :class:`CarefulPlayer` at the end).
 
 It reads only ``game.view(player)`` and ``game.legal_moves(player)`` and scores every legal
 move one move deep, taking the best (ties: the first listed, so play is deterministic).
@@ -28,6 +29,8 @@ from collections import Counter
 from typing import Any
 
 from engine.game import Game
+from engine.squadratik.board import Board, Path, Placed
+from engine.squadratik.common import placement_table
 from engine.squadratik.deck import DECK, OPPOSITE, STEP, Kind
 
 _INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
@@ -197,3 +200,169 @@ class GreedyPlayer:
             else:
                 count += card["sides"][back] == open_side
         return count
+
+
+# ----- El Solitario: the careful player ----------------------------------------------------------
+# weights of the careful player's position value (tuned on many deals, see docs/squadratik-deck.md)
+CAREFUL_PLACEABLE = 10  # per hand card that could be placed somewhere
+CAREFUL_UNSEEN = 20  # times the share of unseen cards that could be placed somewhere
+CAREFUL_COVERED = 3  # per free place at least one hand card fits
+CAREFUL_EMPTY_KEPT = 6  # per empty card kept in hand (it fits anywhere)
+CAREFUL_FREE_SIDE = 8  # per free side of the central card (any card opens a path there)
+CAREFUL_PROGRESS = 1  # per non-empty card on a path towards its completion
+CAREFUL_PLACES = 1  # per free place on the table
+CAREFUL_COMPLETE = 50  # completing a path (it clears the table and frees a central side)
+
+_RESULT_RANK = {"completo": 2, "solitario": 1, "lost": 0}
+
+
+class _Solo:
+    """El Solitario as one seat sees it: the table (an engine ``Board`` rebuilt from the
+    view), the hand, the stock's size, and the cards not in sight (the stock's contents
+    plus the cards already removed: the view does not list those, so the player counts them
+    as possible draws, a small error that costs nothing measurable)."""
+
+    __slots__ = ("board", "hand", "stock", "unseen")
+
+    def __init__(self, board: Board, hand: list[int], stock: int, unseen: list[int]) -> None:
+        self.board, self.hand, self.stock, self.unseen = board, hand, stock, unseen
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> _Solo:
+        board = Board()
+        cells = {(cell["x"], cell["y"]): cell for cell in view["board"]}
+        for (x, y), cell in cells.items():
+            board.cells[(x, y)] = Placed(cell["card"]["id"], cell["card"]["rotation"], cell["path"])
+        for side, path in view["paths"].items():
+            if path is None:
+                continue
+            steps = [tuple(c) for c in path["cells"]]
+            last, prev = steps[-1], steps[-2] if len(steps) > 1 else (0, 0)
+            step = (last[0] - prev[0], last[1] - prev[1])
+            direction = next(d for d, s in STEP.items() if s == step)
+            board.paths[side] = Path(side, tuple(steps), direction, path["after_empty"])  # type: ignore[arg-type]
+        hand = [card["id"] for card in view["hand"]]
+        in_sight = set(board.card_ids()) | set(hand)
+        unseen = [i for i in range(1, len(DECK)) if i not in in_sight]
+        return cls(board, hand, view["stock"], unseen)
+
+    def copy(self) -> _Solo:
+        return _Solo(self.board.copy(), list(self.hand), self.stock, self.unseen)
+
+    def placements(self) -> dict[Any, tuple[int, Any]]:
+        return placement_table(self.board, self.hand, (0,), _any)
+
+    def play(self, move: Any, target: Any) -> bool:
+        """Place without drawing; True when the move completed a path."""
+        card_id = self.hand.pop(move.slot - 1)
+        path = self.board.place(target, card_id, 0)
+        if path.complete:
+            self.board.remove_path(path.side)
+            return True
+        return False
+
+
+def _any(card_id: int) -> bool:
+    return True
+
+
+def _fits_anywhere(card_id: int, places: list[tuple[str | None, int]]) -> bool:
+    if DECK[card_id].is_empty:
+        return bool(places)
+    sides = DECK[card_id].sides
+    return any(need is None or sides[facing] == need for need, facing in places)
+
+
+class CarefulPlayer:
+    """The strongest El Solitario player that sees only its seat (the table, its hand, the
+    stock's size); Cartas Maestras is left to :class:`GreedyPlayer`.
+
+    Each move is valued by the position it leaves before the draw: how many hand cards can
+    still be placed, the share of the unseen cards that could be, how many free places the
+    hand covers, empty cards kept, free central sides, progress of the paths, plus a bonus
+    for completing a path. Once the stock is empty the hand is all there is, and the player
+    searches it exactly for the best ending (completo, else solitario).
+
+    >>> import engine
+    >>> g = engine.new_game("squadratik", deal=4)
+    >>> CarefulPlayer().choose(g) in g.legal_moves()
+    True
+    """
+
+    def __init__(self) -> None:
+        self._greedy = GreedyPlayer()
+
+    def choose(self, game: Game, player: str | None = None) -> Any:
+        view = game.view(player if player is not None else game.current_player)
+        if view["game"] != "squadratik":
+            return self._greedy.choose(game, player)
+        legal = game.legal_moves(player)
+        if not legal:
+            raise ValueError("no legal move: the game is over or it is not this player's turn")
+        if len(legal) == 1:
+            return legal[0]
+        solo = _Solo.from_view(view)
+        table = solo.placements()
+        if solo.stock == 0:
+            return max(legal, key=lambda move: self._ending_after(solo, move, table[move]))
+        best, best_value = legal[0], float("-inf")
+        for move in legal:
+            after = solo.copy()
+            value = CAREFUL_COMPLETE if after.play(move, table[move][1]) else 0.0
+            value += self._position_value(after)
+            if value > best_value:
+                best, best_value = move, value
+        return best
+
+    @staticmethod
+    def _position_value(solo: _Solo) -> float:
+        board = solo.board
+        places: list[tuple[str | None, int]] = []
+        for side in "NESW":
+            for target in board.targets(side):
+                places.append((board.facing_side(target), _INDEX[OPPOSITE[target.direction]]))
+        hand = solo.hand
+        placeable = sum(1 for card_id in hand if _fits_anywhere(card_id, places))
+        unseen = solo.unseen
+        share = sum(1 for c in unseen if _fits_anywhere(c, places)) / len(unseen) if unseen else 1.0
+        covered = sum(
+            1
+            for need, facing in places
+            if any(DECK[c].is_empty or need is None or DECK[c].sides[facing] == need for c in hand)
+        )
+        empties = sum(1 for c in hand if DECK[c].is_empty)
+        free_sides = sum(1 for path in board.paths.values() if path is None)
+        progress = sum(path.after_empty for path in board.paths.values() if path is not None)
+        return (
+            CAREFUL_PLACEABLE * placeable
+            + CAREFUL_UNSEEN * share
+            + CAREFUL_COVERED * covered
+            + CAREFUL_EMPTY_KEPT * empties
+            + CAREFUL_FREE_SIDE * free_sides
+            + CAREFUL_PROGRESS * progress
+            + CAREFUL_PLACES * len(places)
+        )
+
+    def _ending_after(self, solo: _Solo, move: Any, listed: tuple[int, Any]) -> int:
+        after = solo.copy()
+        after.play(move, listed[1])
+        return self._best_ending(after)
+
+    def _best_ending(self, solo: _Solo) -> int:
+        """2 completo, 1 solitario, 0 lost: the best the known hand can still reach."""
+        if not solo.hand:
+            return 2 if len(solo.board.cells) == 1 else 1
+        table = solo.placements()
+        best = 0
+        tried: set[tuple[Any, ...]] = set()
+        for move, (card_id, target) in table.items():
+            key = (DECK[card_id].sides if not DECK[card_id].is_empty else None, target.side, target.cell)
+            if key in tried:
+                continue  # the same card face on the same place: the same position
+            tried.add(key)
+            after = solo.copy()
+            after.play(move, target)
+            best = max(best, self._best_ending(after))
+            if best == 2:
+                break
+        return best

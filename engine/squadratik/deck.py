@@ -5,13 +5,15 @@ master cards (red rotations 0-3, then black rotations 0-3), 15-46 the normal car
 the side-list formula. A side is a short code: ``"0"`` blank, ``"R1".."R4"`` red balls,
 ``"B1".."B4"`` black balls. Sides are listed N, E, S, W.
 
+The design and its measured balance are in ``docs/squadratik-deck.md``.
+
 >>> DECK[7].sides, DECK[8].sides
-(('R1', 'R2', 'R3', 'R4'), ('R2', 'R3', 'R4', 'R1'))
+(('R2', 'R4', 'B2', 'B4'), ('R4', 'B2', 'B4', 'R2'))
 >>> DECK[15].sides, DECK[15].points
-(('0', 'R1', '0', 'B1'), 2)
+(('0', 'B4', 'B4', 'R2'), 10)
 >>> placed_sides(7, 1)          # one quarter turn clockwise: printed W is now on top
-('R4', 'R1', 'R2', 'R3')
->>> sides_link(DECK[7], 0, "E", DECK[8], 0)   # master 7's E (R2) against master 8's W (R1)
+('B4', 'R2', 'R4', 'B2')
+>>> sides_link(DECK[7], 0, "E", DECK[8], 0)   # master 7's E (R4) against master 8's W (R2)
 False
 """
 
@@ -69,18 +71,16 @@ class SquadratikCard:
         }
 
 
-#: The 32-entry side list V of games.md §4, in its order.
-SIDE_LIST: tuple[str, ...] = (
-    (BLANK,) * 4
-    + ("R1",) * 4
-    + ("B1",) * 4
-    + ("R2",) * 4
-    + ("B2",) * 4
-    + ("R3",) * 3
-    + ("B3",) * 3
-    + ("R4",) * 3
-    + ("B4",) * 3
-)
+#: How many of the 32 normal cards show each side value on each side position (N, E, S and W
+#: alike): mostly two or four balls, a single blank (see docs/squadratik-deck.md for the why).
+SIDE_COUNTS: dict[str, int] = {
+    BLANK: 1, "R1": 0, "R2": 9, "R3": 0, "R4": 7, "B1": 0, "B2": 8, "B3": 0, "B4": 7,
+}
+#: The 32-entry side list V: every value as often as SIDE_COUNTS says, in that order.
+SIDE_LIST: tuple[str, ...] = tuple(code for code, n in SIDE_COUNTS.items() for _ in range(n))
+#: Normal card i shows N = V[i] and, for E, S, W, V[(a * i + b) mod 32] with these (a, b):
+#: odd multipliers make each a permutation, so every side position shows V's counts.
+SIDE_FORMULA: tuple[tuple[int, int], ...] = ((27, 29), (17, 26), (23, 8))
 
 CENTRAL_ID = 0
 EMPTY_IDS = tuple(range(1, 7))
@@ -92,15 +92,15 @@ def _build_deck() -> tuple[SquadratikCard, ...]:
     blank4 = (BLANK, BLANK, BLANK, BLANK)
     cards = [SquadratikCard(CENTRAL_ID, Kind.CENTRAL, blank4)]
     cards += [SquadratikCard(i, Kind.EMPTY, blank4) for i in EMPTY_IDS]
-    counts = (1, 2, 3, 4)
-    for colour_index, colour in enumerate("RB"):
+    # masters: two red and two black sides, two and four balls each, so they link like the
+    # normal cards; the red masters run R2 R4 B2 B4 round the card, the black ones B2 R2 B4 R4
+    for colour_index, pattern in enumerate((("R2", "R4", "B2", "B4"), ("B2", "R2", "B4", "R4"))):
         for r in range(4):
-            rotated_left = counts[r:] + counts[:r]
-            sides = tuple(f"{colour}{n}" for n in rotated_left)
+            sides = pattern[r:] + pattern[:r]
             cards.append(SquadratikCard(7 + 4 * colour_index + r, Kind.MASTER, sides))  # type: ignore[arg-type]
     v = SIDE_LIST
     for i in range(32):
-        sides = (v[i], v[(5 * i + 7) % 32], v[(13 * i + 3) % 32], v[(21 * i + 11) % 32])
+        sides = (v[i], *(v[(a * i + b) % 32] for a, b in SIDE_FORMULA))
         cards.append(SquadratikCard(15 + i, Kind.NORMAL, sides))
     return tuple(cards)
 
@@ -121,7 +121,7 @@ def placed_sides(card_id: int, rotation: int) -> tuple[str, ...]:
     After r turns the placed side k shows printed side ``(k - r) mod 4``.
 
     >>> placed_sides(7, 2)
-    ('R3', 'R4', 'R1', 'R2')
+    ('B2', 'B4', 'R2', 'R4')
     """
     return _PLACED[card_id][rotation % 4]
 

@@ -54,8 +54,8 @@ async def test_squadratik_hand_cards_and_paths_are_labelled_in_words(chat: FakeP
     await chat.say("ana", "/play squadratik 1")
     labels = [b.label for b in chat.board().buttons]
     # deal 1's hand: a normal card, a master, a normal card and an empty card, then Resign
-    assert labels == ["Card 1 · B4 R3 R3", "Card 2 · master B3 B4 B1 B2", "Card 3 · R1 B1", "Card 4 · empty",
-                      "Resign"]  # fmt: skip
+    assert labels == ["Card 1 · B4 R2 R2 B2", "Card 2 · master B4 R4 B2 R2", "Card 3 · B4 B4 R2",
+                      "Card 4 · empty", "Resign"]  # fmt: skip
     await chat.press("ana", chat.button(lambda b: b.label.startswith("Card 3")).id)
     assert [b.label for b in chat.board().buttons] == ["→ path N", "→ path E", "→ path S", "→ path W", "Cancel",
                                                        "Resign"]  # fmt: skip
@@ -65,7 +65,7 @@ async def test_squadratik_hand_cards_and_paths_are_labelled_in_words(chat: FakeP
     chat.admins.add("ana")
     await chat.say("ana", "/lang it")
     await chat.say("ana", "/board")
-    assert chat.board().buttons[0].label == "Carta 1 · B4 R3 R3"
+    assert chat.board().buttons[0].label == "Carta 1 · B4 R2 R2 B2"
 
 
 TURNS = {"1": "¼ turn", "2": "½ turn", "3": "¾ turn"}

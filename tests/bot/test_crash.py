@@ -26,7 +26,7 @@ import engine
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = [("ana", "imaginary13", 3), ("bob", "squadratik", 28), ("cy", "imaginary13", 8),
-           ("di", "squadratik", 4), ("ed", "imaginary13", 21)]  # fmt: skip
+           ("di", "squadratik", 6), ("ed", "imaginary13", 21)]  # fmt: skip
 PLAN_LENGTH = 40
 #: "Imaginary Thirteen · deal 3 · move 7 · score 12": the acknowledgement of move 7 of deal 3
 ACK = re.compile(r"· deal (\d+) · move (\d+) ·")

@@ -74,9 +74,9 @@ def test_imaginary13_plays_waste_tops_home_and_fills_wastes_sensibly():
 
 
 def test_el_solitario_completes_a_path_when_it_can():
-    # 20, 25, 18 on path N link in turn; 37's blank S links 18's blank N: completes the path.
-    board = Board.from_paths({"N": [(20, 0), (25, 0), (18, 0)]})
-    game = ElSolitario.from_position(board, hand=[1, 30, 37], stock=[31])
+    # 15, 21, 23 on path N link in turn; 25's S (R2) links 23's N (R2): completes the path.
+    board = Board.from_paths({"N": [(15, 0), (21, 0), (23, 0)]})
+    game = ElSolitario.from_position(board, hand=[1, 30, 25], stock=[31])
     assert str(hint(game)) == "3N"
 
 

@@ -20,8 +20,9 @@ from engine.squadratik.maestras import CartasMaestras
 
 EMPTY = 1
 TWO = ["ana", "bo"]
-# master 7 (R1 R2 R3 R4) opens N showing R1; 20 (S R1, N R1), 25 (S R1, N B1), 18 (S B1)
-THREE_SHORT = [(7, 0), (20, 0), (25, 0)]  # after_empty 3: card 18 completes it
+# master 7 (R2 R4 B2 B4) turned three times opens N showing R4; 20 (S R4, N R2),
+# 25 (S R2, N R4), 18 (R2 R4 R4 R4) links to R4
+THREE_SHORT = [(7, 3), (20, 0), (25, 0)]  # after_empty 3: card 18 completes it
 
 
 def refused(game, text, player=None):
@@ -103,9 +104,9 @@ def test_a_first_master_may_open_any_free_side_in_any_rotation():
 
 # ----- placing on open paths --------------------------------------------------------------
 def test_a_card_at_the_end_of_an_open_path_must_link_in_the_chosen_rotation():
-    board = Board.from_paths({"N": [(7, 0)]})  # open side R1
-    game = CartasMaestras.from_position(TWO, board, [[19], [22]], stock=[30])  # 19: R1 R4 B3 B4
-    # R1 is printed N; it faces south (down to the master) after two quarter turns
+    board = Board.from_paths({"N": [(7, 3)]})  # open side R4
+    game = CartasMaestras.from_position(TWO, board, [[27], [22]], stock=[30])  # 27: R4 R2 R2 B4
+    # R4 is printed N; it faces south (down to the master) after two quarter turns
     assert [str(m) for m in game.legal_moves() if m.side == "N"] == ["1Nr2"]
     assert refused(game, "1N") == "sides_do_not_link"
     game.play("1Nr2")
@@ -113,11 +114,11 @@ def test_a_card_at_the_end_of_an_open_path_must_link_in_the_chosen_rotation():
 
 
 def test_masters_may_also_extend_a_path():
-    board = Board.from_paths({"N": [(7, 0)]})  # R1
-    game = CartasMaestras.from_position(TWO, board, [[11], [22]], stock=[30])  # B only: no link
-    assert all(m.side != "N" for m in game.legal_moves())
+    board = Board.from_paths({"N": [(7, 0)]})  # R2
+    game = CartasMaestras.from_position(TWO, board, [[34], [22]], stock=[30])  # 34: no R2 side
+    assert [str(m) for m in game.legal_moves()] == ["pass"]
     game = CartasMaestras.from_position(TWO, board, [[8], [22]], stock=[30])  # 8: R2 R3 R4 R1
-    # 8 = R2 R3 R4 R1: its printed W (R1) faces south after three quarter turns
+    # 8 = R4 B2 B4 R2: its printed W (R2) faces south after three quarter turns
     assert [str(m) for m in game.legal_moves() if m.side == "N"] == ["1Nr3"]
     game.play("1Nr3")
     assert game.board.paths["N"].after_empty == 2
@@ -176,9 +177,9 @@ def test_main_phase_ends_when_every_master_has_been_won():
 
 
 def test_main_phase_ends_when_the_stock_is_empty_and_a_full_round_passes():
-    board = Board.from_paths({"N": [(7, 0)]})
-    # nobody holds a master or an R1 side; 31 (B2 B3 B2 R4) does not fit either
-    game = CartasMaestras.from_position(["a", "b", "c"], board, [[26], [45], [46]], stock=[31])
+    board = Board.from_paths({"N": [(7, 0)]})  # open side R2
+    # nobody holds a master or an R2 side; 43 (B4 B2 B2 R4) does not fit either
+    game = CartasMaestras.from_position(["a", "b", "c"], board, [[34], [41], [28]], stock=[43])
     game.play("pass")  # draws the last card: the stock was not empty yet
     game.play("pass")
     game.play("pass")
@@ -188,10 +189,10 @@ def test_main_phase_ends_when_the_stock_is_empty_and_a_full_round_passes():
 
 
 def test_a_placement_restarts_the_stall_count():
-    board = Board.from_paths({"N": [(7, 0)]})
-    game = CartasMaestras.from_position(TWO, board, [[26], [45, 20]], stock=[])
+    board = Board.from_paths({"N": [(7, 3)]})  # open side R4; 34 and 41 show no R4 nor R2
+    game = CartasMaestras.from_position(TWO, board, [[34], [41, 20]], stock=[])
     game.play("pass")
-    game.play("2N", player="bo")  # 20's S is R1
+    game.play("2N", player="bo")  # 20's S is R4; its N (R2) is now the open side
     game.play("pass")
     assert game.phase == "main"
     game.play("pass", player="bo")
@@ -211,14 +212,14 @@ def test_final_phase_any_first_card_then_one_path_then_stop():
     assert {m.side for m in game.legal_moves() if str(m) != "stop"} == set("NESW")
     game.play("1N")  # a normal card opens a path here
     assert refused(game, "1W") == "path_not_open"  # one path only
-    game.play("1N")  # 25: S R1 on 20's N R1
+    game.play("1N")  # 25: S R2 on 20's N R2
     game.play("stop")
     assert sorted(game.won[0]) == [20, 25] and game.masters_won == [0, 0]
     assert game.current_player == "bo" and len(game.board.cells) == 1
 
 
 def test_final_phase_masters_count_as_cards_only_and_paths_are_not_removed_at_four():
-    chain = [7, 20, 25, 18, 37]  # 37: S blank on 18's blank N
+    chain = [20, 25, 18, 7, 37]  # master 7 turned to link 18's R4, then 37 on the master
     game = CartasMaestras.from_position(TWO, Board(), [chain, [45]], final_phase=True)
     game.play("1N")
     for _ in range(4):
@@ -229,8 +230,8 @@ def test_final_phase_masters_count_as_cards_only_and_paths_are_not_removed_at_fo
 
 
 def test_final_phase_turn_ends_by_itself_when_nothing_fits_and_empty_hands_are_skipped():
-    game = CartasMaestras.from_position(["a", "b", "c"], Board(), [[20, 26], [], [45]], final_phase=True)
-    game.play("1N")  # 26 (no R1 side) cannot follow 20's R1
+    game = CartasMaestras.from_position(["a", "b", "c"], Board(), [[20, 34], [], [45]], final_phase=True)
+    game.play("1N")  # 34 (no R2 side) cannot follow 20's R2
     assert game.won[0] == [20] and game.current_player == "c"
 
 

@@ -10,7 +10,7 @@ from engine.squadratik.maestras import CartasMaestras
 from engine.squadratik.solitario import ElSolitario
 
 EMPTY = 1
-THREE_SHORT = [(7, 0), (20, 0), (25, 0)]  # master, then two links: card 18 completes it
+THREE_SHORT = [(7, 3), (20, 0), (25, 0)]  # master (R4 up), then two links: card 18 completes it
 
 
 class OnlyWhatASeatSees:
@@ -41,7 +41,7 @@ def play_out(game, choose):
     return game
 
 
-@pytest.mark.parametrize("strategy", ["greedy", "random"])
+@pytest.mark.parametrize("strategy", ["greedy", "careful", "random"])
 def test_players_finish_both_games_with_legal_moves_seeing_only_their_seat(strategy):
     bot = make_player(strategy, seed=3)
     solo = play_out(engine.new_game("squadratik", deal=8), bot.choose)
@@ -59,14 +59,15 @@ def test_random_player_repeats_with_the_same_seed_and_varies_with_another():
 
 
 def test_greedy_completes_a_path_in_el_solitario():
-    board = Board.from_paths({"N": [(20, 0), (25, 0), (18, 0)]})
-    game = ElSolitario.from_position(board, hand=[46, 37, 45], stock=[30])
+    # 15, 21, 23 link in turn; only 25 (S R2 against 23's N R2) completes the path
+    board = Board.from_paths({"N": [(15, 0), (21, 0), (23, 0)]})
+    game = ElSolitario.from_position(board, hand=[41, 25, 45], stock=[30])
     assert str(GreedyPlayer().choose(game)) == "2N"
 
 
 def test_greedy_wins_an_open_master_in_cartas_maestras():
     board = Board.from_paths({"N": THREE_SHORT})
-    game = CartasMaestras.from_position(["a", "b"], board, [[9, 18], [26]], stock=[30])
+    game = CartasMaestras.from_position(["a", "b"], board, [[17, 18], [26]], stock=[30])  # 17: no R4
     assert str(GreedyPlayer().choose(game, "a")) == "2N"
 
 
@@ -89,9 +90,27 @@ def test_greedy_keeps_building_in_the_final_phase():
 
 def test_greedy_scores_more_than_random_in_el_solitario():
     deals = range(12)
-    greedy = sum(play_out(ElSolitario(deal=d), GreedyPlayer().choose).score for d in deals)
-    random = sum(play_out(ElSolitario(deal=d), RandomPlayer(d).choose).score for d in deals)
-    assert greedy > 2 * random
+    greedy = [play_out(ElSolitario(deal=d), GreedyPlayer().choose) for d in deals]
+    random = [play_out(ElSolitario(deal=d), RandomPlayer(d).choose) for d in deals]
+    assert sum(g.score for g in greedy) > 1.3 * sum(g.score for g in random)
+    # and it empties its hand far more often: random play mostly gets stuck
+    assert sum(g.result_rank for g in greedy) >= 3 * sum(g.result_rank for g in random)
+
+
+def test_careful_plays_its_last_hand_for_the_completo():
+    # Both 25 and 46 complete path N (S R2 on 23's N R2); only 25 (W R4) completes path E
+    # (24's E R4). Sending 25 north first would strand 46: a solitario instead of a completo.
+    def position():
+        board = Board.from_paths({"N": [(15, 0), (21, 0), (23, 0)], "E": [(16, 0), (17, 0), (24, 0)]})
+        return ElSolitario.from_position(board, hand=[25, 46])
+
+    game = play_out(position(), make_player("careful").choose)
+    assert game.outcome == "completo"
+    stranded = position()
+    stranded.play("1N")
+    assert stranded.board.paths["N"] is None and stranded.hand == [46]
+    stranded.play(stranded.legal_moves()[0])
+    assert stranded.outcome == "solitario"
 
 
 def test_unknown_strategy_is_refused():

@@ -276,17 +276,58 @@ def test_every_move_counts_stock_turns_included():
     assert game.move_number == 5 and game.view()["move_number"] == 5
 
 
-def test_score_move_is_the_move_at_which_the_score_was_first_reached():
-    game = layout(["Kd", "3c"], foundations=["Ad 2d"], stock="5h 6h 7h")
+def test_score_move_is_the_last_move_in_which_points_were_made():
+    # seed: ties go by "l'ultima mossa in cui sono stati realizzati dei punti"
+    game = layout(["Ad", "2c"])
     assert game.score_move == 0
+    game.play("1f")  # +10 at move 1
+    game.play("f12")  # -10 at move 2: the Asso back onto the 2 of clubs
+    game.play("2f")  # +10 at move 3: home again
+    assert game.score == 10 and game.score_move == 3 and game.view()["score_move"] == 3
+    assert game.scoring_moves == (1, 3)
+
+
+def test_a_move_that_loses_points_leaves_the_score_move_where_it_was():
+    game = layout(["Kd", "3c"], foundations=["Ad 2d"], stock="5h 6h 7h")
     game.play("d")
-    game.play("f1 2")  # score -10 at move 2
-    game.play("2f1")  # back to 0, first reached at the deal
-    assert game.score == 0 and game.score_move == 0
+    game.play("f1 2")  # -10 at move 2: no points made
+    assert game.score == -10 and game.score_move == 0 and game.scoring_moves == ()
+    game.play("2f1")  # +10 at move 3
     game.play("d")
-    game.play("d")
-    game.play("f12")  # -10 again: first reached at move 2
-    assert game.score == -10 and game.score_move == 2 and game.view()["score_move"] == 2
+    assert game.score == 0 and game.score_move == 3
+
+
+def test_undo_takes_the_score_move_back_with_the_move():
+    game = layout(["Ad", "2c"])
+    for move in ("1f", "f12", "2f"):
+        game.play(move)
+    game.undo()
+    assert game.score == 0 and game.score_move == 1 and game.scoring_moves == (1,)
+    game.play("2f")
+    assert game.score_move == 3
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.data())
+def test_score_move_is_the_last_move_that_raised_the_score_through_play_and_undo(deal, cards, data):
+    game = Solitario(deal, options={"cards": cards})
+    scores = [0]  # the score after each move, move 0 = the deal
+    for _ in range(data.draw(st.integers(0, 60))):
+        if game.moves and data.draw(st.integers(0, 4)) == 0:
+            game.undo()
+            scores.pop()
+        elif game.is_over:
+            break
+        else:
+            game.play(data.draw(st.sampled_from(game.legal_moves())))
+            scores.append(game.score)
+        raised = [n for n in range(1, len(scores)) if scores[n] > scores[n - 1]]
+        assert game.scoring_moves == tuple(raised)
+        assert game.score_move == (raised[-1] if raised else 0) == game.view()["score_move"]
+        # every move after the score move left the score as it was or lowered it
+        assert all(scores[n] <= scores[n - 1] for n in range(game.score_move + 1, len(scores)))
+    replayed = engine.replay("solitario", deal, None, {"cards": cards}, [str(m) for m in game.moves])
+    assert replayed.score_move == game.score_move
 
 
 def test_won_when_all_forty_cards_are_on_the_foundations():

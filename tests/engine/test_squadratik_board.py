@@ -11,11 +11,11 @@ from engine.squadratik.board import Board
 
 EMPTY, OTHER_EMPTY = 1, 2
 # normal cards used below (printed sides N E S W)
-C20 = 20  # R1 0 R1 R3
-C25 = 25  # B1 B3 R1 B4
-C18 = 18  # 0 R3 B1 B1
-C37 = 37  # R3 R3 0 B3
-C42 = 42  # R4 R2 0 0
+C20 = 20  # R2 R2 R4 B4
+C25 = 25  # R4 R4 R2 R4
+C18 = 18  # R2 R4 R4 R4
+C37 = 37  # B2 R4 R4 R2
+C42 = 42  # B4 B2 R2 B2
 
 
 def test_central_card_is_at_the_origin_and_paths_start_on_its_four_sides():
@@ -84,13 +84,13 @@ def test_targets_list_only_free_places():
 
 
 def test_touching_sides_must_link():
-    board = Board.from_paths({"N": [(C20, 0)]})  # N side R1
+    board = Board.from_paths({"N": [(C20, 0)]})  # N side R2
     target = board.target("N", None)
-    assert board.links(target, C25, 0)  # its S is R1
-    assert not board.links(target, C18, 0)  # its S is B1: same count, other colour
-    assert not board.links(target, 28, 0)  # its S is R2: same colour, other count
-    board = Board.from_paths({"N": [(C42, 0)]})  # N side R4
-    assert not board.links(board.target("N", None), C25, 0)  # S R1 against R4
+    assert board.links(target, C25, 0)  # its S is R2
+    assert not board.links(target, 28, 0)  # its S is B2: same count, other colour
+    assert not board.links(target, C18, 0)  # its S is R4: same colour, other count
+    board = Board.from_paths({"N": [(C42, 0)]})  # N side B4
+    assert not board.links(board.target("N", None), C25, 0)  # S R2 against B4
 
 
 def test_an_empty_card_links_with_anything_either_way():
@@ -153,5 +153,5 @@ def test_view_lists_cells_paths_and_their_ends():
 def test_text_picture_shows_every_card_where_it_lies():
     board = Board.from_paths({"E": [(C20, 0)], "N": [(7, 0)]})
     picture = board.render().splitlines()
-    assert picture[0].strip() == "*R1 R2 R3 R4"
-    assert picture[1].startswith("[ centre ]") and picture[1].endswith("R1 0 R1 R3")
+    assert picture[0].strip() == "*R2 R4 B2 B4"
+    assert picture[1].startswith("[ centre ]") and picture[1].endswith("R2 R2 R4 B4")

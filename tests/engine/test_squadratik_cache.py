@@ -13,8 +13,8 @@ from engine.squadratik.maestras import CartasMaestras
 from engine.squadratik.notation import Place
 from engine.squadratik.solitario import ElSolitario
 
-# hand-built El Solitario line: 20, 25, 18 on path N link in turn and 37 completes the path
-NORTH_CHAIN = [(20, 0), (25, 0), (18, 0)]
+# hand-built El Solitario line: 15, 21, 23 on path N link in turn and 25 completes the path
+NORTH_CHAIN = [(15, 0), (21, 0), (23, 0)]
 
 
 def reason(game, move):
@@ -72,7 +72,7 @@ def test_moves_refusals_and_undos_never_leave_stale_legal_moves(game_id, deal, d
 
 
 def test_a_listed_placement_is_applied_where_it_was_listed():
-    game = ElSolitario.from_position(Board.from_paths({"N": NORTH_CHAIN}), hand=[37, 1], stock=[31])
+    game = ElSolitario.from_position(Board.from_paths({"N": NORTH_CHAIN}), hand=[25, 1], stock=[31])
     assert [str(m) for m in game.legal_moves()][:2] == ["1N", "1E"]
     game.play("1N")
     # the path completed and was removed: the north side is free again

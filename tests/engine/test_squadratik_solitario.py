@@ -18,9 +18,9 @@ from engine.squadratik.notation import Place
 from engine.squadratik.solitario import ElSolitario
 
 EMPTY = 1
-# printed sides N E S W: 20 R1 0 R1 R3 | 25 B1 B3 R1 B4 | 18 0 R3 B1 B1 | 37 R3 R3 0 B3
-NORTH_CHAIN = [(20, 0), (25, 0), (18, 0)]  # each card's N links the next card's S
-FOURTH = 37  # S blank links card 18's blank N: completes the chain
+# printed sides N E S W: 15 0 B4 B4 R2 | 21 R2 B4 0 B2 | 23 R2 B2 R2 0 | 25 R4 R4 R2 R4
+NORTH_CHAIN = [(15, 0), (21, 0), (23, 0)]  # each card's N links the next card's S
+FOURTH = 25  # S = R2 links card 23's N (R2): completes the chain
 
 
 def refused(game, text):
@@ -53,27 +53,27 @@ def test_pinned_deal_zero():
 
 
 def test_a_turn_plays_one_card_then_draws_one():
-    game = ElSolitario.from_position(Board(), hand=[20, 25, 18, 37], stock=[30, 31])
+    game = ElSolitario.from_position(Board(), hand=[15, 21, 23, 25], stock=[30, 31])
     game.play("2E")
-    assert game.hand == [20, 18, 37, 30] and game.stock == [31]
-    assert game.board.cells[(1, 0)].card == 25 and game.move_number == 1
+    assert game.hand == [15, 23, 25, 30] and game.stock == [31]
+    assert game.board.cells[(1, 0)].card == 21 and game.move_number == 1
 
 
 def test_no_draw_once_the_stock_is_empty():
-    game = ElSolitario.from_position(Board(), hand=[20, 25], stock=[])
+    game = ElSolitario.from_position(Board(), hand=[15, 21], stock=[])
     game.play("1N")
-    assert game.hand == [25] and not game.is_over
+    assert game.hand == [21] and not game.is_over
 
 
 def test_cards_keep_their_printed_orientation():
-    game = ElSolitario.from_position(Board(), hand=[20, 25])
+    game = ElSolitario.from_position(Board(), hand=[15, 21])
     assert refused(game, "1Nr1") == "no_rotation_in_solitario"
     assert all(move.rotation == 0 for move in game.legal_moves())
 
 
 def test_any_card_may_open_a_path_on_a_free_central_side():
     # reading of the seed: "una carta cualquiera en cada uno de sus cuatro lados"
-    for card in (EMPTY, 7, 20):  # an empty, a master, a normal card
+    for card in (EMPTY, 7, 15):  # an empty, a master, a normal card
         game = ElSolitario.from_position(Board(), hand=[card, 46])
         assert {m.side for m in game.legal_moves() if m.slot == 1} == set("NESW")
         game.play("1W")
@@ -81,21 +81,21 @@ def test_any_card_may_open_a_path_on_a_free_central_side():
 
 
 def test_a_card_must_link_with_the_end_of_the_path():
-    game = ElSolitario.from_position(Board.from_paths({"N": [(20, 0)]}), hand=[18, 25])
-    assert refused(game, "1N") == "sides_do_not_link"  # S of 18 is B1, N of 20 is R1
-    game.play("2N")  # S of 25 is R1
+    game = ElSolitario.from_position(Board.from_paths({"N": [(15, 0)]}), hand=[23, 21])
+    assert refused(game, "1N") == "sides_do_not_link"  # S of 23 is R2, N of 15 is blank
+    game.play("2N")  # S of 21 is blank
     assert game.board.paths["N"].cells[-1] == (0, -2)
 
 
 def test_a_card_may_not_touch_two_cards():
-    board = Board.from_paths({"E": [(EMPTY, 0), (20, 0, "N")]})
-    game = ElSolitario.from_position(board, hand=[25, 18])
+    board = Board.from_paths({"E": [(EMPTY, 0), (15, 0, "N")]})
+    game = ElSolitario.from_position(board, hand=[21, 23])
     assert refused(game, "1N") == "touches_two_cards"
     assert not any(m.side == "N" for m in game.legal_moves())
 
 
 def test_the_path_turns_only_right_after_a_placed_empty_card():
-    game = ElSolitario.from_position(Board.from_paths({"N": [(20, 0), (EMPTY, 0)]}), hand=[25, 18])
+    game = ElSolitario.from_position(Board.from_paths({"N": [(15, 0), (EMPTY, 0)]}), hand=[21, 23])
     assert {str(m) for m in game.legal_moves() if m.slot == 1} >= {"1N", "1Ne", "1Nw"}
     game.play("1Ne")
     assert game.board.paths["N"].cells[-1] == (1, -2)
@@ -103,7 +103,7 @@ def test_the_path_turns_only_right_after_a_placed_empty_card():
 
 
 def test_a_turn_letter_that_goes_straight_on_is_read_as_straight_on():
-    game = ElSolitario.from_position(Board.from_paths({"N": [(20, 0)]}), hand=[25, 18])
+    game = ElSolitario.from_position(Board.from_paths({"N": [(15, 0)]}), hand=[21, 23])
     assert game.parse_move("1Nn") == Place(1, "N")
     game.play("1Nn")
     assert game.moves == ["1N"]
@@ -114,16 +114,16 @@ def test_a_completed_path_is_removed_at_once_and_scores_its_normal_cards():
     game = ElSolitario.from_position(board, hand=[FOURTH, 46], stock=[30])
     game.play("1N")
     assert game.board.paths["N"] is None and (0, -1) not in game.board.cells
-    assert game.score == 5 + 9 + 5 + 9 and game.view()["removed_points"] == 28
+    assert game.score == 10 + 8 + 6 + 14 and game.view()["removed_points"] == 38
     assert game.board.paths["E"] is not None  # other paths stay
 
 
 def test_empties_and_masters_in_a_removed_path_score_nothing():
-    # an empty card, then three masters; master 9 shows R3 on its N side
-    board = Board.from_paths({"N": [(EMPTY, 0), (7, 0), (8, 0), (9, 0)]})
-    game = ElSolitario.from_position(board, hand=[41, 46], stock=[30])  # 41: S = R3, 10 points
+    # an empty card, masters 10 (N R4) and 8 (S R4, N R2), card 23 (S R2, N R2, 6 points)
+    board = Board.from_paths({"N": [(EMPTY, 0), (10, 0), (8, 0), (23, 0)]})
+    game = ElSolitario.from_position(board, hand=[27, 46], stock=[30])  # 27: S = R2, 12 points
     game.play("1N")
-    assert game.board.paths["N"] is None and game.score == 10
+    assert game.board.paths["N"] is None and game.score == 6 + 12
 
 
 def test_ending_completo_when_hand_stock_and_table_are_cleared():
@@ -134,16 +134,16 @@ def test_ending_completo_when_hand_stock_and_table_are_cleared():
 
 
 def test_ending_solitario_when_hand_and_stock_are_empty_but_cards_remain():
-    board = Board.from_paths({"N": NORTH_CHAIN, "E": [(15, 0)]})
+    board = Board.from_paths({"N": NORTH_CHAIN, "E": [(40, 0)]})
     game = ElSolitario.from_position(board, hand=[FOURTH])
     game.play("1N")
     assert game.outcome is Outcome.SOLITARIO and game.result_rank == 1
 
 
 def test_ending_lost_when_no_hand_card_fits_anywhere():
-    # every side taken; open ends show N R1, E R2, S R1, W blank; card 26 (B1 B4 B2 B2) fits none
-    board = Board.from_paths({"N": [(20, 0)], "E": [(42, 0)], "S": [(30, 0)], "W": [(16, 0)]})
-    game = ElSolitario.from_position(board, hand=[26], stock=[27, 28])
+    # every side taken; open ends show N R2, E R4, S B4, W B4; card 16 (R2 B2 R4 B4) fits none
+    board = Board.from_paths({"N": [(17, 0)], "E": [(18, 0)], "S": [(19, 0)], "W": [(20, 0)]})
+    game = ElSolitario.from_position(board, hand=[16], stock=[27, 28])
     assert game.outcome is Outcome.LOST and game.result_rank == 0
     assert game.legal_moves() == [] and refused_game_over(game)
 
@@ -157,12 +157,12 @@ def refused_game_over(game):
 def test_leaderboard_orders_result_first_then_points():
     completo = ElSolitario.from_position(Board.from_paths({"N": NORTH_CHAIN}), hand=[FOURTH])
     completo.play("1N")
-    board = Board.from_paths({"N": NORTH_CHAIN, "E": [(15, 0)]})
+    board = Board.from_paths({"N": NORTH_CHAIN, "E": [(40, 0)]})
     solitario = ElSolitario.from_position(board, hand=[FOURTH], removed_points=200)
     solitario.play("1N")
     lost = ElSolitario.from_position(
-        Board.from_paths({"N": [(20, 0)], "E": [(42, 0)], "S": [(30, 0)], "W": [(16, 0)]}),
-        hand=[26], removed_points=400,
+        Board.from_paths({"N": [(17, 0)], "E": [(18, 0)], "S": [(19, 0)], "W": [(20, 0)]}),
+        hand=[16], removed_points=400,
     )
     ranked = sorted([lost, solitario, completo], key=lambda g: g.leaderboard_key, reverse=True)
     assert ranked == [completo, solitario, lost]
@@ -170,7 +170,7 @@ def test_leaderboard_orders_result_first_then_points():
 
 
 def test_reason_codes_for_bad_input():
-    game = ElSolitario.from_position(Board.from_paths({"N": [(20, 0)]}), hand=[25, 18])
+    game = ElSolitario.from_position(Board.from_paths({"N": [(15, 0)]}), hand=[21, 23])
     assert refused(game, "hello") == "bad_notation"
     assert refused(game, "5N") == "no_such_card"
     assert refused(game, "pass") == "must_place"
@@ -180,22 +180,22 @@ def test_reason_codes_for_bad_input():
 
 
 def test_view_has_the_views_md_shape():
-    game = ElSolitario.from_position(Board.from_paths({"N": [(20, 0)]}), hand=[25, 18], stock=[30])
+    game = ElSolitario.from_position(Board.from_paths({"N": [(15, 0)]}), hand=[21, 23], stock=[30])
     game.play("1N")
     view = game.view()
     assert view["game"] == "squadratik" and view["last_move"] == "1N"
     assert view["stock"] == 0 and view["removed_points"] == 0
     assert view["last_move_cells"] == [[0, -2]]
-    assert [c["id"] for c in view["hand"]] == [18, 30]
-    assert view["hand"][0] == {"id": 18, "kind": "normal", "sides": ["0", "R3", "B1", "B1"],
-                               "rotation": 0, "points": 5}
+    assert [c["id"] for c in view["hand"]] == [23, 30]
+    assert view["hand"][0] == {"id": 23, "kind": "normal", "sides": ["R2", "B2", "R2", "0"],
+                               "rotation": 0, "points": 6}
     assert view["paths"]["N"]["cells"] == [[0, -1], [0, -2]] and view["paths"]["E"] is None
 
 
 def test_text_board_shows_cards_hand_and_counters():
-    game = ElSolitario.from_position(Board.from_paths({"E": [(20, 0)]}), hand=[25], stock=[30])
+    game = ElSolitario.from_position(Board.from_paths({"E": [(15, 0)]}), hand=[21], stock=[30])
     text = str(game)
-    assert "R1 0 R1 R3" in text and "1:B1 B3 R1 B4" in text and "stock 1" in text
+    assert "0 B4 B4 R2" in text and "1:R2 B4 0 B2" in text and "stock 1" in text
 
 
 # ----- random playouts ---------------------------------------------------------------------
