@@ -67,11 +67,8 @@ async def tick(core: Core) -> int:
 
 
 async def _table_timeouts(core: Core, now: datetime) -> int:
-    rows = await core.store.fetch(
-        "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (iso(now),)
-    )
     handled = 0
-    for (session_id,) in rows:
+    for session_id in await core.store.tables_past_deadline(iso(now)):
         try:
             if await core.tables.time_out(session_id, now):
                 handled += 1
