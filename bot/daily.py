@@ -433,8 +433,13 @@ async def command(core: Core, ctx: Ctx, args: list[str]) -> list[Reply]:
         # Its game is still going (in another chat: a replay here would show the deal).
         return [core._private(ctx, "daily.in_progress", game=core._game_name(ctx.lang, game_id))]
     faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
-    session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
-                                           game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
+    try:
+        session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
+                                               game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
+    except AlreadyExists:  # the same request, served a moment ago by another process
+        existing = await core._solo(ctx)
+        game = existing.record.game_id if existing is not None else game_id
+        return [core._private(ctx, "play.already_playing", game=core._game_name(ctx.lang, game))]
     name = core._game_name(ctx.lang, game_id)
     ranked = attempt is None and await add_attempt(core.store, Attempt(
         platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip

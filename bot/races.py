@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from bot import i18n
 from bot.replies import Reply
 from bot.sessions import Session, iso
-from bot.storage import LOBBY, OVER, Storage
+from bot.storage import LOBBY, OVER, AlreadyExists, Storage
 from bot.tables import may_manage, system_ctx
 from engine.rng import DealRandom
 
@@ -202,7 +202,10 @@ class Races:
             return [core._private(ctx, "challenge.exists")]
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
             return [core._private(ctx, "race.busy")]
-        lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
+        try:
+            lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
+        except AlreadyExists:  # another process opened this chat's table or race a moment ago
+            return [core._private(ctx, "challenge.exists")]
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
         await self.store.insert_race(lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW))
@@ -260,8 +263,13 @@ class Races:
                 rec.players.remove(player)  # started a solo game meanwhile: one game at a time
                 replies.append(core._say(ctx, "race.dropped", name=lobby.name_of(player)))
                 continue
-            board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
-                                                 GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
+            try:
+                board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
+                                                     GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
+            except AlreadyExists:  # started that game in another process meanwhile
+                rec.players.remove(player)
+                replies.append(core._say(ctx, "race.dropped", name=lobby.name_of(player)))
+                continue
             boards.append((player, board))
         deadline = None if race.minutes is None else iso(ctx.now + timedelta(minutes=race.minutes))
         rec.status = RACING

@@ -37,7 +37,7 @@ from bot import i18n, ratings
 from bot.commands import mention_name
 from bot.replies import Reply, Request
 from bot.sessions import Session, iso
-from bot.storage import ACTIVE, LOBBY, Storage
+from bot.storage import ACTIVE, LOBBY, AlreadyExists, Storage
 from bot.timers import computer_move, timeout_move
 from engine import BadSetup, IllegalMove
 
@@ -159,9 +159,12 @@ class Tables:
                 invited_ids.append(known[0])
                 name = known[1]
             invited_names.append(name)
-        session = await core.sessions.new_table(
-            ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
-        )
+        try:
+            session = await core.sessions.new_table(
+                ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
+            )
+        except AlreadyExists:  # another process opened this chat's table a moment ago
+            return [core._private(ctx, "challenge.exists")]
         await save_play(self.store, TablePlay(session.id, timer))
         opened = core._say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core._game_name(ctx.lang, GAME),
                            invited=", ".join(invited_names) or "-")  # fmt: skip

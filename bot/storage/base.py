@@ -136,6 +136,12 @@ class StorageBase:
         PostgreSQL an advisory lock held to the end of the transaction)."""
         scripts = migrations(self.dialect)
         latest = scripts[-1][0]
+        # Up to date (the usual start): read only, so a read-only file still serves reads.
+        try:
+            if await self.schema_version() == latest:
+                return
+        except StorageError:
+            pass  # no schema_version table yet: a new database
         try:
             async with self.backend.transaction() as tx:
                 if self.dialect == POSTGRES:
