@@ -49,12 +49,13 @@ class ResultsStore(StorageBase):
         """Names of the players known in this chat (they played or joined a game here) with
         no ranked attempt at ``day``'s challenge of ``game_id``."""
         rows = await self.fetch(
-            "SELECT DISTINCT p.name FROM players p WHERE p.platform = ? AND p.user_id IN ("
+            "SELECT name FROM (SELECT DISTINCT p.name AS name FROM players p WHERE p.platform = ? "
+            "AND p.user_id IN ("
             "  SELECT player_id FROM results WHERE platform = ? AND chat_id = ?"
             "  UNION SELECT creator FROM sessions WHERE platform = ? AND chat_id = ?"
             ") AND p.user_id NOT IN ("
             "  SELECT player_id FROM daily_attempts WHERE platform = ? AND game_id = ? AND day = ?"
-            ") ORDER BY lower(p.name)",
+            ")) AS known ORDER BY lower(name)",
             (platform, platform, chat, platform, chat, platform, game_id, day),
         )
         return [row[0] for row in rows]
