@@ -16,10 +16,18 @@ settings.load_profile("tavolo")
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+def pg_server() -> Iterator[object]:
     """One real PostgreSQL for the whole run, stopped (and its folder deleted) at the end."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
     from tests.pg import PgServer
 
-    server = PgServer(tmp_path_factory.mktemp("postgres"))
+    # a folder of its own (as root the server runs as another user, who must reach it)
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-pg-"))
+    folder.chmod(0o755)
+    server = PgServer(folder)
     yield server
     server.stop()
+    shutil.rmtree(folder, ignore_errors=True)
