@@ -42,6 +42,11 @@ class PgServer:
     async def _make_template(self) -> None:
         admin = await asyncpg.connect(self.url(), timeout=10)
         try:
+            # a throwaway server: no fsync (creating a database per test, and the shutdown
+            # checkpoint, would otherwise wait on the disk of a busy machine)
+            for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+                await admin.execute(f"ALTER SYSTEM SET {setting} = off")
+            await admin.execute("SELECT pg_reload_conf()")
             await admin.execute(f"DROP DATABASE IF EXISTS {TEMPLATE}")
             await admin.execute(f"CREATE DATABASE {TEMPLATE}")
         finally:
@@ -49,12 +54,12 @@ class PgServer:
         store = await Storage.open(self.url(TEMPLATE))
         await store.close()
 
-    async def fresh_database(self) -> str:
-        """The URL of a new, migrated, empty database."""
+    async def fresh_database(self, migrated: bool = True) -> str:
+        """The URL of a new empty database (migrated, or never opened: ``migrated=False``)."""
         name = f"t{next(_numbers)}"
         admin = await asyncpg.connect(self.url(), timeout=10)
         try:
-            await admin.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
+            await admin.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {TEMPLATE}" if migrated else ""))
         finally:
             await admin.close()
         return self.url(name)

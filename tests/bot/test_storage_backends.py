@@ -24,16 +24,7 @@ async def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A database nobody has opened yet."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'new.db'}"
-    server = request.getfixturevalue("pg_server")
-    admin = await asyncpg.connect(server.url(), timeout=10)
-    try:
-        await admin.execute("CREATE DATABASE empty_once")
-    except asyncpg.DuplicateDatabaseError:
-        await admin.execute("DROP DATABASE empty_once")
-        await admin.execute("CREATE DATABASE empty_once")
-    finally:
-        await admin.close()
-    return server.url("empty_once")
+    return await request.getfixturevalue("pg_server").fresh_database(migrated=False)
 
 
 async def test_three_processes_starting_together_migrate_once(empty_url: str):
