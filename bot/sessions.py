@@ -140,8 +140,12 @@ class Sessions:
     async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
         """Open sessions (lobbies and games) of a chat, oldest first."""
         found = []
-        for session_id in await self.store.open_session_ids(platform, chat_id):
-            session = await self.get(session_id)
+        for session_id, revision in await self.store.open_session_revisions(platform, chat_id):
+            live = self._live.get(session_id)
+            if live is not None and revision <= live.record.revision:
+                session: Session | None = live  # checked against storage by the read above
+            else:
+                session = await self.get(session_id)
             if session is not None and session.is_open:
                 found.append(session)
         return found

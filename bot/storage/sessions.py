@@ -101,6 +101,16 @@ class SessionsStore(StorageBase):
         )
         return [r[0] for r in rows]
 
+    async def open_session_revisions(self, platform: str, chat_id: str) -> list[tuple[str, int]]:
+        """(id, revision) of the chat's open sessions, oldest first: one read that also tells
+        which copies in memory another process has moved past."""
+        rows = await self.fetch(
+            "SELECT id, revision FROM sessions WHERE platform = ? AND chat_id = ? "
+            "AND status IN (?, ?) ORDER BY created_at, id",
+            (platform, chat_id, LOBBY, ACTIVE),
+        )
+        return [(r[0], int(r[1])) for r in rows]
+
     async def active_solo_sessions(self) -> list[SessionRecord]:
         rows = await self.fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE kind = ? AND status = ?", (SOLO, ACTIVE)
