@@ -1,5 +1,9 @@
-"""Shared test settings. Hypothesis: no per-example deadline (CI machines vary), modest sizes."""
+"""Shared test settings. Hypothesis: no per-example deadline (CI machines vary), modest sizes.
+A PostgreSQL server is started once per run for the tests that ask for one (``pg_server``)."""
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -9,3 +13,21 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("tavolo")
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[object]:
+    """One real PostgreSQL for the whole run, stopped (and its folder deleted) at the end."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from tests.pg import PgServer
+
+    # a folder of its own (as root the server runs as another user, who must reach it)
+    folder = Path(tempfile.mkdtemp(prefix="tavolo-pg-"))
+    folder.chmod(0o755)
+    server = PgServer(folder)
+    yield server
+    server.stop()
+    shutil.rmtree(folder, ignore_errors=True)

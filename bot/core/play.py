@@ -17,6 +17,7 @@ from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.sessions import Session, iso
 from bot.replies import Reply
+from bot.storage import AlreadyExists
 from engine import BadSetup, IllegalMove
 
 #: a plain-text chat line is tried as a move only when it is one word this short
@@ -66,6 +67,8 @@ class SoloPlay:
             )  # fmt: skip
         except BadSetup as error:
             return [core.illegal(ctx, error)]
+        except AlreadyExists:  # the same player's game, started a moment ago by another process
+            return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id))]
         # Solitario with cards=52 is a French deck: Italian faces cannot draw it.
         if faces in ITALIAN_FACES and session.game is not None and session.game.view(None).get("deck") == "french52":
             session.record.faces = "francesi"

@@ -38,6 +38,7 @@ from bot.storage import (
     TABLE,
     ResultRecord,
     SessionRecord,
+    StaleRevision,
     Storage,
 )
 from engine import Game
@@ -45,6 +46,8 @@ from engine import Game
 #: the order in which a session id's characters are drawn (lower-case, button-id safe)
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 _ID_LENGTH = 8
+#: a move that lost the race to another process's move is tried again this many times
+_MOVE_RETRIES = 8
 
 
 @dataclass(slots=True)
@@ -103,7 +106,20 @@ class Sessions:
         """The session, rebuilt from storage if it is not in memory; None if unknown."""
         live = self._live.get(session_id)
         if live is not None:
+            # Another process may have moved on: the copy in memory is checked against the
+            # stored revision (one indexed read). A copy ahead of storage is a change of this
+            # process being stored right now, and is left alone.
+            stored = await self.store.session_revision(session_id)
+            if stored is not None and stored > live.record.revision:
+                await self._reload(live)
             return live
+        loaded = await self._load(session_id)
+        if loaded is None:
+            return None
+        # Another coroutine may have loaded it meanwhile: keep one object per session.
+        return self._live.setdefault(session_id, loaded)
+
+    async def _load(self, session_id: str) -> Session | None:
         record = await self.store.get_session(session_id)
         if record is None:
             return None
@@ -113,14 +129,23 @@ class Sessions:
             session.game = engine.replay(
                 record.game_id, record.deal, record.players, record.options, moves
             )
-        # Another coroutine may have loaded it meanwhile: keep one object per session.
-        return self._live.setdefault(session_id, session)
+        return session
+
+    async def _reload(self, session: Session) -> None:
+        """Bring a copy up to what is stored (in place: callers hold this object)."""
+        fresh = await self._load(session.id)
+        if fresh is not None:
+            session.record, session.game = fresh.record, fresh.game
 
     async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
         """Open sessions (lobbies and games) of a chat, oldest first."""
         found = []
-        for session_id in await self.store.open_session_ids(platform, chat_id):
-            session = await self.get(session_id)
+        for session_id, revision in await self.store.open_session_revisions(platform, chat_id):
+            live = self._live.get(session_id)
+            if live is not None and revision <= live.record.revision:
+                session: Session | None = live  # checked against storage by the read above
+            else:
+                session = await self.get(session_id)
             if session is not None and session.is_open:
                 found.append(session)
         return found
@@ -240,7 +265,19 @@ class Sessions:
         """Play one move for ``player`` and store it (with the results when it ends the game);
         returns its notation.
 
-        Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it."""
+        Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it. When
+        another process stored a move of this session first, the session is reloaded and the
+        move applied again to the new position, if it is still legal there."""
+        for _attempt in range(_MOVE_RETRIES):
+            try:
+                return await self._play_once(session, text, player, moment)
+            except StaleRevision:
+                await self._reload(session)
+                if session.game is None or not session.is_active:
+                    raise engine.IllegalMove("game_over") from None
+        return await self._play_once(session, text, player, moment)
+
+    async def _play_once(self, session: Session, text: str, player: str, moment: datetime) -> str:
         game = session.game
         assert game is not None
         move = game.play(text, player)
@@ -267,6 +304,16 @@ class Sessions:
 
     async def undo(self, session: Session, now: str) -> str:
         """Take back the last move (raises ``engine.IllegalMove("nothing_to_undo")``)."""
+        for _attempt in range(_MOVE_RETRIES):
+            try:
+                return await self._undo_once(session, now)
+            except StaleRevision:
+                await self._reload(session)
+                if session.game is None or not session.is_active:
+                    raise engine.IllegalMove("game_over") from None
+        return await self._undo_once(session, now)
+
+    async def _undo_once(self, session: Session, now: str) -> str:
         game = session.game
         assert game is not None
         number = game.move_number

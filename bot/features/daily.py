@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -36,7 +35,7 @@ from bot import i18n
 from bot.core.commands import FACES, game_id_of
 from bot.core.sessions import iso
 from bot.replies import Reply
-from bot.storage import OVER, Storage
+from bot.storage import OVER, AlreadyExists, Storage
 from engine import BadSetup, IllegalMove
 from engine.rng import DealRandom
 
@@ -156,26 +155,20 @@ def choose(
 
 
 # ----- storage -----------------------------------------------------------------------------------
-_CHOICE_COLUMNS = "game_id, day, deal, candidate, best, line, nodes, seconds"
-
-
 def _row_to_choice(row: Sequence[Any]) -> DailyChoice:
     game_id, day, deal, candidate, best, line, nodes, seconds = row
     return DailyChoice(game_id, day, int(deal), int(candidate), best, json.loads(line), int(nodes), float(seconds))
 
 
 async def stored_choice(store: Storage, game_id: str, day: str) -> DailyChoice | None:
-    rows = await store.fetch(f"SELECT {_CHOICE_COLUMNS} FROM daily WHERE game_id = ? AND day = ?", (game_id, day))
-    return _row_to_choice(rows[0]) if rows else None
+    row = await store.daily_choice_row(game_id, day)
+    return _row_to_choice(row) if row else None
 
 
 async def store_choice(store: Storage, choice: DailyChoice, chosen_at: str) -> None:
     """Keep the first stored choice of a day: another process may have stored it already."""
-    await store.write([(
-        f"INSERT OR IGNORE INTO daily ({_CHOICE_COLUMNS}, chosen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (choice.game_id, choice.day, choice.deal, choice.candidate, choice.best,
-         json.dumps(choice.line), choice.nodes, choice.seconds, chosen_at),
-    )])  # fmt: skip
+    await store.store_daily_choice((choice.game_id, choice.day, choice.deal, choice.candidate, choice.best,
+                                    json.dumps(choice.line), choice.nodes, choice.seconds), chosen_at)  # fmt: skip
 
 
 #: choices computed in this process: a pure function of (game, day, budget), so shared by
@@ -232,32 +225,22 @@ class Attempt:
     started_at: str
 
 
-_ATTEMPT_COLUMNS = "platform, player_id, game_id, day, session_id, chat_id, status, started_at"
-
-
 async def attempt_of(store: Storage, platform: str, player_id: str, game_id: str, day: str) -> Attempt | None:
-    rows = await store.fetch(
-        f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts "
-        "WHERE platform = ? AND player_id = ? AND game_id = ? AND day = ?",
-        (platform, player_id, game_id, day),
-    )
-    return Attempt(*rows[0]) if rows else None
+    row = await store.daily_attempt_row(platform, player_id, game_id, day)
+    return Attempt(*row) if row else None
 
 
 async def attempt_of_session(store: Storage, session_id: str) -> Attempt | None:
-    rows = await store.fetch(f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts WHERE session_id = ?", (session_id,))
-    return Attempt(*rows[0]) if rows else None
+    row = await store.daily_attempt_row_of_session(session_id)
+    return Attempt(*row) if row else None
 
 
 async def add_attempt(store: Storage, attempt: Attempt) -> bool:
     """Record a ranked attempt; False when the player already has one for that game and day."""
     try:
-        await store.write([(
-            f"INSERT INTO daily_attempts ({_ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (attempt.platform, attempt.player_id, attempt.game_id, attempt.day, attempt.session_id,
-             attempt.chat_id, attempt.status, attempt.started_at),
-        )])  # fmt: skip
-    except sqlite3.IntegrityError:
+        await store.add_daily_attempt((attempt.platform, attempt.player_id, attempt.game_id, attempt.day,
+                                       attempt.session_id, attempt.chat_id, attempt.status, attempt.started_at))  # fmt: skip
+    except AlreadyExists:
         return False
     return True
 
@@ -322,11 +305,7 @@ async def settle(store: Storage, session_id: str) -> str | None:
     session = await store.get_session(session_id)
     if session is None or session.status != OVER:
         return None
-    rows = await store.fetch(
-        "SELECT game_id, deal, options, moves, score, outcome, move_count, tiebreak_move "
-        "FROM results WHERE session_id = ? AND ranked = 1 ORDER BY id",
-        (session_id,),
-    )
+    rows = await store.ranked_result_rows(session_id)
     choice = await stored_choice(store, attempt.game_id, attempt.day)
     reason: str | None = "missing"
     if len(rows) == 1 and choice is not None:
@@ -337,26 +316,17 @@ async def settle(store: Storage, session_id: str) -> str | None:
             None, verify, claim, await store.load_moves(session_id), choice.deal
         )
     status = ACCEPTED if reason is None else REFUSED
-    statements: list[tuple[str, Sequence[Any]]] = [
-        ("UPDATE daily_attempts SET status = ? WHERE session_id = ?", (status, session_id)),
-    ]
     if reason is not None:
         log.warning("daily result of session %s refused: %s", session_id, reason)
-        statements.append(("UPDATE results SET ranked = 0 WHERE session_id = ?", (session_id,)))
-    await store.write(statements)
+    await store.settle_daily_attempt(session_id, status, unrank=reason is not None)
     return status
 
 
 async def settle_pending(store: Storage) -> int:
     """Settle every ranked attempt whose game is over (ended by a move, a resignation or the
     idle sweep); returns how many were settled."""
-    rows = await store.fetch(
-        "SELECT a.session_id FROM daily_attempts a JOIN sessions s ON s.id = a.session_id "
-        "WHERE a.status = ? AND s.status = ?",
-        (PLAYING, OVER),
-    )
     settled = 0
-    for (session_id,) in rows:
+    for session_id in await store.finished_attempt_sessions(PLAYING):
         if await settle(store, session_id) is not None:
             settled += 1
     return settled
@@ -464,8 +434,13 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         # Its game is still going (in another chat: a replay here would show the deal).
         return [core.private(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
     faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
-    session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
-                                           game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
+    try:
+        session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
+                                               game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
+    except AlreadyExists:  # the same request, served a moment ago by another process
+        existing = await core.solo(ctx)
+        game = existing.record.game_id if existing is not None else game_id
+        return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, game))]
     name = core.game_name(ctx.lang, game_id)
     ranked = attempt is None and await add_attempt(core.store, Attempt(
         platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
@@ -503,12 +478,10 @@ async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:
     if status == REFUSED:
         return [core.say(ctx, "daily.refused")]
     attempt = await attempt_of_session(core.store, session_id)
-    rows = await core.store.fetch(
-        "SELECT game_id, deal, options, moves, score, outcome FROM results WHERE session_id = ?", (session_id,)
-    )
-    if attempt is None or not rows:
+    row = await core.store.share_result_row(session_id)
+    if attempt is None or not row:
         return []
-    game_id, deal, options, moves, score, outcome = rows[0]
+    game_id, deal, options, moves, score, outcome = row
     text = share_text(ctx.lang, game_id, attempt.day, outcome, int(score), json.loads(moves), int(deal),
                       json.loads(options))  # fmt: skip
     reply = core.say(ctx, "daily.accepted")

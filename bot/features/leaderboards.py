@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
@@ -99,65 +99,26 @@ def since_day(period: str, today: date) -> str:
     return (today if period == "today" else today - timedelta(days=6)).isoformat()
 
 
-_RESULT_COLUMNS = (
-    "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
-)
-
-
 async def daily_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
     """Accepted ranked attempts of the window (by the challenge's day)."""
-    sql = (
-        f"SELECT {_RESULT_COLUMNS} FROM results r JOIN daily_attempts a ON a.session_id = r.session_id "
-        "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day >= ?"
-    )
-    params: list[Any] = [ACCEPTED, game_id, since]
-    if chat is not None:
-        sql += " AND r.platform = ? AND r.chat_id = ?"
-        params += [platform, chat]
-    return [Entry(*row) for row in await store.fetch(sql, params)]
+    return [Entry(*row) for row in await store.daily_entry_rows(game_id, since, ACCEPTED, platform, chat)]
 
 
 async def casual_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
     """Unranked results of the window (by the day they finished). A refused daily attempt is
     not a free game: it stays off both boards."""
-    sql = (
-        f"SELECT {_RESULT_COLUMNS} FROM results r WHERE r.ranked = 0 AND r.game_id = ? AND r.day >= ? "
-        "AND r.session_id NOT IN (SELECT session_id FROM daily_attempts)"
-    )
-    params: list[Any] = [game_id, since]
-    if chat is not None:
-        sql += " AND r.platform = ? AND r.chat_id = ?"
-        params += [platform, chat]
-    return [Entry(*row) for row in await store.fetch(sql, params)]
+    return [Entry(*row) for row in await store.casual_entry_rows(game_id, since, platform, chat)]
 
 
 async def not_played_today(store: Storage, platform: str, chat: str, game_id: str, day: str) -> list[str]:
     """Names of the players known in this chat (they played or joined a game here) with no
     ranked attempt at today's challenge of ``game_id``."""
-    rows = await store.fetch(
-        "SELECT DISTINCT p.name FROM players p WHERE p.platform = ? AND p.user_id IN ("
-        "  SELECT player_id FROM results WHERE platform = ? AND chat_id = ?"
-        "  UNION SELECT creator FROM sessions WHERE platform = ? AND chat_id = ?"
-        ") AND p.user_id NOT IN ("
-        "  SELECT player_id FROM daily_attempts WHERE platform = ? AND game_id = ? AND day = ?"
-        ") ORDER BY lower(p.name)",
-        (platform, platform, chat, platform, chat, platform, game_id, day),
-    )
-    return [row[0] for row in rows]
+    return await store.names_without_attempt(platform, chat, game_id, day)
 
 
 async def table_rows(store: Storage, platform: str, chat: str | None, since: str) -> list[tuple[str, int, int]]:
     """Cartas Maestras: (name, wins, masters) per player over the window, best first."""
-    sql = (
-        "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
-        "WHERE game_id = 'maestras' AND day >= ?"
-    )
-    params: list[Any] = [since]
-    if chat is not None:
-        sql += " AND platform = ? AND chat_id = ?"
-        params += [platform, chat]
-    sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"
-    return [(r[0], int(r[1]), int(r[2])) for r in await store.fetch(sql, params)]
+    return await store.maestras_table_rows(platform, chat, since)
 
 
 # ----- text tables -------------------------------------------------------------------------------

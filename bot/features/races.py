@@ -38,7 +38,7 @@ from bot.core.context import system_ctx
 from bot.core.sessions import Session, iso
 from bot.features.tables import Tables, may_manage
 from bot.replies import Reply
-from bot.storage import LOBBY, OVER, Storage
+from bot.storage import LOBBY, OVER, AlreadyExists, Storage
 from engine.rng import DealRandom
 
 if TYPE_CHECKING:
@@ -122,13 +122,10 @@ class RaceRow:
 
 
 async def load_race(store: Storage, race_id: str) -> RaceRow | None:
-    rows = await store.fetch(
-        "SELECT id, minutes, senza_tempo, round, join_deadline, deadline, started_at FROM races WHERE id = ?",
-        (race_id,),
-    )
-    if not rows:
+    row = await store.race_row(race_id)
+    if not row:
         return None
-    rid, minutes, senza, round_number, join_deadline, deadline, started_at = rows[0]
+    rid, minutes, senza, round_number, join_deadline, deadline, started_at = row
     return RaceRow(rid, minutes, bool(senza), round_number, join_deadline, deadline, started_at)
 
 
@@ -153,18 +150,13 @@ class Races:
 
     async def running_in_chat(self, platform: str, chat_id: str) -> str | None:
         """The id of the race being run in this chat, if any."""
-        rows = await self.store.fetch(
-            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? AND status = ? LIMIT 1",
-            (platform, chat_id, RACING),
-        )
-        return str(rows[0][0]) if rows else None
+        return await self.store.session_in_status(platform, chat_id, RACING)
 
     async def entry_of(self, session_id: str) -> tuple[str, int] | None:
         """(race id, round) of a racer's board session, None for any other session."""
         if session_id in self._entry_cache:
             return self._entry_cache[session_id]
-        rows = await self.store.fetch("SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,))
-        found = (str(rows[0][0]), int(rows[0][1])) if rows else None
+        found = await self.store.race_entry_of(session_id)
         # A board is linked to its race when it is created, never later: "not a race board"
         # can be remembered too, so solo games pay one query, not one per board drawn.
         self._entry_cache[session_id] = found
@@ -215,13 +207,13 @@ class Races:
             return [core.private(ctx, "challenge.exists")]
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
             return [core.private(ctx, "race.busy")]
-        lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
+        try:
+            lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
+        except AlreadyExists:  # another process opened this chat's table or race a moment ago
+            return [core.private(ctx, "challenge.exists")]
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
-        await self.store.write([(
-            "INSERT INTO races (id, minutes, senza_tempo, round, join_deadline) VALUES (?, ?, ?, 0, ?)",
-            (lobby.id, minutes, int(senza_tempo), iso(ctx.now + JOIN_WINDOW)),
-        )])  # fmt: skip
+        await self.store.insert_race(lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW))
         key = "race.opened_senza_tempo" if senza_tempo else "race.opened"
         opened = core.say(ctx, key, creator=ctx.req.user_name, minutes=minutes or 0,
                            seconds=int(JOIN_WINDOW.total_seconds()))  # fmt: skip
@@ -276,25 +268,23 @@ class Races:
                 rec.players.remove(player)  # started a solo game meanwhile: one game at a time
                 replies.append(core.say(ctx, "race.dropped", name=lobby.name_of(player)))
                 continue
-            board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
-                                                 GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
+            try:
+                board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
+                                                     GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
+            except AlreadyExists:  # started that game in another process meanwhile
+                rec.players.remove(player)
+                replies.append(core.say(ctx, "race.dropped", name=lobby.name_of(player)))
+                continue
             boards.append((player, board))
         deadline = None if race.minutes is None else iso(ctx.now + timedelta(minutes=race.minutes))
         rec.status = RACING
         rec.deal = deal
         rec.revision += 1
         rec.last_active_at = iso(ctx.now)
-        statements: list[tuple[str, tuple[object, ...]]] = [
-            ("UPDATE races SET round = ?, deadline = ?, started_at = ?, join_deadline = NULL WHERE id = ?",
-             (round_number, deadline, iso(ctx.now), lobby.id)),
-        ]  # fmt: skip
-        for player, board in boards:
-            statements.append((
-                "INSERT INTO race_entries (race_id, round, player_id, session_id) VALUES (?, ?, ?, ?)",
-                (lobby.id, round_number, player, board.id),
-            ))  # fmt: skip
+        for _player, board in boards:
             self._entry_cache[board.id] = (lobby.id, round_number)
-        await self.store.write(statements)
+        await self.store.start_race_round(lobby.id, round_number, deadline, iso(ctx.now),
+                                          [(player, board.id) for player, board in boards])  # fmt: skip
         await core.sessions.save(lobby)
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
@@ -308,11 +298,7 @@ class Races:
         return replies
 
     async def _round_sessions(self, race: RaceRow) -> list[tuple[str, str]]:
-        rows = await self.store.fetch(
-            "SELECT player_id, session_id FROM race_entries WHERE race_id = ? AND round = ? ORDER BY player_id",
-            (race.id, race.round),
-        )
-        return [(str(p), str(s)) for p, s in rows]
+        return await self.store.race_round_sessions(race.id, race.round)
 
     async def _all_finished(self, race: RaceRow) -> bool:
         for _, session_id in await self._round_sessions(race):
@@ -346,11 +332,7 @@ class Races:
                 return []
             entries = []
             for player, session_id in await self._round_sessions(race):
-                rows = await self.store.fetch(
-                    "SELECT score, tiebreak_move, move_count FROM results WHERE session_id = ? LIMIT 1",
-                    (session_id,),
-                )
-                score, score_move, moves = rows[0] if rows else (0, 0, 0)
+                score, score_move, moves = await self.store.first_result_score(session_id) or (0, 0, 0)
                 entries.append(Entry(player, int(score), int(score_move), int(moves)))
             placed = rank(entries, race_id, round_number)
             if race.senza_tempo and tie_for_first(placed):
@@ -392,12 +374,7 @@ class Races:
         push what happened. Returns how many races changed."""
         core = self.core
         changed = 0
-        rows = await self.store.fetch(
-            "SELECT r.id, s.status, s.platform, s.chat_id FROM races r JOIN sessions s ON s.id = r.id "
-            "WHERE s.status IN (?, ?)",
-            (LOBBY, RACING),
-        )
-        for race_id, status, platform, chat_id in rows:
+        for race_id, status, platform, chat_id in await self.store.races_in_status((LOBBY, RACING)):
             try:
                 race = await load_race(self.store, race_id)
                 if race is None:

@@ -62,11 +62,8 @@ def _fresh() -> Rating:
 
 async def rating_of(store: Storage, platform: str, scope: str, player_id: str, game_id: str = GAME) -> Rating | None:
     """A player's rating in a scope (a chat id or ``GLOBAL``), None before their first table."""
-    rows = await store.fetch(
-        "SELECT mu, sigma, games FROM ratings WHERE platform = ? AND scope = ? AND game_id = ? AND player_id = ?",
-        (platform, scope, game_id, player_id),
-    )
-    return Rating(float(rows[0][0]), float(rows[0][1]), int(rows[0][2])) if rows else None
+    row = await store.rating_row(platform, scope, game_id, player_id)
+    return Rating(*row) if row else None
 
 
 def updated(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
@@ -91,19 +88,13 @@ async def record_table(
     chat's scope and the global one, in one transaction. Fewer than two players: no change."""
     if len(placed) < 2:
         return
-    statements: list[tuple[str, Sequence[object]]] = []
+    rows: list[tuple[str, str, str, str, str, float, float, int]] = []
     for scope in (chat_id, GLOBAL):
         before = [await rating_of(store, platform, scope, pid, game_id) or _fresh() for pid, _, _ in placed]
         after = updated(before, [place for _, _, place in placed])
         for (pid, name, _), rating in zip(placed, after, strict=True):
-            statements.append((
-                "INSERT INTO ratings (platform, scope, game_id, player_id, player_name, mu, sigma, games) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, scope, game_id, player_id) DO UPDATE "
-                "SET player_name = excluded.player_name, mu = excluded.mu, sigma = excluded.sigma, "
-                "games = excluded.games",
-                (platform, scope, game_id, pid, name, rating.mu, rating.sigma, rating.games),
-            ))  # fmt: skip
-    await store.write(statements)
+            rows.append((platform, scope, game_id, pid, name, rating.mu, rating.sigma, rating.games))
+    await store.save_ratings(rows)
 
 
 async def top(
@@ -114,10 +105,7 @@ async def top(
     ``chat_id`` None means the platform-wide ratings. Ordered by the shown rating, then more
     games, then name."""
     scope = GLOBAL if chat_id is None else chat_id
-    rows = await store.fetch(
-        "SELECT player_name, mu, sigma, games FROM ratings WHERE platform = ? AND scope = ? AND game_id = ?",
-        (platform, scope, game_id),
-    )
-    ranked = [(str(name), Rating(float(mu), float(sigma), int(games))) for name, mu, sigma, games in rows]
+    rows = await store.rating_rows(platform, scope, game_id)
+    ranked = [(name, Rating(mu, sigma, games)) for name, mu, sigma, games in rows]
     ranked.sort(key=lambda item: (-item[1].shown, -item[1].games, item[0]))
     return [(name, rating.shown, rating.games) for name, rating in ranked[:limit]]

@@ -74,14 +74,7 @@ def draw_replay(
 async def latest_finished(core: Service, ctx: Ctx, game_id: str | None = None) -> str | None:
     """The id of the sender's most recently finished game in this chat (of ``game_id`` when
     given), or None."""
-    sql = (
-        "SELECT session_id FROM results WHERE platform = ? AND chat_id = ? AND player_id = ?"
-        + (" AND game_id = ?" if game_id else "")
-        + " ORDER BY finished_at DESC, id DESC LIMIT 1"
-    )
-    params: tuple[Any, ...] = (ctx.req.platform, ctx.req.chat_id, ctx.user)
-    rows = await core.store.fetch(sql, params + ((game_id,) if game_id else ()))
-    return str(rows[0][0]) if rows else None
+    return await core.store.latest_finished_session(ctx.req.platform, ctx.req.chat_id, ctx.user, game_id)
 
 
 async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races) -> str | None:
@@ -94,12 +87,7 @@ async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races
         entry = await races.entry_of(rec.id)
         if entry is not None:
             race_id, round_number = entry
-            rows = await core.store.fetch(
-                "SELECT COUNT(*) FROM race_entries e JOIN sessions s ON s.id = e.session_id "
-                "WHERE e.race_id = ? AND e.round = ? AND s.status = ?",
-                (race_id, round_number, ACTIVE),
-            )
-            if rows and int(rows[0][0]) > 0:
+            if await core.store.active_boards_in_round(race_id, round_number, ACTIVE) > 0:
                 return "replay.race_running"
     return None
 

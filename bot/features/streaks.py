@@ -62,11 +62,7 @@ def streaks(days: Iterable[date], today: date) -> Streaks:
 
 async def daily_days(store: Storage, platform: str, player_id: str) -> list[date]:
     """The challenge days on which the player finished a daily (accepted attempts)."""
-    rows = await store.fetch(
-        "SELECT DISTINCT day FROM daily_attempts WHERE platform = ? AND player_id = ? AND status = ?",
-        (platform, player_id, ACCEPTED),
-    )
-    return [date.fromisoformat(row[0]) for row in rows]
+    return [date.fromisoformat(day) for day in await store.accepted_daily_days(platform, player_id, ACCEPTED)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,11 +78,7 @@ class GameStats:
 
 async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
     """Games, wins and best result per game (every finished game, ranked or not)."""
-    rows = await store.fetch(
-        "SELECT game_id, platform || ':' || player_id, player_name, score, tiebreak_move, move_count, "
-        "outcome, won, COALESCE(masters, 0) FROM results WHERE platform = ? AND player_id = ?",
-        (platform, player_id),
-    )
+    rows = await store.player_result_rows(platform, player_id)
     per_game: dict[str, list[tuple]] = {}
     for row in rows:
         per_game.setdefault(row[0], []).append(row)

@@ -41,7 +41,7 @@ from bot.core.sessions import Session, iso
 from bot.features import ratings
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Reply
-from bot.storage import ACTIVE, LOBBY, Storage
+from bot.storage import ACTIVE, LOBBY, AlreadyExists, Storage
 from engine import BadSetup, IllegalMove
 
 if TYPE_CHECKING:
@@ -106,29 +106,17 @@ class TablePlay:
 
 async def load_play(store: Storage, session_id: str) -> TablePlay:
     """The table's play state (defaults for a table that has none stored yet)."""
-    rows = await store.fetch(
-        "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play WHERE session_id = ?",
-        (session_id,),
-    )
-    if not rows:
+    row = await store.table_play_row(session_id)
+    if not row:
         return TablePlay(session_id)
-    timer, deadline, timeouts, departed, computers = rows[0]
+    timer, deadline, timeouts, departed, computers = row
     return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed), json.loads(computers))
 
 
-def save_play_statement(play: TablePlay) -> tuple[str, tuple[Any, ...]]:
-    return (
-        "INSERT INTO table_play (session_id, timer_seconds, deadline, timeouts, departed, computers) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
-        "timer_seconds = excluded.timer_seconds, deadline = excluded.deadline, "
-        "timeouts = excluded.timeouts, departed = excluded.departed, computers = excluded.computers",
-        (play.session_id, play.timer_seconds, play.deadline, json.dumps(play.timeouts, sort_keys=True),
-         json.dumps(play.departed), json.dumps(play.computers)),
-    )  # fmt: skip
-
-
 async def save_play(store: Storage, play: TablePlay) -> None:
-    await store.write([save_play_statement(play)])
+    await store.save_table_play((play.session_id, play.timer_seconds, play.deadline,
+                                 json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
+                                 json.dumps(play.computers)))  # fmt: skip
 
 
 def timer_text(lang: str, seconds: int | None) -> str:
@@ -179,9 +167,12 @@ class Tables:
                 invited_ids.append(known[0])
                 name = known[1]
             invited_names.append(name)
-        session = await core.sessions.new_table(
-            ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
-        )
+        try:
+            session = await core.sessions.new_table(
+                ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
+            )
+        except AlreadyExists:  # another process opened this chat's table a moment ago
+            return [core.private(ctx, "challenge.exists")]
         await save_play(self.store, TablePlay(session.id, timer))
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                            invited=", ".join(invited_names) or "-")  # fmt: skip
@@ -438,7 +429,7 @@ class Tables:
         play.deadline = None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
 
     async def _stop_timer(self, session_id: str) -> None:
-        await self.store.write([("UPDATE table_play SET deadline = NULL WHERE session_id = ?", (session_id,))])
+        await self.store.stop_table_timer(session_id)
 
     async def _rate(self, table: Session, play: TablePlay) -> None:
         game = table.game

@@ -56,11 +56,8 @@ def timeout_move(game: Game, player: str) -> Any:
 
 async def table_timeouts(core: Service, time_out: Callable[[str, datetime], Awaitable[bool]], now: datetime) -> int:
     """Act on every table turn timer that ran out by ``now``; returns how many."""
-    rows = await core.store.fetch(
-        "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (iso(now),)
-    )
     handled = 0
-    for (session_id,) in rows:
+    for session_id in await core.store.tables_past_deadline(iso(now)):
         try:
             if await time_out(session_id, now):
                 handled += 1

@@ -16,9 +16,12 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture
-def db_url(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'tavolo.db'}"
+@pytest.fixture(params=["sqlite", "postgres"])
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every core test runs on both backends: an SQLite file, and a fresh PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'tavolo.db'}"
+    return await request.getfixturevalue("pg_server").fresh_database()
 
 
 @pytest.fixture

@@ -12,8 +12,7 @@ async def stored_state(core: Core) -> dict[str, list[tuple]]:
     """Everything a bad input must not change (the players table only records who was seen)."""
     state = {}
     for table in ("sessions", "moves", "results", "settings"):
-        async with core.store._db.execute(f"SELECT * FROM {table} ORDER BY 1, 2") as cursor:
-            state[table] = [tuple(row) for row in await cursor.fetchall()]
+        state[table] = await core.store.fetch(f"SELECT * FROM {table} ORDER BY 1, 2")
     return state
 
 

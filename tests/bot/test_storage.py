@@ -75,6 +75,6 @@ async def test_a_database_from_a_newer_program_is_refused(tmp_path: Path):
         await Storage.open(url)
 
 
-async def test_a_url_that_is_not_sqlite_is_refused():
+async def test_a_url_of_an_unknown_database_is_refused():
     with pytest.raises(StorageError, match="DATABASE_URL"):
-        await Storage.open("postgres://somewhere/db")
+        await Storage.open("mysql://somewhere/db")

@@ -1,0 +1,260 @@
+"""The two database backends behind ``Storage``: SQLite (aiosqlite, the embedded default) and
+PostgreSQL (asyncpg, the ``tavolo[postgres]`` extra).
+
+Both speak the same small interface: ``fetch`` (a read), ``transaction()`` (statements that
+commit together or not at all) and ``close``. SQL is written once with ``?`` placeholders;
+PostgreSQL gets them numbered (``$1``...). Every driver error leaves here as a storage error:
+``StorageBusy`` (locked beyond a bounded wait, read-only, full, connection lost),
+``AlreadyExists`` (a unique rule refused an insert) or ``StorageError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from typing import Any, Protocol
+
+import aiosqlite
+
+from bot.storage.errors import AlreadyExists, StorageBusy, StorageError
+from bot.storage.migrations.dialect import POSTGRES, SQLITE
+
+#: how long a write waits for another process's write lock before the player hears "busy"
+#: (another process may hold it for up to 30 s; the player must get an answer, not a hang)
+BUSY_TIMEOUT_SECONDS = 3.0
+
+Params = Sequence[Any]
+
+
+class Tx(Protocol):
+    """The statements of one transaction."""
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query, inside the transaction."""
+
+
+class Backend(Protocol):
+    dialect: str
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
+
+    def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
+
+    async def run_script(self, script: str) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+# ----- SQLite ------------------------------------------------------------------------------------
+_SQLITE_BUSY_WORDS = (
+    "locked",  # database is locked / database table is locked (busy timeout ran out)
+    "readonly",  # attempt to write a readonly database
+    "read-only",
+    "disk is full",
+    "disk i/o error",
+    "unable to open",  # the file vanished or its folder became unreachable
+)
+
+
+def sqlite_error(exc: BaseException) -> BaseException:
+    """The storage error for a driver error (the original when it is not a database error)."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        text = str(exc)
+        if "UNIQUE" in text or "PRIMARY KEY" in text:
+            return AlreadyExists(text)
+        return StorageError(text)
+    if isinstance(exc, sqlite3.OperationalError):
+        if any(word in str(exc).lower() for word in _SQLITE_BUSY_WORDS):
+            return StorageBusy(str(exc))
+        return StorageError(str(exc))
+    if isinstance(exc, sqlite3.DatabaseError):
+        return StorageError(str(exc))
+    if isinstance(exc, ValueError) and "no active connection" in str(exc).lower():
+        return StorageBusy("the database connection is closed")
+    return exc
+
+
+class _SqliteTx:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        cursor = await self._db.execute(sql, tuple(params))
+        return cursor.rowcount
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        async with self._db.execute(sql, tuple(params)) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
+
+
+class SqliteBackend:
+    """One aiosqlite connection per process, WAL journal, autocommit reads, and writes in
+    ``BEGIN IMMEDIATE`` transactions: the write lock is taken at the start (so two processes
+    never both read then both write), waited for at most ``BUSY_TIMEOUT_SECONDS``."""
+
+    dialect = SQLITE
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        # one transaction at a time on the shared connection (statements never interleave)
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def connect(cls, path: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> SqliteBackend:
+        # isolation_level=None: no implicit transactions; ``transaction()`` says BEGIN itself
+        db = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None)
+        return cls(db)
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        try:
+            async with self.db.execute(sql, tuple(params)) as cursor:
+                return [tuple(row) for row in await cursor.fetchall()]
+        except (sqlite3.Error, ValueError) as exc:
+            raise sqlite_error(exc) from exc
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        async with self._write_lock:
+            try:
+                await self.db.execute("BEGIN IMMEDIATE")
+            except (sqlite3.Error, ValueError) as exc:
+                raise sqlite_error(exc) from exc
+            try:
+                yield _SqliteTx(self.db)
+                await self.db.execute("COMMIT")
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error, ValueError):
+                    await self.db.execute("ROLLBACK")
+                mapped = sqlite_error(exc)
+                if mapped is exc:
+                    raise
+                raise mapped from exc
+
+    async def run_script(self, script: str) -> None:
+        await self.db.executescript(script)
+
+    async def close(self) -> None:
+        await self.db.close()
+
+
+# ----- PostgreSQL --------------------------------------------------------------------------------
+_PLACEHOLDER = re.compile(r"\?")
+
+
+def numbered(sql: str) -> str:
+    """``?`` placeholders numbered for PostgreSQL (our SQL has no ``?`` inside literals).
+
+    >>> numbered("SELECT a FROM t WHERE b = ? AND c IN (?, ?)")
+    'SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)'
+    """
+    counter = iter(range(1, 10_000))
+    return _PLACEHOLDER.sub(lambda _: f"${next(counter)}", sql)
+
+
+def postgres_error(exc: BaseException) -> BaseException:
+    """The storage error for an asyncpg error (the original when it is not a database error)."""
+    import asyncpg  # the optional extra: only imported once PostgreSQL is in use
+
+    if isinstance(exc, asyncpg.UniqueViolationError):
+        return AlreadyExists(str(exc))
+    busy = (
+        asyncpg.LockNotAvailableError,
+        asyncpg.QueryCanceledError,  # statement or lock timeout
+        asyncpg.DeadlockDetectedError,
+        asyncpg.SerializationError,
+        asyncpg.ReadOnlySQLTransactionError,
+        asyncpg.DiskFullError,
+        asyncpg.InsufficientResourcesError,
+        asyncpg.TooManyConnectionsError,
+        asyncpg.CannotConnectNowError,
+        asyncpg.PostgresConnectionError,
+        asyncpg.AdminShutdownError,
+        asyncpg.InterfaceError,  # connection closed under us, pool closing
+        ConnectionError,
+        OSError,
+        asyncio.TimeoutError,
+    )
+    if isinstance(exc, busy):
+        return StorageBusy(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, asyncpg.PostgresError):
+        return StorageError(f"{type(exc).__name__}: {exc}")
+    return exc
+
+
+class _PostgresTx:
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        status = await self._conn.execute(numbered(sql), *params)
+        # "UPDATE 3", "INSERT 0 1", "DELETE 0": the last word is the row count
+        tail = status.rsplit(" ", 1)[-1]
+        return int(tail) if tail.isdigit() else 0
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
+
+
+class PostgresBackend:
+    """A pool of asyncpg connections. Locks are waited for at most ``BUSY_TIMEOUT_SECONDS``
+    (``lock_timeout``); a lost connection is replaced by the pool on the next request."""
+
+    dialect = POSTGRES
+
+    def __init__(self, pool: Any) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def connect(cls, dsn: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+                      min_size: int = 1, max_size: int = 10) -> PostgresBackend:  # fmt: skip
+        try:
+            import asyncpg
+        except ImportError as missing:
+            raise StorageError(
+                "DATABASE_URL names PostgreSQL: install the extra (pip install 'tavolo[postgres]')"
+            ) from missing
+        settings = {
+            "lock_timeout": str(int(busy_timeout * 1000)),
+            "statement_timeout": str(int(busy_timeout * 4000)),
+        }
+        try:
+            pool = await asyncpg.create_pool(
+                dsn, min_size=min_size, max_size=max_size, server_settings=settings,
+                timeout=10, command_timeout=busy_timeout * 5,
+            )  # fmt: skip
+        except Exception as exc:  # bad host, refused, bad password, unknown database ...
+            raise StorageError(f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}") from exc
+        return cls(pool)
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        try:
+            return [tuple(row) for row in await self.pool.fetch(numbered(sql), *params)]
+        except Exception as exc:
+            mapped = postgres_error(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield _PostgresTx(conn)
+        except Exception as exc:
+            mapped = postgres_error(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    async def run_script(self, script: str) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute(script)
+
+    async def close(self) -> None:
+        await self.pool.close()

@@ -1,0 +1,189 @@
+"""Opening a database (SQLite file or PostgreSQL server), migrating it once, and the
+transaction helpers every concern module of ``Storage`` builds on."""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.storage.backend import Backend, PostgresBackend, SqliteBackend, Tx
+from bot.storage.errors import StorageError
+from bot.storage.migrations import migrations
+from bot.storage.migrations.dialect import POSTGRES
+
+DEFAULT_DATABASE_URL = "sqlite:///data/tavolo.db"
+
+#: the PostgreSQL advisory lock held while migrating (several processes start at once)
+_MIGRATION_LOCK_KEY = 0x7A701001
+
+
+def is_postgres_url(database_url: str) -> bool:
+    return database_url.startswith(("postgresql://", "postgres://"))
+
+
+def database_path(database_url: str) -> str:
+    """The SQLite file of a ``sqlite:///relative`` or ``sqlite:////absolute`` URL.
+
+    >>> database_path("sqlite:///data/tavolo.db"), database_path("sqlite:////tmp/x.db")
+    ('data/tavolo.db', '/tmp/x.db')
+    >>> database_path("sqlite:///:memory:")
+    ':memory:'
+    """
+    prefix = "sqlite:///"
+    if not database_url.startswith(prefix):
+        raise StorageError(
+            "DATABASE_URL must look like sqlite:///data/tavolo.db or postgresql://host/db "
+            f"(got {database_url.split(':')[0]}:...)"
+        )
+    path = database_url[len(prefix) :]
+    if not path:
+        raise StorageError("DATABASE_URL names no file")
+    return path
+
+
+def statements(script: str) -> list[str]:
+    """The statements of a migration script (comments dropped; no ``;`` inside literals).
+
+    >>> statements("CREATE TABLE a (x TEXT); -- note; more\\nCREATE INDEX i ON a (x);")
+    ['CREATE TABLE a (x TEXT)', 'CREATE INDEX i ON a (x)']
+    """
+    without_comments = re.sub(r"--[^\n]*", "", script)
+    return [part.strip() for part in without_comments.split(";") if part.strip()]
+
+
+def redacted(database_url: str) -> str:
+    """A database URL safe for logs and messages: no password.
+
+    >>> redacted("postgresql://bot:s3cret@db:5432/tavolo")
+    'postgresql://bot:***@db:5432/tavolo'
+    """
+    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", database_url)
+
+
+class StorageBase:
+    """The connection, migrations and transaction helpers (see ``bot.storage.Storage``)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.dialect = backend.dialect
+
+    @property
+    def _db(self) -> Any:
+        """The SQLite connection (tests and benches read the file's own state through it)."""
+        return self.backend.db  # type: ignore[attr-defined]
+
+    @classmethod
+    async def open(cls, database_url: str, create_parent: bool = False) -> Any:
+        """Open (and migrate) the database; ``StorageError`` when it cannot be used.
+
+        ``create_parent`` creates a missing parent folder (the default ``data/``); otherwise a
+        missing folder is an error, since it usually means a mistyped path."""
+        if is_postgres_url(database_url):
+            backend: Backend = await PostgresBackend.connect(database_url)
+            where = redacted(database_url)
+        else:
+            where = path = database_path(database_url)
+            if path != ":memory:":
+                target = Path(path).expanduser().resolve()
+                parent = target.parent
+                if not parent.is_dir():
+                    if create_parent:
+                        parent.mkdir(parents=True, exist_ok=True)
+                    else:
+                        raise StorageError(f"the folder of the database does not exist: {parent}")
+                if target.is_dir():
+                    # refused here: aiosqlite's thread would print a traceback of its own
+                    raise StorageError(f"{path} is a folder, not a database file")
+            try:
+                backend = await SqliteBackend.connect(path)
+            except sqlite3.Error as exc:
+                raise StorageError(f"cannot open the database {path}: {exc}") from exc
+        store = cls(backend)
+        try:
+            await store._check_and_migrate(where)
+        except BaseException:
+            await backend.close()
+            raise
+        return store
+
+    async def _check_and_migrate(self, where: str) -> None:
+        if self.dialect == POSTGRES:
+            await self._migrate(where)
+            return
+        try:
+            rows = await self.backend.fetch("PRAGMA quick_check")
+        except StorageError as exc:
+            raise StorageError(f"{where} is not a usable SQLite database: {exc}") from exc
+        if [r[0] for r in rows] != ["ok"]:
+            problems = "; ".join(str(r[0]) for r in rows[:3])
+            raise StorageError(f"{where} is corrupt (integrity check: {problems})")
+        try:
+            if where != ":memory:":
+                await self.backend.fetch("PRAGMA journal_mode=WAL")
+            await self.backend.fetch("PRAGMA foreign_keys=ON")
+            await self.backend.fetch("PRAGMA synchronous=NORMAL")
+        except StorageError as exc:
+            raise StorageError(f"cannot prepare the database {where}: {exc}") from exc
+        await self._migrate(where)
+
+    async def _migrate(self, where: str) -> None:
+        """Apply the missing migrations, once however many processes start together: the
+        check and the scripts run under the write lock (SQLite ``BEGIN IMMEDIATE``,
+        PostgreSQL an advisory lock held to the end of the transaction)."""
+        scripts = migrations(self.dialect)
+        latest = scripts[-1][0]
+        # Up to date (the usual start): read only, so a read-only file still serves reads.
+        try:
+            if await self.schema_version() == latest:
+                return
+        except StorageError:
+            pass  # no schema_version table yet: a new database
+        try:
+            async with self.backend.transaction() as tx:
+                if self.dialect == POSTGRES:
+                    await tx.fetch("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK_KEY,))
+                await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                (current,) = (await tx.fetch("SELECT MAX(version) FROM schema_version"))[0]
+                current = current or 0
+                if current > latest:
+                    raise StorageError(
+                        f"{where} has schema version {current}, newer than this program's {latest}"
+                    )
+                for version, script in scripts:
+                    if version > current:
+                        for statement in statements(script):
+                            await tx.execute(statement)
+                        await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+        except StorageError as exc:
+            if "schema version" in str(exc):
+                raise
+            raise StorageError(f"cannot prepare the database {where}: {exc}") from exc
+
+    async def close(self) -> None:
+        await self.backend.close()
+
+    async def schema_version(self) -> int:
+        rows = await self.backend.fetch("SELECT MAX(version) FROM schema_version")
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
+    # ----- helpers for the concern modules ---------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Tx]:
+        """Statements that belong together: committed at the end, all rolled back on any
+        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's)."""
+        async with self.backend.transaction() as tx:
+            yield tx
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one parameterised query (``?`` placeholders, either backend)."""
+        return await self.backend.fetch(sql, params)
+
+    async def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Run parameterised statements in one committed transaction (all or nothing)."""
+        async with self._transaction() as tx:
+            for sql, params in statements:
+                await tx.execute(sql, params)

@@ -1,0 +1,30 @@
+"""The numbered schema migrations, one module each, shared by SQLite and PostgreSQL.
+
+A database records the numbers it has applied in ``schema_version``; start-up applies the
+missing ones in order, each in its own transaction. To change the schema add the next module
+(``mNNN_what.py`` with ``VERSION`` and ``script(dialect)``) and list it here.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from bot.storage.migrations import (
+    m001_base,
+    m002_playing_together,
+    m003_daily,
+    m004_expired_at,
+    m005_invariants,
+)
+
+_MODULES: list[ModuleType] = [m001_base, m002_playing_together, m003_daily, m004_expired_at, m005_invariants]
+
+
+def migrations(dialect: str) -> list[tuple[int, str]]:
+    """(version, SQL script) of every migration, in order, for ``dialect``."""
+    return [(module.VERSION, module.script(dialect)) for module in _MODULES]
+
+
+#: SQLite's scripts (the historical name; ``MIGRATIONS[-1][0]`` is the latest version)
+MIGRATIONS: list[tuple[int, str]] = migrations("sqlite")
+LATEST = MIGRATIONS[-1][0]

@@ -1,0 +1,123 @@
+"""Playing together: a table's play state (turn timer, timeouts, departed and computer seats)
+and races (their rounds and each racer's board)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.storage.base import StorageBase
+
+Row = tuple[Any, ...]
+
+_PLAY_UPSERT = (
+    "INSERT INTO table_play (session_id, timer_seconds, deadline, timeouts, departed, computers) "
+    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
+    "timer_seconds = excluded.timer_seconds, deadline = excluded.deadline, "
+    "timeouts = excluded.timeouts, departed = excluded.departed, computers = excluded.computers"
+)
+
+
+class PlayStore(StorageBase):
+    """Tables and races (mixed into ``Storage``)."""
+
+    # ----- tables -----------------------------------------------------------------------------
+    async def table_play_row(self, session_id: str) -> Row | None:
+        """(timer_seconds, deadline, timeouts, departed, computers) of a table, JSON as text."""
+        rows = await self.fetch(
+            "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play WHERE session_id = ?",
+            (session_id,),
+        )
+        return rows[0] if rows else None
+
+    async def save_table_play(self, row: Row) -> None:
+        """Store (session_id, timer_seconds, deadline, timeouts, departed, computers)."""
+        async with self._transaction() as tx:
+            await tx.execute(_PLAY_UPSERT, row)
+
+    async def stop_table_timer(self, session_id: str) -> None:
+        async with self._transaction() as tx:
+            await tx.execute("UPDATE table_play SET deadline = NULL WHERE session_id = ?", (session_id,))
+
+    async def tables_past_deadline(self, now: str) -> list[str]:
+        """Tables whose turn deadline (ISO text) is at or before ``now``."""
+        rows = await self.fetch(
+            "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (now,)
+        )
+        return [str(r[0]) for r in rows]
+
+    # ----- races ------------------------------------------------------------------------------
+    async def race_row(self, race_id: str) -> Row | None:
+        """(id, minutes, senza_tempo, round, join_deadline, deadline, started_at)."""
+        rows = await self.fetch(
+            "SELECT id, minutes, senza_tempo, round, join_deadline, deadline, started_at FROM races WHERE id = ?",
+            (race_id,),
+        )
+        return rows[0] if rows else None
+
+    async def session_in_status(self, platform: str, chat_id: str, status: str) -> str | None:
+        """The id of one session of the chat in ``status`` (a running race), if any."""
+        rows = await self.fetch(
+            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? AND status = ? LIMIT 1",
+            (platform, chat_id, status),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def race_entry_of(self, session_id: str) -> tuple[str, int] | None:
+        """(race id, round) of a racer's board session, None for any other session."""
+        rows = await self.fetch("SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,))
+        return (str(rows[0][0]), int(rows[0][1])) if rows else None
+
+    async def insert_race(self, race_id: str, minutes: int | None, senza_tempo: bool, join_deadline: str) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO races (id, minutes, senza_tempo, round, join_deadline) VALUES (?, ?, ?, 0, ?)",
+                (race_id, minutes, int(senza_tempo), join_deadline),
+            )
+
+    async def start_race_round(self, race_id: str, round_number: int, deadline: str | None, started_at: str,
+                               boards: list[tuple[str, str]]) -> None:  # fmt: skip
+        """Record the round's start and each racer's board, given as (player, session id)."""
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE races SET round = ?, deadline = ?, started_at = ?, join_deadline = NULL WHERE id = ?",
+                (round_number, deadline, started_at, race_id),
+            )
+            for player, board_id in boards:
+                await tx.execute(
+                    "INSERT INTO race_entries (race_id, round, player_id, session_id) VALUES (?, ?, ?, ?)",
+                    (race_id, round_number, player, board_id),
+                )
+
+    async def race_round_sessions(self, race_id: str, round_number: int) -> list[tuple[str, str]]:
+        """(player, session id) of a round's boards, by player."""
+        rows = await self.fetch(
+            "SELECT player_id, session_id FROM race_entries WHERE race_id = ? AND round = ? ORDER BY player_id",
+            (race_id, round_number),
+        )
+        return [(str(p), str(s)) for p, s in rows]
+
+    async def first_result_score(self, session_id: str) -> tuple[int, int, int] | None:
+        """(score, tiebreak_move, move_count) of a session's result, None before it ends."""
+        rows = await self.fetch(
+            "SELECT score, tiebreak_move, move_count FROM results WHERE session_id = ? LIMIT 1", (session_id,)
+        )
+        return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
+
+    async def races_in_status(self, statuses: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+        """(race id, status, platform, chat id) of the races whose lobby is in ``statuses``."""
+        marks = ", ".join("?" for _ in statuses)
+        rows = await self.fetch(
+            "SELECT r.id, s.status, s.platform, s.chat_id FROM races r JOIN sessions s ON s.id = r.id "
+            f"WHERE s.status IN ({marks})",
+            statuses,
+        )
+        return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+
+    async def active_boards_in_round(self, race_id: str, round_number: int, active: str) -> int:
+        """How many boards of the round are still being played."""
+        rows = await self.fetch(
+            "SELECT COUNT(*) FROM race_entries e JOIN sessions s ON s.id = e.session_id "
+            "WHERE e.race_id = ? AND e.round = ? AND s.status = ?",
+            (race_id, round_number, active),
+        )
+        return int(rows[0][0]) if rows else 0

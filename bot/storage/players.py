@@ -1,0 +1,64 @@
+"""Chats (their language) and players (names, when last seen)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.storage.base import StorageBase
+
+#: a returning player's ``last_seen`` is rewritten at most this often (not on every command)
+SEEN_PRECISION = timedelta(seconds=60)
+#: the sightings remembered in memory are dropped whole past this many players
+CACHE_LIMIT = 100_000
+
+
+class PlayersStore(StorageBase):
+    """Chat settings and players (mixed into ``Storage``)."""
+
+    def _init_players(self) -> None:
+        # Only a write throttle, never read as the truth: a sighting remembered here skips
+        # rewriting the same name within SEEN_PRECISION. Another process seeing the player
+        # meanwhile writes its own row update, so ``last_seen`` is at most that much behind.
+        self._seen: dict[tuple[str, str], tuple[str, datetime]] = {}
+
+    async def chat_language(self, platform: str, chat_id: str) -> str | None:
+        """The chat's language; always read (another process may have stored a /lang)."""
+        rows = await self.fetch(
+            "SELECT language FROM settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)
+        )
+        return rows[0][0] if rows else None
+
+    async def set_chat_language(self, platform: str, chat_id: str, language: str) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO settings (platform, chat_id, language) VALUES (?, ?, ?) "
+                "ON CONFLICT (platform, chat_id) DO UPDATE SET language = excluded.language",
+                (platform, chat_id, language),
+            )
+
+    async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
+        """Remember a player's name and when they were last seen; a player seen again under
+        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request)."""
+        key, moment = (platform, user_id), datetime.fromisoformat(at)
+        seen = self._seen.get(key)
+        if seen is not None and seen[0] == name and timedelta(0) <= moment - seen[1] < SEEN_PRECISION:
+            return
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET "
+                "name = excluded.name, last_seen = excluded.last_seen",
+                (platform, user_id, name, at, at),
+            )
+        if len(self._seen) >= CACHE_LIMIT:
+            self._seen.clear()
+        self._seen[key] = (name, moment)
+
+    async def find_player(self, platform: str, name: str) -> tuple[str, str] | None:
+        """(user id, name) of a player known by that name (or id) on the platform."""
+        rows = await self.fetch(
+            "SELECT user_id, name FROM players WHERE platform = ? AND "
+            "(lower(name) = lower(?) OR user_id = ?) ORDER BY last_seen DESC LIMIT 1",
+            (platform, name, name),
+        )
+        return (rows[0][0], rows[0][1]) if rows else None

@@ -1,0 +1,198 @@
+"""Sessions, their moves and their results.
+
+The move list is the source of truth of a game: a session row caches the rest (status, board
+message, revision) and ``engine.replay`` rebuilds the position from the moves. A move is stored
+with compare-and-set on the session's revision, so moves arriving at several processes for one
+session are stored one after the other, each exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from bot.storage.backend import Tx
+from bot.storage.base import StorageBase
+from bot.storage.errors import StaleRevision
+from bot.storage.migrations.dialect import POSTGRES
+from bot.storage.records import (
+    ACTIVE,
+    LOBBY,
+    SESSION_COLUMNS,
+    SOLO,
+    ResultRecord,
+    SessionRecord,
+    row_to_session,
+)
+
+_SESSION_UPDATE = (
+    "UPDATE sessions SET options = ?, deal = ?, players = ?, names = ?, invited = ?, "
+    "status = ?, outcome = ?, faces = ?, ranked = ?, "
+    # never backwards: a copy read before another process's move must not undo its revision
+    "revision = CASE WHEN revision > ? THEN revision ELSE ? END, board_message_id = ?, "
+    "last_active_at = ?, expired_at = ? WHERE id = ?"
+)
+
+
+def _update_params(rec: SessionRecord) -> tuple[object, ...]:
+    return (
+        json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
+        json.dumps(rec.names), json.dumps(rec.invited), rec.status, rec.outcome, rec.faces,
+        int(rec.ranked), rec.revision, rec.revision, rec.board_message_id, rec.last_active_at,
+        rec.expired_at, rec.id,
+    )  # fmt: skip
+
+
+class SessionsStore(StorageBase):
+    """Sessions, moves and results (mixed into ``Storage``)."""
+
+    async def insert_session(self, rec: SessionRecord) -> None:
+        """Store a new session; ``AlreadyExists`` when the database's rules refuse it (the
+        player has an active solo game of that game in the chat, or the chat has its open
+        table or race already)."""
+        async with self._transaction() as tx:
+            await tx.execute(
+                f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    rec.id, rec.platform, rec.chat_id, rec.kind, rec.game_id,
+                    json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
+                    json.dumps(rec.names), json.dumps(rec.invited), rec.creator, rec.status,
+                    rec.outcome, rec.faces, int(rec.ranked), rec.revision, rec.board_message_id,
+                    rec.created_at, rec.last_active_at, rec.expired_at,
+                ),
+            )  # fmt: skip
+
+    async def save_session(self, rec: SessionRecord) -> None:
+        """Write back the mutable fields of a session (everything but its identity)."""
+        async with self._transaction() as tx:
+            await tx.execute(_SESSION_UPDATE, _update_params(rec))
+
+    async def _swap_revision(self, tx: Tx, rec: SessionRecord) -> None:
+        """Store ``rec`` if the stored revision is the one just before it (compare-and-set);
+        ``StaleRevision`` when another process changed the session first."""
+        if self.dialect == POSTGRES:
+            # the row lock queues concurrent movers of this session until we commit
+            await tx.fetch("SELECT revision FROM sessions WHERE id = ? FOR UPDATE", (rec.id,))
+        changed = await tx.execute(
+            _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?"),
+            (*_update_params(rec), rec.revision - 1),
+        )
+        if changed != 1:
+            raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
+
+    async def get_session(self, session_id: str) -> SessionRecord | None:
+        rows = await self.fetch(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        return row_to_session(rows[0]) if rows else None
+
+    async def session_revision(self, session_id: str) -> int | None:
+        """The stored revision of a session (None: unknown): one indexed read, for checking
+        an in-memory copy against what other processes stored."""
+        rows = await self.fetch("SELECT revision FROM sessions WHERE id = ?", (session_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def open_session_ids(self, platform: str, chat_id: str) -> list[str]:
+        """Ids of the chat's open sessions (lobby or active), oldest first. Always read from
+        the database: another process may have opened or closed one."""
+        rows = await self.fetch(
+            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? "
+            "AND status IN (?, ?) ORDER BY created_at, id",
+            (platform, chat_id, LOBBY, ACTIVE),
+        )
+        return [r[0] for r in rows]
+
+    async def open_session_revisions(self, platform: str, chat_id: str) -> list[tuple[str, int]]:
+        """(id, revision) of the chat's open sessions, oldest first: one read that also tells
+        which copies in memory another process has moved past."""
+        rows = await self.fetch(
+            "SELECT id, revision FROM sessions WHERE platform = ? AND chat_id = ? "
+            "AND status IN (?, ?) ORDER BY created_at, id",
+            (platform, chat_id, LOBBY, ACTIVE),
+        )
+        return [(r[0], int(r[1])) for r in rows]
+
+    async def active_solo_sessions(self) -> list[SessionRecord]:
+        rows = await self.fetch(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE kind = ? AND status = ?", (SOLO, ACTIVE)
+        )
+        return [row_to_session(r) for r in rows]
+
+    async def last_solo_session(self, platform: str, chat_id: str, player: str) -> SessionRecord | None:
+        """The player's most recently started solo game in this chat, whatever its status."""
+        # rowid breaks ties within one second on SQLite; PostgreSQL has none (ties are rare)
+        tiebreak = "last_active_at DESC" if self.dialect == POSTGRES else "rowid DESC"
+        rows = await self.fetch(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat_id = ? AND kind = ? "
+            f"AND creator = ? ORDER BY created_at DESC, {tiebreak} LIMIT 1",
+            (platform, chat_id, SOLO, player),
+        )
+        return row_to_session(rows[0]) if rows else None
+
+    async def session_exists(self, session_id: str) -> bool:
+        return bool(await self.fetch("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
+
+    async def status_of_session(self, session_id: str) -> str | None:
+        rows = await self.fetch("SELECT status FROM sessions WHERE id = ?", (session_id,))
+        return str(rows[0][0]) if rows else None
+
+    # ----- moves ------------------------------------------------------------------------------
+    async def load_moves(self, session_id: str) -> list[str]:
+        rows = await self.fetch("SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,))
+        return [r[0] for r in rows]
+
+    async def record_move(
+        self,
+        rec: SessionRecord,
+        n: int,
+        player: str,
+        notation: str,
+        played_at: str,
+        results: Sequence[ResultRecord] = (),
+    ) -> None:
+        """Store move number ``n``, the session's new state (``rec.revision`` one past the
+        stored one) and, when the move ended the game, its results, in one transaction.
+
+        ``StaleRevision`` when another process stored a move of this session first."""
+        async with self._transaction() as tx:
+            await self._swap_revision(tx, rec)
+            await tx.execute(
+                "INSERT INTO moves (session_id, n, player, notation, played_at) VALUES (?, ?, ?, ?, ?)",
+                (rec.id, n, player, notation, played_at),
+            )
+            await self._insert_results(tx, results)
+
+    async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
+        """Take back move number ``n`` (an undo) and store the session's new state."""
+        async with self._transaction() as tx:
+            await self._swap_revision(tx, rec)
+            await tx.execute("DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n))
+
+    # ----- results ----------------------------------------------------------------------------
+    async def finish_session(self, rec: SessionRecord, results: Sequence[ResultRecord]) -> None:
+        """Store a session's end and its players' results together."""
+        async with self._transaction() as tx:
+            await tx.execute(_SESSION_UPDATE, _update_params(rec))
+            await self._insert_results(tx, results)
+
+    async def _insert_results(self, tx: Tx, results: Sequence[ResultRecord]) -> None:
+        for r in results:
+            await tx.execute(
+                "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, "
+                "player_name, deal, options, score, tiebreak_move, move_count, moves, "
+                "outcome, won, ranked, day, finished_at, place, masters, cards) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    r.session_id, r.platform, r.chat_id, r.game_id, r.player_id,
+                    r.player_name, r.deal, json.dumps(r.options, sort_keys=True), r.score,
+                    r.tiebreak_move, r.move_count, json.dumps(r.moves), r.outcome,
+                    int(r.won), int(r.ranked), r.day, r.finished_at, r.place, r.masters,
+                    r.cards,
+                ),
+            )  # fmt: skip
+
+    async def count_results(self, session_id: str | None = None) -> int:
+        if session_id is None:
+            rows = await self.fetch("SELECT COUNT(*) FROM results")
+        else:
+            rows = await self.fetch("SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,))
+        return int(rows[0][0]) if rows else 0

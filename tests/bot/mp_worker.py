@@ -1,0 +1,55 @@
+"""One bot process of the multi-process tests: ``Core.create`` on a shared database, then one
+scenario through ``handle_text`` at an agreed moment; prints what it was answered as JSON.
+
+    python tests/bot/mp_worker.py URL SCENARIO INDEX START_AT
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
+
+from core_fakes import fake_render  # noqa: E402
+
+from bot.core import Core  # noqa: E402
+from bot.replies import Request  # noqa: E402
+
+SESSIONS, MOVES = 10, 20
+
+
+def _req(user: str) -> Request:
+    return Request("fake", "chat-1", user, user.capitalize(), True, False)
+
+
+async def main(url: str, scenario: str, index: int, start_at: float) -> None:
+    core = await Core.create(url, "en", renderer=fake_render, sweep_interval=None)
+    try:
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        if scenario == "play":
+            replies = await core.handle_text(_req("ana"), "/play canfield 7")
+            print(json.dumps({"keys": [r.key for r in replies]}))
+        elif scenario == "challenge":
+            replies = await core.handle_text(_req(f"user{index}"), "/challenge")
+            print(json.dumps({"keys": [r.key for r in replies]}))
+        elif scenario == "flood":
+            acks = {f"p{s}": 0 for s in range(SESSIONS)}
+            other: list[str] = []
+            for _ in range(MOVES):
+                for player in acks:
+                    replies = await core.handle_text(_req(player), "/move d")
+                    if any(r.board is not None for r in replies):
+                        acks[player] += 1
+                    else:
+                        other.extend(r.key for r in replies)
+            print(json.dumps({"acks": acks, "other": other}))
+    finally:
+        await core.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])))

@@ -1,0 +1,52 @@
+"""``python -m bot.storage migrate-to URL``: an SQLite bot moves to PostgreSQL and carries on."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from core_fakes import FakeClock, FakePlatform, fake_render
+
+from bot.core import Core
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(tmp_path: Path, pg_server) -> None:
+    sqlite_url = f"sqlite:///{tmp_path / 'old.db'}"
+    clock = FakeClock()
+    core = await Core.create(sqlite_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    await chat.say("ana", "/lang es")
+    await chat.say("ana", "/play canfield 3")
+    await chat.say("ana", "/move d")
+    await chat.say("bob", "/play imaginary13 3")
+    await chat.say("bob", "/resign")
+    before = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2")
+              for t in ("sessions", "moves", "results", "settings", "players")}  # fmt: skip
+    await core.close()
+
+    target = await pg_server.fresh_database()
+    done = subprocess.run([sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
+                          capture_output=True, text=True, timeout=120, cwd=ROOT)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "copied" in done.stdout
+
+    core = await Core.create(target, "en", clock, renderer=fake_render, sweep_interval=None)
+    try:
+        after = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2") for t in before}
+        assert after == before
+        chat = FakePlatform(core)
+        replies = await chat.say("ana", "/move d")  # the game goes on, in Spanish
+        assert any(r.board is not None for r in replies)
+        assert (await core.store.fetch("SELECT COUNT(*) FROM moves"))[0][0] == 2
+        await chat.say("ana", "/resign")  # a new result gets the next id
+        assert (await core.store.fetch("SELECT COUNT(DISTINCT id) FROM results"))[0][0] == 2
+    finally:
+        await core.close()
+
+    again = subprocess.run([sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
+                           capture_output=True, text=True, timeout=120, cwd=ROOT)  # fmt: skip
+    assert again.returncode == 1
+    assert "not empty" in again.stderr and "Traceback" not in again.stderr
