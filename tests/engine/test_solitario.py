@@ -9,7 +9,7 @@ Q = Cavallo 9, K = Re.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pile_helpers import (
     check_final_view,
@@ -439,6 +439,7 @@ def test_random_playout_keeps_every_invariant(deal, cards, data):
 # ----- speed paths: the stall search's shortcuts, the legal-move cache, copies -----------------
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.integers(0, 2**32))
+@example(deal=377, cards=52, seed=28507)  # a stall past the search's cap after 106 moves
 def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, cards, seed):
     check_stall_search_on_random_play(Solitario(deal, options={"cards": cards}), seed, moves=150)
 
