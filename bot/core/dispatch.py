@@ -232,7 +232,8 @@ class Core:
         return Ctx(req, lang, self.clock())
 
     async def _own_hand_list(self, ctx: Ctx) -> list[Reply]:
-        reply = await self.service.own_hand(ctx)
+        # a list to choose from (Telegram's inline hand): every legal move, no second step
+        reply = await self.service.own_hand(ctx, flat=True)
         return [] if reply is None else [reply]
 
     # ----- dispatch ---------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from bot.core.buttons import ButtonAction
-from bot.core.commands import ITALIAN_FACES, PlayArgs, ascii_number, parse_play
+from bot.core.commands import ITALIAN_FACES, PlayArgs, ascii_number, move_word, parse_play
 from bot.core.context import Ctx
 from bot.core.presentation import pile_ids
 from bot.core.registry import Registry
@@ -94,11 +94,12 @@ class SoloPlay:
         session = await self.core.game_for_move(ctx)
         if session is None or session.game is None:
             return []
+        word = move_word(ctx.lang, words[0]) if session.is_table else words[0]
         try:
-            session.game.parse_move(words[0])
+            session.game.parse_move(word)
         except IllegalMove:
             return []  # chatter, not a move
-        return await self.move(ctx, session, words[0])
+        return await self.move(ctx, session, word)
 
     async def cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         session = await self.core.solo(ctx)
@@ -135,6 +136,8 @@ class SoloPlay:
                 return [refusal]
             game = session.game
             assert game is not None
+            if session.is_table:  # "pasar", "Basta": the engine's notation is English
+                text = move_word(ctx.lang, text)
             index = ascii_number(text[1:]) if text.startswith("#") else None
             if index is not None:
                 legal = game.legal_moves(ctx.user)

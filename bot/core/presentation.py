@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,8 @@ RenderFn = Callable[..., bytes]
 #: Discord shows at most 25 buttons (5 rows of 5); Telegram takes more, but stays readable
 MAX_BUTTONS = 25
 PER_ROW = 5
+#: the rotation at the end of a Cartas Maestras placement's notation ("3Wr1")
+_ROTATION = re.compile(r"r\d$")
 
 
 def reply(lang: str, key: str, **params: Any) -> Reply:
@@ -180,9 +183,12 @@ class Presenter:
         found = found[: MAX_BUTTONS - len(tail)] + tail
         return [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(found)]
 
-    async def hand(self, ctx: Ctx, table: Session) -> Reply:
+    async def hand(self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False) -> Reply:
         """The player's own hand, privately (call under the table's lock): image of their view
-        and one button per legal move (when it is their turn)."""
+        and, when it is their turn, its buttons in two steps: first one button per card and
+        place (``Card 2 → path N``), which plays at once when the card fits only one way;
+        else, with ``placing`` (``2N``, ``1Se``: the notation without rotation) the rotations that fit there, and a way back. ``flat``:
+        one button per legal move instead (a list to choose from, Telegram's inline hand)."""
         game = table.game
         assert game is not None
         rec = table.record
@@ -193,15 +199,38 @@ class Presenter:
         answer.image_name = f"hand-{rec.id}-{game.move_number}.png"
         if my_turn:
             legal = game.legal_moves(ctx.user)
-            shown = legal[:MAX_BUTTONS]
-            answer.buttons = [
-                Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), i // PER_ROW,
-                       "primary")
-                for i, m in enumerate(shown)
-            ]  # fmt: skip
-            if len(legal) > len(shown):
-                answer.params["more"] = len(legal) - len(shown)
+            found = [Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), 0, "primary")
+                     for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing)  # fmt: skip
+            shown = found[:MAX_BUTTONS]
+            answer.buttons = [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)]
+            if len(found) > len(shown):
+                answer.params["more"] = len(found) - len(shown)
         return answer
+
+    def hand_buttons(self, lang: str, table: Session, legal: list[Move], placing: str | None) -> list[Button]:
+        """A hand's buttons (see ``hand``): placements grouped by card and place, a group of
+        several rotations behind one ``turn`` button."""
+        rec = table.record
+        groups: dict[str, list[Move]] = {}
+        for move in legal:
+            slot, destination = getattr(move, "slot", None), move.dst
+            # the notation without its rotation ("2Nr3" -> "2N"): one card on one place
+            group = str(move) if slot is None or destination is None else _ROTATION.sub("", str(move))
+            groups.setdefault(group, []).append(move)
+        if placing is not None and len(groups.get(placing, ())) > 1:
+            found = [Button(self.move_button_id(table, legal, m), labels.rotation_label(lang, m), 0, "primary")
+                     for m in groups[placing]]  # fmt: skip
+            found.append(Button(button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
+            return found
+        found = []
+        for group, moves in groups.items():
+            if len(moves) == 1:
+                found.append(Button(self.move_button_id(table, legal, moves[0]),
+                                    labels.hand_move_label(lang, moves[0]), 0, "primary"))  # fmt: skip
+            else:
+                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, group),
+                                    labels.hand_group_label(lang, moves[0]), 0, "primary"))  # fmt: skip
+        return found
 
     @staticmethod
     def end_message(ctx: Ctx, session: Session) -> Reply:

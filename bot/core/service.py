@@ -99,17 +99,19 @@ class Service:
         """The session's board reply (see ``Presenter.board``)."""
         return await self.presenter.board(ctx, session, fresh, selected)
 
-    async def hand(self, ctx: Ctx, table: Session) -> Reply:
-        """The player's private hand at a started table (takes the table's lock)."""
+    async def hand(self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False) -> Reply:
+        """The player's private hand at a started table (takes the table's lock); ``placing``
+        (``2N``): the rotations of that card on that path (see ``Presenter.hand``)."""
         async with self.sessions.lock(table.id):
-            return await self.presenter.hand(ctx, table)
+            return await self.presenter.hand(ctx, table, placing, flat)
 
-    async def own_hand(self, ctx: Ctx) -> Reply | None:
-        """The sender's hand at the started table of this chat, or None when they sit at none."""
+    async def own_hand(self, ctx: Ctx, flat: bool = False) -> Reply | None:
+        """The sender's hand at the started table of this chat, or None when they sit at none
+        (``flat``: one button per legal move, see ``Presenter.hand``)."""
         table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         if table is None or table.game is None or ctx.user not in table.record.players:
             return None
-        return await self.hand(ctx, table)
+        return await self.hand(ctx, table, flat=flat)
 
     end_message = staticmethod(Presenter.end_message)
     turn_announcement = staticmethod(Presenter.turn_announcement)

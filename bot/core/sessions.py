@@ -53,6 +53,9 @@ class Session:
 
     record: SessionRecord
     game: Game | None = None
+    #: a table's view for the player to move, taken just before the last move was applied (so
+    #: the table feature can say which card was played and what it won); None once read
+    before_move: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
@@ -243,7 +246,9 @@ class Sessions:
         Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it."""
         game = session.game
         assert game is not None
+        before = game.view(player) if session.is_table else None
         move = game.play(text, player)
+        session.before_move = before
         notation = str(move)
         now = iso(moment)
         session.record.revision += 1

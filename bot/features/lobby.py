@@ -42,6 +42,7 @@ class Lobby:
         registry.button("leave", self.press_leave, "table", lobby_only=True)
         registry.button("start", self.press_start, "table", lobby_only=True, exact_revision=True)
         registry.button("hand", self.press_hand, "table")
+        registry.button("turn", self.press_turn, "table")
 
     async def _table(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
         table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
@@ -114,3 +115,10 @@ class Lobby:
         if table.game is None or not table.is_active:
             return [self.core.private(ctx, "game.not_active")]
         return [await self.core.hand(ctx, table)]
+
+    async def press_turn(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
+        """The second step of placing a card: its rotations on the chosen path."""
+        refusal = self.core.refusal(ctx, table, action.revision, need_turn=True)
+        if refusal is not None:
+            return [refusal]
+        return [await self.core.hand(ctx, table, placing=action.arg[:8])]

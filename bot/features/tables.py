@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n
+from bot.core import labels
 from bot.core.commands import ascii_number, mention_name
 from bot.core.context import system_ctx
 from bot.core.sessions import Session, iso
@@ -82,6 +83,58 @@ def parse_timer(word: str) -> int | None | Any:
             raise ValueError(value)
         return minutes * 60
     return ...
+
+
+def card_words(lang: str, card: dict[str, Any]) -> str:
+    """A Squadratik card as a line in chat names it: its balls, blank sides left out.
+
+    >>> card_words("en", {"kind": "master", "sides": ["B3", "B4", "B1", "B2"]})
+    'master B3 B4 B1 B2'
+    >>> card_words("es", {"kind": "empty", "sides": ["0", "0", "0", "0"]})
+    'una carta vacía'
+    """
+    sides = " ".join(str(side) for side in card.get("sides") or [] if str(side) != "0")
+    if card.get("kind") == "empty" or not sides:
+        return i18n.t(lang, "tables.card_empty")
+    if card.get("kind") == "master":
+        return i18n.t(lang, "tables.card_master", sides=sides)
+    return i18n.t(lang, "tables.card_normal", sides=sides)
+
+
+def _seat(view: dict[str, Any], player: str) -> dict[str, Any]:
+    return next((s for s in view.get("seats") or [] if s.get("player") == player), {})
+
+
+def play_lines(lang: str, game: engine.Game, name: str, player: str, notation: str,
+               before: dict[str, Any] | None) -> list[str]:
+    """One short line for a play (who, which card, where) and, when it completed a path, one
+    for what it won. ``before`` is the mover's view just before the move (their hand).
+
+    >>> g = engine.new_game("maestras", deal=1, players=["ana", "bo"])
+    >>> before = g.view("ana"); move = str(g.legal_moves()[0]); _ = g.play(move)
+    >>> play_lines("en", g, "Ana", "ana", move, before)
+    ['Ana plays master R2 R3 R4 R1 on path N.']
+    """
+    if notation == "pass":
+        return [i18n.t(lang, "tables.played_pass", player=name)]
+    if notation == "stop":
+        return [i18n.t(lang, "tables.played_stop", player=name)]
+    move = game.parse_move(notation)
+    slot, destination = getattr(move, "slot", None), move.dst
+    hand = (before or {}).get("hand") or []
+    if slot is None or destination is None or not 1 <= slot <= len(hand):
+        return [i18n.t(lang, "tables.auto_move", player=name, move=notation)]
+    lines = [i18n.t(lang, "tables.played", player=name, card=card_words(lang, hand[slot - 1]),
+                    path=labels.path_label(lang, str(destination)))]  # fmt: skip
+    if before is not None and before.get("phase") == "main":
+        after = game.view(None)
+        cards = int(_seat(after, player).get("cards", 0)) - int(_seat(before, player).get("cards", 0))
+        masters = int(_seat(after, player).get("masters", 0)) - int(_seat(before, player).get("masters", 0))
+        if cards > 0:
+            lines.append(i18n.t(lang, "tables.path_won", player=name, side=str(destination)[0],
+                                cards=i18n.t(lang, "tables.cards_count", count=cards),
+                                masters=i18n.t(lang, "tables.masters_count", count=masters)))  # fmt: skip
+    return lines
 
 
 @dataclass(slots=True)
@@ -184,7 +237,10 @@ class Tables:
         )
         await save_play(self.store, TablePlay(session.id, timer))
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
-                           invited=", ".join(invited_names) or "-")  # fmt: skip
+                           invited=", ".join(invited_names))  # fmt: skip
+        if not invited_names:  # nobody invited: no empty "Invited: ." line
+            opened.text = i18n.t(ctx.lang, "challenge.opened_open", creator=ctx.req.user_name,
+                                 game=core.game_name(ctx.lang, GAME))  # fmt: skip
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
         opened.params["timer"] = timer
         opened.mentions = invited_ids
@@ -262,7 +318,8 @@ class Tables:
             await save_play(self.store, play)
             order = ", ".join(table.name_of(p) for p in rec.players)
             started = core.say(ctx, "start.started", players=order)
-            started.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, play.timer_seconds))
+            # the timer only: how to change it (at /challenge) no longer applies once dealt
+            started.text += "\n" + i18n.t(ctx.lang, "tables.timer", timer=timer_text(ctx.lang, play.timer_seconds))
             return [started, await core.board(ctx, table), core.turn_announcement(ctx.lang, table)]
 
     async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
@@ -345,10 +402,12 @@ class Tables:
         """Under the lock: ``player`` leaves a started game (auto-passed from now on)."""
         core = self.core
         play = await load_play(self.store, table.id)
+        note = core.say(ctx, key, name=table.name_of(player))
         if player not in play.departed:
             play.departed.append(player)
+            self._mark_auto(ctx.lang, table, player)
+            await core.sessions.save(table)
         await save_play(self.store, play)
-        note = core.say(ctx, key, name=table.name_of(player))
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
@@ -374,6 +433,11 @@ class Tables:
         play = await load_play(self.store, table.id)
         if ctx.user in play.timeouts:
             play.timeouts[ctx.user] = 0  # a move of their own ends a run of timeouts
+        lines: list[str] = []
+        before, table.before_move = table.before_move, None
+        if before is not None and game.moves and before.get("viewer") == ctx.user:
+            # the move this call follows (a person's): announced like every other play
+            lines += play_lines(ctx.lang, game, table.name_of(ctx.user), ctx.user, game.moves[-1], before)
         played: list[tuple[str, str]] = []
         while not game.is_over and play.auto_played(game.current_player):
             player = game.current_player
@@ -383,16 +447,17 @@ class Tables:
                 played.append((player, await self.core.sessions.play(table, str(move), player, ctx.now)))
             except IllegalMove:  # the engine offered it, so this would be an engine bug
                 raise RuntimeError(f"the engine refused its own legal move {move}") from None
+            before, table.before_move = table.before_move, None
+            lines += play_lines(ctx.lang, game, table.name_of(player), player, played[-1][1], before)
         if game.is_over:
             play.deadline = None
             await self._rate(table, play)
         else:
             self._restart_clock(play, ctx.now)
         await save_play(self.store, play)
-        if not played:
+        if not lines:
             return []
-        lines = [i18n.t(ctx.lang, "tables.auto_move", player=table.name_of(p), move=m) for p, m in played]
-        return [Reply(key="tables.auto_moves", text="\n".join(lines), params={"moves": played})]
+        return [Reply(key="tables.plays", text="\n".join(lines), params={"moves": played})]
 
     async def time_out(self, session_id: str, now: datetime) -> bool:
         """The turn timer of a table ran out: pass the player to move (a timeout), remove
@@ -418,11 +483,14 @@ class Tables:
             count = play.timeouts.get(player, 0) + 1
             play.timeouts[player] = count
             move = await core.sessions.play(table, str(timeout_move(game, player)), player, now)
+            table.before_move = None  # the timeout line below says what was played
             replies = [core.say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
                                  count=count, max=MAX_TIMEOUTS)]  # fmt: skip
             if count >= MAX_TIMEOUTS:
                 play.departed.append(player)
                 replies.append(core.say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS))
+                self._mark_auto(lang, table, player)
+                await core.sessions.save(table)
             await save_play(self.store, play)
             if not play.people_left(rec.players) and not game.is_over:
                 await core.sessions.end_without_result(table, iso(now))
@@ -433,6 +501,15 @@ class Tables:
         for reply in replies:
             await core.push(rec.platform, rec.chat_id, reply)
         return True
+
+    @staticmethod
+    def _mark_auto(lang: str, table: Session, player: str) -> None:
+        """A seat the bot now plays for someone who left is named as such everywhere (board,
+        turn lines, results): "Ana (auto)"."""
+        name = table.name_of(player)
+        auto = i18n.t(lang, "tables.auto_name", name="")
+        if not name.endswith(auto.strip()):
+            table.record.names[player] = i18n.t(lang, "tables.auto_name", name=name)
 
     def _restart_clock(self, play: TablePlay, now: datetime) -> None:
         play.deadline = None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
@@ -445,7 +522,7 @@ class Tables:
         assert game is not None
         results = game.view(None).get("results") or []
         placed = [
-            (str(row["player"]), table.name_of(str(row["player"])), int(row["place"]))
+            (str(row["player"]), _own_name(table.name_of(str(row["player"]))), int(row["place"]))
             for row in results
             if str(row["player"]) not in play.computers
         ]
@@ -456,10 +533,10 @@ class Tables:
         """The view as the renderer should draw it: each seat's timeouts in a row (the engine
         does not know them and always says 0)."""
         play = await load_play(self.store, session.id)
-        if not play.timeouts or not isinstance(view.get("seats"), list):
+        if not isinstance(view.get("seats"), list):
             return view
         seats = [dict(seat, timeouts=play.timeouts.get(str(seat.get("player")), 0)) for seat in view["seats"]]
-        return dict(view, seats=seats)
+        return named_view(session, dict(view, seats=seats))
 
     async def stats_lines(self, lang: str, platform: str, chat_id: str, player_id: str) -> list[str]:
         """``/stats`` lines: the player's Cartas Maestras rating here and everywhere."""
@@ -469,6 +546,35 @@ class Tables:
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
+
+
+def named_view(session: Session, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with each seat's id replaced by the name players read in the chat (the board
+    draws what the view holds: "Computer 1", not the computer seat's id)."""
+    name = session.name_of
+
+    def rename(value: Any) -> Any:
+        return name(value) if isinstance(value, str) else value
+
+    named = dict(view)
+    for key in ("viewer", "current_player"):
+        if key in named:
+            named[key] = rename(named[key])
+    if isinstance(named.get("players"), list):
+        named["players"] = [rename(p) for p in named["players"]]
+    for key in ("seats", "results"):
+        if isinstance(named.get(key), list):
+            named[key] = [dict(row, player=rename(row.get("player"))) for row in named[key]]
+    return named
+
+
+def _own_name(name: str) -> str:
+    """A player's own name, without the "(auto)" mark of a seat they left (ratings keep it)."""
+    for lang in i18n.LANGUAGES:
+        mark = i18n.t(lang, "tables.auto_name", name="")
+        if name.endswith(mark) and len(name) > len(mark):
+            return name.removesuffix(mark)
+    return name
 
 
 def may_manage(ctx: Ctx, lobby: Session) -> bool:

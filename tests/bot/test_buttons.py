@@ -90,10 +90,26 @@ async def test_cartas_maestras_hand_buttons_name_the_card_the_path_and_the_turn(
         (hand,) = await chat.say("ana", "/hand")
         if hand.key != "hand.yours":
             break
+        assert len(hand.buttons) <= 25 and "more" not in hand.params  # no list is cut
         for button in hand.buttons:
-            notation = buttons.decode(button.id).arg
-            assert button.label == expected_hand_label(notation)
-            seen.add("rotated" if "(" in button.label else button.label.split(" ")[0])
-        await chat.press("ana", hand.buttons[-1].id)
+            action = buttons.decode(button.id)
+            if action.verb == "mv":  # a card that fits one way only: one tap
+                assert button.label == expected_hand_label(action.arg)
+                seen.add("rotated" if "(" in button.label else button.label.split(" ")[0])
+                continue
+            # several rotations fit: first the card and the side, then the rotation
+            assert action.verb == "turn" and button.label == expected_hand_label(action.arg) + " …"
+            (turns,) = await chat.press("ana", button.id)
+            assert turns.is_private and turns.key == "hand.yours"
+            *rotations, back = turns.buttons
+            assert len(rotations) >= 2 and back.label == "Cancel" and buttons.decode(back.id).verb == "hand"
+            for rotation in rotations:
+                notation = buttons.decode(rotation.id).arg
+                assert notation.startswith(action.arg)
+                assert rotation.label == (TURNS[notation[-1]] if "r" in notation else "No turn")
+            seen.add("two steps")
+        await chat.press("ana", next(b for b in hand.buttons if buttons.decode(b.id).verb == "mv").id
+                         if any(buttons.decode(b.id).verb == "mv" for b in hand.buttons)
+                         else (await chat.press("ana", hand.buttons[-1].id))[0].buttons[0].id)
     assert hand.key == "hand.no_table" and "table.over" in [r.key for r in chat.replies]
-    assert {"Card", "rotated"} <= seen  # placements, turned ones too, were offered
+    assert {"Card", "two steps"} <= seen  # placements, turned ones in two steps, were offered

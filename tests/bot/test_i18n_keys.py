@@ -88,7 +88,7 @@ def test_the_scan_sees_literal_conditional_and_built_keys() -> None:
     asked, literals, prefixes = used_keys()
     assert {"play.started", "move.no_game", "race.opened_senza_tempo", "button.undo"} <= asked
     assert {"cmd.", "error.", "outcome.", "game."} <= prefixes
-    assert "tables.auto_moves" in literals  # a reply key that is no catalogue key
+    assert "tables.plays" in literals  # a reply key that is no catalogue key
 
 
 def test_every_key_the_code_asks_for_has_an_english_text() -> None:
