@@ -104,6 +104,9 @@ class SoloPlay:
     async def cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         session = await self.core.solo(ctx)
         if session is None:
+            table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
+            if table is not None and ctx.user in table.record.players:
+                return [self.core.private(ctx, "undo.table")]
             return [await self.core.no_game(ctx)]
         return await self.undo(ctx, session, None)
 

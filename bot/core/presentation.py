@@ -117,7 +117,10 @@ class Presenter:
                 answer.buttons = [Button(button_ids.encode("hand", rec.id, rec.revision),
                                          i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
             else:
-                answer.buttons = self.solo_buttons(ctx.lang, session, view, selected)
+                undo = not rec.ranked and game.moves != []
+                for forbidden in self.registry.undo_forbidden:
+                    undo = undo and not await forbidden(session)  # no button for what is refused
+                answer.buttons = self.solo_buttons(ctx.lang, session, view, selected, undo)
         return answer
 
     def lobby_buttons(self, lang: str, session: Session) -> list[Button]:
@@ -137,10 +140,11 @@ class Presenter:
             # Long notation: the index into legal_moves() (same revision = same position).
             return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
 
-    def solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None) -> list[Button]:
+    def solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None,
+                     undo: bool = True) -> list[Button]:  # fmt: skip
         """Select-then-target buttons: first a source (``move.src``), then its targets
         (``move.dst``); moves without a target (turning the stock) and "to foundation" are one
-        tap; undo and resign close the list."""
+        tap; undo (when ``undo`` and the game allows it) and resign close the list."""
         game = session.game
         assert game is not None
         rec = session.record
@@ -177,7 +181,7 @@ class Presenter:
                                         i18n.t(lang, "button.target", target=label), 0, "primary"))  # fmt: skip
             found.append(Button(button_ids.encode("back", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
         tail = []
-        if game.moves and not rec.ranked:
+        if undo and game.moves and not rec.ranked:
             tail.append(Button(button_ids.encode("undo", rec.id, rec.revision), i18n.t(lang, "button.undo"), 0))
         tail.append(Button(button_ids.encode("resign", rec.id, rec.revision), i18n.t(lang, "button.resign"), 0, "danger"))
         found = found[: MAX_BUTTONS - len(tail)] + tail

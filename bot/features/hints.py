@@ -134,6 +134,9 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [await core.no_game(ctx)]
     if session.record.ranked:
         return [core.private(ctx, "hint.ranked")]
+    for forbidden in core.registry.hint_forbidden:
+        if await forbidden(session):
+            return [core.private(ctx, "hint.race")]
     async with core.sessions.lock(session.id):
         game = session.game
         if game is None or game.is_over or not session.is_active:
