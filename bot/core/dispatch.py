@@ -239,13 +239,13 @@ class Core:
     # ----- dispatch ---------------------------------------------------------------------------
     async def _handle_text(self, ctx: Ctx, text: str) -> list[Reply]:
         if len(text) > MAX_LINE:
-            return [self.service.private(ctx, "error.too_long", limit=MAX_LINE)]
+            return [self.service.refuse(ctx, "error.too_long", limit=MAX_LINE)]
         line = parse_line(text)
         if line.command is None:
             return await self.play.plain_text(ctx, line.args)
         command = self.registry.commands.get(line.command)
         if command is None:
-            return [self.service.private(ctx, "error.unknown_command", command=line.command[:32])]
+            return [self.service.refuse(ctx, "error.unknown_command", command=line.command[:32])]
         if command.parse is None:
             return await command.handler(ctx, line.args)
         parsed = command.parse(line.args)
@@ -259,7 +259,7 @@ class Core:
             params["game"] = game_name(ctx.lang, refusal.game_id)
         if refusal.games is not None:
             params["games"] = self.service.games_list(ctx.lang, refusal.games)
-        return self.service.private(ctx, refusal.key, **params)
+        return self.service.refuse(ctx, refusal.key, **params)
 
     async def _handle_button(self, ctx: Ctx, button_id: str) -> list[Reply]:
         private = self.service.private

@@ -46,7 +46,7 @@ class SoloPlay:
         core = self.core
         existing = await core.solo(ctx)
         if existing is not None:
-            return [core.private(ctx, "play.already_playing",
+            return [core.refuse(ctx, "play.already_playing",
                                  game=core.game_name(ctx.lang, existing.record.game_id))]  # fmt: skip
         game_id, faces, deal = wanted.game_id, wanted.faces, wanted.deal
         if faces is None:
@@ -80,7 +80,7 @@ class SoloPlay:
 
     async def cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
-            return [self.core.private(ctx, "move.usage")]
+            return [self.core.refuse(ctx, "move.usage")]
         session = await self.core.game_for_move(ctx)
         if session is None:
             return [await self.core.no_game(ctx)]
@@ -106,7 +106,7 @@ class SoloPlay:
         if session is None:
             table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
             if table is not None and ctx.user in table.record.players:
-                return [self.core.private(ctx, "undo.table")]
+                return [self.core.refuse(ctx, "undo.table")]
             return [await self.core.no_game(ctx)]
         return await self.undo(ctx, session, None)
 
@@ -116,7 +116,7 @@ class SoloPlay:
         if session is None:
             table = await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
             if table is not None and ctx.user in table.record.players:
-                return [core.private(ctx, "resign.table")]
+                return [core.refuse(ctx, "resign.table")]
             return [await core.no_game(ctx)]
         return await self.resign(ctx, session, None)
 
@@ -145,7 +145,7 @@ class SoloPlay:
             if index is not None:
                 legal = game.legal_moves(ctx.user)
                 if index >= len(legal):
-                    return [core.private(ctx, "button.stale")]
+                    return [core.refuse(ctx, "button.stale")]
                 text = str(legal[index])
             try:
                 await core.sessions.play(session, text, ctx.user, ctx.now)
@@ -163,7 +163,7 @@ class SoloPlay:
             for guard in core.registry.undo_forbidden:
                 forbidden = forbidden or await guard(session)
             if forbidden:
-                return [core.private(ctx, "undo.not_allowed")]
+                return [core.refuse(ctx, "undo.not_allowed")]
             try:
                 await core.sessions.undo(session, iso(ctx.now))
             except IllegalMove as error:
@@ -177,7 +177,7 @@ class SoloPlay:
             if refusal is not None:
                 return [refusal]
             if session.is_table:
-                return [core.private(ctx, "resign.table")]
+                return [core.refuse(ctx, "resign.table")]
             await core.sessions.resign(session, ctx.now)
             board = await core.board(ctx, session)
             return [board, core.end_message(ctx, session), *await core.solo_ended(ctx, session, "resign")]
@@ -205,13 +205,13 @@ class SoloPlay:
                 return [await core.board(ctx, session)]
             if action.verb == "sel":
                 if not any(str(m.src) == action.arg for m in game.legal_moves()):
-                    return [core.private(ctx, "button.stale")]
+                    return [core.refuse(ctx, "button.stale")]
                 return [await core.board(ctx, session, selected=action.arg)]
             foundations = pile_ids(game.view(None), "foundation")
             to_found = [m for m in game.legal_moves() if m.dst in foundations]
             if action.arg != "*":
                 to_found = [m for m in to_found if str(m.src) == action.arg]
             if not to_found:
-                return [core.private(ctx, "found.none")]
+                return [core.refuse(ctx, "found.none")]
             text = str(to_found[0])
         return await self.move(ctx, session, text, action.revision)

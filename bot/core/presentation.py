@@ -48,6 +48,13 @@ def private(ctx: Ctx, key: str, **params: Any) -> Reply:
     return answer
 
 
+def refuse(ctx: Ctx, key: str, **params: Any) -> Reply:
+    """A refusal meant for the sender that reveals nothing private (see ``Reply.refusal``)."""
+    answer = private(ctx, key, **params)
+    answer.refusal = True
+    return answer
+
+
 def game_name(lang: str, game_id: str) -> str:
     return i18n.t(lang, f"game.{game_id}")
 
@@ -191,8 +198,9 @@ class Presenter:
         """The player's own hand, privately (call under the table's lock): image of their view
         and, when it is their turn, its buttons in two steps: first one button per card and
         place (``Card 2 → path N``), which plays at once when the card fits only one way;
-        else, with ``placing`` (``2N``, ``1Se``: the notation without rotation) the rotations that fit there, and a way back. ``flat``:
-        one button per legal move instead (a list to choose from, Telegram's inline hand)."""
+        else, with ``placing`` (``2N``, ``1Se``: the notation without rotation) the rotations
+        that fit there, and a way back (see ``hand_buttons``). ``flat``: one button per legal
+        move instead (a list to choose from, Telegram's inline hand)."""
         game = table.game
         assert game is not None
         rec = table.record
@@ -204,37 +212,63 @@ class Presenter:
         if my_turn:
             legal = game.legal_moves(ctx.user)
             found = [Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), 0, "primary")
-                     for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing)  # fmt: skip
+                     for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing,
+                                                                   view.get("hand"))  # fmt: skip
             shown = found[:MAX_BUTTONS]
             answer.buttons = [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)]
             if len(found) > len(shown):
                 answer.params["more"] = len(found) - len(shown)
         return answer
 
-    def hand_buttons(self, lang: str, table: Session, legal: list[Move], placing: str | None) -> list[Button]:
-        """A hand's buttons (see ``hand``): placements grouped by card and place, a group of
-        several rotations behind one ``turn`` button."""
+    def hand_buttons(self, lang: str, table: Session, legal: list[Move], placing: str | None,
+                     hand: list[dict[str, Any]] | None = None) -> list[Button]:  # fmt: skip
+        """A hand's buttons (see ``hand``), never more than fit: one per card and place
+        (``Card 2 → path N``; a ``turn`` button when several rotations fit there); when those
+        are too many, one per card first (``turn`` with ``c2``), its places next. ``placing``:
+        the card (``c2``) or card and place (``2N``) chosen so far; a way back follows."""
         rec = table.record
+
+        def place(move: Move) -> str:  # the notation without its rotation ("2Nr3" -> "2N")
+            return _ROTATION.sub("", str(move)) if getattr(move, "slot", None) is not None else str(move)
+
+        def card(move: Move) -> str:
+            slot = getattr(move, "slot", None)
+            return str(move) if slot is None or move.dst is None else f"c{slot}"
+
+        back = Button(button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0)
+        rotations = [m for m in legal if place(m) == placing]
+        if placing is not None and len(rotations) > 1:
+            return [*(Button(self.move_button_id(table, legal, m), labels.rotation_label(lang, m), 0, "primary")
+                      for m in rotations), back]  # fmt: skip
+        chosen_card = placing is not None and placing.startswith("c")
+        moves = [m for m in legal if card(m) == placing] if chosen_card else legal
         groups: dict[str, list[Move]] = {}
-        for move in legal:
-            slot, destination = getattr(move, "slot", None), move.dst
-            # the notation without its rotation ("2Nr3" -> "2N"): one card on one place
-            group = str(move) if slot is None or destination is None else _ROTATION.sub("", str(move))
-            groups.setdefault(group, []).append(move)
-        if placing is not None and len(groups.get(placing, ())) > 1:
-            found = [Button(self.move_button_id(table, legal, m), labels.rotation_label(lang, m), 0, "primary")
-                     for m in groups[placing]]  # fmt: skip
-            found.append(Button(button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
+        for move in moves:
+            groups.setdefault(place(move), []).append(move)
+        if not chosen_card and len(groups) > MAX_BUTTONS:
+            by_card: dict[str, list[Move]] = {}
+            for move in moves:
+                by_card.setdefault(card(move), []).append(move)
+            found = []
+            for key, members in by_card.items():
+                slot = getattr(members[0], "slot", None)
+                if not key.startswith("c") or slot is None:
+                    found.append(Button(self.move_button_id(table, legal, members[0]),
+                                        labels.hand_move_label(lang, members[0]), 0, "primary"))  # fmt: skip
+                    continue
+                shown = hand[slot - 1] if hand and 1 <= slot <= len(hand) else {}
+                label = labels.hand_card_label(lang, shown, slot) + " …" if shown else f"{slot} …"
+                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, key), label, 0, "primary"))
             return found
         found = []
-        for group, moves in groups.items():
-            if len(moves) == 1:
-                found.append(Button(self.move_button_id(table, legal, moves[0]),
-                                    labels.hand_move_label(lang, moves[0]), 0, "primary"))  # fmt: skip
+        for key, members in groups.items():
+            if len(members) == 1:
+                found.append(Button(self.move_button_id(table, legal, members[0]),
+                                    labels.hand_move_label(lang, members[0]), 0, "primary"))  # fmt: skip
             else:
-                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, group),
-                                    labels.hand_group_label(lang, moves[0]), 0, "primary"))  # fmt: skip
-        return found
+                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, key),
+                                    labels.hand_group_label(lang, members[0]), 0, "primary"))  # fmt: skip
+        return [*found, back] if chosen_card else found
 
     @staticmethod
     def end_message(ctx: Ctx, session: Session) -> Reply:

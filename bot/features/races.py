@@ -207,14 +207,14 @@ class Races:
             elif (number := ascii_number(lowered)) is not None and 1 <= number <= MAX_MINUTES:
                 minutes = number
             else:
-                return [core.private(ctx, "race.usage", max=MAX_MINUTES)]
+                return [core.refuse(ctx, "race.usage", max=MAX_MINUTES)]
         if senza_tempo:
             minutes = None
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
         if await self.tables.chat_is_taken(platform, chat_id):
-            return [core.private(ctx, "challenge.exists")]
+            return [core.refuse(ctx, "challenge.exists")]
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
-            return [core.private(ctx, "race.busy")]
+            return [core.refuse(ctx, "race.busy")]
         lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
@@ -229,7 +229,7 @@ class Races:
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         if await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user) is not None:
-            return [self.core.private(ctx, "race.busy")]
+            return [self.core.refuse(ctx, "race.busy")]
         return await self.tables.join(ctx, lobby)
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
@@ -245,7 +245,7 @@ class Races:
         """``/end`` on a race: the creator or an admin stops it; boards are resigned, no ranking."""
         core = self.core
         if not may_manage(ctx, lobby):
-            return [core.private(ctx, "end.not_allowed")]
+            return [core.refuse(ctx, "end.not_allowed")]
         race = await load_race(self.store, lobby.id)
         if race is not None and race.round > 0:
             await self._resign_unfinished(race, ctx.now)

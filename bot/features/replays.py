@@ -138,20 +138,20 @@ async def command(core: Service, races: Races, ctx: Ctx, args: list[str]) -> lis
     competition, or a drawing failure."""
     game_id: str | None = None
     if len(args) > 1:
-        return [core.private(ctx, "replay.usage")]
+        return [core.refuse(ctx, "replay.usage")]
     if args:
         game_id = game_id_of(args[0])
         if game_id is None:
-            return [core.private(ctx, "game.unknown", game=args[0][:32],
+            return [core.refuse(ctx, "game.unknown", game=args[0][:32],
                                   games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
     session_id = await latest_finished(core, ctx, game_id)
     if session_id is None:
         if game_id is None:
-            return [core.private(ctx, "replay.none")]
-        return [core.private(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
+            return [core.refuse(ctx, "replay.none")]
+        return [core.refuse(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
     rec = await core.store.get_session(session_id)
     if rec is None:
-        return [core.private(ctx, "replay.none")]
+        return [core.refuse(ctx, "replay.none")]
     waiting = await _spoiler_key(core, ctx, rec, races)
     if waiting is not None:
         return [core.private(ctx, waiting)]

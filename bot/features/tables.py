@@ -212,7 +212,7 @@ class Tables:
         if refusal is not None:
             return [refusal]
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
-            return [core.private(ctx, "challenge.exists")]
+            return [core.refuse(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
         invited_ids: list[str] = []
         invited_names: list[str] = []
@@ -220,7 +220,7 @@ class Tables:
             try:
                 setting = parse_timer(word)
             except ValueError:
-                return [core.private(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
+                return [core.refuse(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
             if setting is not ...:
                 timer = setting
                 continue
@@ -251,11 +251,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if rec.status != LOBBY:
-                return [core.private(ctx, "join.started")]
+                return [core.refuse(ctx, "join.started")]
             if ctx.user in rec.players:
-                return [core.private(ctx, "join.already")]
+                return [core.refuse(ctx, "join.already")]
             if len(rec.players) >= MAX_TABLE:
-                return [core.private(ctx, "join.full", max=MAX_TABLE)]
+                return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
             return await self._seating_changed(ctx, table, "join.joined", name=ctx.req.user_name)
@@ -266,11 +266,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
-                return [core.private(ctx, "end.not_allowed")]
+                return [core.refuse(ctx, "end.not_allowed")]
             if rec.status != LOBBY:
-                return [core.private(ctx, "join.started")]
+                return [core.refuse(ctx, "join.started")]
             if len(rec.players) >= MAX_TABLE:
-                return [core.private(ctx, "join.full", max=MAX_TABLE)]
+                return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
             play = await load_play(self.store, table.id)
             number = 1
             while f"{COMPUTER_PREFIX}{number}" in rec.players or f"{COMPUTER_PREFIX}{number}" in play.computers:
@@ -289,11 +289,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if ctx.user not in rec.players:
-                return [core.private(ctx, "leave.not_seated")]
+                return [core.refuse(ctx, "leave.not_seated")]
             if rec.status == ACTIVE:
                 return await self._depart(ctx, table, ctx.user, "tables.left_game")
             if rec.status != LOBBY:
-                return [core.private(ctx, "game.not_active")]
+                return [core.refuse(ctx, "game.not_active")]
             if ctx.user == rec.creator:
                 await core.sessions.end_without_result(table, iso(ctx.now))
                 await self._stop_timer(table.id)
@@ -327,7 +327,7 @@ class Tables:
         core = self.core
         async with core.sessions.lock(table.id):
             if not may_manage(ctx, table):
-                return [core.private(ctx, "end.not_allowed")]
+                return [core.refuse(ctx, "end.not_allowed")]
             await core.sessions.end_without_result(table, iso(ctx.now))
             await self._stop_timer(table.id)
         return [core.say(ctx, "end.ended", name=ctx.req.user_name)]
@@ -337,26 +337,26 @@ class Tables:
         seat stays and is auto-passed (the engine cannot remove a seat mid-game)."""
         core = self.core
         if not args:
-            return [core.private(ctx, "kick.usage")]
+            return [core.refuse(ctx, "kick.usage")]
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
-                return [core.private(ctx, "end.not_allowed")]
+                return [core.refuse(ctx, "end.not_allowed")]
             wanted = mention_name(args[0]).lower()
             target = next(
                 (p for p in rec.players if p.lower() == wanted or table.name_of(p).lower() == wanted), None
             )
             if target is None:
-                return [core.private(ctx, "kick.not_seated", name=args[0][:64])]
+                return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
             if target == rec.creator:
-                return [core.private(ctx, "kick.creator")]
+                return [core.refuse(ctx, "kick.creator")]
             if rec.status == ACTIVE:
                 play = await load_play(self.store, table.id)
                 if target in play.departed:
-                    return [core.private(ctx, "kick.not_seated", name=args[0][:64])]
+                    return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
                 return await self._depart(ctx, table, target, "kick.kicked")
             if rec.status != LOBBY:
-                return [core.private(ctx, "game.not_active")]
+                return [core.refuse(ctx, "game.not_active")]
             rec.players.remove(target)
             return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
 
@@ -364,9 +364,9 @@ class Tables:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
         game is not playable yet, or this is not a group. None: it can."""
         if game_id not in engine.GAMES:
-            return self.core.private(ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id))
+            return self.core.refuse(ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id))
         if not ctx.req.is_group:
-            return self.core.private(ctx, "challenge.groups_only")
+            return self.core.refuse(ctx, "challenge.groups_only")
         return None
 
     async def chat_is_taken(self, platform: str, chat_id: str) -> bool:
@@ -380,11 +380,11 @@ class Tables:
         already, they did not open it, or fewer than ``minimum`` are seated. None: they may."""
         rec = lobby.record
         if rec.status != LOBBY:
-            return self.core.private(ctx, "start.already")
+            return self.core.refuse(ctx, "start.already")
         if ctx.user != rec.creator:
-            return self.core.private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
+            return self.core.refuse(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
         if len(rec.players) < minimum:
-            return self.core.private(ctx, "start.too_few", min=minimum)
+            return self.core.refuse(ctx, "start.too_few", min=minimum)
         return None
 
     async def _seating_changed(self, ctx: Ctx, lobby: Session, key: str, **params: Any) -> list[Reply]:

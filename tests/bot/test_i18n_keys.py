@@ -17,8 +17,8 @@ from bot import i18n
 
 BOT_DIR = Path(bot.__file__).parent
 #: calls whose argument at this position is a catalogue key: i18n.t(lang, key), core.say(ctx, key),
-#: core.private(ctx, key), presentation.reply(lang, key), Refusal(key, ...)
-KEY_CALLS = {"t": 1, "say": 1, "private": 1, "reply": 1, "Refusal": 0}
+#: core.private(ctx, key), core.refuse(ctx, key), presentation.reply(lang, key), Refusal(key, ...)
+KEY_CALLS = {"t": 1, "say": 1, "private": 1, "refuse": 1, "reply": 1, "Refusal": 0}
 
 
 def _sources() -> dict[Path, ast.Module]:
