@@ -54,7 +54,9 @@ JOIN_WINDOW = timedelta(seconds=60)
 DEFAULT_MINUTES = 10
 MAX_MINUTES = 120
 MIN_RACERS, MAX_RACERS = 2, 8
-SENZA_TEMPO_WORDS = ("senza-tempo", "senzatempo", "senza_tempo", "untimed", "sin-tiempo")
+#: the untimed option in every language's spelling, accepted in every language (help names
+#: each language's own: untimed, sin-tiempo, senza-tempo)
+SENZA_TEMPO_WORDS = ("senza-tempo", "senzatempo", "senza_tempo", "untimed", "sin-tiempo", "sintiempo", "sin_tiempo")
 FACES = "napoletane"
 
 
@@ -298,7 +300,7 @@ class Races:
         await core.sessions.save(lobby)
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
-        limit = "senza tempo" if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
+        limit = i18n.t(ctx.lang, "race.no_limit") if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
         replies.append(core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number))
         for player, board in boards:
             shown = await core.board(ctx, board, fresh=True)
