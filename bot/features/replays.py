@@ -119,8 +119,12 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
     if cached is not None:
         _cache.move_to_end(key)
         return cached
+    # The frames name each seat as the chat does ("Computer 1", not its id): the engine only
+    # needs the seats to be different, and the deal does not depend on them.
+    names = [rec.names.get(p, p) for p in rec.players]
+    seats = names if len(names) > 1 and len(set(names)) == len(names) else list(rec.players)
     call = functools.partial(
-        draw_replay, rec.game_id, rec.deal, list(rec.players), dict(rec.options), list(moves),
+        draw_replay, rec.game_id, rec.deal, seats, dict(rec.options), list(moves),
         faces=rec.faces, lang=lang, words=i18n.board_words(lang),
     )  # fmt: skip
     data = await asyncio.get_running_loop().run_in_executor(_executor, call)
