@@ -171,3 +171,15 @@ def test_a_big_hand_is_offered_card_first_then_places_then_rotations_never_cut()
     assert [b.label for b in rotations] == ["Sin girar", "¼ de vuelta", "½ vuelta", "¾ de vuelta", "Cancelar"]
     assert [buttons.decode(b.id).arg for b in rotations[:4]] == ["2S", "2Sr1", "2Sr2", "2Sr3"]
     assert max(len(first), len(places), len(rotations)) <= MAX_BUTTONS
+
+
+@pytest.mark.parametrize(("lang", "words"), [("es", ("pasar", "parar")), ("it", ("passa", "basta"))])
+def test_help_names_the_move_words_of_its_language_and_they_are_read(lang: str, words: tuple[str, str]):
+    from bot import i18n
+    from bot.core.commands import move_word
+
+    text = i18n.help_text(lang, "maestras")
+    for word, notation in zip(words, ("pass", "stop"), strict=True):
+        line = next(line for line in text.splitlines() if line.startswith(f"• {notation} — "))
+        assert f"«{word}»" in line
+        assert move_word(lang, word) == notation and move_word(lang, word.upper()) == notation
