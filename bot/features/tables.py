@@ -132,7 +132,7 @@ def play_lines(lang: str, game: engine.Game, name: str, player: str, notation: s
         masters = int(_seat(after, player).get("masters", 0)) - int(_seat(before, player).get("masters", 0))
         if cards > 0:
             lines.append(i18n.t(lang, "tables.path_won", player=name, side=str(destination)[0],
-                                cards=i18n.t(lang, "tables.cards_count", count=cards),
+                                cards=i18n.t(lang, "count.cards", count=cards),
                                 masters=i18n.t(lang, "tables.masters_count", count=masters)))  # fmt: skip
     return lines
 

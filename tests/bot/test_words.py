@@ -71,3 +71,11 @@ async def test_every_spelling_of_untimed_opens_an_untimed_race(core: Core, chat:
     (opened, *_) = await chat.say("ana", f"/race {word}")
     assert opened.key == "race.opened_senza_tempo"
     assert "senza tempo" not in opened.text or lang == "it"  # the option in the chat's words
+
+
+@pytest.mark.parametrize(("lang", "one"), [("en", "1 minute on"), ("es", "1 minuto con"), ("it", "1 minuto sulla")])
+async def test_a_one_minute_race_says_one_minute(chat: FakePlatform, lang: str, one: str) -> None:
+    chat.admins.add("ana")
+    await chat.say("ana", f"/lang {lang}")
+    (opened, *_) = await chat.say("ana", "/race 1")
+    assert opened.key == "race.opened" and one in opened.text
