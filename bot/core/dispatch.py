@@ -134,11 +134,13 @@ class Core:
         """Answer one button press."""
         return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
 
-    async def hand_buttons(self, req: Request) -> Reply | None:
+    async def hand_buttons(self, req: Request, flat: bool = True) -> Reply | None:
         """The requester's private Cartas Maestras hand (image + one button per playable move),
         or None when they sit at no started table in this chat; a busy database gets the busy
-        answer."""
-        replies = await self._guarded(req, "a hand request", self._own_hand_list)
+        answer. ``flat=False``: the hand's buttons in steps as ``/hand`` shows them (card and
+        place, then rotation), for platforms whose button lists are short (Discord: 25)."""
+        listing = self._own_hand_list if flat else self._own_hand_steps
+        replies = await self._guarded(req, "a hand request", listing)
         return replies[0] if replies else None
 
     async def board_posted(self, session_id: str, message_id: str) -> None:
@@ -230,6 +232,10 @@ class Core:
         except Exception:
             lang = self.default_language
         return Ctx(req, lang, self.clock())
+
+    async def _own_hand_steps(self, ctx: Ctx) -> list[Reply]:
+        reply = await self.service.own_hand(ctx)
+        return [] if reply is None else [reply]
 
     async def _own_hand_list(self, ctx: Ctx) -> list[Reply]:
         # a list to choose from (Telegram's inline hand): every legal move, no second step
