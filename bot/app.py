@@ -48,6 +48,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
             clock = await races.clock(session)
             if clock is not None:
                 style["clock"] = clock
+                # every racer's board looks alike: it names whose it is
+                style["player"] = session.name_of(session.record.players[0])
         return view
 
     registry.board_style += [table_view, race_clock]
@@ -60,7 +62,9 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
         return await daily.game_ended(core, ctx, session.id)
 
     registry.solo_ended += [race_ended, daily_ended]
+    # A race board refuses undo (and shows no Undo button) and, ranked like the daily, hints.
     registry.undo_forbidden.append(races.forbids_undo)
+    registry.hint_forbidden.append(races.forbids_undo)
     registry.play_guard.append(functools.partial(daily.play_refusal, core))
     registry.tickers += [functools.partial(timers.table_timeouts, core, tables.time_out), races.tick]
     return {"tables": tables, "races": races}

@@ -60,6 +60,10 @@ class Reply:
     to_user: str | None = None  # with visibility "private": the only user who may see it
     board: BoardRef | None = None
     mentions: list[str] = field(default_factory=list)  # user ids to notify (turn announcements)
+    #: a private refusal that reveals nothing private (a bad command or argument, an illegal
+    #: move, not your turn): an adapter may answer it in the chat instead, where its platform
+    #: expects that (Telegram: as a reply to the command); hands and answers stay private
+    refusal: bool = False
 
     @property
     def is_private(self) -> bool:

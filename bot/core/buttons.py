@@ -36,6 +36,7 @@ VERBS = frozenset(
         "undo",
         "resign",
         "hand",  # show my private hand (Cartas Maestras)
+        "turn",  # my hand, one card on one path chosen: its rotations (arg: "2N", "1Se")
         "join",
         "leave",
         "start",

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import engine
+from bot import i18n
 from bot.core.registry import Refusal
 
 #: every command, in the order menus show them
@@ -102,6 +103,25 @@ def ascii_number(word: str) -> int | None:
     if not word or not word.isascii() or not word.isdigit():
         return None
     return int(word)
+
+
+#: the move words of the engine's notation a player may type in their chat's language
+MOVE_WORDS: tuple[str, ...] = ("pass", "stop")
+
+
+def move_word(lang: str, text: str) -> str:
+    """The engine's notation for a move word typed in the chat's language or in English, any
+    case (``pasar`` / ``PASSA`` -> ``pass``); any other text as it is.
+
+    >>> move_word("es", "Pasar"), move_word("it", "basta"), move_word("it", "PASS"), move_word("es", "w3")
+    ('pass', 'stop', 'pass', 'w3')
+    """
+    wanted = " ".join(text.split()).casefold()
+    for word in MOVE_WORDS:
+        spellings = {word} | {s.strip().casefold() for s in i18n.t(lang, f"move.words.{word}").split(",")}
+        if wanted in spellings:
+            return word
+    return text
 
 
 def game_id_of(word: str) -> str | None:

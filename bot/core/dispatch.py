@@ -134,11 +134,13 @@ class Core:
         """Answer one button press."""
         return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
 
-    async def hand_buttons(self, req: Request) -> Reply | None:
+    async def hand_buttons(self, req: Request, flat: bool = True) -> Reply | None:
         """The requester's private Cartas Maestras hand (image + one button per playable move),
         or None when they sit at no started table in this chat; a busy database gets the busy
-        answer."""
-        replies = await self._guarded(req, "a hand request", self._own_hand_list)
+        answer. ``flat=False``: the hand's buttons in steps as ``/hand`` shows them (card and
+        place, then rotation), for platforms whose button lists are short (Discord: 25)."""
+        listing = self._own_hand_list if flat else self._own_hand_steps
+        replies = await self._guarded(req, "a hand request", listing)
         return replies[0] if replies else None
 
     async def board_posted(self, session_id: str, message_id: str) -> None:
@@ -231,20 +233,25 @@ class Core:
             lang = self.default_language
         return Ctx(req, lang, self.clock())
 
-    async def _own_hand_list(self, ctx: Ctx) -> list[Reply]:
+    async def _own_hand_steps(self, ctx: Ctx) -> list[Reply]:
         reply = await self.service.own_hand(ctx)
+        return [] if reply is None else [reply]
+
+    async def _own_hand_list(self, ctx: Ctx) -> list[Reply]:
+        # a list to choose from (Telegram's inline hand): every legal move, no second step
+        reply = await self.service.own_hand(ctx, flat=True)
         return [] if reply is None else [reply]
 
     # ----- dispatch ---------------------------------------------------------------------------
     async def _handle_text(self, ctx: Ctx, text: str) -> list[Reply]:
         if len(text) > MAX_LINE:
-            return [self.service.private(ctx, "error.too_long", limit=MAX_LINE)]
+            return [self.service.refuse(ctx, "error.too_long", limit=MAX_LINE)]
         line = parse_line(text)
         if line.command is None:
             return await self.play.plain_text(ctx, line.args)
         command = self.registry.commands.get(line.command)
         if command is None:
-            return [self.service.private(ctx, "error.unknown_command", command=line.command[:32])]
+            return [self.service.refuse(ctx, "error.unknown_command", command=line.command[:32])]
         if command.parse is None:
             return await command.handler(ctx, line.args)
         parsed = command.parse(line.args)
@@ -258,7 +265,7 @@ class Core:
             params["game"] = game_name(ctx.lang, refusal.game_id)
         if refusal.games is not None:
             params["games"] = self.service.games_list(ctx.lang, refusal.games)
-        return self.service.private(ctx, refusal.key, **params)
+        return self.service.refuse(ctx, refusal.key, **params)
 
     async def _handle_button(self, ctx: Ctx, button_id: str) -> list[Reply]:
         private = self.service.private

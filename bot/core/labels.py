@@ -110,3 +110,28 @@ def hand_move_label(lang: str, move: Move) -> str:
         turns = i18n.t(lang, f"button.rotation.{rotation}")
         return i18n.t(lang, "button.place_turned", slot=slot, turns=turns, path=path)
     return i18n.t(lang, "button.place", slot=slot, path=path)
+
+
+def hand_group_label(lang: str, move: Move) -> str:
+    """The first step of placing a card that fits one place in several rotations:
+    ``Card 2 → path N …`` (the rotations come next).
+
+    >>> from engine.squadratik.notation import parse_notation
+    >>> hand_group_label("en", parse_notation("2Nr3"))
+    'Card 2 → path N …'
+    """
+    slot, destination = getattr(move, "slot", None), move.dst
+    if slot is None or destination is None:
+        return str(move)
+    return i18n.t(lang, "button.place_choose", slot=slot, path=path_label(lang, str(destination)))
+
+
+def rotation_label(lang: str, move: Move) -> str:
+    """The second step: how the card is turned before placing (``No turn``, ``¼ turn``).
+
+    >>> from engine.squadratik.notation import parse_notation
+    >>> rotation_label("en", parse_notation("2N")), rotation_label("it", parse_notation("2Nr1"))
+    ('No turn', '¼ di giro')
+    """
+    rotation = int(getattr(move, "rotation", 0) or 0)
+    return i18n.t(lang, f"button.rotation.{rotation}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from bot.core.buttons import ButtonAction
-from bot.core.commands import ITALIAN_FACES, PlayArgs, ascii_number, parse_play
+from bot.core.commands import ITALIAN_FACES, PlayArgs, ascii_number, move_word, parse_play
 from bot.core.context import Ctx
 from bot.core.presentation import pile_ids
 from bot.core.registry import Registry
@@ -47,7 +47,7 @@ class SoloPlay:
         core = self.core
         existing = await core.solo(ctx)
         if existing is not None:
-            return [core.private(ctx, "play.already_playing",
+            return [core.refuse(ctx, "play.already_playing",
                                  game=core.game_name(ctx.lang, existing.record.game_id))]  # fmt: skip
         game_id, faces, deal = wanted.game_id, wanted.faces, wanted.deal
         if faces is None:
@@ -68,7 +68,7 @@ class SoloPlay:
         except BadSetup as error:
             return [core.illegal(ctx, error)]
         except AlreadyExists:  # the same player's game, started a moment ago by another process
-            return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id))]
+            return [core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id))]
         # Solitario with cards=52 is a French deck: Italian faces cannot draw it.
         if faces in ITALIAN_FACES and session.game is not None and session.game.view(None).get("deck") == "french52":
             session.record.faces = "francesi"
@@ -83,7 +83,7 @@ class SoloPlay:
 
     async def cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
-            return [self.core.private(ctx, "move.usage")]
+            return [self.core.refuse(ctx, "move.usage")]
         session = await self.core.game_for_move(ctx)
         if session is None:
             return [await self.core.no_game(ctx)]
@@ -97,15 +97,19 @@ class SoloPlay:
         session = await self.core.game_for_move(ctx)
         if session is None or session.game is None:
             return []
+        word = move_word(ctx.lang, words[0]) if session.is_table else words[0]
         try:
-            session.game.parse_move(words[0])
+            session.game.parse_move(word)
         except IllegalMove:
             return []  # chatter, not a move
-        return await self.move(ctx, session, words[0])
+        return await self.move(ctx, session, word)
 
     async def cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         session = await self.core.solo(ctx)
         if session is None:
+            table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
+            if table is not None and ctx.user in table.record.players:
+                return [self.core.refuse(ctx, "undo.table")]
             return [await self.core.no_game(ctx)]
         return await self.undo(ctx, session, None)
 
@@ -115,7 +119,7 @@ class SoloPlay:
         if session is None:
             table = await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
             if table is not None and ctx.user in table.record.players:
-                return [core.private(ctx, "resign.table")]
+                return [core.refuse(ctx, "resign.table")]
             return [await core.no_game(ctx)]
         return await self.resign(ctx, session, None)
 
@@ -138,11 +142,13 @@ class SoloPlay:
                 return [refusal]
             game = session.game
             assert game is not None
+            if session.is_table:  # "pasar", "Basta": the engine's notation is English
+                text = move_word(ctx.lang, text)
             index = ascii_number(text[1:]) if text.startswith("#") else None
             if index is not None:
                 legal = game.legal_moves(ctx.user)
                 if index >= len(legal):
-                    return [core.private(ctx, "button.stale")]
+                    return [core.refuse(ctx, "button.stale")]
                 text = str(legal[index])
             try:
                 await core.sessions.play(session, text, ctx.user, ctx.now)
@@ -160,7 +166,7 @@ class SoloPlay:
             for guard in core.registry.undo_forbidden:
                 forbidden = forbidden or await guard(session)
             if forbidden:
-                return [core.private(ctx, "undo.not_allowed")]
+                return [core.refuse(ctx, "undo.not_allowed")]
             try:
                 await core.sessions.undo(session, iso(ctx.now))
             except IllegalMove as error:
@@ -174,7 +180,7 @@ class SoloPlay:
             if refusal is not None:
                 return [refusal]
             if session.is_table:
-                return [core.private(ctx, "resign.table")]
+                return [core.refuse(ctx, "resign.table")]
             await core.sessions.resign(session, ctx.now)
             board = await core.board(ctx, session)
             return [board, core.end_message(ctx, session), *await core.solo_ended(ctx, session, "resign")]
@@ -202,13 +208,13 @@ class SoloPlay:
                 return [await core.board(ctx, session)]
             if action.verb == "sel":
                 if not any(str(m.src) == action.arg for m in game.legal_moves()):
-                    return [core.private(ctx, "button.stale")]
+                    return [core.refuse(ctx, "button.stale")]
                 return [await core.board(ctx, session, selected=action.arg)]
             foundations = pile_ids(game.view(None), "foundation")
             to_found = [m for m in game.legal_moves() if m.dst in foundations]
             if action.arg != "*":
                 to_found = [m for m in to_found if str(m.src) == action.arg]
             if not to_found:
-                return [core.private(ctx, "found.none")]
+                return [core.refuse(ctx, "found.none")]
             text = str(to_found[0])
         return await self.move(ctx, session, text, action.revision)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,8 @@ RenderFn = Callable[..., bytes]
 #: Discord shows at most 25 buttons (5 rows of 5); Telegram takes more, but stays readable
 MAX_BUTTONS = 25
 PER_ROW = 5
+#: the rotation at the end of a Cartas Maestras placement's notation ("3Wr1")
+_ROTATION = re.compile(r"r\d$")
 
 
 def reply(lang: str, key: str, **params: Any) -> Reply:
@@ -42,6 +45,13 @@ def private(ctx: Ctx, key: str, **params: Any) -> Reply:
     answer = reply(ctx.lang, key, **params)
     answer.visibility = "private"
     answer.to_user = ctx.user
+    return answer
+
+
+def refuse(ctx: Ctx, key: str, **params: Any) -> Reply:
+    """A refusal meant for the sender that reveals nothing private (see ``Reply.refusal``)."""
+    answer = private(ctx, key, **params)
+    answer.refusal = True
     return answer
 
 
@@ -114,7 +124,10 @@ class Presenter:
                 answer.buttons = [Button(button_ids.encode("hand", rec.id, rec.revision),
                                          i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
             else:
-                answer.buttons = self.solo_buttons(ctx.lang, session, view, selected)
+                undo = not rec.ranked and game.moves != []
+                for forbidden in self.registry.undo_forbidden:
+                    undo = undo and not await forbidden(session)  # no button for what is refused
+                answer.buttons = self.solo_buttons(ctx.lang, session, view, selected, undo)
         return answer
 
     def lobby_buttons(self, lang: str, session: Session) -> list[Button]:
@@ -134,10 +147,11 @@ class Presenter:
             # Long notation: the index into legal_moves() (same revision = same position).
             return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
 
-    def solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None) -> list[Button]:
+    def solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None,
+                     undo: bool = True) -> list[Button]:  # fmt: skip
         """Select-then-target buttons: first a source (``move.src``), then its targets
         (``move.dst``); moves without a target (turning the stock) and "to foundation" are one
-        tap; undo and resign close the list."""
+        tap; undo (when ``undo`` and the game allows it) and resign close the list."""
         game = session.game
         assert game is not None
         rec = session.record
@@ -174,15 +188,19 @@ class Presenter:
                                         i18n.t(lang, "button.target", target=label), 0, "primary"))  # fmt: skip
             found.append(Button(button_ids.encode("back", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
         tail = []
-        if game.moves and not rec.ranked:
+        if undo and game.moves and not rec.ranked:
             tail.append(Button(button_ids.encode("undo", rec.id, rec.revision), i18n.t(lang, "button.undo"), 0))
         tail.append(Button(button_ids.encode("resign", rec.id, rec.revision), i18n.t(lang, "button.resign"), 0, "danger"))
         found = found[: MAX_BUTTONS - len(tail)] + tail
         return [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(found)]
 
-    async def hand(self, ctx: Ctx, table: Session) -> Reply:
+    async def hand(self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False) -> Reply:
         """The player's own hand, privately (call under the table's lock): image of their view
-        and one button per legal move (when it is their turn)."""
+        and, when it is their turn, its buttons in two steps: first one button per card and
+        place (``Card 2 → path N``), which plays at once when the card fits only one way;
+        else, with ``placing`` (``2N``, ``1Se``: the notation without rotation) the rotations
+        that fit there, and a way back (see ``hand_buttons``). ``flat``: one button per legal
+        move instead (a list to choose from, Telegram's inline hand)."""
         game = table.game
         assert game is not None
         rec = table.record
@@ -193,15 +211,64 @@ class Presenter:
         answer.image_name = f"hand-{rec.id}-{game.move_number}.png"
         if my_turn:
             legal = game.legal_moves(ctx.user)
-            shown = legal[:MAX_BUTTONS]
-            answer.buttons = [
-                Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), i // PER_ROW,
-                       "primary")
-                for i, m in enumerate(shown)
-            ]  # fmt: skip
-            if len(legal) > len(shown):
-                answer.params["more"] = len(legal) - len(shown)
+            found = [Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), 0, "primary")
+                     for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing,
+                                                                   view.get("hand"))  # fmt: skip
+            shown = found[:MAX_BUTTONS]
+            answer.buttons = [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)]
+            if len(found) > len(shown):
+                answer.params["more"] = len(found) - len(shown)
         return answer
+
+    def hand_buttons(self, lang: str, table: Session, legal: list[Move], placing: str | None,
+                     hand: list[dict[str, Any]] | None = None) -> list[Button]:  # fmt: skip
+        """A hand's buttons (see ``hand``), never more than fit: one per card and place
+        (``Card 2 → path N``; a ``turn`` button when several rotations fit there); when those
+        are too many, one per card first (``turn`` with ``c2``), its places next. ``placing``:
+        the card (``c2``) or card and place (``2N``) chosen so far; a way back follows."""
+        rec = table.record
+
+        def place(move: Move) -> str:  # the notation without its rotation ("2Nr3" -> "2N")
+            return _ROTATION.sub("", str(move)) if getattr(move, "slot", None) is not None else str(move)
+
+        def card(move: Move) -> str:
+            slot = getattr(move, "slot", None)
+            return str(move) if slot is None or move.dst is None else f"c{slot}"
+
+        back = Button(button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0)
+        rotations = [m for m in legal if place(m) == placing]
+        if placing is not None and len(rotations) > 1:
+            return [*(Button(self.move_button_id(table, legal, m), labels.rotation_label(lang, m), 0, "primary")
+                      for m in rotations), back]  # fmt: skip
+        chosen_card = placing is not None and placing.startswith("c")
+        moves = [m for m in legal if card(m) == placing] if chosen_card else legal
+        groups: dict[str, list[Move]] = {}
+        for move in moves:
+            groups.setdefault(place(move), []).append(move)
+        if not chosen_card and len(groups) > MAX_BUTTONS:
+            by_card: dict[str, list[Move]] = {}
+            for move in moves:
+                by_card.setdefault(card(move), []).append(move)
+            found = []
+            for key, members in by_card.items():
+                slot = getattr(members[0], "slot", None)
+                if not key.startswith("c") or slot is None:
+                    found.append(Button(self.move_button_id(table, legal, members[0]),
+                                        labels.hand_move_label(lang, members[0]), 0, "primary"))  # fmt: skip
+                    continue
+                shown = hand[slot - 1] if hand and 1 <= slot <= len(hand) else {}
+                label = labels.hand_card_label(lang, shown, slot) + " …" if shown else f"{slot} …"
+                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, key), label, 0, "primary"))
+            return found
+        found = []
+        for key, members in groups.items():
+            if len(members) == 1:
+                found.append(Button(self.move_button_id(table, legal, members[0]),
+                                    labels.hand_move_label(lang, members[0]), 0, "primary"))  # fmt: skip
+            else:
+                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, key),
+                                    labels.hand_group_label(lang, members[0]), 0, "primary"))  # fmt: skip
+        return [*found, back] if chosen_card else found
 
     @staticmethod
     def end_message(ctx: Ctx, session: Session) -> Reply:

@@ -84,6 +84,8 @@ class Registry:
     )
     #: True when the session may not be undone (a running race)
     undo_forbidden: list[Callable[[Session], Awaitable[bool]]] = field(default_factory=list)
+    #: True when /hint is refused on the session (a race board, like the ranked daily)
+    hint_forbidden: list[Callable[[Session], Awaitable[bool]]] = field(default_factory=list)
     #: /play with a chosen deal: a refusal (that deal is today's daily challenge) or None
     play_guard: list[Callable[[Ctx, str, int, dict[str, str]], Awaitable[Reply | None]]] = field(
         default_factory=list

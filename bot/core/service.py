@@ -57,6 +57,7 @@ class Service:
     # ----- words ----------------------------------------------------------------------------
     reply = staticmethod(presentation.reply)
     private = staticmethod(presentation.private)
+    refuse = staticmethod(presentation.refuse)
     game_name = staticmethod(presentation.game_name)
 
     @staticmethod
@@ -80,7 +81,8 @@ class Service:
                 details["deck"] = session.game.view(None).get("deck")
         text = i18n.reason_text(ctx.lang, error.reason, details)
         params = {"reason": error.reason, **dict(error.details)}
-        return Reply(key=f"illegal.{error.reason}", text=text, params=params, visibility="private", to_user=ctx.user)
+        return Reply(key=f"illegal.{error.reason}", text=text, params=params, visibility="private", to_user=ctx.user,
+                     refusal=True)  # fmt: skip
 
     async def chat_language(self, platform: str, chat_id: str) -> str:
         stored = await self.store.chat_language(platform, chat_id)
@@ -99,17 +101,19 @@ class Service:
         """The session's board reply (see ``Presenter.board``)."""
         return await self.presenter.board(ctx, session, fresh, selected)
 
-    async def hand(self, ctx: Ctx, table: Session) -> Reply:
-        """The player's private hand at a started table (takes the table's lock)."""
+    async def hand(self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False) -> Reply:
+        """The player's private hand at a started table (takes the table's lock); ``placing``
+        (``2N``): the rotations of that card on that path (see ``Presenter.hand``)."""
         async with self.sessions.lock(table.id):
-            return await self.presenter.hand(ctx, table)
+            return await self.presenter.hand(ctx, table, placing, flat)
 
-    async def own_hand(self, ctx: Ctx) -> Reply | None:
-        """The sender's hand at the started table of this chat, or None when they sit at none."""
+    async def own_hand(self, ctx: Ctx, flat: bool = False) -> Reply | None:
+        """The sender's hand at the started table of this chat, or None when they sit at none
+        (``flat``: one button per legal move, see ``Presenter.hand``)."""
         table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         if table is None or table.game is None or ctx.user not in table.record.players:
             return None
-        return await self.hand(ctx, table)
+        return await self.hand(ctx, table, flat=flat)
 
     end_message = staticmethod(Presenter.end_message)
     turn_announcement = staticmethod(Presenter.turn_announcement)
@@ -152,22 +156,22 @@ class Service:
         expired, when the idle limit ended it, else that they have none."""
         last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
         if last is not None and last.expired_at is not None:
-            return self.private(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))
-        return self.private(ctx, "move.no_game")
+            return self.refuse(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))
+        return self.refuse(ctx, "move.no_game")
 
     def refusal(self, ctx: Ctx, session: Session, revision: int | None, need_turn: bool) -> Reply | None:
         """Why the sender may not act on the session now (None: they may)."""
         rec = session.record
         if ctx.user not in rec.players:
-            return self.private(ctx, "game.not_your_game")
+            return self.refuse(ctx, "game.not_your_game")
         if not session.is_active or session.game is None:
             if rec.expired_at is not None:
-                return self.private(ctx, "game.expired", game=self.game_name(ctx.lang, rec.game_id))
-            return self.private(ctx, "game.not_active")
+                return self.refuse(ctx, "game.expired", game=self.game_name(ctx.lang, rec.game_id))
+            return self.refuse(ctx, "game.not_active")
         if revision is not None and revision != rec.revision:
-            return self.private(ctx, "button.stale")
+            return self.refuse(ctx, "button.stale")
         if need_turn and session.game.current_player != ctx.user:
-            return self.private(ctx, "game.not_your_turn", player=session.name_of(session.game.current_player))
+            return self.refuse(ctx, "game.not_your_turn", player=session.name_of(session.game.current_player))
         return None
 
     async def after_change(self, ctx: Ctx, session: Session) -> list[Reply]:

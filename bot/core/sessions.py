@@ -56,6 +56,9 @@ class Session:
 
     record: SessionRecord
     game: Game | None = None
+    #: a table's view for the player to move, taken just before the last move was applied (so
+    #: the table feature can say which card was played and what it won); None once read
+    before_move: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
@@ -280,7 +283,9 @@ class Sessions:
     async def _play_once(self, session: Session, text: str, player: str, moment: datetime) -> str:
         game = session.game
         assert game is not None
+        before = game.view(player) if session.is_table else None
         move = game.play(text, player)
+        session.before_move = before
         notation = str(move)
         now = iso(moment)
         session.record.revision += 1

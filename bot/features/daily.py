@@ -407,32 +407,32 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     ranked one is over."""
     games = ", ".join(f"{g} ({i18n.t(ctx.lang, f'game.{g}')})" for g in DAILY_GAMES)
     if not args:
-        return [core.private(ctx, "daily.usage", games=games)]
+        return [core.refuse(ctx, "daily.usage", games=games)]
     game_id = game_id_of(args[0])
     if game_id not in DAILY_GAMES:
-        return [core.private(ctx, "daily.unknown_game", game=args[0][:32], games=games)]
+        return [core.refuse(ctx, "daily.unknown_game", game=args[0][:32], games=games)]
     faces = None
     for word in args[1:]:
         if word.lower() in FACES and game_id == "solitario" and faces is None:
             faces = word.lower()
         else:
-            return [core.private(ctx, "daily.bad_argument", arg=word[:32])]
+            return [core.refuse(ctx, "daily.bad_argument", arg=word[:32])]
     await settle_pending(core.store)
     existing = await core.solo(ctx)
     if existing is not None:
-        return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, existing.record.game_id))]
+        return [core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, existing.record.game_id))]
     today = ctx.now.date()
     try:
         choice = await daily_choice(core.store, game_id, today, ctx.now)
     except DailyUnavailable:
-        return [core.private(ctx, "daily.unavailable", game=core.game_name(ctx.lang, game_id))]
+        return [core.refuse(ctx, "daily.unavailable", game=core.game_name(ctx.lang, game_id))]
     if choice is None:
-        return [core.private(ctx, "daily.no_deal", game=core.game_name(ctx.lang, game_id))]
+        return [core.refuse(ctx, "daily.no_deal", game=core.game_name(ctx.lang, game_id))]
     platform, user = ctx.req.platform, ctx.user
     attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
     if attempt is not None and attempt.status == PLAYING:
         # Its game is still going (in another chat: a replay here would show the deal).
-        return [core.private(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
+        return [core.refuse(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
     faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
     try:
         session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
@@ -440,7 +440,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     except AlreadyExists:  # the same request, served a moment ago by another process
         existing = await core.solo(ctx)
         game = existing.record.game_id if existing is not None else game_id
-        return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, game))]
+        return [core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, game))]
     name = core.game_name(ctx.lang, game_id)
     ranked = attempt is None and await add_attempt(core.store, Attempt(
         platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
@@ -466,7 +466,7 @@ async def play_refusal(core: Service, ctx: Ctx, game_id: str, deal: int, options
     attempt = await attempt_of(core.store, ctx.req.platform, ctx.user, game_id, today)
     if attempt is not None and attempt.status != PLAYING:
         return None
-    return core.private(ctx, "daily.deal_reserved", game=core.game_name(ctx.lang, game_id))
+    return core.refuse(ctx, "daily.deal_reserved", game=core.game_name(ctx.lang, game_id))
 
 
 async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:

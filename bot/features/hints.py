@@ -133,13 +133,16 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     if session is None or session.game is None:
         return [await core.no_game(ctx)]
     if session.record.ranked:
-        return [core.private(ctx, "hint.ranked")]
+        return [core.refuse(ctx, "hint.ranked")]
+    for forbidden in core.registry.hint_forbidden:
+        if await forbidden(session):
+            return [core.refuse(ctx, "hint.race")]
     async with core.sessions.lock(session.id):
         game = session.game
         if game is None or game.is_over or not session.is_active:
-            return [core.private(ctx, "game.not_active")]
+            return [core.refuse(ctx, "game.not_active")]
         if session.is_table and game.current_player != ctx.user:
-            return [core.private(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
+            return [core.refuse(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
         moves = list(game.moves)
         record = session.record
     loop = asyncio.get_running_loop()
@@ -150,7 +153,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         found = await loop.run_in_executor(None, suggest, snapshot, ctx.user)
     except (ImportError, ValueError, IllegalMove):
         # No hint search for this game yet (or it offered something the game refuses).
-        return [core.private(ctx, "hint.unavailable")]
+        return [core.refuse(ctx, "hint.unavailable")]
     if found is None:
         return [core.private(ctx, "hint.none")]
     notation, reason, gain = found

@@ -14,10 +14,10 @@ from bot.replies import Reply
 def register(registry: Registry, core: Service) -> None:
     async def rules(ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
-            return [core.private(ctx, "rules.usage", games=core.games_list(ctx.lang, ALL_GAMES))]
+            return [core.refuse(ctx, "rules.usage", games=core.games_list(ctx.lang, ALL_GAMES))]
         game_id = game_id_of(args[0])
         if game_id is None:
-            return [core.private(ctx, "game.unknown", game=args[0][:32], games=core.games_list(ctx.lang, ALL_GAMES))]
+            return [core.refuse(ctx, "game.unknown", game=args[0][:32], games=core.games_list(ctx.lang, ALL_GAMES))]
         return [Reply(key="rules.text", text=i18n.rules_text(ctx.lang, game_id), params={"game": game_id})]
 
     async def help_(ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -25,19 +25,19 @@ def register(registry: Registry, core: Service) -> None:
         if args:
             game_id = game_id_of(args[0])
             if game_id is None:
-                return [core.private(ctx, "game.unknown", game=args[0][:32],
+                return [core.refuse(ctx, "game.unknown", game=args[0][:32],
                                      games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
         return [Reply(key="help.text", text=i18n.help_text(ctx.lang, game_id), params={"game": game_id})]
 
     async def lang(ctx: Ctx, args: list[str]) -> list[Reply]:
         choices = ", ".join(i18n.LANGUAGES)
         if len(args) != 1:
-            return [core.private(ctx, "lang.usage", languages=choices)]
+            return [core.refuse(ctx, "lang.usage", languages=choices)]
         code = args[0].lower()
         if code not in i18n.LANGUAGES:
-            return [core.private(ctx, "lang.unknown", code=args[0][:16], languages=choices)]
+            return [core.refuse(ctx, "lang.unknown", code=args[0][:16], languages=choices)]
         if ctx.req.is_group and not ctx.req.is_admin:
-            return [core.private(ctx, "lang.admins_only")]
+            return [core.refuse(ctx, "lang.admins_only")]
         await core.store.set_chat_language(ctx.req.platform, ctx.req.chat_id, code)
         return [core.reply(code, "lang.set", language=i18n.language_name(code, code))]
 

@@ -167,7 +167,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         elif game_id_of(lowered) is not None:
             games = [game_id_of(lowered)]  # type: ignore[list-item]
         else:
-            return [core.private(ctx, "leaderboard.usage")]
+            return [core.refuse(ctx, "leaderboard.usage")]
     await settle_pending(core.store)
     lang, platform = ctx.lang, ctx.req.platform
     today = ctx.now.date()

@@ -42,11 +42,12 @@ class Lobby:
         registry.button("leave", self.press_leave, "table", lobby_only=True)
         registry.button("start", self.press_start, "table", lobby_only=True, exact_revision=True)
         registry.button("hand", self.press_hand, "table")
+        registry.button("turn", self.press_turn, "table")
 
     async def _table(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
         table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         if table is None:
-            return None, self.core.private(ctx, "table.none")
+            return None, self.core.refuse(ctx, "table.none")
         return table, None
 
     # ----- commands -------------------------------------------------------------------------
@@ -65,12 +66,12 @@ class Lobby:
     async def cmd_addbot(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._table(ctx)
         if table is None or self.races.is_race_lobby(table):
-            return [refusal or self.core.private(ctx, "table.none")]
+            return [refusal or self.core.refuse(ctx, "table.none")]
         return await self.tables.add_computer(ctx, table)
 
     async def cmd_hand(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         reply = await self.core.own_hand(ctx)
-        return [reply if reply is not None else self.core.private(ctx, "hand.no_table")]
+        return [reply if reply is not None else self.core.refuse(ctx, "hand.no_table")]
 
     async def cmd_end(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         race = await self.races.lobby_of_chat(ctx.req.platform, ctx.req.chat_id)
@@ -110,7 +111,14 @@ class Lobby:
 
     async def press_hand(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
         if ctx.user not in table.record.players:
-            return [self.core.private(ctx, "game.not_your_game")]
+            return [self.core.refuse(ctx, "game.not_your_game")]
         if table.game is None or not table.is_active:
-            return [self.core.private(ctx, "game.not_active")]
+            return [self.core.refuse(ctx, "game.not_active")]
         return [await self.core.hand(ctx, table)]
+
+    async def press_turn(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
+        """The second step of placing a card: its rotations on the chosen path."""
+        refusal = self.core.refusal(ctx, table, action.revision, need_turn=True)
+        if refusal is not None:
+            return [refusal]
+        return [await self.core.hand(ctx, table, placing=action.arg[:8])]

@@ -54,7 +54,9 @@ JOIN_WINDOW = timedelta(seconds=60)
 DEFAULT_MINUTES = 10
 MAX_MINUTES = 120
 MIN_RACERS, MAX_RACERS = 2, 8
-SENZA_TEMPO_WORDS = ("senza-tempo", "senzatempo", "senza_tempo", "untimed", "sin-tiempo")
+#: the untimed option in every language's spelling, accepted in every language (help names
+#: each language's own: untimed, sin-tiempo, senza-tempo)
+SENZA_TEMPO_WORDS = ("senza-tempo", "senzatempo", "senza_tempo", "untimed", "sin-tiempo", "sintiempo", "sin_tiempo")
 FACES = "napoletane"
 
 
@@ -199,18 +201,18 @@ class Races:
             elif (number := ascii_number(lowered)) is not None and 1 <= number <= MAX_MINUTES:
                 minutes = number
             else:
-                return [core.private(ctx, "race.usage", max=MAX_MINUTES)]
+                return [core.refuse(ctx, "race.usage", max=MAX_MINUTES)]
         if senza_tempo:
             minutes = None
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
         if await self.tables.chat_is_taken(platform, chat_id):
-            return [core.private(ctx, "challenge.exists")]
+            return [core.refuse(ctx, "challenge.exists")]
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
-            return [core.private(ctx, "race.busy")]
+            return [core.refuse(ctx, "race.busy")]
         try:
             lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
         except AlreadyExists:  # another process opened this chat's table or race a moment ago
-            return [core.private(ctx, "challenge.exists")]
+            return [core.refuse(ctx, "challenge.exists")]
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
         await self.store.insert_race(lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW))
@@ -221,7 +223,7 @@ class Races:
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         if await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user) is not None:
-            return [self.core.private(ctx, "race.busy")]
+            return [self.core.refuse(ctx, "race.busy")]
         return await self.tables.join(ctx, lobby)
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
@@ -237,7 +239,7 @@ class Races:
         """``/end`` on a race: the creator or an admin stops it; boards are resigned, no ranking."""
         core = self.core
         if not may_manage(ctx, lobby):
-            return [core.private(ctx, "end.not_allowed")]
+            return [core.refuse(ctx, "end.not_allowed")]
         race = await load_race(self.store, lobby.id)
         if race is not None and race.round > 0:
             await self._resign_unfinished(race, ctx.now)
@@ -288,7 +290,7 @@ class Races:
         await core.sessions.save(lobby)
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
-        limit = "senza tempo" if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
+        limit = i18n.t(ctx.lang, "race.no_limit") if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
         replies.append(core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number))
         for player, board in boards:
             shown = await core.board(ctx, board, fresh=True)

@@ -107,8 +107,12 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
     if cached is not None:
         _cache.move_to_end(key)
         return cached
+    # The frames name each seat as the chat does ("Computer 1", not its id): the engine only
+    # needs the seats to be different, and the deal does not depend on them.
+    names = [rec.names.get(p, p) for p in rec.players]
+    seats = names if len(names) > 1 and len(set(names)) == len(names) else list(rec.players)
     call = functools.partial(
-        draw_replay, rec.game_id, rec.deal, list(rec.players), dict(rec.options), list(moves),
+        draw_replay, rec.game_id, rec.deal, seats, dict(rec.options), list(moves),
         faces=rec.faces, lang=lang, words=i18n.board_words(lang),
     )  # fmt: skip
     data = await asyncio.get_running_loop().run_in_executor(_executor, call)
@@ -126,20 +130,20 @@ async def command(core: Service, races: Races, ctx: Ctx, args: list[str]) -> lis
     competition, or a drawing failure."""
     game_id: str | None = None
     if len(args) > 1:
-        return [core.private(ctx, "replay.usage")]
+        return [core.refuse(ctx, "replay.usage")]
     if args:
         game_id = game_id_of(args[0])
         if game_id is None:
-            return [core.private(ctx, "game.unknown", game=args[0][:32],
+            return [core.refuse(ctx, "game.unknown", game=args[0][:32],
                                   games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
     session_id = await latest_finished(core, ctx, game_id)
     if session_id is None:
         if game_id is None:
-            return [core.private(ctx, "replay.none")]
-        return [core.private(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
+            return [core.refuse(ctx, "replay.none")]
+        return [core.refuse(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
     rec = await core.store.get_session(session_id)
     if rec is None:
-        return [core.private(ctx, "replay.none")]
+        return [core.refuse(ctx, "replay.none")]
     waiting = await _spoiler_key(core, ctx, rec, races)
     if waiting is not None:
         return [core.private(ctx, waiting)]

@@ -112,7 +112,7 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     if args:
         found = await core.store.find_player(ctx.req.platform, mention_name(args[0]))
         if found is None:
-            return [core.private(ctx, "stats.unknown_player", name=args[0][:64])]
+            return [core.refuse(ctx, "stats.unknown_player", name=args[0][:64])]
         player_id, name = found
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n
+from bot.core import labels
 from bot.core.commands import ascii_number, mention_name
 from bot.core.context import system_ctx
 from bot.core.sessions import Session, iso
@@ -82,6 +83,58 @@ def parse_timer(word: str) -> int | None | Any:
             raise ValueError(value)
         return minutes * 60
     return ...
+
+
+def card_words(lang: str, card: dict[str, Any]) -> str:
+    """A Squadratik card as a line in chat names it: its balls, blank sides left out.
+
+    >>> card_words("en", {"kind": "master", "sides": ["B3", "B4", "B1", "B2"]})
+    'master B3 B4 B1 B2'
+    >>> card_words("es", {"kind": "empty", "sides": ["0", "0", "0", "0"]})
+    'una carta vacía'
+    """
+    sides = " ".join(str(side) for side in card.get("sides") or [] if str(side) != "0")
+    if card.get("kind") == "empty" or not sides:
+        return i18n.t(lang, "tables.card_empty")
+    if card.get("kind") == "master":
+        return i18n.t(lang, "tables.card_master", sides=sides)
+    return i18n.t(lang, "tables.card_normal", sides=sides)
+
+
+def _seat(view: dict[str, Any], player: str) -> dict[str, Any]:
+    return next((s for s in view.get("seats") or [] if s.get("player") == player), {})
+
+
+def play_lines(lang: str, game: engine.Game, name: str, player: str, notation: str,
+               before: dict[str, Any] | None) -> list[str]:
+    """One short line for a play (who, which card, where) and, when it completed a path, one
+    for what it won. ``before`` is the mover's view just before the move (their hand).
+
+    >>> g = engine.new_game("maestras", deal=1, players=["ana", "bo"])
+    >>> before = g.view("ana"); move = str(g.legal_moves()[0]); _ = g.play(move)
+    >>> play_lines("en", g, "Ana", "ana", move, before)
+    ['Ana plays master R2 R3 R4 R1 on path N.']
+    """
+    if notation == "pass":
+        return [i18n.t(lang, "tables.played_pass", player=name)]
+    if notation == "stop":
+        return [i18n.t(lang, "tables.played_stop", player=name)]
+    move = game.parse_move(notation)
+    slot, destination = getattr(move, "slot", None), move.dst
+    hand = (before or {}).get("hand") or []
+    if slot is None or destination is None or not 1 <= slot <= len(hand):
+        return [i18n.t(lang, "tables.auto_move", player=name, move=notation)]
+    lines = [i18n.t(lang, "tables.played", player=name, card=card_words(lang, hand[slot - 1]),
+                    path=labels.path_label(lang, str(destination)))]  # fmt: skip
+    if before is not None and before.get("phase") == "main":
+        after = game.view(None)
+        cards = int(_seat(after, player).get("cards", 0)) - int(_seat(before, player).get("cards", 0))
+        masters = int(_seat(after, player).get("masters", 0)) - int(_seat(before, player).get("masters", 0))
+        if cards > 0:
+            lines.append(i18n.t(lang, "tables.path_won", player=name, side=str(destination)[0],
+                                cards=i18n.t(lang, "count.cards", count=cards),
+                                masters=i18n.t(lang, "tables.masters_count", count=masters)))  # fmt: skip
+    return lines
 
 
 @dataclass(slots=True)
@@ -147,7 +200,7 @@ class Tables:
         if refusal is not None:
             return [refusal]
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
-            return [core.private(ctx, "challenge.exists")]
+            return [core.refuse(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
         invited_ids: list[str] = []
         invited_names: list[str] = []
@@ -155,7 +208,7 @@ class Tables:
             try:
                 setting = parse_timer(word)
             except ValueError:
-                return [core.private(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
+                return [core.refuse(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
             if setting is not ...:
                 timer = setting
                 continue
@@ -172,10 +225,13 @@ class Tables:
                 ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
             )
         except AlreadyExists:  # another process opened this chat's table a moment ago
-            return [core.private(ctx, "challenge.exists")]
+            return [core.refuse(ctx, "challenge.exists")]
         await save_play(self.store, TablePlay(session.id, timer))
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
-                           invited=", ".join(invited_names) or "-")  # fmt: skip
+                           invited=", ".join(invited_names))  # fmt: skip
+        if not invited_names:  # nobody invited: no empty "Invited: ." line
+            opened.text = i18n.t(ctx.lang, "challenge.opened_open", creator=ctx.req.user_name,
+                                 game=core.game_name(ctx.lang, GAME))  # fmt: skip
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
         opened.params["timer"] = timer
         opened.mentions = invited_ids
@@ -186,11 +242,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if rec.status != LOBBY:
-                return [core.private(ctx, "join.started")]
+                return [core.refuse(ctx, "join.started")]
             if ctx.user in rec.players:
-                return [core.private(ctx, "join.already")]
+                return [core.refuse(ctx, "join.already")]
             if len(rec.players) >= MAX_TABLE:
-                return [core.private(ctx, "join.full", max=MAX_TABLE)]
+                return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
             return await self._seating_changed(ctx, table, "join.joined", name=ctx.req.user_name)
@@ -201,11 +257,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
-                return [core.private(ctx, "end.not_allowed")]
+                return [core.refuse(ctx, "end.not_allowed")]
             if rec.status != LOBBY:
-                return [core.private(ctx, "join.started")]
+                return [core.refuse(ctx, "join.started")]
             if len(rec.players) >= MAX_TABLE:
-                return [core.private(ctx, "join.full", max=MAX_TABLE)]
+                return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
             play = await load_play(self.store, table.id)
             number = 1
             while f"{COMPUTER_PREFIX}{number}" in rec.players or f"{COMPUTER_PREFIX}{number}" in play.computers:
@@ -224,11 +280,11 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if ctx.user not in rec.players:
-                return [core.private(ctx, "leave.not_seated")]
+                return [core.refuse(ctx, "leave.not_seated")]
             if rec.status == ACTIVE:
                 return await self._depart(ctx, table, ctx.user, "tables.left_game")
             if rec.status != LOBBY:
-                return [core.private(ctx, "game.not_active")]
+                return [core.refuse(ctx, "game.not_active")]
             if ctx.user == rec.creator:
                 await core.sessions.end_without_result(table, iso(ctx.now))
                 await self._stop_timer(table.id)
@@ -253,7 +309,8 @@ class Tables:
             await save_play(self.store, play)
             order = ", ".join(table.name_of(p) for p in rec.players)
             started = core.say(ctx, "start.started", players=order)
-            started.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, play.timer_seconds))
+            # the timer only: how to change it (at /challenge) no longer applies once dealt
+            started.text += "\n" + i18n.t(ctx.lang, "tables.timer", timer=timer_text(ctx.lang, play.timer_seconds))
             return [started, await core.board(ctx, table), core.turn_announcement(ctx.lang, table)]
 
     async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
@@ -261,7 +318,7 @@ class Tables:
         core = self.core
         async with core.sessions.lock(table.id):
             if not may_manage(ctx, table):
-                return [core.private(ctx, "end.not_allowed")]
+                return [core.refuse(ctx, "end.not_allowed")]
             await core.sessions.end_without_result(table, iso(ctx.now))
             await self._stop_timer(table.id)
         return [core.say(ctx, "end.ended", name=ctx.req.user_name)]
@@ -271,26 +328,26 @@ class Tables:
         seat stays and is auto-passed (the engine cannot remove a seat mid-game)."""
         core = self.core
         if not args:
-            return [core.private(ctx, "kick.usage")]
+            return [core.refuse(ctx, "kick.usage")]
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
-                return [core.private(ctx, "end.not_allowed")]
+                return [core.refuse(ctx, "end.not_allowed")]
             wanted = mention_name(args[0]).lower()
             target = next(
                 (p for p in rec.players if p.lower() == wanted or table.name_of(p).lower() == wanted), None
             )
             if target is None:
-                return [core.private(ctx, "kick.not_seated", name=args[0][:64])]
+                return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
             if target == rec.creator:
-                return [core.private(ctx, "kick.creator")]
+                return [core.refuse(ctx, "kick.creator")]
             if rec.status == ACTIVE:
                 play = await load_play(self.store, table.id)
                 if target in play.departed:
-                    return [core.private(ctx, "kick.not_seated", name=args[0][:64])]
+                    return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
                 return await self._depart(ctx, table, target, "kick.kicked")
             if rec.status != LOBBY:
-                return [core.private(ctx, "game.not_active")]
+                return [core.refuse(ctx, "game.not_active")]
             rec.players.remove(target)
             return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
 
@@ -298,9 +355,9 @@ class Tables:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
         game is not playable yet, or this is not a group. None: it can."""
         if game_id not in engine.GAMES:
-            return self.core.private(ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id))
+            return self.core.refuse(ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id))
         if not ctx.req.is_group:
-            return self.core.private(ctx, "challenge.groups_only")
+            return self.core.refuse(ctx, "challenge.groups_only")
         return None
 
     async def chat_is_taken(self, platform: str, chat_id: str) -> bool:
@@ -314,11 +371,11 @@ class Tables:
         already, they did not open it, or fewer than ``minimum`` are seated. None: they may."""
         rec = lobby.record
         if rec.status != LOBBY:
-            return self.core.private(ctx, "start.already")
+            return self.core.refuse(ctx, "start.already")
         if ctx.user != rec.creator:
-            return self.core.private(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
+            return self.core.refuse(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
         if len(rec.players) < minimum:
-            return self.core.private(ctx, "start.too_few", min=minimum)
+            return self.core.refuse(ctx, "start.too_few", min=minimum)
         return None
 
     async def _seating_changed(self, ctx: Ctx, lobby: Session, key: str, **params: Any) -> list[Reply]:
@@ -336,10 +393,12 @@ class Tables:
         """Under the lock: ``player`` leaves a started game (auto-passed from now on)."""
         core = self.core
         play = await load_play(self.store, table.id)
+        note = core.say(ctx, key, name=table.name_of(player))
         if player not in play.departed:
             play.departed.append(player)
+            self._mark_auto(ctx.lang, table, player)
+            await core.sessions.save(table)
         await save_play(self.store, play)
-        note = core.say(ctx, key, name=table.name_of(player))
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
@@ -365,6 +424,11 @@ class Tables:
         play = await load_play(self.store, table.id)
         if ctx.user in play.timeouts:
             play.timeouts[ctx.user] = 0  # a move of their own ends a run of timeouts
+        lines: list[str] = []
+        before, table.before_move = table.before_move, None
+        if before is not None and game.moves and before.get("viewer") == ctx.user:
+            # the move this call follows (a person's): announced like every other play
+            lines += play_lines(ctx.lang, game, table.name_of(ctx.user), ctx.user, game.moves[-1], before)
         played: list[tuple[str, str]] = []
         while not game.is_over and play.auto_played(game.current_player):
             player = game.current_player
@@ -374,16 +438,17 @@ class Tables:
                 played.append((player, await self.core.sessions.play(table, str(move), player, ctx.now)))
             except IllegalMove:  # the engine offered it, so this would be an engine bug
                 raise RuntimeError(f"the engine refused its own legal move {move}") from None
+            before, table.before_move = table.before_move, None
+            lines += play_lines(ctx.lang, game, table.name_of(player), player, played[-1][1], before)
         if game.is_over:
             play.deadline = None
             await self._rate(table, play)
         else:
             self._restart_clock(play, ctx.now)
         await save_play(self.store, play)
-        if not played:
+        if not lines:
             return []
-        lines = [i18n.t(ctx.lang, "tables.auto_move", player=table.name_of(p), move=m) for p, m in played]
-        return [Reply(key="tables.auto_moves", text="\n".join(lines), params={"moves": played})]
+        return [Reply(key="tables.plays", text="\n".join(lines), params={"moves": played})]
 
     async def time_out(self, session_id: str, now: datetime) -> bool:
         """The turn timer of a table ran out: pass the player to move (a timeout), remove
@@ -409,11 +474,14 @@ class Tables:
             count = play.timeouts.get(player, 0) + 1
             play.timeouts[player] = count
             move = await core.sessions.play(table, str(timeout_move(game, player)), player, now)
+            table.before_move = None  # the timeout line below says what was played
             replies = [core.say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
                                  count=count, max=MAX_TIMEOUTS)]  # fmt: skip
             if count >= MAX_TIMEOUTS:
                 play.departed.append(player)
                 replies.append(core.say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS))
+                self._mark_auto(lang, table, player)
+                await core.sessions.save(table)
             await save_play(self.store, play)
             if not play.people_left(rec.players) and not game.is_over:
                 await core.sessions.end_without_result(table, iso(now))
@@ -424,6 +492,15 @@ class Tables:
         for reply in replies:
             await core.push(rec.platform, rec.chat_id, reply)
         return True
+
+    @staticmethod
+    def _mark_auto(lang: str, table: Session, player: str) -> None:
+        """A seat the bot now plays for someone who left is named as such everywhere (board,
+        turn lines, results): "Ana (auto)"."""
+        name = table.name_of(player)
+        auto = i18n.t(lang, "tables.auto_name", name="")
+        if not name.endswith(auto.strip()):
+            table.record.names[player] = i18n.t(lang, "tables.auto_name", name=name)
 
     def _restart_clock(self, play: TablePlay, now: datetime) -> None:
         play.deadline = None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
@@ -436,7 +513,7 @@ class Tables:
         assert game is not None
         results = game.view(None).get("results") or []
         placed = [
-            (str(row["player"]), table.name_of(str(row["player"])), int(row["place"]))
+            (str(row["player"]), _own_name(table.name_of(str(row["player"]))), int(row["place"]))
             for row in results
             if str(row["player"]) not in play.computers
         ]
@@ -447,10 +524,10 @@ class Tables:
         """The view as the renderer should draw it: each seat's timeouts in a row (the engine
         does not know them and always says 0)."""
         play = await load_play(self.store, session.id)
-        if not play.timeouts or not isinstance(view.get("seats"), list):
+        if not isinstance(view.get("seats"), list):
             return view
         seats = [dict(seat, timeouts=play.timeouts.get(str(seat.get("player")), 0)) for seat in view["seats"]]
-        return dict(view, seats=seats)
+        return named_view(session, dict(view, seats=seats))
 
     async def stats_lines(self, lang: str, platform: str, chat_id: str, player_id: str) -> list[str]:
         """``/stats`` lines: the player's Cartas Maestras rating here and everywhere."""
@@ -460,6 +537,35 @@ class Tables:
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
+
+
+def named_view(session: Session, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with each seat's id replaced by the name players read in the chat (the board
+    draws what the view holds: "Computer 1", not the computer seat's id)."""
+    name = session.name_of
+
+    def rename(value: Any) -> Any:
+        return name(value) if isinstance(value, str) else value
+
+    named = dict(view)
+    for key in ("viewer", "current_player"):
+        if key in named:
+            named[key] = rename(named[key])
+    if isinstance(named.get("players"), list):
+        named["players"] = [rename(p) for p in named["players"]]
+    for key in ("seats", "results"):
+        if isinstance(named.get(key), list):
+            named[key] = [dict(row, player=rename(row.get("player"))) for row in named[key]]
+    return named
+
+
+def _own_name(name: str) -> str:
+    """A player's own name, without the "(auto)" mark of a seat they left (ratings keep it)."""
+    for lang in i18n.LANGUAGES:
+        mark = i18n.t(lang, "tables.auto_name", name="")
+        if name.endswith(mark) and len(name) > len(mark):
+            return name.removesuffix(mark)
+    return name
 
 
 def may_manage(ctx: Ctx, lobby: Session) -> bool:

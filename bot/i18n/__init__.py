@@ -16,7 +16,10 @@ Placeholders may carry a locale-aware format spec, so numbers read naturally in 
 
 * ``{n:n}`` — a number with the language's separators (``1,234`` / ``1.234``),
 * ``{p:%}`` — a fraction as a percentage (``0.25`` -> ``25%`` / ``25 %``),
-* ``{m:$}`` — an amount of (Canfield) dollars (``$52.00`` / ``52,00 US$``).
+* ``{m:$}`` — an amount of (Canfield) dollars as the board draws it in every language
+  (``$40``, ``-$15``: see :func:`dollars`),
+* ``{n:#count.moves}`` — a counted noun: the plural entry ``count.moves`` with ``count=n``
+  (``1 move`` / ``2 moves``), so one message can hold several counts.
 
 Plural entries (``msgid``/``msgid_plural``) pick their form from the ``count`` parameter
 using the catalogue's ``Plural-Forms`` header.
@@ -35,7 +38,7 @@ from typing import Any
 from babel import Locale, UnknownLocaleError
 from babel.lists import format_list
 from babel.messages.pofile import read_po
-from babel.numbers import format_currency, format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent
 
 LANGUAGES: tuple[str, ...] = ("en", "es", "it")
 DEFAULT = "en"
@@ -115,8 +118,20 @@ class _LocaleFormatter(string.Formatter):
         if format_spec == "%" and isinstance(value, int | float):
             return format_percent(value, locale=self.lang)
         if format_spec == "$" and isinstance(value, int | float):
-            return format_currency(value, "USD", locale=self.lang)
+            return dollars(value)
+        if format_spec.startswith("#") and isinstance(value, int):
+            return t(self.lang, format_spec[1:], count=value)
         return super().format_field(value, format_spec)
+
+
+def dollars(amount: float) -> str:
+    """Canfield dollars, one way everywhere (the board's header, /stats, leaderboards, shares).
+
+    >>> dollars(40), dollars(-15), t("it", "lb.dollars", dollars=-40)
+    ('$40', '-$15', '-$40')
+    """
+    whole = int(amount)
+    return f"-${-whole}" if whole < 0 else f"${whole}"
 
 
 def _lookup(lang: str, key: str) -> tuple[str, _Entry]:

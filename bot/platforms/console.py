@@ -1,8 +1,10 @@
 """The console: play Tavolo in a terminal, no token needed (also what end-to-end tests drive).
 
-One command per input line; replies are printed. ``@name /command ...`` acts as player
-``name`` (default player: ``you``). Each image is written to a file under ``out/console/``
-and its path printed on its own line; each button is printed as ``[n] label`` and the line
+A one-line banner says how to get help. One command per input line; replies are printed.
+``@name /command ...`` acts as player ``name`` (default player: ``you``, named "Player" in the
+chat's language). Each image is written to a file under ``out/console/`` and its path printed
+on its own line; numbering goes on after the highest number already there, so a new run never
+overwrites an earlier run's images. Each button is printed as ``[n] label`` and the line
 ``#n`` (or ``@name #n``) presses it. End of input ends the program.
 
 Private replies are printed too (it is one screen), marked ``(private to name)``.
@@ -16,10 +18,12 @@ Private replies are printed too (it is one screen), marked ``(private to name)``
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bot import i18n
 from bot.core.commands import ascii_number
 from bot.replies import Button, Reply, Request
 
@@ -30,6 +34,8 @@ PLATFORM = "console"
 CHAT_ID = "console"
 DEFAULT_PLAYER = "you"
 OUT_DIR = Path("out/console")
+#: an image file written by the console: ``0012-<name>``
+_IMAGE_NAME = re.compile(r"^(\d{4,})-")
 
 
 def split_speaker(line: str) -> tuple[str, str]:
@@ -50,13 +56,18 @@ class Console:
         self.out = out
         self.out_dir = out_dir
         self.buttons: dict[int, Button] = {}
-        self._images = 0
+        self._images: int | None = None  # the last image number used (read from out_dir first)
         self._messages = 0
 
     def request(self, name: str) -> Request:
         # The console is one shared table where everyone is trusted: a group whose members
         # are all admins (so /lang, /end and tables work as in a group chat).
-        return Request(PLATFORM, CHAT_ID, name, name, is_group=True, is_admin=True)
+        shown = i18n.t(self.core.default_language, "console.player") if name == DEFAULT_PLAYER else name
+        return Request(PLATFORM, CHAT_ID, name, shown, is_group=True, is_admin=True)
+
+    def banner(self) -> None:
+        """One line at start, so the console never looks hung: how to get help."""
+        self.print(i18n.t(self.core.default_language, "console.banner"))
 
     async def handle_line(self, line: str) -> None:
         name, rest = split_speaker(line)
@@ -100,6 +111,9 @@ class Console:
 
     def _save_image(self, reply: Reply) -> Path:
         self.out_dir.mkdir(parents=True, exist_ok=True)
+        if self._images is None:
+            numbers = (_IMAGE_NAME.match(p.name) for p in self.out_dir.iterdir())
+            self._images = max((int(found.group(1)) for found in numbers if found), default=0)
         self._images += 1
         path = self.out_dir / f"{self._images:04d}-{Path(reply.image_name).name}"
         path.write_bytes(reply.image or b"")
@@ -115,6 +129,7 @@ async def serve(core: Core, settings: Any = None, stdin: TextIO | None = None, o
     stdin = stdin or sys.stdin
     console = Console(core, out or sys.stdout)
     core.set_push(console.push)
+    console.banner()
     loop = asyncio.get_running_loop()
     while True:
         # Reading stdin blocks: do it in a thread so timers on the loop keep running.

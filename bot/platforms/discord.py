@@ -284,7 +284,7 @@ class TavoloClient(discord.Client):
         player whose turn comes gets their hand privately when Discord lets us reach them."""
         own = answer.interaction.message if answer is not None else None
         if answer is not None and own is not None and own.flags.ephemeral and not answer.edited_own:
-            hand = await self.core.hand_buttons(req)
+            hand = await self.core.hand_buttons(req, flat=False)
             if hand is not None:
                 await answer.edit_own_message(hand)
         for user_id in dict.fromkeys(turn_of):
@@ -297,7 +297,7 @@ class TavoloClient(discord.Client):
                 if reachable is None or time.monotonic() - reachable.at >= TOKEN_LIFETIME:
                     continue  # the channel's turn announcement mentions them; /hand shows it
                 who = request_of(reachable.interaction)
-            hand = await self.core.hand_buttons(who)
+            hand = await self.core.hand_buttons(who, flat=False)
             if hand is not None:
                 await self._private(hand, req, answer)
 

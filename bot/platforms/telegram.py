@@ -7,6 +7,9 @@ to Bot API calls, nothing more.
   button id (at most 64 bytes); presses go to ``Core.handle_button`` and are answered at once.
   A private answer to the presser (a stranger's press, "not your turn") is the callback
   answer itself, which only they see.
+- Refused commands: a refusal that reveals nothing private (``Reply.refusal``: an unknown
+  game or command, bad arguments, an illegal move, not your turn) is answered in the chat
+  where the command was typed, as a reply to it; other private answers go to the private chat.
 - Boards: a board reply edits its message in place (``editMessageMedia``) or, when there is
   none or it is gone, posts a new photo and tells the core with ``Core.board_posted``. Board
   message ids are stored as ``"<chat_id>:<message_id>"``.
@@ -393,6 +396,12 @@ class TelegramAdapter(Delivery):
                 self._queue(chat_id, Outgoing(reply, chat_id))
                 continue
             target = reply.to_user or request.user_id
+            message = update.effective_message
+            if reply.refusal and presser_answer is None and target == request.user_id and message is not None:
+                # A refused command that reveals nothing private: answered where it was typed,
+                # as a reply to it (a player who never opened a private chat still reads it).
+                self._queue(chat_id, Outgoing(reply, chat_id, reply_to=message.message_id))
+                continue
             if presser_answer is not None and target == request.user_id:
                 presser_answer.append(reply.text)
                 if reply.buttons or reply.image:

@@ -14,6 +14,7 @@ from telegram import (
     InputMediaAnimation,
     InputMediaPhoto,
     Message,
+    ReplyParameters,
 )
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
@@ -78,6 +79,10 @@ class Delivery:
             return await outgoing.send(bot, chat_id, self.username)
         reply = outgoing.reply
         markup = keyboard(reply.buttons, outgoing.origin_chat)
+        answering: dict[str, Any] = {}
+        if outgoing.reply_to is not None:
+            # still sent when the command was deleted meanwhile
+            answering["reply_parameters"] = ReplyParameters(outgoing.reply_to, allow_sending_without_reply=True)
         if reply.image is not None:
             # A GIF replay goes out as an animation (it would not move as a photo).
             send, media = (bot.send_animation, "animation") if is_animation(reply) else (bot.send_photo, "photo")
@@ -96,6 +101,7 @@ class Delivery:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 disable_web_page_preview=True,
+                **answering,
             )
         if markup is not None and chat_id != outgoing.origin_chat:
             self._hand_tables[(chat_id, message.message_id)] = outgoing.origin_chat

@@ -269,9 +269,11 @@ def _language(code: str | None, default: str) -> str:
 class Outgoing:
     """A reply on its way to a chat. ``origin_chat``: the chat whose request caused it (a
     private hand message remembers its table). ``notify``: for a private answer, whom to tell
-    in ``origin_chat`` when the private chat is closed: (user id, name, language)."""
+    in ``origin_chat`` when the private chat is closed: (user id, name, language).
+    ``reply_to``: the message this one answers (a refusal of a command, in the group)."""
 
     reply: Reply
     origin_chat: int
     notify: tuple[int, str, str] | None = None
+    reply_to: int | None = None
 

@@ -90,10 +90,49 @@ async def test_cartas_maestras_hand_buttons_name_the_card_the_path_and_the_turn(
         (hand,) = await chat.say("ana", "/hand")
         if hand.key != "hand.yours":
             break
-        for button in hand.buttons:
-            notation = buttons.decode(button.id).arg
-            assert button.label == expected_hand_label(notation)
-            seen.add("rotated" if "(" in button.label else button.label.split(" ")[0])
-        await chat.press("ana", hand.buttons[-1].id)
+        await check_hand_steps(chat, hand, seen)
+        await chat.press("ana", await first_move(chat, hand))
     assert hand.key == "hand.no_table" and "table.over" in [r.key for r in chat.replies]
-    assert {"Card", "rotated"} <= seen  # placements, turned ones too, were offered
+    assert {"Card", "two steps"} <= seen  # placements, turned ones in two steps, were offered
+
+
+async def check_hand_steps(chat: FakePlatform, hand, seen: set[str]) -> None:
+    """Every button of a hand step: a move (labelled with card, path and turn) or the next
+    step (a card's places, or one place's rotations), never more than 25 (no list is cut)."""
+    assert len(hand.buttons) <= 25 and "more" not in hand.params
+    for button in hand.buttons:
+        action = buttons.decode(button.id)
+        if action.verb == "hand":  # the way back to the whole hand
+            assert button.label == "Cancel"
+            continue
+        if action.verb == "mv":  # a card that fits one way only: one tap
+            assert button.label == expected_hand_label(action.arg)
+            seen.add("rotated" if "(" in button.label else button.label.split(" ")[0])
+            continue
+        assert action.verb == "turn"
+        (step,) = await chat.press("ana", button.id)
+        assert step.is_private and step.key == "hand.yours"
+        assert buttons.decode(step.buttons[-1].id).verb == "hand"  # a way back
+        if action.arg.startswith("c"):  # many cards and places: the card first, then its places
+            assert button.label.startswith(f"Card {action.arg[1:]} · ") and button.label.endswith(" …")
+            seen.add("card first")
+            await check_hand_steps(chat, step, seen)
+            continue
+        # several rotations fit: first the card and the side, then the rotation
+        assert button.label == expected_hand_label(action.arg) + " …"
+        *rotations, _back = step.buttons
+        assert len(rotations) >= 2
+        for rotation in rotations:
+            notation = buttons.decode(rotation.id).arg
+            assert notation.startswith(action.arg)
+            assert rotation.label == (TURNS[notation[-1]] if "r" in notation else "No turn")
+        seen.add("two steps")
+
+
+async def first_move(chat: FakePlatform, hand) -> str:
+    """The id of a move button, going through the steps when needed."""
+    for button in hand.buttons:
+        if buttons.decode(button.id).verb == "mv":
+            return button.id
+    (step,) = await chat.press("ana", hand.buttons[0].id)
+    return await first_move(chat, step)

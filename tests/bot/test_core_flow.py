@@ -67,7 +67,7 @@ async def test_a_whole_game_by_buttons_ends_with_a_stored_result_and_leaderboard
     (board,) = await chat.say("bob", "/leaderboard imaginary13")
     assert board.key == "leaderboard.text" and "Ana" in board.text
     (stats,) = await chat.say("bob", "/stats @Ana")
-    assert stats.key == "stats.text" and "1 games" in stats.text
+    assert stats.key == "stats.text" and "1 game," in stats.text
     assert (await chat.say("ana", "/move t1"))[0].key == "move.no_game"
 
 

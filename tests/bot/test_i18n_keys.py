@@ -8,6 +8,7 @@ reachable."""
 from __future__ import annotations
 
 import ast
+import string
 from pathlib import Path
 
 import pytest
@@ -17,8 +18,8 @@ from bot import i18n
 
 BOT_DIR = Path(bot.__file__).parent
 #: calls whose argument at this position is a catalogue key: i18n.t(lang, key), core.say(ctx, key),
-#: core.private(ctx, key), presentation.reply(lang, key), Refusal(key, ...)
-KEY_CALLS = {"t": 1, "say": 1, "private": 1, "reply": 1, "Refusal": 0}
+#: core.private(ctx, key), core.refuse(ctx, key), presentation.reply(lang, key), Refusal(key, ...)
+KEY_CALLS = {"t": 1, "say": 1, "private": 1, "refuse": 1, "reply": 1, "Refusal": 0}
 
 
 def _sources() -> dict[Path, ast.Module]:
@@ -88,7 +89,7 @@ def test_the_scan_sees_literal_conditional_and_built_keys() -> None:
     asked, literals, prefixes = used_keys()
     assert {"play.started", "move.no_game", "race.opened_senza_tempo", "button.undo"} <= asked
     assert {"cmd.", "error.", "outcome.", "game."} <= prefixes
-    assert "tables.auto_moves" in literals  # a reply key that is no catalogue key
+    assert "tables.plays" in literals  # a reply key that is no catalogue key
 
 
 def test_every_key_the_code_asks_for_has_an_english_text() -> None:
@@ -102,6 +103,10 @@ def test_every_key_the_code_asks_for_has_an_english_text() -> None:
 
 def test_every_key_in_the_catalogues_is_used_by_the_bot() -> None:
     _, literals, prefixes = used_keys()
+    # counted words are asked for by the catalogues' own texts: {moves:#count.moves}
+    for key in i18n.keys("en"):
+        for text in i18n.raw_forms("en", key):
+            literals.update(spec[1:] for _, _, spec, _ in string.Formatter().parse(text) if spec and spec[0] == "#")
     unused = sorted(
         key for key in i18n.keys("en") if key not in literals and not any(key.startswith(p) for p in prefixes)
     )

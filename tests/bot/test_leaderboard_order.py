@@ -76,7 +76,7 @@ async def test_canfield_equal_dollars_are_ordered_by_fewer_moves(core: Core, cha
     await add_result(core, "bob", "canfield", 40, moves=90, tiebreak=80)
     await add_result(core, "cy", "canfield", -50, moves=3)
     rows = rows_of(await board(chat, "/leaderboard canfield"), "Canfield · daily challenge")
-    assert [(r[1], r[2], r[3]) for r in rows] == [("Bob", "$40", "90"), ("Ana", "$40", "120"), ("Cy", "$-50", "3")]
+    assert [(r[1], r[2], r[3]) for r in rows] == [("Bob", "$40", "90"), ("Ana", "$40", "120"), ("Cy", "-$50", "3")]  # as the board writes it
 
 
 async def test_imaginary_thirteen_by_cards_played_then_fewer_moves(core: Core, chat: FakePlatform):

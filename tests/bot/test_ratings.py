@@ -37,7 +37,7 @@ async def test_a_finished_table_rates_its_people_here_and_everywhere(core: Core,
     assert [g for n, _, g in await ratings.top(core.store, "fake", None) if n == "Ana"] == [2]
     assert [g for n, _, g in await ratings.top(core.store, "fake", "chat-2") if n == "Ana"] == [1]
     (stats,) = await chat.say("ana", "/stats")
-    assert "rating in this chat" in stats.text and "(1 tables)" in stats.text
+    assert "rating in this chat" in stats.text and "(1 table)" in stats.text
     assert "rating everywhere" in stats.text and "(2 tables)" in stats.text
 
 

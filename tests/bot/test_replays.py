@@ -133,8 +133,11 @@ async def test_a_table_replay_draws_only_the_public_board(
     assert all(view["viewer"] is None and view["hand"] == [] for view in draw_spy.views)
     assert all("hand" not in style for style in draw_spy.styles)
     rec = await core.store.get_session(table_id)
-    final = engine.replay("maestras", rec.deal, rec.players, rec.options, moves).view(None)
+    # the same game, its seats named as the chat names them (not "~cpu1")
+    final = engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).view(None)
     assert draw_spy.views[-1] == final
+    assert engine.replay("maestras", rec.deal, rec.players, rec.options, moves).returns() == \
+        engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).returns()
 
 
 async def test_todays_daily_deal_is_replayed_only_the_next_day(

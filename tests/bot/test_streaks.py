@@ -74,7 +74,7 @@ async def test_stats_counts_games_wins_and_best_results(core: Core, chat: FakePl
     lines = stats.text.splitlines()
     assert lines[0] == "Statistics of Ana:"
     assert "Solitario: 3 games, 1 won, best 400 points (at move 150)" in lines
-    assert "Canfield: 1 games, 0 won, best $45 in 80 moves" in lines
+    assert "Canfield: 1 game, 0 won, best $45 in 80 moves" in lines
     # El Solitario's best is the better result, not the higher points
     assert "Squadratik: 2 games, 0 won, best Solitario, 20 points" in lines
     assert lines[-1] == "Daily streak: 0 (best 0)"

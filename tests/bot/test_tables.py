@@ -47,8 +47,10 @@ async def test_hands_are_only_ever_private_and_only_the_player_to_move_acts(core
     (stranger,) = await chat.press("zed", hand.buttons[0].id)
     assert stranger.key == "game.not_your_game"
     replies = await chat.press("ana", hand.buttons[0].id)
-    assert [r.key for r in replies] == ["table.caption", "table.turn"]
-    assert replies[1].mentions == ["bea"]
+    # a person's play is announced in the chat too: who, which card, where
+    assert [r.key for r in replies] == ["tables.plays", "table.caption", "table.turn"]
+    assert replies[0].text == "Ana passes." or (replies[0].text.startswith("Ana plays ") and " on path " in replies[0].text)
+    assert replies[2].mentions == ["bea"]
     assert all(r.visibility == "channel" for r in replies)
 
 

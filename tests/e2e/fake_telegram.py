@@ -87,6 +87,7 @@ class FakeMessage:
     reply_markup: dict[str, Any] | None = None
     from_bot: bool = True
     edits: int = 0
+    reply_to: int | None = None  # the message (same chat) this one answers
 
     def buttons(self) -> list[dict[str, Any]]:
         """Every inline keyboard button, row by row."""
@@ -521,8 +522,29 @@ class FakeTelegram:
             return problem
         if not 1 <= len(params.get("text", "")) <= 4096:
             return 400, "Bad Request: message text is empty or too long", None
-        message = self._store(chat, text=params["text"], reply_markup=params.get("reply_markup"))
+        reply_to = self._reply_target(chat, params)
+        if isinstance(reply_to, tuple):
+            return reply_to
+        message = self._store(chat, text=params["text"], reply_markup=params.get("reply_markup"), reply_to=reply_to)
         return self._message_json(message, BOT_USER)
+
+    def _reply_target(self, chat: int, params: dict[str, Any]) -> int | None | tuple[int, str, None]:
+        """The message a new one replies to (``reply_parameters`` or the older
+        ``reply_to_message_id``), checked as Telegram does: it must be in the same chat unless
+        ``allow_sending_without_reply`` is set (then a missing one is dropped)."""
+        wanted = params.get("reply_parameters") or {}
+        if isinstance(wanted, str):
+            wanted = json.loads(wanted)
+        message_id = wanted.get("message_id", params.get("reply_to_message_id"))
+        if message_id is None:
+            return None
+        if int(wanted.get("chat_id", chat)) != chat:
+            return 400, "Bad Request: replies to other chats are not supported here", None
+        if (chat, int(message_id)) in self.messages:
+            return int(message_id)
+        if wanted.get("allow_sending_without_reply"):
+            return None
+        return 400, "Bad Request: message to be replied not found", None
 
     def _api_sendPhoto(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         return self._send_media(params, files, "photo")

@@ -32,7 +32,8 @@ def test_console_plays_prints_images_and_presses_buttons(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout.splitlines()
-    assert out[0] == "you starts Imaginary Thirteen, deal 3."
+    assert out[0].startswith("Tavolo console: type /help for the commands")  # it never looks hung
+    assert out[1] == "Player starts Imaginary Thirteen, deal 3."  # a name, not "you starts"
     images = [Path(line) for line in out if line.startswith("out/console/")]
     assert len(images) >= 4
     for image in images:
@@ -40,7 +41,7 @@ def test_console_plays_prints_images_and_presses_buttons(tmp_path: Path):
     assert any(line.startswith("[1] ") for line in out)
     assert "(private to bob) This is not your game." in out
     assert "(private to you) I don't know /frobnicate. Try /help." in out
-    assert "The cards are dealt! Turn order: you, bob." in out
+    assert "The cards are dealt! Turn order: Player, bob." in out
     assert any(line.startswith("(private to you) Your hand.") for line in out)
     assert (tmp_path / "data" / "tavolo.db").exists()
 
@@ -50,7 +51,13 @@ def test_without_tokens_the_console_starts_and_a_game_survives_a_restart(tmp_pat
     assert first.returncode == 0, first.stderr
     second = run_console(tmp_path, ["/board"])
     assert second.returncode == 0, second.stderr
-    assert second.stdout.splitlines()[0] == "Imaginary Thirteen · deal 3 · move 1 · score 1"
+    assert second.stdout.splitlines()[1] == "Imaginary Thirteen · deal 3 · move 1 · score 1"
+    # the second run's image does not overwrite the first run's: numbering goes on
+    first_images = [line for line in first.stdout.splitlines() if line.startswith("out/console/")]
+    second_images = [line for line in second.stdout.splitlines() if line.startswith("out/console/")]
+    assert first_images and second_images and not set(first_images) & set(second_images)
+    assert second_images[0].startswith(f"out/console/{len(first_images) + 1:04d}-")
+    assert all((tmp_path / image).exists() for image in first_images + second_images)
 
 
 def test_an_unusable_database_stops_with_a_clear_message(tmp_path: Path):
@@ -60,3 +67,13 @@ def test_an_unusable_database_stops_with_a_clear_message(tmp_path: Path):
     result = run_console(tmp_path, ["/help"])
     assert result.returncode == 2
     assert "cannot start" in result.stderr and "not a usable SQLite database" in result.stderr
+
+
+def test_the_banner_is_in_the_default_language(tmp_path: Path):
+    env_file = tmp_path / ".env"
+    env_file.write_text("DEFAULT_LANGUAGE=es\n")
+    result = run_console(tmp_path, ["/play canfield 3"], "--console")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("Consola de Tavolo: escribe /help")
+    assert lines[1] == "Jugador empieza Canfield, reparto 3."

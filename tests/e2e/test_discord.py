@@ -134,7 +134,8 @@ async def test_a_whole_imaginary_thirteen_game_by_slash_commands_and_buttons(tab
 async def test_three_player_cartas_maestras_hands_stay_private(table: Table) -> None:
     fake = table.fake
     alice, bob, carol = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("carol")
-    players = {u.id: u for u in (alice, bob, carol)}
+    # boards and hands are drawn with the names players read, not their ids
+    players = {u.name: u for u in (alice, bob, carol)}
     room = fake.add_channel("cards")
     await table.slash(alice, room, "challenge", player1=bob)
     lobby = next(m for m in fake.channel_messages(room) if any(":join:" in c for c in m.custom_ids))
@@ -146,17 +147,22 @@ async def test_three_player_cartas_maestras_hands_stay_private(table: Table) -> 
     board = next(m for m in reversed(fake.channel_messages(room)) if m.attachments and view_of(m).get("move_number") == 0)
 
     for _turn in range(6):
-        current = players[int(view_of(board)["current_player"])]
+        current = players[view_of(board)["current_player"]]
         # Their hand came to them privately when their turn came, without asking.
         hand = [m for m in fake.ephemerals(current) if m.custom_ids][-1]
-        assert view_of(hand)["viewer"] == str(current.id)
+        assert view_of(hand)["viewer"] == current.name
         # Another player asking sees their own waiting hand, with nothing to press.
         other = next(u for u in players.values() if u is not current)
         await table.press(other, board, next(c for c in board.custom_ids if ":hand:" in c))
         asked = fake.ephemerals(other)[-1]
-        assert view_of(asked)["viewer"] == str(other.id) and not asked.custom_ids
+        assert view_of(asked)["viewer"] == other.name and not asked.custom_ids
         moves_before = view_of(board)["move_number"]
-        await table.press(current, hand, hand.custom_ids[0])
+        assert len(hand.custom_ids) <= 25
+        if ":turn:" in hand.custom_ids[0]:  # a card that fits several ways: the rotation next
+            await table.press(current, hand, hand.custom_ids[0])
+            hand = [m for m in fake.ephemerals(current) if any(":mv:" in c for c in m.custom_ids)][-1]
+            assert ":hand:" in hand.custom_ids[-1]  # a way back to the whole hand
+        await table.press(current, hand, next(c for c in hand.custom_ids if ":mv:" in c))
         assert view_of(board)["move_number"] == moves_before + 1
         assert not fake.messages[hand.id].custom_ids  # their hand now waits for their next turn
 
@@ -168,7 +174,7 @@ async def test_three_player_cartas_maestras_hands_stay_private(table: Table) -> 
         if message.visible_to is None:
             assert view["viewer"] is None and view["hand"] == []
         else:
-            assert view["viewer"] == str(message.visible_to)
+            assert view["viewer"] == fake.users[int(message.visible_to)].name
     assert table.board(room) is board  # the table's one board, edited in place
 
 

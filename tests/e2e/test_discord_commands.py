@@ -43,7 +43,7 @@ async def test_every_core_command_is_a_slash_command_in_three_languages(table: A
     race = fake._command("race")
     assert option(race, "minutes")["max_value"] == 120
     assert option(race, "senza_tempo")["type"] == 5  # a yes/no option
-    assert option(race, "senza_tempo")["description_localizations"]["es-ES"].startswith("Sin límite")
+    assert option(race, "senza_tempo")["description_localizations"]["es-ES"].startswith("Sin tiempo")
 
 
 async def test_the_timer_option_offers_untimed_and_the_minutes_being_typed(table: Any) -> None:
@@ -91,7 +91,7 @@ async def test_a_senza_tempo_race_is_opened_from_its_option(table: Any) -> None:
     alice = fake.add_user("alice")
     room = fake.add_channel("race")
     await table.slash(alice, room, "race", minutes=3, senza_tempo=True)
-    assert "senza tempo: no time limit" in said_since(fake, room, 0)
+    assert "an untimed Solitario race: no time limit" in said_since(fake, room, 0)
     await table.slash(alice, room, "end")
     start = len(fake.channel_messages(room))
     await table.slash(alice, room, "race", minutes=7)

@@ -46,9 +46,11 @@ async def test_the_command_menu_has_every_core_command_in_every_language(world):
 
 async def test_replay_is_sent_as_an_animation_of_every_move(world):
     await world.command(GROUP, ALICE, "/replay")
-    assert not world.fake.calls_of("sendAnimation")  # nothing finished yet: a private answer
-    private = world.fake.bot_messages(ALICE)
-    assert private and "no finished game" in private[-1].text
+    assert not world.fake.calls_of("sendAnimation")  # nothing finished yet: refused, in the group
+    command = [m for m in world.fake.chat_messages(GROUP) if not m.from_bot][-1]
+    answer = world.fake.bot_messages(GROUP)[-1]
+    assert "no finished game" in answer.text and answer.reply_to == command.message_id
+    assert not world.fake.bot_messages(ALICE)
 
     await world.command(GROUP, ALICE, "/play canfield 3")
     session = await world.core.sessions.solo_of("telegram", str(GROUP), str(ALICE))
