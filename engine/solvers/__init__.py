@@ -10,7 +10,8 @@ it, and the line must end in the outcome the solver claims (tests replay lines t
 Statuses (:class:`SolveResult`):
 
 * ``won``: ``moves`` is a verified winning line (El Solitario: a *completo* line);
-* ``lost``: the whole search space was exhausted without a win ("no win");
+* ``lost``: a proof that no win exists: the search was exhausted using only prunings that are
+  exact dominances (a heuristic pass may find wins faster, but never answers ``lost``);
 * ``unknown``: the budget ran out first.
 
 ``outcome`` is the engine outcome the returned ``moves`` reach (``None`` when there is no

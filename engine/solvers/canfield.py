@@ -11,7 +11,10 @@ and ``engine.solvers`` checks it on the real engine.
 - **Talon reach**: one search step per card played from the talon.
 - **Safe foundation moves**, played automatically and alone: cards never leave a Canfield
   foundation, so only a card that nothing could ever want on the tableau goes home this way
-  (both opposite-colour cards one rank lower, counted from the base rank, are home).
+  (both opposite-colour cards one rank lower, counted from the base rank, are home), from a
+  pile's top or the reserve's (a reserve card on the table can do all it could do from the
+  reserve). Never from the waste: removing a talon card changes which cards later turns
+  bring up, so that is only the first move tried.
 - **Refills**: a pile emptied while the reserve has cards takes the reserve's top at once,
   as the engine does.
 - **Transposition table** on the piles as a sorted multiset, the reserve's size, the talon
@@ -128,13 +131,9 @@ class CanfieldSearch:
                     fnd = self._home(fnd, card)
                     line.append(f"{i + 1}f{(card >> 4) + 1}")
                     moved = True
-            if p and self._home_next(talon[p - 1], fnd) and self._safe(talon[p - 1], fnd):
-                card = talon[p - 1]
-                talon = talon[: p - 1] + talon[p:]
-                p -= 1
-                fnd = self._home(fnd, card)
-                line.append(f"wf{(card >> 4) + 1}")
-                moved = True
+            # Not the waste's top: taking a card out of the talon changes which cards later
+            # turns bring up, so playing it at once is not a proven dominance (it is the
+            # first move tried instead).
         if sum(fnd) == 4 * RANKS:
             return True
         size = len(talon)

@@ -9,29 +9,41 @@ of face-down cards, the stock and waste are one talon (:mod:`engine.solvers.talo
 foundations are four heights. The line is written in the engine's notation (``d`` turns,
 ``w3``, ``35``, ``2f1``, ``f25``) and ``engine.solvers`` replays it on the real engine.
 
-Techniques:
+Two passes over the same machinery. The **quick pass** uses the heuristic prunings below
+and may only answer "won" (every line is checked on the real engine anyway); when it finds
+no win, the **exact pass** searches again with exact dominances only, and only its
+exhausted search answers "lost": the bot tells players a lost deal "could not have been
+won", so that must be a proof.
 
 - **Talon reach**: one search step per card played from the talon (every card turns alone can
-  bring to the waste's top), written as that many ``d`` and the play.
-- **Safe foundation moves** are played automatically and alone (a dominance): a card whose
-  opposite-colour cards one rank lower are both home (an Ace or a 2 always) is never wanted on
-  the table; nor is one whose opposite-colour cards two lower and other same-colour suit three
-  lower are home. Only the columns' tops and the waste's top (no turn) are played this way.
+  bring to the waste's top), written as that many ``d`` and the play (exact: it only merges
+  turns).
+- **Safe foundation moves** played automatically and alone. Exact pass: a column top whose
+  other-colour cards one rank lower and other same-colour suit two lower are home (the
+  argument is at :meth:`KlondikeSearch._safe`). Quick pass: also any Ace or 2, the
+  Bjarnason et al. rule (other colour two lower, other suit of the colour three lower) and
+  the waste's top; these are not exact because foundation cards can come back to the table
+  as targets (the tests pin positions whose only win does that).
 - **Transposition table** on a canonical key: the columns as a sorted multiset (with their
   face-down counts), the talon and the waste count; the foundations follow from the rest.
   Depth-first search with a set of seen keys is exact: a key seen before is either lost or on
   the current path.
-- **Pruning**: a king run never moves from a column's bottom into an empty column, and of
-  several empty columns only the first is a target; a part of a face-up run moves only when
-  the card it leaves on top can go home at once or its other possible child (same colour,
-  other suit) is face up or in the talon; a foundation card comes back only when a card that
-  could then go onto it is face up or in the talon.
+- **Pruning, both passes (exact)**: a king run never moves from a column's bottom into an
+  empty column (that renames columns), of several empty columns only the first is a target,
+  an Ace or a 2 never comes back from a foundation (see the comment there), and a column is
+  emptied by moving its whole run only while some king is not at a column's bottom
+  (:meth:`KlondikeSearch._king_off_bottom`).
+- **Pruning, quick pass only (heuristic)**: a column is emptied only when a king waits to
+  fill it; a part of a face-up run moves only when the card it leaves on top can go home at
+  once or its other possible child (same colour, other suit) is face up or in the talon; a
+  foundation card comes back only when a card that could then go onto it is face up or in
+  the talon.
 - **Move order**: home first, then moves that turn up a face-down card (the column with most
   face-down cards first), talon to column (fewest turns first), moves that empty a column,
   other column moves, foundation to column.
 
-A search exhausted without a win is a proof of "lost" for the reduced move set; the two
-partial-run and foundation-return prunings are the only ones that are not exact dominances.
+A "lost" from a position costs both passes; the tests check "won"/"lost" against a search of
+every legal move with no pruning on small positions.
 """
 
 from __future__ import annotations
@@ -54,7 +66,9 @@ def encode(card: Any) -> int:
 class KlondikeSearch:
     """Depth-first search; see the module docstring. ``run()`` gives a :class:`SearchOutcome`."""
 
-    def __init__(self, game: Any, counter: Counter) -> None:
+    def __init__(self, game: Any, counter: Counter, exact: bool = False) -> None:
+        #: False: the quick pass (two heuristic prunings, see the module docstring)
+        self.exact = exact
         self.start = (
             [[encode(c) for c in col] for col in game._tableau],
             list(game._down),
@@ -78,15 +92,22 @@ class KlondikeSearch:
         self.line: list[str] = []
 
     def run(self) -> SearchOutcome:
+        """The quick pass, then (only when it found no win) the exact one: a "won" may come
+        from either (its line is checked on the engine), a "lost" only from the exact pass."""
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
-            won = self._dfs()
+            passes = (self.exact,) if self.exact else (False, True)
+            for exact in passes:
+                self.exact = exact
+                self._reset()
+                if self._dfs():
+                    return SearchOutcome(WON, list(self.line), WON)
         except OutOfBudget:
             return SearchOutcome(UNKNOWN, [], None)
         finally:
             sys.setrecursionlimit(limit)
-        return SearchOutcome(WON, list(self.line), WON) if won else SearchOutcome(LOST, [], None)
+        return SearchOutcome(LOST, [], None)
 
     # ----- state changes (each returns what its undo needs) -------------------------------------
     def _col_off(self, i: int, count: int) -> tuple[list[int], bool]:
@@ -135,7 +156,7 @@ class KlondikeSearch:
                         undo.append(("c", i, card, flipped))
                         line.append(f"{i + 1}f{suit + 1}")
                         moved = True
-            if self.p:
+            if self.p and not self.exact:
                 card = talon[self.p - 1]
                 suit, rank = card >> 4, card & 15
                 if fnd[suit] + 1 == rank and self._safe(suit, rank):
@@ -172,10 +193,19 @@ class KlondikeSearch:
         del self.line[mark:]
 
     def _safe(self, suit: int, rank: int) -> bool:
-        if rank <= 2:
-            return True
         fnd = self.fnd
         low = min(fnd[2], fnd[3]) if suit < 2 else min(fnd[0], fnd[1])
+        if self.exact:
+            # Exact (column tops only): let S be this card, its suit below it, the other suit
+            # of its colour up to two lower and the other colour up to one lower, all home but
+            # this card. Only a card of S can go onto a card of S, so S cards on the table only
+            # ever hold S cards, always on top of the other cards; deleting from a winning line
+            # every move of an S card (and the S cards carried on top of a run) leaves a
+            # winning line from the position with S home. Foundation cards can come back, so
+            # the weaker rules below are not exact: a home card may be wanted back as a target.
+            return low >= rank - 1 and fnd[suit ^ 1] >= rank - 2
+        if rank <= 2:
+            return True
         if low >= rank - 1:
             return True
         # The opposite-colour cards one lower could only want this card on the table to hold
@@ -202,10 +232,21 @@ class KlondikeSearch:
                 return True
         return any(card & 15 == king for card in self.talon)
 
+    def _king_off_bottom(self) -> bool:
+        """Whether some king is anywhere but at the bottom of a column (exact pass).
+
+        Only kings go into a space, and a king already at a column's bottom moving there only
+        renames columns; so when every king lies at a bottom, an empty column is worth
+        nothing, and emptying one by moving its whole run onto another column is dominated by
+        not moving it: every later move works as well (a run moved on from there moves in
+        two steps from the two columns instead)."""
+        king = self.king
+        return sum(1 for col in self.cols if col and col[0] & 15 == king) < 4
+
     def _moves(self) -> list[tuple[Any, ...]]:
         """Candidate moves, best first: ``(order, kind, ...)``."""
         cols, down, fnd, talon = self.cols, self.down, self.fnd, self.talon
-        king = self.king
+        king, exact = self.king, self.exact
         moves: list[tuple[Any, ...]] = []
         tops = [col[-1] if col else 0 for col in cols]
         empty = next((j for j, col in enumerate(cols) if not col), -1)
@@ -237,11 +278,11 @@ class KlondikeSearch:
                     if position == head:
                         if head:
                             moves.append((1, -head, "cc", i, j, size - head))
-                        elif self._king_waiting():
+                        elif self._king_waiting() if not exact else self._king_off_bottom():
                             moves.append((3, 0, "cc", i, j, size - head))
                         continue
                     left = col[position - 1]
-                    if fnd[left >> 4] + 1 == left & 15 or self._available(card ^ 16):
+                    if exact or fnd[left >> 4] + 1 == left & 15 or self._available(card ^ 16):
                         moves.append((4, 0, "cc", i, j, size - position))
         # talon cards
         if talon:
@@ -260,10 +301,12 @@ class KlondikeSearch:
         # foundation cards back to a column
         for suit in range(4):
             rank = fnd[suit]
-            if rank < 2:
+            if rank < 3:
+                # an Ace on the table only covers cards (nothing goes onto it), so a 2 there
+                # only holds an Ace: dropping them from any winning line leaves a winning line
                 continue
             red = _RED[suit]
-            wanted = False
+            wanted = exact
             for j, target in enumerate(tops):
                 fits = (
                     (target & 15) - 1 == rank and _RED[target >> 4] != red
