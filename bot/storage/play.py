@@ -144,3 +144,19 @@ class PlayStore(StorageBase):
             (race_id, round_number, active),
         )
         return int(rows[0][0]) if rows else 0
+
+    # ----- spoilers ---------------------------------------------------------------------------
+    async def deals_in_competition(self, platform: str, chat_id: str, game_id: str, racing: str,
+                                   playing: str, today: str) -> set[int]:  # fmt: skip
+        """The deals of ``game_id`` (default options) that a competition in this chat still
+        plays: a race round being run (lobby in status ``racing``), a daily attempt still
+        ``playing`` (whatever its day: one begun before midnight goes on after it), and
+        today's daily deal, which anyone here may still start."""
+        rows = await self.fetch(
+            "SELECT deal FROM sessions WHERE platform = ? AND chat_id = ? AND game_id = ? AND status = ? "
+            "UNION SELECT d.deal FROM daily_attempts a JOIN daily d ON d.game_id = a.game_id AND d.day = a.day "
+            "WHERE a.platform = ? AND a.chat_id = ? AND a.game_id = ? AND a.status = ? "
+            "UNION SELECT deal FROM daily WHERE game_id = ? AND day = ?",
+            (platform, chat_id, game_id, racing, platform, chat_id, game_id, playing, game_id, today),
+        )
+        return {int(r[0]) for r in rows if r[0] is not None}
