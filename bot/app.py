@@ -63,6 +63,7 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
 
     # after the daily verdict: "could it have been won?", pushed when the solver is done
     registry.solo_ended += [race_ended, daily_ended, solutions.game_ended]
+    registry.closing.append(solutions.close)
     registry.undo_forbidden.append(races.forbids_undo)
     registry.play_guard.append(functools.partial(daily.play_refusal, core))
     registry.tickers += [functools.partial(timers.table_timeouts, core, tables.time_out), races.tick]

@@ -143,6 +143,13 @@ class Solutions:
         task.add_done_callback(self.pending.discard)
         return []
 
+    async def close(self) -> None:
+        """Shutting down: drop the answers not yet given (a search already running on the
+        worker finishes there; the ones queued behind it never start)."""
+        for task in list(self.pending):
+            task.cancel()
+        await asyncio.gather(*list(self.pending), return_exceptions=True)
+
     async def wait(self) -> None:
         """Wait until every scheduled answer was pushed."""
         while self.pending:

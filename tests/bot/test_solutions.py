@@ -7,18 +7,21 @@ Deals: Solitario 29 (40 cards) is won and Solitario 20 is proven lost (pinned in
 
 from __future__ import annotations
 
+import asyncio
 import io
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from core_fakes import FakeClock, FakePlatform
+from core_fakes import FakeClock, FakePlatform, fake_render
 from PIL import Image
 
 import engine
 import renderer
 from bot.core import Core
 from bot.features import replays
+from bot.features import solutions as solutions_module
 from bot.features.daily import DailyChoice, store_choice
 from bot.replies import Reply
 from renderer.palette import new_board
@@ -144,3 +147,23 @@ async def test_no_answer_for_el_solitario_and_no_solution_before_a_game(core: Co
     await chat.say("ana", "/resign")
     await answers(core)
     assert pushed == []  # El Solitario is not asked
+
+
+async def test_closing_the_core_drops_the_answers_not_yet_given(db_url: str, clock: FakeClock):
+    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    pushed = pushed_into(chat)
+    busy = threading.Event()
+    solutions_module._executor.submit(busy.wait, 30)  # the solver's worker is busy meanwhile
+    try:
+        for player in ("ana", "bea", "cid"):
+            await chat.say(player, "/play canfield 13")
+            await chat.say(player, "/resign")
+        found = core.features["solutions"]
+        assert len(found.pending) == 3  # queued behind the busy worker
+        await core.close()
+        assert not found.pending
+    finally:
+        busy.set()
+    await asyncio.sleep(0.05)
+    assert pushed == []  # the queued searches never ran
