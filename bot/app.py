@@ -18,6 +18,7 @@ from bot.core.sessions import Session
 from bot.features import daily, hints, info, leaderboards, replays, streaks, timers
 from bot.features.lobby import Lobby
 from bot.features.races import Races
+from bot.features.solutions import Solutions
 from bot.features.tables import Tables
 from bot.replies import Reply
 
@@ -34,7 +35,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.command("daily", functools.partial(daily.command, core))
     registry.command("leaderboard", functools.partial(leaderboards.command, core))
     registry.command("stats", functools.partial(streaks.command, core, tables))
-    registry.command("replay", functools.partial(replays.command, core, races))
+    solutions = Solutions(core, races)
+    registry.command("replay", functools.partial(replays.command, core, races, solutions=solutions))
 
     # Tables: computer and departed seats play after each move, the turn clock restarts;
     # their boards show each seat's timeouts.
@@ -61,10 +63,12 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     async def daily_ended(ctx: Ctx, session: Session, how: str) -> list[Reply]:
         return await daily.game_ended(core, ctx, session.id)
 
-    registry.solo_ended += [race_ended, daily_ended]
+    # after the daily verdict: "could it have been won?", pushed when the solver is done
+    registry.solo_ended += [race_ended, daily_ended, solutions.game_ended]
+    registry.closing.append(solutions.close)
     # A race board refuses undo (and shows no Undo button) and, ranked like the daily, hints.
     registry.undo_forbidden.append(races.forbids_undo)
     registry.hint_forbidden.append(races.forbids_undo)
     registry.play_guard.append(functools.partial(daily.play_refusal, core))
     registry.tickers += [functools.partial(timers.table_timeouts, core, tables.time_out), races.tick]
-    return {"tables": tables, "races": races}
+    return {"tables": tables, "races": races, "solutions": solutions}

@@ -108,6 +108,11 @@ class Core:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         self._sweeper = self._ticker = None
+        for closing in self.registry.closing:
+            try:
+                await closing()
+            except Exception:
+                log.exception("a feature failed to stop")
         await self.store.close()
 
     def set_push(self, push: Push) -> None:

@@ -92,6 +92,8 @@ class Registry:
     )
     #: stored deadlines (turn timers, race clocks): act on those passed; returns how many
     tickers: list[Callable[[datetime], Awaitable[int]]] = field(default_factory=list)
+    #: called by ``Core.close`` before the database closes: work a feature started stops
+    closing: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
     def command(self, name: str, handler: Callable[[Ctx, Any], Replies],
                 parse: Callable[[list[str]], Any] | None = None) -> None:  # fmt: skip

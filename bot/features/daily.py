@@ -47,13 +47,17 @@ log = logging.getLogger("tavolo.daily")
 
 #: the games with a daily challenge (Cartas Maestras is played at tables)
 DAILY_GAMES: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik")
-#: solver positions allowed per candidate: enough to prove most winnable deals, small enough
-#: that a day's four choices take seconds, not minutes
+#: solver positions allowed per candidate. A node budget, never a clock, so every machine
+#: picks the same deal. Sized so a day's four choices take at most 5 CPU seconds together
+#: (issue 18): over 10 days (2026-11-24 to 12-03) the four took 1.6 s at most and 1.0 s on
+#: average with these, against 3.2 s at most with 40k/40k/100k/20k, leaving room for a
+#: solver that spends more per node. A candidate the budget cannot prove is skipped for the
+#: next one (each day still found its deal within 5 candidates).
 NODE_BUDGETS: dict[str, int] = {
-    "solitario": 200_000,
-    "canfield": 200_000,
-    "imaginary13": 100_000,
-    "squadratik": 20_000,
+    "solitario": 20_000,
+    "canfield": 20_000,
+    "imaginary13": 50_000,
+    "squadratik": 10_000,
 }
 #: candidates tried before a game is declared to have no daily deal that day
 MAX_CANDIDATES = 40

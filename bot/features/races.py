@@ -11,9 +11,12 @@ board shows the race clock.
 
 A round ends when its time is up (the unfinished boards are resigned as they stand) or when
 every board is finished (solved, stalled or resigned). Ranking (:func:`rank`): higher score
-first; equal scores: the earlier move at which the final score was reached (the engine's
-``score_move``); players who never moved last, in a random order drawn from the race id (so it
-is the same after a restart). Variant *senza tempo* (no time limit): when the first two have
+first; equal scores: the player whose last scoring move came earlier in the race. Moves are
+counted race-wide, as the seed's "contatore generale": every move of every racer advances one
+counter (kept on the race's row in the database and stored with each move, so every process
+and every restart sees the same numbers), and a racer's tie-break is that counter at their last
+scoring move (the engine's ``score_move`` mapped onto it). Players who never moved last, in a
+random order drawn from the race id (so it is the same after a restart). Variant *senza tempo* (no time limit): when the first two have
 the same score, nobody wins on the move number: everyone plays a new deal from zero.
 
 >>> rows = [Entry("ana", 50, 32, 40), Entry("bea", 50, 27, 30), Entry("cid", 0, 0, 0)]
@@ -62,7 +65,8 @@ FACES = "napoletane"
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """One racer's finished board: final score, the move at which it was reached, moves."""
+    """One racer's finished board: final score, the race-wide number of their last scoring
+    move (0: never scored), and how many moves they made."""
 
     player: str
     score: int
@@ -335,7 +339,7 @@ class Races:
             entries = []
             for player, session_id in await self._round_sessions(race):
                 score, score_move, moves = await self.store.first_result_score(session_id) or (0, 0, 0)
-                entries.append(Entry(player, int(score), int(score_move), int(moves)))
+                entries.append(Entry(player, int(score), await self._race_move(session_id, score_move), int(moves)))
             placed = rank(entries, race_id, round_number)
             if race.senza_tempo and tie_for_first(placed):
                 tie = core.say(ctx, "race.tie_replay", score=placed[0].score,
@@ -356,6 +360,14 @@ class Races:
             return [Reply(key="race.results", text="\n".join(lines),
                           params={"ranking": [(p.player, p.place, p.score, p.score_move) for p in placed],
                                   "winners": winners})]  # fmt: skip
+
+    async def _race_move(self, session_id: str, board_move: int) -> int:
+        """The race-wide number of a board's move ``board_move`` (0 stays 0: never scored).
+        A board whose moves predate the race-wide counter keeps its own number."""
+        if board_move <= 0:
+            return 0
+        race_move = await self.store.race_move_at(session_id, board_move)
+        return board_move if race_move is None else race_move
 
     async def after_move(self, ctx: Ctx, session: Session) -> list[Reply]:
         """Under a board's lock, after its move: when that move finished the last board of

@@ -7,7 +7,9 @@ one frame per move. The renderer draws each frame from the public view (``view(N
 Cartas Maestras replay never shows anyone's hand.
 
 ``/replay`` takes one optional argument, a game (``/replay canfield``): the most recent finished
-game of that kind. Two replays are held back because they would spoil a competition that is
+game of that kind; or ``solution`` (``/replay solution``): the solver's winning line of the
+sender's last Solitario, Canfield or Imaginary Thirteen game, drawn the same way (see
+:mod:`bot.features.solutions`). Two replays are held back because they would spoil a competition that is
 still going on: today's daily challenge deal (until the next UTC day) and a race round while any
 of its boards is still being played.
 
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.features import daily
+from bot.features import solutions as solutions_module
 from bot.replies import Reply
 from bot.storage import ACTIVE, SOLO, SessionRecord
 
@@ -38,6 +41,7 @@ if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
     from bot.features.races import Races
+    from bot.features.solutions import Solutions
 
 log = logging.getLogger("tavolo.replays")
 
@@ -49,7 +53,7 @@ CACHE_SIZE = 4
 # One worker: replays queue behind each other instead of taking every thread of the default
 # executor, which draws the boards of the games being played.
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavolo-replay")
-_cache: OrderedDict[tuple[str, str, str, int], bytes] = OrderedDict()
+_cache: OrderedDict[tuple[str, str, str, int, str], bytes] = OrderedDict()
 
 
 def draw_replay(
@@ -101,8 +105,8 @@ def _caption(core: Service, ctx: Ctx, rec: SessionRecord, moves: list[str]) -> R
     return core.say(ctx, "replay.table", game=game, players=players, moves=len(moves))
 
 
-async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
-    key = (rec.id, lang, rec.faces, len(moves))
+async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "game") -> bytes:
+    key = (rec.id, lang, rec.faces, len(moves), what)
     cached = _cache.get(key)
     if cached is not None:
         _cache.move_to_end(key)
@@ -122,7 +126,47 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str) -> bytes:
     return data
 
 
-async def command(core: Service, races: Races, ctx: Ctx, args: list[str]) -> list[Reply]:
+async def solution_command(core: Service, races: Races, solutions: Solutions, ctx: Ctx) -> list[Reply]:
+    """``/replay solution``: the solver's winning line of the sender's most recent finished
+    game among :data:`solutions.GAMES`, as an animation whose last frame is the won deal."""
+    latest: SessionRecord | None = None
+    for game_id in sorted(solutions_module.GAMES):
+        session_id = await latest_finished(core, ctx, game_id)
+        rec = None if session_id is None else await core.store.get_session(session_id)
+        if rec is not None and (latest is None or (rec.last_active_at or "") > (latest.last_active_at or "")):
+            latest = rec
+    if latest is None:
+        return [core.refuse(ctx, "replay.solution_none")]
+    waiting = await _spoiler_key(core, ctx, latest, races)
+    if waiting is None and (await races.entry_of(latest.id) is not None
+                            or await solutions.spoiler(latest, ctx.now.date().isoformat())):  # fmt: skip
+        waiting = "replay.solution_wait"
+    if waiting is not None:
+        return [core.private(ctx, waiting)]
+    game = core.game_name(ctx.lang, latest.game_id)
+    if latest.outcome == "won":
+        return [core.private(ctx, "replay.solution_won", game=game)]
+    played = await core.store.load_moves(latest.id)
+    found = await solutions.analysis_of(latest, played)
+    line = found.solution(played)
+    if not line:
+        key = "replay.solution_lost" if found.start == solutions_module.LOST else "replay.solution_unknown"
+        return [core.private(ctx, key, game=game, deal=latest.deal)]
+    try:
+        image = await _gif(latest, line, ctx.lang, what="solution")
+    except Exception:
+        log.exception("solution replay of %s (%s) failed", latest.id, latest.game_id)
+        return [core.private(ctx, "replay.failed")]
+    reply = core.say(ctx, "replay.solution", game=game, deal=latest.deal, moves=len(line))
+    reply.image = image
+    reply.image_name = IMAGE_NAME
+    reply.params["session"] = latest.id
+    reply.params["line"] = line
+    return [reply]
+
+
+async def command(core: Service, races: Races, ctx: Ctx, args: list[str],
+                  solutions: Solutions | None = None) -> list[Reply]:  # fmt: skip
     """``/replay [game]``: the animated replay of the sender's last finished game here.
 
     The answer is a channel message whose image is the GIF (``image_name="replay.gif"``), or a
@@ -131,6 +175,8 @@ async def command(core: Service, races: Races, ctx: Ctx, args: list[str]) -> lis
     game_id: str | None = None
     if len(args) > 1:
         return [core.refuse(ctx, "replay.usage")]
+    if args and solutions is not None and solutions_module.is_solution_word(args[0]):
+        return await solution_command(core, races, solutions, ctx)
     if args:
         game_id = game_id_of(args[0])
         if game_id is None:

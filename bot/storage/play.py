@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.storage.backend import Tx
 from bot.storage.base import StorageBase
+from bot.storage.records import SessionRecord
 
 Row = tuple[Any, ...]
 
@@ -96,6 +98,27 @@ class PlayStore(StorageBase):
         )
         return [(str(p), str(s)) for p, s in rows]
 
+    async def _advance_race_counter(self, tx: Tx, rec: SessionRecord) -> int | None:
+        """Inside a move's transaction: when ``rec`` is a race board, advance its race's
+        race-wide move counter and return the new value (None for any other session).
+
+        The counter lives on the race's row and the increment is one UPDATE ... RETURNING,
+        so racers served by different processes still get distinct numbers in the order their
+        moves were stored (PostgreSQL's row lock holds the next mover until this one commits;
+        SQLite's writes are serial)."""
+        rows = await tx.fetch(
+            "UPDATE races SET move_counter = move_counter + 1 "
+            "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) RETURNING move_counter",
+            (rec.id,),
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def race_move_at(self, session_id: str, n: int) -> int | None:
+        """The race-wide number of move ``n`` of a race board (None: no such move, or one
+        stored before the race-wide counter existed)."""
+        rows = await self.fetch("SELECT race_move FROM moves WHERE session_id = ? AND n = ?", (session_id, n))
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
     async def first_result_score(self, session_id: str) -> tuple[int, int, int] | None:
         """(score, tiebreak_move, move_count) of a session's result, None before it ends."""
         rows = await self.fetch(
@@ -121,3 +144,19 @@ class PlayStore(StorageBase):
             (race_id, round_number, active),
         )
         return int(rows[0][0]) if rows else 0
+
+    # ----- spoilers ---------------------------------------------------------------------------
+    async def deals_in_competition(self, platform: str, chat_id: str, game_id: str, racing: str,
+                                   playing: str, today: str) -> set[int]:  # fmt: skip
+        """The deals of ``game_id`` (default options) that a competition in this chat still
+        plays: a race round being run (lobby in status ``racing``), a daily attempt still
+        ``playing`` (whatever its day: one begun before midnight goes on after it), and
+        today's daily deal, which anyone here may still start."""
+        rows = await self.fetch(
+            "SELECT deal FROM sessions WHERE platform = ? AND chat_id = ? AND game_id = ? AND status = ? "
+            "UNION SELECT d.deal FROM daily_attempts a JOIN daily d ON d.game_id = a.game_id AND d.day = a.day "
+            "WHERE a.platform = ? AND a.chat_id = ? AND a.game_id = ? AND a.status = ? "
+            "UNION SELECT deal FROM daily WHERE game_id = ? AND day = ?",
+            (platform, chat_id, game_id, racing, platform, chat_id, game_id, playing, game_id, today),
+        )
+        return {int(r[0]) for r in rows if r[0] is not None}

@@ -150,14 +150,16 @@ class SessionsStore(StorageBase):
         results: Sequence[ResultRecord] = (),
     ) -> None:
         """Store move number ``n``, the session's new state (``rec.revision`` one past the
-        stored one) and, when the move ended the game, its results, in one transaction.
+        stored one) and, when the move ended the game, its results, in one transaction. On a
+        race board the move also takes the race's next race-wide number (``race_move``).
 
         ``StaleRevision`` when another process stored a move of this session first."""
         async with self._transaction() as tx:
             await self._swap_revision(tx, rec)
+            race_move = await self._advance_race_counter(tx, rec) if rec.kind == SOLO else None
             await tx.execute(
-                "INSERT INTO moves (session_id, n, player, notation, played_at) VALUES (?, ?, ?, ?, ?)",
-                (rec.id, n, player, notation, played_at),
+                "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) VALUES (?, ?, ?, ?, ?, ?)",
+                (rec.id, n, player, notation, played_at, race_move),
             )
             await self._insert_results(tx, results)
 

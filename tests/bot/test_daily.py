@@ -216,3 +216,20 @@ async def test_todays_daily_deal_cannot_be_rehearsed_with_play_before_the_ranked
     await chat.say("ana", "/resign")
     started = await chat.say("ana", f"/play imaginary13 {choice.deal}")
     assert started[0].key == "play.started" and started[0].params["deal"] == choice.deal
+
+
+def test_one_days_four_deals_are_pinned():
+    """The day's deal of each game on the FakeClock's day, with the shipped node budgets
+    (``NODE_BUDGETS``): every machine and every process must pick these. A change of the
+    budgets or of a solver's search order moves them: re-pin on purpose, never by accident
+    (players of one day compare their results on one deal)."""
+    chosen = {game: choose(game, DAY) for game in ("solitario", "canfield", "imaginary13", "squadratik")}
+    assert {game: (c.deal, c.candidate, c.best) for game, c in chosen.items() if c is not None} == {
+        "solitario": (297431073, 0, "won"),
+        "canfield": (226515125, 2, "won"),
+        "imaginary13": (392193662, 2, "won"),
+        "squadratik": (284143242, 0, "solitario"),
+    }
+    for game, choice in chosen.items():
+        assert choice is not None
+        assert str(engine.replay(game, choice.deal, None, {}, choice.line).outcome) == choice.best

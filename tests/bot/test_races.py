@@ -1,5 +1,5 @@
 """Solitario races: the join window, one board per player on the same deal, the clock, the
-seed's ranking (score, then the move that reached it, idle players in a seeded random order),
+seed's ranking (score, then the race-wide move that reached it, idle players in a seeded random order),
 senza tempo replays, and a restart in the middle."""
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ async def open_race(chat: FakePlatform, *players: str, args: str = "") -> list[R
     return await chat.say(players[0], "/start")
 
 
-async def test_three_racers_ranked_by_score_then_the_move_that_reached_it(core: Core, chat: FakePlatform, clock):
+async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(core: Core, chat: FakePlatform, clock):
     pushed = pushed_into(chat)
     opened = await chat.say("ana", "/race 5")
     assert opened[0].key == "race.opened" and opened[0].params["minutes"] == 5
@@ -73,16 +73,16 @@ async def test_three_racers_ranked_by_score_then_the_move_that_reached_it(core: 
     clock.advance(minutes=1)
     (bea_board, *_) = await chat.say("bea", "/move d")
     assert clock_of(bea_board) == "04:00"
-    await chat.say("bea", "/move 27")  # +5 at Bea's move 2
-    await chat.say("ana", "/move 27")  # +5 at Ana's move 1: the same score, reached earlier
+    await chat.say("bea", "/move 27")  # +5 at Bea's move 2, the race's move 2
+    await chat.say("ana", "/move 27")  # +5 at Ana's move 1, but the race's move 3: later
     assert (await chat.say("ana", "/undo"))[0].key == "undo.not_allowed"
     clock.advance(minutes=3, seconds=59)
     assert await core.tick() == 0
     clock.advance(seconds=1)
     assert await core.tick() == 1
     assert [r.key for r in pushed] == ["race.time_up", "race.results"]
-    assert pushed[1].params["ranking"] == [("ana", 1, 5, 1), ("bea", 2, 5, 2), ("cid", 3, 0, 0)]
-    assert pushed[1].params["winners"] == ["Ana"]
+    assert pushed[1].params["ranking"] == [("bea", 1, 5, 2), ("ana", 2, 5, 3), ("cid", 3, 0, 0)]
+    assert pushed[1].params["winners"] == ["Bea"]
     assert "did not play" in pushed[1].text.splitlines()[-1]
     assert await core.store.count_results() == 3  # every board is stored, resigned as it stood
     assert (await chat.say("ana", "/race"))[0].key == "race.opened"  # the chat is free again
@@ -193,3 +193,76 @@ def test_ranking_follows_the_seed(rows: list[Entry], race_id: str, round_number:
         assert (a.place == b.place) == ((a.score, a.score_move) == (b.score, b.score_move))
     assert [p.place for p in placed[len(movers):]] == list(range(len(movers) + 1, len(placed) + 1))
     assert tie_for_first(placed) == (len(placed) > 1 and placed[0].score == placed[1].score)
+
+
+async def test_equal_scores_rank_by_the_race_wide_move_not_the_players_own(core: Core, chat: FakePlatform):
+    """Seed 001's example: one counter for the whole race. Bea needs two of her own moves to
+    score and Ana one, but Bea's scoring move is the race's move 2 and Ana's the race's move
+    4: Bea reached the same score earlier in the race and wins."""
+    pushed = pushed_into(chat)
+    started = await open_race(chat, "ana", "bea")
+    bea_board, ana_board = started[2].board.session_id, started[1].board.session_id
+    await chat.say("bea", "/move d")  # race move 1
+    await chat.say("bea", "/move 27")  # race move 2: +5 (Bea's own move 2)
+    await chat.say("ana", "/move d")  # race move 3
+    await chat.say("ana", "/move 27")  # race move 4: +5 (Ana's own move 2)
+    await chat.say("bea", "/move d")  # race move 5: no points, Bea's tie-break stays 2
+    assert await core.store.race_move_at(bea_board, 2) == 2
+    assert await core.store.race_move_at(ana_board, 2) == 4
+    assert await core.store.race_move_at(bea_board, 3) == 5
+    await chat.say("ana", "/resign")
+    await chat.say("bea", "/resign")
+    assert await core.tick() == 1
+    assert pushed[-1].params["ranking"] == [("bea", 1, 5, 2), ("ana", 2, 5, 4)]
+    assert pushed[-1].params["winners"] == ["Bea"]
+    assert "move 2" in pushed[-1].text.splitlines()[1]
+
+
+async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(db_url: str, clock: FakeClock):
+    """The counter is read from the database, not kept in a process: a core started in the
+    middle of the race numbers the next move after the ones already stored."""
+    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    pushed_into(chat)
+    await open_race(chat, "ana", "bea", args="3")
+    await chat.say("ana", "/move d")  # race move 1
+    await chat.say("ana", "/move d")  # race move 2
+    await chat.say("bea", "/move 27")  # race move 3: +5 (Bea's own move 1)
+    await core.close()
+
+    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    chat = FakePlatform(core)
+    pushed = pushed_into(chat)
+    try:
+        await chat.say("ana", "/move 27")  # race move 4: +5 (Ana's own move 3)
+        await chat.say("ana", "/resign")
+        await chat.say("bea", "/resign")
+        assert await core.tick() == 1
+        assert pushed[-1].params["ranking"] == [("bea", 1, 5, 3), ("ana", 2, 5, 4)]
+    finally:
+        await core.close()
+
+
+async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clock: FakeClock):
+    """Two cores on one database (two processes serving the chat): each racer moves through a
+    different one, and the race-wide numbers still come out distinct and in order."""
+    first = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    try:
+        chat_a, chat_b = FakePlatform(first), FakePlatform(second)
+        pushed_into(chat_a)
+        pushed = pushed_into(chat_b)
+        started = await open_race(chat_a, "ana", "bea")
+        ana_board, bea_board = started[1].board.session_id, started[2].board.session_id
+        await chat_b.say("bea", "/move d")  # race move 1, on the second process
+        await chat_a.say("ana", "/move 27")  # race move 2: +5, on the first
+        await chat_b.say("bea", "/move 27")  # race move 3: +5
+        assert [await first.store.race_move_at(ana_board, 1)] == [2]
+        assert [await second.store.race_move_at(bea_board, n) for n in (1, 2)] == [1, 3]
+        await chat_a.say("ana", "/resign")
+        await chat_b.say("bea", "/resign")
+        assert await second.tick() == 1
+        assert pushed[-1].params["ranking"] == [("ana", 1, 5, 2), ("bea", 2, 5, 3)]
+    finally:
+        await first.close()
+        await second.close()

@@ -1,0 +1,195 @@
+""""Could it have been won?": after a Solitario, Canfield or Imaginary Thirteen solo game ends
+lost, stalled or resigned, the bot asks the solver (``engine.solvers.decide``) whether the deal
+could have been won from the start and from where the player stopped, and offers
+``/replay solution``: the solver's winning line as an animation.
+
+The search takes up to a few seconds, so it never runs on the event loop nor holds up the game's
+end reply: the end hook only schedules it; the solver runs on its own worker thread with a node
+budget (the same answer on every machine and at every load, so ``/replay solution`` asked of
+another process, or after a restart, finds the same line again), and the verdict arrives as a
+follow-up message through the core's push.
+
+Nothing is said (and ``/replay solution`` waits) while a competition on that deal still runs in
+the chat: a race round dealt it, a daily attempt at it is still being played, or it is today's
+daily deal (anyone in the chat may still start it today). Race boards never get an answer: the
+deal was everyone's.
+
+>>> sorted(GAMES)
+['canfield', 'imaginary13', 'solitario']
+>>> is_solution_word("Soluzione"), is_solution_word("canfield")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bot.replies import Reply
+from bot.storage import SOLO, SessionRecord
+from engine.solvers import LOST, UNKNOWN, WON, Budget, Position, decide
+
+if TYPE_CHECKING:
+    from bot.core.context import Ctx
+    from bot.core.service import Service
+    from bot.core.sessions import Session
+    from bot.features.races import Races
+
+log = logging.getLogger("tavolo.solutions")
+
+#: the games whose lost games get the solver's answer (El Solitario's "could it have been a
+#: completo?" and Cartas Maestras, a table game, are other questions)
+GAMES = frozenset({"solitario", "canfield", "imaginary13"})
+#: the endings that raise the question (a won game needs no solver)
+ENDINGS = frozenset({"lost", "stalled", "resigned"})
+#: positions per search: about 1.5 CPU seconds, so the two searches answer within a few
+#: seconds; a node budget, not a clock, so every process finds the same line
+BUDGET = Budget(nodes=150_000, seconds=None)
+#: ``/replay solution`` in the three languages (accents optional)
+SOLUTION_WORDS = frozenset({"solution", "solucion", "solución", "soluzione", "sol"})
+#: verdicts kept in memory (a second ``/replay solution`` of the same game is not searched again)
+CACHE_SIZE = 32
+
+# One worker: searches queue behind each other instead of taking the threads that draw boards.
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavolo-solver")
+
+
+def is_solution_word(word: str) -> bool:
+    """Whether ``/replay``'s argument asks for the solution (``/replay solution``)."""
+    return word.lower() in SOLUTION_WORDS
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The solver's two answers for one finished game: from the deal's start and from where
+    the player stopped (``line`` continues from there), each ``won``, ``lost`` or ``unknown``.
+
+    >>> Analysis("won", ["d", "1f"], "lost", []).solution([])
+    ['d', '1f']
+    >>> Analysis("unknown", [], "won", ["2f"]).solution(["d"])
+    ['d', '2f']
+    """
+
+    start: str
+    start_line: list[str] = field(default_factory=list)
+    stopped: str = UNKNOWN
+    stopped_line: list[str] = field(default_factory=list)
+
+    def solution(self, played: list[str]) -> list[str]:
+        """A winning line from the deal's start (the start's own, else the player's moves
+        followed by the line from where they stopped); empty when none was found."""
+        if self.start == WON:
+            return list(self.start_line)
+        if self.stopped == WON:
+            return [*played, *self.stopped_line]
+        return []
+
+
+def analyse(game_id: str, deal: int, options: dict[str, Any], played: list[str]) -> Analysis:
+    """Both searches, synchronously (call it in an executor). A deal that cannot be won from
+    its start cannot be won from any later position: the second search is skipped then, and
+    when the player made no move the two questions are one.
+
+    >>> analyse("solitario", 29, {}, []).start  # doctest: +SKIP
+    'won'
+    """
+    start = decide(Position(game_id, deal, options, []), BUDGET)
+    if start.result == LOST or not played:
+        return Analysis(start.result, start.line, start.result, start.line)
+    stopped = decide(Position(game_id, deal, options, played), BUDGET)
+    return Analysis(start.result, start.line, stopped.result, stopped.line)
+
+
+class Solutions:
+    """The end-of-game answer and ``/replay solution`` (see module doc)."""
+
+    def __init__(self, core: Service, races: Races) -> None:
+        self.core = core
+        self.races = races
+        #: searches scheduled and not yet answered (tests and shutdown wait for them)
+        self.pending: set[asyncio.Task[None]] = set()
+        self._cache: OrderedDict[str, Analysis] = OrderedDict()
+
+    async def spoiler(self, rec: SessionRecord, today: str) -> bool:
+        """Would an answer about this game spoil a competition still running in its chat?
+        (Compared by game and deal number only: a Solitario of 52 cards on the daily deal's
+        number waits too, which costs little and needs no knowledge of default options.)"""
+        from bot.features.daily import PLAYING
+        from bot.features.races import RACING
+
+        running = await self.core.store.deals_in_competition(
+            rec.platform, rec.chat_id, rec.game_id, RACING, PLAYING, today
+        )
+        return rec.deal in running
+
+    async def game_ended(self, ctx: Ctx, session: Session, how: str) -> list[Reply]:
+        """The solo end hook: schedule the question when the game qualifies. Answers nothing
+        itself (the verdict is pushed when the solver is done)."""
+        game = session.game
+        rec = session.record
+        if game is None or rec.kind != SOLO or rec.game_id not in GAMES or str(game.outcome) not in ENDINGS:
+            return []
+        if await self.races.entry_of(session.id) is not None:
+            return []
+        if await self.spoiler(rec, ctx.now.date().isoformat()):
+            return []
+        task = asyncio.create_task(self._answer(ctx, rec, list(game.moves)))
+        self.pending.add(task)
+        task.add_done_callback(self.pending.discard)
+        return []
+
+    async def close(self) -> None:
+        """Shutting down: drop the answers not yet given (a search already running on the
+        worker finishes there; the ones queued behind it never start)."""
+        for task in list(self.pending):
+            task.cancel()
+        await asyncio.gather(*list(self.pending), return_exceptions=True)
+
+    async def wait(self) -> None:
+        """Wait until every scheduled answer was pushed."""
+        while self.pending:
+            await asyncio.gather(*list(self.pending), return_exceptions=True)
+
+    async def analysis_of(self, rec: SessionRecord, played: list[str]) -> Analysis:
+        """The game's analysis, from memory or searched on the solver's worker thread."""
+        cached = self._cache.get(rec.id)
+        if cached is not None:
+            self._cache.move_to_end(rec.id)
+            return cached
+        call = functools.partial(analyse, rec.game_id, rec.deal, dict(rec.options), list(played))
+        found = await asyncio.get_running_loop().run_in_executor(_executor, call)
+        self._cache[rec.id] = found
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return found
+
+    async def _answer(self, ctx: Ctx, rec: SessionRecord, played: list[str]) -> None:
+        try:
+            found = await self.analysis_of(rec, played)
+            await self.core.push(rec.platform, rec.chat_id, self.verdict_reply(ctx, rec, played, found))
+        except Exception:
+            log.exception("could-it-have-been-won of %s (%s) failed", rec.id, rec.game_id)
+
+    def verdict_reply(self, ctx: Ctx, rec: SessionRecord, played: list[str], found: Analysis) -> Reply:
+        """The follow-up message: the answer from the start, from where the player stopped
+        (when they moved and it tells more), and the offer of ``/replay solution``."""
+        core = self.core
+        name = rec.names.get(rec.players[0], rec.players[0])
+        game = core.game_name(ctx.lang, rec.game_id)
+        reply = core.say(ctx, f"solution.start_{found.start}", name=name, game=game, deal=rec.deal,
+                         moves=len(found.start_line))  # fmt: skip
+        lines = [reply.text]
+        if played and found.start != LOST:
+            lines.append(core.say(ctx, f"solution.stopped_{found.stopped}", moves=len(found.stopped_line)).text)
+        solution = found.solution(played)
+        if solution:
+            lines.append(core.say(ctx, "solution.offer").text)
+        reply.key = "solution.verdict"
+        reply.text = "\n".join(lines)
+        reply.params.update(start=found.start, stopped=found.stopped, session=rec.id, solution=len(solution))
+        return reply
