@@ -12,7 +12,7 @@ from core_fakes import FakeClock, FakePlatform
 
 import engine
 from bot.core import Core, buttons
-from bot.features.tables import play_lines
+from bot.features.table_text import play_lines
 
 
 def seats_render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:

@@ -1,0 +1,103 @@
+"""What a Cartas Maestras table says in the chat: a play and what it won, the turn timer,
+and the names players read for each seat (on boards too).
+
+>>> timer_text("en", None)
+'none (untimed table)'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from bot import i18n
+from bot.core import labels
+from bot.core.sessions import Session
+
+
+def card_words(lang: str, card: dict[str, Any]) -> str:
+    """A Squadratik card as a line in chat names it: its balls, blank sides left out.
+
+    >>> card_words("en", {"kind": "master", "sides": ["B3", "B4", "B1", "B2"]})
+    'master B3 B4 B1 B2'
+    >>> card_words("es", {"kind": "empty", "sides": ["0", "0", "0", "0"]})
+    'una carta vacía'
+    """
+    sides = " ".join(str(side) for side in card.get("sides") or [] if str(side) != "0")
+    if card.get("kind") == "empty" or not sides:
+        return i18n.t(lang, "tables.card_empty")
+    if card.get("kind") == "master":
+        return i18n.t(lang, "tables.card_master", sides=sides)
+    return i18n.t(lang, "tables.card_normal", sides=sides)
+
+
+def _seat(view: dict[str, Any], player: str) -> dict[str, Any]:
+    return next((s for s in view.get("seats") or [] if s.get("player") == player), {})
+
+
+def play_lines(lang: str, game: engine.Game, name: str, player: str, notation: str,
+               before: dict[str, Any] | None) -> list[str]:
+    """One short line for a play (who, which card, where) and, when it completed a path, one
+    for what it won. ``before`` is the mover's view just before the move (their hand).
+
+    >>> g = engine.new_game("maestras", deal=1, players=["ana", "bo"])
+    >>> before = g.view("ana"); move = str(g.legal_moves()[0]); _ = g.play(move)
+    >>> play_lines("en", g, "Ana", "ana", move, before)
+    ['Ana plays master R4 B2 B4 R2 on path N.']
+    """
+    if notation == "pass":
+        return [i18n.t(lang, "tables.played_pass", player=name)]
+    if notation == "stop":
+        return [i18n.t(lang, "tables.played_stop", player=name)]
+    move = game.parse_move(notation)
+    slot, destination = getattr(move, "slot", None), move.dst
+    hand = (before or {}).get("hand") or []
+    if slot is None or destination is None or not 1 <= slot <= len(hand):
+        return [i18n.t(lang, "tables.auto_move", player=name, move=notation)]
+    lines = [i18n.t(lang, "tables.played", player=name, card=card_words(lang, hand[slot - 1]),
+                    path=labels.path_label(lang, str(destination)))]  # fmt: skip
+    if before is not None and before.get("phase") == "main":
+        after = game.view(None)
+        cards = int(_seat(after, player).get("cards", 0)) - int(_seat(before, player).get("cards", 0))
+        masters = int(_seat(after, player).get("masters", 0)) - int(_seat(before, player).get("masters", 0))
+        if cards > 0:
+            lines.append(i18n.t(lang, "tables.path_won", player=name, side=str(destination)[0],
+                                cards=i18n.t(lang, "count.cards", count=cards),
+                                masters=i18n.t(lang, "tables.masters_count", count=masters)))  # fmt: skip
+    return lines
+
+
+def timer_text(lang: str, seconds: int | None) -> str:
+    """The turn timer as people read it (``3 min`` / ``untimed``)."""
+    if seconds is None:
+        return i18n.t(lang, "tables.untimed")
+    return i18n.t(lang, "tables.minutes", minutes=seconds // 60)
+
+
+def named_view(session: Session, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with each seat's id replaced by the name players read in the chat (the board
+    draws what the view holds: "Computer 1", not the computer seat's id)."""
+    name = session.name_of
+
+    def rename(value: Any) -> Any:
+        return name(value) if isinstance(value, str) else value
+
+    named = dict(view)
+    for key in ("viewer", "current_player"):
+        if key in named:
+            named[key] = rename(named[key])
+    if isinstance(named.get("players"), list):
+        named["players"] = [rename(p) for p in named["players"]]
+    for key in ("seats", "results"):
+        if isinstance(named.get(key), list):
+            named[key] = [dict(row, player=rename(row.get("player"))) for row in named[key]]
+    return named
+
+
+def own_name(name: str) -> str:
+    """A player's own name, without the "(auto)" mark of a seat they left (ratings keep it)."""
+    for lang in i18n.LANGUAGES:
+        mark = i18n.t(lang, "tables.auto_name", name="")
+        if name.endswith(mark) and len(name) > len(mark):
+            return name.removesuffix(mark)
+    return name
