@@ -170,6 +170,15 @@ class Core:
     async def sweep(self) -> int:
         """End every solo game idle for 24 h as resigned; returns how many were ended. A busy
         database ends this round early (the next sweep takes the rest)."""
+        try:
+            # one process sweeps at a time; the next round (any process) reads what is left
+            async with self.store.claimed("sweep") as mine:
+                return await self._sweep() if mine else 0
+        except StorageBusy as error:
+            log.warning("storage busy, idle sweep put off: %s", error)
+            return 0
+
+    async def _sweep(self) -> int:
         ended = 0
         try:
             now = self.clock()

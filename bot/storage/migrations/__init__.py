@@ -15,9 +15,17 @@ from bot.storage.migrations import (
     m003_daily,
     m004_expired_at,
     m005_invariants,
+    m007_claims,
 )
 
-_MODULES: list[ModuleType] = [m001_base, m002_playing_together, m003_daily, m004_expired_at, m005_invariants]
+_MODULES: list[ModuleType] = [
+    m001_base,
+    m002_playing_together,
+    m003_daily,
+    m004_expired_at,
+    m005_invariants,
+    m007_claims,
+]
 
 
 def migrations(dialect: str) -> list[tuple[int, str]]:
