@@ -41,7 +41,7 @@ from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
 from bot.replies import Reply, Request
-from bot.storage import DEFAULT_DATABASE_URL, LOBBY, Storage, StorageBusy
+from bot.storage import DEFAULT_DATABASE_URL, LOBBY, StaleRevision, Storage, StorageBusy
 
 log = logging.getLogger("tavolo.core")
 
@@ -145,12 +145,11 @@ class Core:
         """The adapter posted a new board message for the session: remember it for edits.
         A busy database only costs the edit-in-place (the next board is posted anew)."""
         try:
-            session = await self.sessions.get(session_id)
-            if session is None:
-                return
-            async with self.sessions.lock(session_id):
-                session.record.board_message_id = str(message_id)
-                await self.sessions.save(session)
+            # this column only: a board posted while another process moves must not undo it
+            await self.store.set_board_message(session_id, str(message_id))
+            live = self.sessions.peek(session_id)
+            if live is not None:
+                live.record.board_message_id = str(message_id)
         except StorageBusy as error:
             log.warning("storage busy, board message of %s not remembered: %s", session_id, error)
 
@@ -219,7 +218,9 @@ class Core:
         try:
             ctx = await self._context(req)
             return await handle(ctx)
-        except StorageBusy as error:
+        except (StorageBusy, StaleRevision) as error:
+            # StaleRevision: another process changed the session under this request; its copy
+            # was dropped, so trying again works on the stored state
             log.warning("storage busy while handling %s: %s", what, error)
             return [self.service.private(ctx or await self._fallback_context(req), "error.busy")]
         except Exception:
