@@ -229,7 +229,12 @@ class Core:
 
     async def _context(self, req: Request) -> Ctx:
         now = self.clock()
-        await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+        try:
+            await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+        except StorageBusy as error:
+            # a sighting is not worth refusing a request: reads (/help, boards) go on, and a
+            # write of this request meets the busy database itself
+            log.info("storage busy, sighting of a player not stored: %s", error)
         return Ctx(req, await self.service.chat_language(req.platform, req.chat_id), now)
 
     async def _fallback_context(self, req: Request) -> Ctx:
