@@ -153,6 +153,31 @@ class Core:
         except StorageBusy as error:
             log.warning("storage busy, board message of %s not remembered: %s", session_id, error)
 
+    # ----- platform bookkeeping shared by the processes (adapters hold no SQL) -------------
+    async def first_delivery(self, platform: str, update_id: int) -> bool:
+        """True the first time any process sees the platform's update ``update_id`` (a
+        redelivered update is dropped). A busy database lets it through: the request meets
+        the busy database itself, and handling twice beats dropping."""
+        try:
+            return await self.store.first_delivery(platform, update_id)
+        except StorageBusy as error:
+            log.warning("storage busy, update %s not recorded: %s", update_id, error)
+            return True
+
+    async def remember_private_message(self, platform: str, chat_id: str, message_id: str, origin_chat: str) -> None:
+        """A private message's buttons (a hand) act at the table of ``origin_chat``."""
+        try:
+            await self.store.remember_private_message(platform, chat_id, message_id, origin_chat)
+        except StorageBusy as error:
+            log.warning("storage busy, private message %s not remembered: %s", message_id, error)
+
+    async def private_message_origin(self, platform: str, chat_id: str, message_id: str) -> str | None:
+        """The table chat of a private message with buttons, None for any other message."""
+        try:
+            return await self.store.private_message_origin(platform, chat_id, message_id)
+        except StorageBusy:
+            return None
+
     async def tick(self) -> int:
         """Act on the turn timers and race clocks that ran out by the core's clock (the
         background task calls this every few seconds; tests call it after moving the clock).

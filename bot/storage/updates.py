@@ -23,6 +23,9 @@ from bot.storage.errors import AlreadyExists
 
 #: how long an update id is remembered (Telegram redelivers for at most a day)
 KEEP_UPDATES_SECONDS = 2 * 24 * 3600.0
+#: how much longer than update ids a private hand message's table is remembered (a hand is
+#: played within a game's life; weeks cover any table)
+KEEP_PRIVATE_MESSAGES_SECONDS = 30 * 24 * 3600.0
 #: prune old ids once every this many recorded updates
 _PRUNE_EVERY = 500
 
@@ -50,7 +53,30 @@ class UpdatesStore(StorageBase):
             await self.prune_updates(moment - KEEP_UPDATES_SECONDS)
         return True
 
-    async def prune_updates(self, older_than: float) -> int:
-        """Forget the ids recorded before ``older_than`` (seconds since the epoch)."""
+    async def remember_private_message(self, platform: str, chat_id: str, message_id: str, origin_chat: str,
+                                       now: float | None = None) -> None:  # fmt: skip
+        """A message with buttons sent to a private chat belongs to the table of ``origin_chat``."""
+        moment = time.time() if now is None else now
         async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO private_messages (platform, chat_id, message_id, origin_chat, sent_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, chat_id, message_id) "
+                "DO UPDATE SET origin_chat = excluded.origin_chat",
+                (platform, chat_id, message_id, origin_chat, moment),
+            )
+
+    async def private_message_origin(self, platform: str, chat_id: str, message_id: str) -> str | None:
+        """The chat whose table a private message belongs to (None: an ordinary message)."""
+        rows = await self.fetch(
+            "SELECT origin_chat FROM private_messages WHERE platform = ? AND chat_id = ? AND message_id = ?",
+            (platform, chat_id, message_id),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def prune_updates(self, older_than: float) -> int:
+        """Forget the update ids recorded before ``older_than`` (seconds since the epoch) and
+        private messages older than ``KEEP_PRIVATE_MESSAGES_SECONDS`` before it; how many ids."""
+        async with self._transaction() as tx:
+            await tx.execute("DELETE FROM private_messages WHERE sent_at < ?",
+                             (older_than - KEEP_PRIVATE_MESSAGES_SECONDS,))  # fmt: skip
             return await tx.execute("DELETE FROM handled_updates WHERE seen_at < ?", (older_than,))

@@ -70,3 +70,18 @@ async def test_an_update_delivered_twice_is_handled_once_and_old_ids_are_pruned(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_private_hand_message_is_known_to_every_process_until_pruned(db_url: str):
+    first, second = await Storage.open(db_url), await Storage.open(db_url)
+    try:
+        await first.remember_private_message("telegram", "602", "17", "-100222", now=1000.0)
+        assert await second.private_message_origin("telegram", "602", "17") == "-100222"
+        assert await second.private_message_origin("telegram", "602", "18") is None
+        await second.prune_updates(older_than=1000.0 + 29 * 24 * 3600)  # within the month: kept
+        assert await first.private_message_origin("telegram", "602", "17") == "-100222"
+        await second.prune_updates(older_than=1001.0 + 30 * 24 * 3600)
+        assert await first.private_message_origin("telegram", "602", "17") is None
+    finally:
+        await first.close()
+        await second.close()

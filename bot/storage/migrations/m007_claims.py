@@ -7,6 +7,10 @@ lease may be taken over, so a process that dies mid-claim is replaced once its l
 
 ``handled_updates``: the ids of platform updates (Telegram's ``update_id``) already handled, so
 an update delivered twice, or to two webhook workers, is handled once; old ids are pruned.
+
+``private_messages``: which table (group chat) a private message with buttons belongs to (a
+player's Cartas Maestras hand sent to their private chat), so its buttons play at that table
+from any process and after a restart.
 """
 
 from __future__ import annotations
@@ -28,6 +32,14 @@ SQL = """
             PRIMARY KEY (platform, update_id)
         );
         CREATE INDEX handled_updates_seen ON handled_updates (seen_at);
+        CREATE TABLE private_messages (
+            platform TEXT NOT NULL,
+            chat_id TEXT NOT NULL,
+            message_id TEXT NOT NULL,
+            origin_chat TEXT NOT NULL,
+            sent_at REAL NOT NULL,
+            PRIMARY KEY (platform, chat_id, message_id)
+        );
 """
 
 
