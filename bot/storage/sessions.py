@@ -171,6 +171,19 @@ class SessionsStore(StorageBase):
         stored one) and, when the move ended the game, its results, in one transaction.
 
         ``StaleRevision`` when another process stored a move of this session first."""
+        if self.dialect == POSTGRES and not results:
+            # The usual move: one statement, one round trip (the update's row lock queues
+            # concurrent movers of this session; a stale revision updates and inserts nothing).
+            sql = (
+                "WITH moved AS ("
+                + _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
+                + " RETURNING id) INSERT INTO moves (session_id, n, player, notation, played_at) "
+                "SELECT id, ?, ?, ?, ? FROM moved RETURNING n"
+            )
+            rows = await self.fetch(sql, (*_update_params(rec), rec.revision - 1, n, player, notation, played_at))
+            if not rows:
+                raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
+            return
         async with self._transaction() as tx:
             await self._swap_revision(tx, rec)
             await tx.execute(
