@@ -10,9 +10,9 @@ mode (``synchronous=NORMAL``, as the bot opens it). Measured two ways:
 
 Wall time and process CPU time are both reported (the machine is usually shared).
 
-On PostgreSQL (``postgres``, an embedded server with its durable defaults): 100 sessions storing
+On PostgreSQL (``postgres_moves``, an embedded server with its durable defaults): 100 sessions storing
 at once from 1 process, and from 3 processes at once (each its own 100 sessions, its own pool),
-moves per second across all of them.
+moves per second across all of them; ``sqlite_processes`` measures the same on one SQLite file.
 """
 
 from __future__ import annotations
@@ -119,6 +119,12 @@ def _pg_processes(url: str, processes: int) -> dict[str, Any]:
     }
 
 
+def run_sqlite_processes() -> dict[str, Any]:
+    """The same 1 and 3 processes on one SQLite file (WAL, ``BEGIN IMMEDIATE``)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return {str(n): _pg_processes(f"sqlite:///{folder}/bench{n}.db", n) for n in (1, 3)}
+
+
 def run_postgres() -> dict[str, Any]:
     from bench.pg_server import PgBench
 
@@ -130,6 +136,7 @@ def run() -> dict[str, Any]:
     return {
         "sequential": asyncio.run(_measure(concurrent=False)),
         "concurrent": asyncio.run(_measure(concurrent=True)),
+        "sqlite_processes": run_sqlite_processes(),
         "postgres_moves": run_postgres(),
     }
 
