@@ -4,6 +4,7 @@ senza tempo replays, and a restart in the middle."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 
@@ -193,3 +194,30 @@ def test_ranking_follows_the_seed(rows: list[Entry], race_id: str, round_number:
         assert (a.place == b.place) == ((a.score, a.score_move) == (b.score, b.score_move))
     assert [p.place for p in placed[len(movers):]] == list(range(len(movers) + 1, len(placed) + 1))
     assert tie_for_first(placed) == (len(placed) > 1 and placed[0].score == placed[1].score)
+
+
+async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(db_url: str, clock: FakeClock, caplog):
+    first = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    try:
+        chat = FakePlatform(first)
+        pushed = pushed_into(chat)
+        other: list[Reply] = []
+
+        async def other_push(platform: str, chat_id: str, reply: Reply) -> None:
+            other.append(reply)
+
+        second.set_push(other_push)
+        await open_race(chat, "ana", "bea", args="5")
+        clock.advance(minutes=5)
+        handled = await asyncio.gather(first.tick(), second.tick())  # both see the clock run out
+        assert sorted(handled) == [0, 1]
+        announced = [r.key for r in pushed + other]
+        assert announced.count("race.results") == 1 and announced.count("race.time_up") == 1
+        assert await first.store.count_results() == 2
+        assert await first.tick() == 0 and await second.tick() == 0  # nothing left to end
+        # the other process stood aside (its claim refused), it did not fail half-way
+        assert not [r for r in caplog.records if r.levelname in ("ERROR", "WARNING")], caplog.text
+    finally:
+        await first.close()
+        await second.close()
