@@ -195,8 +195,9 @@ class SwitchableRenderer:
         return cheap_render(game_id, view, **style)
 
 
-async def _new_core(folder: str, renderer: Callable[..., bytes] | None) -> Core:
-    return await Core.create(f"sqlite:///{folder}/tavolo.db", "en", renderer=renderer, sweep_interval=None)
+async def _new_core(folder: str, renderer: Callable[..., bytes] | None, database_url: str | None = None) -> Core:
+    url = database_url or f"sqlite:///{folder}/tavolo.db"
+    return await Core.create(url, "en", renderer=renderer, sweep_interval=None)
 
 
 async def load_check(players: int, moves: int, renderer: Callable[..., bytes] | None = cheap_render) -> dict[str, Any]:
@@ -257,13 +258,15 @@ async def _paced(players: list[LoadPlayer], rate: float, commands: int, seed: in
 
 
 async def latency(
-    sessions: int, commands: int = LATENCY_COMMANDS, rate: float = PLATFORM_RATE, real_render: bool = True
+    sessions: int, commands: int = LATENCY_COMMANDS, rate: float = PLATFORM_RATE, real_render: bool = True,
+    database_url: str | None = None,
 ) -> dict[str, Any]:
     """Command-to-reply latency at ``rate`` commands per second with ``sessions`` active
-    (``real_render`` False: the core alone, with the cheap stand-in renderer)."""
+    (``real_render`` False: the core alone, with the cheap stand-in renderer; ``database_url``:
+    another database than a new SQLite file, e.g. PostgreSQL)."""
     render = SwitchableRenderer()
     with tempfile.TemporaryDirectory() as folder:
-        core = await _new_core(folder, render)
+        core = await _new_core(folder, render, database_url)
         try:
             crowd = [LoadPlayer(core, i) for i in range(sessions)]
             await drive_all(crowd, WARM_MOVES)  # every session started and a few moves in
@@ -359,6 +362,23 @@ def _renderer_works() -> str | None:
     return None
 
 
+#: session counts measured on PostgreSQL
+POSTGRES_SIZES = (100, 1000)
+
+
+def latency_postgres() -> dict[str, Any]:
+    """Command-to-reply latency on PostgreSQL (an embedded server, durable defaults), with the
+    real renderer and with the core alone, at ``POSTGRES_SIZES`` sessions."""
+    from bench.pg_server import PgBench
+
+    with PgBench() as pg:
+        return {
+            f"{n}{'' if real else '_core_only'}": asyncio.run(latency(n, real_render=real, database_url=pg.fresh_database()))
+            for n in POSTGRES_SIZES
+            for real in (True, False)
+        }
+
+
 def run() -> dict[str, Any]:
     report: dict[str, Any] = {"games": list(LOAD_GAMES)}
     broken = _renderer_works()
@@ -366,6 +386,7 @@ def run() -> dict[str, Any]:
         report["renderer_error"] = broken
     report["latency"] = {str(n): asyncio.run(latency(n)) for n in LATENCY_SIZES}
     report["latency_core_only"] = {str(n): asyncio.run(latency(n, real_render=False)) for n in LATENCY_SIZES}
+    report["latency_postgres"] = latency_postgres()
     report["memory"] = asyncio.run(memory())
     report["load"] = asyncio.run(load_check(1000, 20))
     return report

@@ -9,13 +9,21 @@ mode (``synchronous=NORMAL``, as the bot opens it). Measured two ways:
   serialised by the storage's write lock, on aiosqlite's one connection thread).
 
 Wall time and process CPU time are both reported (the machine is usually shared).
+
+On PostgreSQL (``postgres_moves``, an embedded server with its durable defaults): 100 sessions storing
+at once from 1 process, and from 3 processes at once (each its own 100 sessions, its own pool),
+moves per second across all of them; ``sqlite_processes`` measures the same on one SQLite file.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from bot.storage import ACTIVE, SOLO, SessionRecord, Storage
@@ -67,14 +75,75 @@ async def _measure(concurrent: bool) -> dict[str, Any]:
     }
 
 
+#: moves each PostgreSQL session stores (100 sessions per process)
+PG_MOVES_PER_SESSION = 40
+
+
+async def _pg_store(url: str, first: int, start_at: float) -> dict[str, Any]:
+    """One process's share: its own sessions, every one storing moves at the same time."""
+    store = await Storage.open(url)
+    try:
+        records = [_record(first + i) for i in range(SESSIONS)]
+        for record in records:
+            await store.insert_session(record)
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        began, cpu0 = time.time(), time.process_time()
+        await asyncio.gather(*(_store_moves(store, r, PG_MOVES_PER_SESSION) for r in records))
+        ended, cpu = time.time(), time.process_time() - cpu0
+    finally:
+        await store.close()
+    return {"moves": SESSIONS * PG_MOVES_PER_SESSION, "began": began, "ended": ended, "cpu_s": cpu}
+
+
+def _pg_processes(url: str, processes: int) -> dict[str, Any]:
+    start_at = time.time() + 3.0 + processes  # after every process has opened its pool
+    root = str(Path(__file__).resolve().parents[1])
+    workers = [
+        subprocess.Popen([sys.executable, "-m", "bench.bench_storage", "--pg-worker", url, str(k * 10_000),
+                          str(start_at)], cwd=root, stdout=subprocess.PIPE, text=True)  # fmt: skip
+        for k in range(processes)
+    ]
+    parts = []
+    for worker in workers:
+        out, _ = worker.communicate(timeout=600)
+        parts.append(json.loads(out.strip().splitlines()[-1]))
+    moves = sum(p["moves"] for p in parts)
+    wall = max(p["ended"] for p in parts) - min(p["began"] for p in parts)
+    cpu = sum(p["cpu_s"] for p in parts)
+    return {
+        "processes": processes,
+        "moves": moves,
+        "moves_per_s_wall": round(moves / wall, 1),
+        "client_cpu_ms_per_move": round(cpu / moves * 1000, 3),
+        "wall_s": round(wall, 2),
+    }
+
+
+def run_sqlite_processes() -> dict[str, Any]:
+    """The same 1 and 3 processes on one SQLite file (WAL, ``BEGIN IMMEDIATE``)."""
+    with tempfile.TemporaryDirectory() as folder:
+        return {str(n): _pg_processes(f"sqlite:///{folder}/bench{n}.db", n) for n in (1, 3)}
+
+
+def run_postgres() -> dict[str, Any]:
+    from bench.pg_server import PgBench
+
+    with PgBench() as pg:
+        return {str(n): _pg_processes(pg.fresh_database(), n) for n in (1, 3)}
+
+
 def run() -> dict[str, Any]:
     return {
         "sequential": asyncio.run(_measure(concurrent=False)),
         "concurrent": asyncio.run(_measure(concurrent=True)),
+        "sqlite_processes": run_sqlite_processes(),
+        "postgres_moves": run_postgres(),
     }
 
 
 if __name__ == "__main__":
-    import json
-
-    print(json.dumps(run(), indent=2))
+    if sys.argv[1:2] == ["--pg-worker"]:
+        url, first, start_at = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+        print(json.dumps(asyncio.run(_pg_store(url, first, start_at))))
+    else:
+        print(json.dumps(run(), indent=2))

@@ -31,9 +31,43 @@ _VARIABLES = {
     "discord_guild_id": "DISCORD_GUILD_ID",
     "discord_api_base": "DISCORD_API_BASE",
     "discord_gateway_url": "DISCORD_GATEWAY_URL",
+    "discord_shard_count": "DISCORD_SHARD_COUNT",
+    "discord_shard_ids": "DISCORD_SHARD_IDS",
 }
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
+
+
+def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+    """``DISCORD_SHARD_COUNT`` and ``DISCORD_SHARD_IDS`` checked: the ids need the count, each
+    id is below it, none twice. A mistake is one clear line (``ValueError``) at start-up.
+
+    >>> shard_settings("4", "0,1"), shard_settings("4", None), shard_settings(None, None)
+    ((4, (0, 1)), (4, None), (None, None))
+    >>> shard_settings("2", "2")
+    Traceback (most recent call last):
+    ValueError: DISCORD_SHARD_IDS: shard 2 is not below DISCORD_SHARD_COUNT=2 (ids run 0..1)
+    """
+    if count_text is None:
+        if ids_text is not None:
+            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the bot's shards in all)")
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ValueError(f"DISCORD_SHARD_COUNT must be a whole number from 1 (got {count_text!r})")
+    count = int(count_text)
+    if ids_text is None:
+        return count, None
+    parts = [p.strip() for p in ids_text.split(",") if p.strip()]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(f"DISCORD_SHARD_IDS must be shard numbers separated by commas, like 0,1 (got {ids_text!r})")
+    ids = tuple(int(p) for p in parts)
+    for shard in ids:
+        if shard >= count:
+            raise ValueError(f"DISCORD_SHARD_IDS: shard {shard} is not below DISCORD_SHARD_COUNT={count} "
+                             f"(ids run 0..{count - 1})")  # fmt: skip
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"DISCORD_SHARD_IDS names a shard twice ({ids_text!r})")
+    return count, ids
 
 
 @dataclass(frozen=True)
@@ -51,6 +85,10 @@ class Settings:
     discord_guild_id: str | None = None
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
+    #: Discord sharding: how many shards the bot has in all, and which of them this process
+    #: runs (``0,1``); unset: one process, one shard. See ``shard_ids`` for the rules.
+    discord_shard_count: int | None = None
+    discord_shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:
         shown = []
@@ -80,7 +118,10 @@ class Settings:
             found["log_level"] = found["log_level"].upper()
         if "default_language" in found:
             found["default_language"] = found["default_language"].lower()
-        return cls(**found)
+        parsed: dict[str, object] = dict(found)
+        count, ids = shard_settings(found.get("discord_shard_count"), found.get("discord_shard_ids"))
+        parsed["discord_shard_count"], parsed["discord_shard_ids"] = count, ids
+        return cls(**parsed)  # type: ignore[arg-type]
 
     @classmethod
     def load(cls, env_file: str | Path = ".env", environ: Mapping[str, str] | None = None) -> Settings:

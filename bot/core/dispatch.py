@@ -41,7 +41,7 @@ from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
 from bot.replies import Reply, Request
-from bot.storage import DEFAULT_DATABASE_URL, LOBBY, Storage, StorageBusy
+from bot.storage import DEFAULT_DATABASE_URL, LOBBY, StaleRevision, Storage, StorageBusy
 
 log = logging.getLogger("tavolo.core")
 
@@ -152,14 +152,38 @@ class Core:
         """The adapter posted a new board message for the session: remember it for edits.
         A busy database only costs the edit-in-place (the next board is posted anew)."""
         try:
-            session = await self.sessions.get(session_id)
-            if session is None:
-                return
-            async with self.sessions.lock(session_id):
-                session.record.board_message_id = str(message_id)
-                await self.sessions.save(session)
+            # this column only: a board posted while another process moves must not undo it
+            await self.store.set_board_message(session_id, str(message_id))
+            live = self.sessions.peek(session_id)
+            if live is not None:
+                live.record.board_message_id = str(message_id)
         except StorageBusy as error:
             log.warning("storage busy, board message of %s not remembered: %s", session_id, error)
+
+    # ----- platform bookkeeping shared by the processes (adapters hold no SQL) -------------
+    async def first_delivery(self, platform: str, update_id: int) -> bool:
+        """True the first time any process sees the platform's update ``update_id`` (a
+        redelivered update is dropped). A busy database lets it through: the request meets
+        the busy database itself, and handling twice beats dropping."""
+        try:
+            return await self.store.first_delivery(platform, update_id)
+        except StorageBusy as error:
+            log.warning("storage busy, update %s not recorded: %s", update_id, error)
+            return True
+
+    async def remember_private_message(self, platform: str, chat_id: str, message_id: str, origin_chat: str) -> None:
+        """A private message's buttons (a hand) act at the table of ``origin_chat``."""
+        try:
+            await self.store.remember_private_message(platform, chat_id, message_id, origin_chat)
+        except StorageBusy as error:
+            log.warning("storage busy, private message %s not remembered: %s", message_id, error)
+
+    async def private_message_origin(self, platform: str, chat_id: str, message_id: str) -> str | None:
+        """The table chat of a private message with buttons, None for any other message."""
+        try:
+            return await self.store.private_message_origin(platform, chat_id, message_id)
+        except StorageBusy:
+            return None
 
     async def tick(self) -> int:
         """Act on the turn timers and race clocks that ran out by the core's clock (the
@@ -177,6 +201,15 @@ class Core:
     async def sweep(self) -> int:
         """End every solo game idle for 24 h as resigned; returns how many were ended. A busy
         database ends this round early (the next sweep takes the rest)."""
+        try:
+            # one process sweeps at a time; the next round (any process) reads what is left
+            async with self.store.claimed("sweep") as mine:
+                return await self._sweep() if mine else 0
+        except StorageBusy as error:
+            log.warning("storage busy, idle sweep put off: %s", error)
+            return 0
+
+    async def _sweep(self) -> int:
         ended = 0
         try:
             now = self.clock()
@@ -217,7 +250,9 @@ class Core:
         try:
             ctx = await self._context(req)
             return await handle(ctx)
-        except StorageBusy as error:
+        except (StorageBusy, StaleRevision) as error:
+            # StaleRevision: another process changed the session under this request; its copy
+            # was dropped, so trying again works on the stored state
             log.warning("storage busy while handling %s: %s", what, error)
             return [self.service.private(ctx or await self._fallback_context(req), "error.busy")]
         except Exception:
@@ -226,7 +261,12 @@ class Core:
 
     async def _context(self, req: Request) -> Ctx:
         now = self.clock()
-        await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+        try:
+            await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+        except StorageBusy as error:
+            # a sighting is not worth refusing a request: reads (/help, boards) go on, and a
+            # write of this request meets the busy database itself
+            log.info("storage busy, sighting of a player not stored: %s", error)
         return Ctx(req, await self.service.chat_language(req.platform, req.chat_id), now)
 
     async def _fallback_context(self, req: Request) -> Ctx:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Mapping
+from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -59,6 +59,13 @@ class Session:
     #: a table's view for the player to move, taken just before the last move was applied (so
     #: the table feature can say which card was played and what it won); None once read
     before_move: dict[str, Any] | None = None
+    #: the revision storage holds as far as this copy knows: every write of the session is
+    #: compare-and-set against it, so a stale copy never overwrites another process's change
+    stored_revision: int = -1
+
+    def __post_init__(self) -> None:
+        if self.stored_revision < 0:
+            self.stored_revision = self.record.revision
 
     @property
     def id(self) -> str:
@@ -139,6 +146,7 @@ class Sessions:
         fresh = await self._load(session.id)
         if fresh is not None:
             session.record, session.game = fresh.record, fresh.game
+            session.stored_revision = fresh.record.revision
 
     async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
         """Open sessions (lobbies and games) of a chat, oldest first."""
@@ -258,11 +266,23 @@ class Sessions:
         session.record.status = ACTIVE
         session.record.revision += 1
         session.record.last_active_at = now
-        await self.store.save_session(session.record)
+        await self.save(session)
         session.game = game
 
     async def save(self, session: Session) -> None:
-        await self.store.save_session(session.record)
+        """Store the session's fields, compare-and-set against the revision this copy was
+        read at. ``StaleRevision`` when another process changed it first: the copy is
+        dropped (the next ``get`` rebuilds it from storage) and nothing is written."""
+        await self._stored(session, self.store.save_session(session.record, session.stored_revision))
+
+    async def _stored(self, session: Session, write: Awaitable[None]) -> None:
+        try:
+            await write
+        except BaseException:
+            # not stored: the copy in memory is ahead of (or behind) storage; rebuild it
+            self.forget(session.id)
+            raise
+        session.stored_revision = session.record.revision
 
     async def play(self, session: Session, text: str, player: str, moment: datetime) -> str:
         """Play one move for ``player`` and store it (with the results when it ends the game);
@@ -305,6 +325,7 @@ class Sessions:
             session.record.revision -= 1
             session.record.status, session.record.outcome = ACTIVE, None
             raise
+        session.stored_revision = session.record.revision
         return notation
 
     async def undo(self, session: Session, now: str) -> str:
@@ -331,6 +352,7 @@ class Sessions:
             game.play(notation)
             session.record.revision -= 1
             raise
+        session.stored_revision = session.record.revision
         return notation
 
     async def resign(self, session: Session, moment: datetime, touch: bool = True) -> None:
@@ -345,7 +367,8 @@ class Sessions:
         session.record.revision += 1
         if touch:
             session.record.last_active_at = iso(moment)
-        await self.store.finish_session(session.record, results_of(session, moment))
+        await self._stored(session, self.store.finish_session(
+            session.record, results_of(session, moment), session.stored_revision))  # fmt: skip
         self._live.pop(session.id, None)
 
     async def end_without_result(self, session: Session, now: str) -> None:
@@ -353,13 +376,17 @@ class Sessions:
         session.record.status = ENDED
         session.record.revision += 1
         session.record.last_active_at = now
-        await self.store.save_session(session.record)
+        await self.save(session)
         self._live.pop(session.id, None)
 
     def forget_finished(self, session: Session) -> None:
         """A finished session leaves memory (it is only read from storage from now on)."""
         if not session.is_open:
             self._live.pop(session.id, None)
+
+    def peek(self, session_id: str) -> Session | None:
+        """The copy in memory, if any (no read: it may be behind storage)."""
+        return self._live.get(session_id)
 
     def forget(self, session_id: str) -> None:
         """Drop the in-memory copy (the next ``get`` rebuilds it from storage)."""

@@ -175,6 +175,9 @@ async def store_choice(store: Storage, choice: DailyChoice, chosen_at: str) -> N
                                     json.dumps(choice.line), choice.nodes, choice.seconds), chosen_at)  # fmt: skip
 
 
+#: how often a process waiting for another's choice of the day's deal looks for it
+CHOICE_POLL_SECONDS = 0.5
+
 #: choices computed in this process: a pure function of (game, day, budget), so shared by
 #: every core of the process
 _computed: dict[tuple[str, str, int], DailyChoice | None] = {}
@@ -205,14 +208,20 @@ async def _compute(game_id: str, day: date) -> DailyChoice | None:
 async def daily_choice(store: Storage, game_id: str, day: date, now: datetime) -> DailyChoice | None:
     """The day's deal of ``game_id``: the stored one, else chosen now (off the event loop)
     and stored. None when no candidate was proven; :class:`DailyUnavailable` without solver."""
-    stored = await stored_choice(store, game_id, day.isoformat())
-    if stored is not None:
-        return stored
-    found = await _compute(game_id, day)
-    if found is None:
-        return None
-    await store_choice(store, found, iso(now))
-    return await stored_choice(store, game_id, day.isoformat())
+    while True:
+        stored = await stored_choice(store, game_id, day.isoformat())
+        if stored is not None:
+            return stored
+        # One process computes a day's deal (seconds of solver time); the others wait for
+        # the stored choice, and take over if the computing process dies (its lease ends).
+        async with store.claimed(f"daily:{game_id}:{day.isoformat()}") as mine:
+            if mine:
+                found = await _compute(game_id, day)
+                if found is None:
+                    return None
+                await store_choice(store, found, iso(now))
+                return await stored_choice(store, game_id, day.isoformat())
+        await asyncio.sleep(CHOICE_POLL_SECONDS)
 
 
 @dataclass(frozen=True, slots=True)

@@ -386,33 +386,39 @@ class Races:
     async def tick(self, now: datetime) -> int:
         """Close join windows, end rounds whose time is up or whose boards are all finished;
         push what happened. Returns how many races changed."""
-        core = self.core
         changed = 0
-        for race_id, status, platform, chat_id in await self.store.races_in_status((LOBBY, RACING)):
+        for race_id, _listed, platform, chat_id in await self.store.races_in_status((LOBBY, RACING)):
             try:
-                race = await load_race(self.store, race_id)
-                if race is None:
-                    continue
-                lang = await core.chat_language(platform, chat_id)
-                ctx = system_ctx(platform, chat_id, lang, now)
-                replies: list[Reply] = []
-                if status == LOBBY and race.join_deadline is not None and race.join_deadline <= iso(now):
-                    replies = await self._close_window(ctx, race_id)
-                elif status == RACING:
-                    time_up = race.deadline is not None and race.deadline <= iso(now)
-                    if time_up:
-                        await self._resign_unfinished(race, now)
-                    if time_up or await self._all_finished(race):
-                        replies = await self._finish_round(ctx, race_id, race.round)
-                        if time_up and replies:
-                            replies.insert(0, core.say(ctx, "race.time_up"))
-                if replies:
-                    changed += 1
-                for reply in replies:
-                    await core.push(platform, chat_id, reply)
+                # one process acts on a race's clock at a time (status read again under the claim)
+                async with self.store.claimed(f"race:{race_id}") as mine:
+                    if mine and await self._tick_race(race_id, platform, chat_id, now):
+                        changed += 1
             except Exception:
                 log.exception("race %s tick failed", race_id)
         return changed
+
+    async def _tick_race(self, race_id: str, platform: str, chat_id: str, now: datetime) -> bool:
+        core = self.core
+        status = await self.store.status_of_session(race_id)
+        race = await load_race(self.store, race_id)
+        if race is None or status not in (LOBBY, RACING):
+            return False
+        lang = await core.chat_language(platform, chat_id)
+        ctx = system_ctx(platform, chat_id, lang, now)
+        replies: list[Reply] = []
+        if status == LOBBY and race.join_deadline is not None and race.join_deadline <= iso(now):
+            replies = await self._close_window(ctx, race_id)
+        elif status == RACING:
+            time_up = race.deadline is not None and race.deadline <= iso(now)
+            if time_up:
+                await self._resign_unfinished(race, now)
+            if time_up or await self._all_finished(race):
+                replies = await self._finish_round(ctx, race_id, race.round)
+                if time_up and replies:
+                    replies.insert(0, core.say(ctx, "race.time_up"))
+        for reply in replies:
+            await core.push(platform, chat_id, reply)
+        return bool(replies)
 
     async def _close_window(self, ctx: Ctx, race_id: str) -> list[Reply]:
         core = self.core

@@ -395,6 +395,12 @@ class Tables:
         """The turn timer of a table ran out: pass the player to move (a timeout), remove
         them after three in a row, and push what happened to the chat. False when there was
         nothing to do (the table moved on or ended meanwhile)."""
+        # Every process sees the same passed deadline: the claim lets one of them act, and
+        # the deadline is read again under it (the holder before us may have handled it).
+        async with self.store.claimed(f"timeout:{session_id}") as mine:
+            return mine and await self._time_out(session_id, now)
+
+    async def _time_out(self, session_id: str, now: datetime) -> bool:
         core = self.core
         table = await core.sessions.get(session_id)
         if table is None:

@@ -87,6 +87,9 @@ class DiscordConfig:
     api_base: str | None = None
     gateway_url: str | None = None
     default_language: str = "en"
+    #: sharding (``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``): None runs one plain client
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
 
     @classmethod
     def from_settings(cls, settings: Any) -> DiscordConfig:
@@ -104,6 +107,8 @@ class DiscordConfig:
             api_base=getattr(settings, "discord_api_base", None) or None,
             gateway_url=getattr(settings, "discord_gateway_url", None) or None,
             default_language=getattr(settings, "default_language", None) or "en",
+            shard_count=getattr(settings, "discord_shard_count", None),
+            shard_ids=getattr(settings, "discord_shard_ids", None),
         )
 
 
@@ -373,12 +378,26 @@ class TavoloClient(discord.Client):
         return f"https://discord.com/channels/{guild or '@me'}/{channel_id}/{message_id}"
 
 # ----- running -------------------------------------------------------------------------------------
+class ShardedTavoloClient(TavoloClient, discord.AutoShardedClient):
+    """The client running chosen shards of the bot in this process (``AutoShardedClient``):
+    each process of a sharded bot runs its own ``DISCORD_SHARD_IDS`` out of
+    ``DISCORD_SHARD_COUNT``, all on one database."""
+
+
 def create_client(core: Core, settings: Any, **options: Any) -> TavoloClient:
-    """A client for ``core``, with endpoints and token redaction set from ``settings``."""
+    """A client for ``core``, with endpoints and token redaction set from ``settings``; a
+    sharded one when ``discord_shard_count`` is set."""
     config = DiscordConfig.from_settings(settings)
     configure_endpoints(config.api_base, config.gateway_url)
     install_token_redaction(config.token)
-    return TavoloClient(core, config, **options)
+    if config.shard_count is None:
+        return TavoloClient(core, config, **options)
+    shards: dict[str, Any] = {"shard_count": config.shard_count}
+    if config.shard_ids is not None:
+        shards["shard_ids"] = list(config.shard_ids)
+    log.info("discord: shards %s of %d in this process",
+             ",".join(map(str, config.shard_ids or range(config.shard_count))), config.shard_count)  # fmt: skip
+    return ShardedTavoloClient(core, config, **shards, **options)
 
 
 async def serve(core: Core, settings: Any) -> None:

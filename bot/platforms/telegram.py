@@ -59,6 +59,7 @@ from telegram.error import TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     ChatMemberHandler,
     ChosenInlineResultHandler,
@@ -135,6 +136,8 @@ class TelegramAdapter(Delivery):
         if self.config.webhook_url:
             builder = builder.updater(None)  # updates arrive through our own webhook server
         app = builder.build()
+        # Before every handler: an update any worker has handled already is dropped.
+        app.add_handler(TypeHandler(Update, self._drop_redelivered), group=-1)
         app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.on_command))
         app.add_handler(CallbackQueryHandler(self.on_button))
         app.add_handler(InlineQueryHandler(self.on_inline_query))
@@ -144,6 +147,14 @@ class TelegramAdapter(Delivery):
         app.add_handler(TypeHandler(Update, self._mark_processed), group=1)
         app.add_error_handler(self.on_error)
         return app
+
+    async def _drop_redelivered(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Webhook workers behind one URL, or a retried delivery, may see an update twice:
+        the database's record of update ids lets exactly one handle it."""
+        if not await self.core.first_delivery(PLATFORM, update.update_id):
+            log.info("update %s was handled already; dropped", update.update_id)
+            await self._mark_processed(update, context)
+            raise ApplicationHandlerStop
 
     async def _mark_processed(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         self._processed_ids.append(update.update_id)
@@ -243,7 +254,7 @@ class TelegramAdapter(Delivery):
         query = update.callback_query
         if query is None or query.data is None:
             return
-        chat_id = self._table_of(query.message)
+        chat_id = await self._table_of(query.message)
         private: list[str] = []
         try:
             async with self._chat_lock(chat_id):
@@ -339,11 +350,17 @@ class TelegramAdapter(Delivery):
         self._admins[(chat_id, user_id)] = (is_admin, time.monotonic())
         return is_admin
 
-    def _table_of(self, message: Any) -> int:
-        """The chat a button belongs to: its own, or for a private hand the table's group."""
+    async def _table_of(self, message: Any) -> int:
+        """The chat a button belongs to: its own, or for a private hand the table's group
+        (remembered here, else stored by whichever process sent the hand)."""
         if not isinstance(message, Message):
             return 0
-        return self._hand_tables.get((message.chat.id, message.message_id), message.chat.id)
+        key = (message.chat.id, message.message_id)
+        if key not in self._hand_tables and message.chat.type == ChatType.PRIVATE:
+            origin = await self.core.private_message_origin(PLATFORM, str(key[0]), str(key[1]))
+            if origin is not None and origin.lstrip("-").isdigit():
+                self._hand_tables[key] = int(origin)
+        return self._hand_tables.get(key, message.chat.id)
 
     def _chat_lock(self, chat_id: int) -> asyncio.Lock:
         # Updates run concurrently across chats; within a chat they keep their order.

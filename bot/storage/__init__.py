@@ -8,6 +8,8 @@ One module per concern, mixed into the one ``Storage`` object the bot holds:
 - ``play``: tables (turn timers, seats) and races
 - ``ratings``: table ratings
 - ``results``: leaderboards, streaks and stats, replays
+- ``claims``: once-only work across processes (a claim row with a lease)
+- ``updates``: platform update ids already handled (a redelivered update is dropped)
 - ``migrations/``: the numbered schema, one module per migration, shared by both backends
 - ``backend``: the SQLite and PostgreSQL connections; ``base``: opening and migrating
 
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 from bot.storage.backend import BUSY_TIMEOUT_SECONDS, Backend
 from bot.storage.base import DEFAULT_DATABASE_URL, database_path, is_postgres_url, redacted
+from bot.storage.claims import DEFAULT_LEASE_SECONDS, ClaimsStore
 from bot.storage.daily import DailyStore
 from bot.storage.errors import AlreadyExists, StaleRevision, StorageBusy, StorageError
 from bot.storage.migrations import MIGRATIONS
@@ -49,20 +52,32 @@ from bot.storage.records import (
 )
 from bot.storage.results import ResultsStore
 from bot.storage.sessions import SessionsStore
+from bot.storage.updates import UpdatesStore
 
 
-class Storage(SessionsStore, PlayersStore, DailyStore, PlayStore, RatingsStore, ResultsStore):
+class Storage(
+    SessionsStore,
+    PlayersStore,
+    DailyStore,
+    PlayStore,
+    RatingsStore,
+    ResultsStore,
+    ClaimsStore,
+    UpdatesStore,
+):
     """The bot's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 
     def __init__(self, backend: Backend) -> None:
         super().__init__(backend)
         self._init_players()
+        self._init_claims()
 
 
 __all__ = [
     "ACTIVE",
     "BUSY_TIMEOUT_SECONDS",
     "CACHE_LIMIT",
+    "DEFAULT_LEASE_SECONDS",
     "DEFAULT_DATABASE_URL",
     "ENDED",
     "LOBBY",

@@ -63,10 +63,28 @@ class SessionsStore(StorageBase):
                 ),
             )  # fmt: skip
 
-    async def save_session(self, rec: SessionRecord) -> None:
-        """Write back the mutable fields of a session (everything but its identity)."""
+    async def save_session(self, rec: SessionRecord, expected_revision: int | None = None) -> None:
+        """Write back the mutable fields of a session (everything but its identity).
+
+        ``expected_revision``: compare-and-set, the write happens only if storage still holds
+        that revision (``StaleRevision`` otherwise: another process changed the session since
+        this copy was read). The core always passes it; None writes unconditionally (tools)."""
         async with self._transaction() as tx:
+            await self._checked_update(tx, rec, expected_revision)
+
+    async def _checked_update(self, tx: Tx, rec: SessionRecord, expected_revision: int | None) -> None:
+        if expected_revision is None:
             await tx.execute(_SESSION_UPDATE, _update_params(rec))
+            return
+        # the plain column update (not the never-backwards CASE) under the revision check
+        sql = _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
+        if await tx.execute(sql, (*_update_params(rec), expected_revision)) != 1:
+            raise StaleRevision(f"session {rec.id} is no longer at revision {expected_revision}")
+
+    async def set_board_message(self, session_id: str, message_id: str) -> None:
+        """Remember the session's board message (this column only: never races a move)."""
+        async with self._transaction() as tx:
+            await tx.execute("UPDATE sessions SET board_message_id = ? WHERE id = ?", (message_id, session_id))
 
     async def _swap_revision(self, tx: Tx, rec: SessionRecord) -> None:
         """Store ``rec`` if the stored revision is the one just before it (compare-and-set);
@@ -154,6 +172,24 @@ class SessionsStore(StorageBase):
         race board the move also takes the race's next race-wide number (``race_move``).
 
         ``StaleRevision`` when another process stored a move of this session first."""
+        if self.dialect == POSTGRES and not results:
+            # The usual move: one statement, one round trip (the update's row lock queues
+            # concurrent movers of this session; a stale revision updates and inserts nothing).
+            # A race board's move also takes its race's next race-wide number, as below.
+            sql = (
+                "WITH moved AS ("
+                + _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
+                + " RETURNING id), counted AS (UPDATE races SET move_counter = move_counter + 1 "
+                "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) "
+                "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter) "
+                "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
+                "SELECT id, ?, ?, ?, ?, (SELECT move_counter FROM counted) FROM moved RETURNING n"
+            )
+            params = (*_update_params(rec), rec.revision - 1, rec.id, n, player, notation, played_at)
+            rows = await self.fetch(sql, params)
+            if not rows:
+                raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
+            return
         async with self._transaction() as tx:
             await self._swap_revision(tx, rec)
             race_move = await self._advance_race_counter(tx, rec) if rec.kind == SOLO else None
@@ -170,10 +206,13 @@ class SessionsStore(StorageBase):
             await tx.execute("DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n))
 
     # ----- results ----------------------------------------------------------------------------
-    async def finish_session(self, rec: SessionRecord, results: Sequence[ResultRecord]) -> None:
-        """Store a session's end and its players' results together."""
+    async def finish_session(
+        self, rec: SessionRecord, results: Sequence[ResultRecord], expected_revision: int | None = None
+    ) -> None:
+        """Store a session's end and its players' results together (``expected_revision``:
+        compare-and-set as in ``save_session``)."""
         async with self._transaction() as tx:
-            await tx.execute(_SESSION_UPDATE, _update_params(rec))
+            await self._checked_update(tx, rec, expected_revision)
             await self._insert_results(tx, results)
 
     async def _insert_results(self, tx: Tx, results: Sequence[ResultRecord]) -> None:

@@ -36,6 +36,16 @@ async def main(url: str, scenario: str, index: int, start_at: float) -> None:
         elif scenario == "challenge":
             replies = await core.handle_text(_req(f"user{index}"), "/challenge")
             print(json.dumps({"keys": [r.key for r in replies]}))
+        elif scenario == "tick":
+            # every process sees the same passed turn deadline at once
+            pushed: list[str] = []
+
+            async def push(platform: str, chat_id: str, reply) -> None:
+                pushed.append(reply.key)
+
+            core.set_push(push)
+            handled = await core.tick()
+            print(json.dumps({"handled": handled, "pushed": pushed}))
         elif scenario == "flood":
             acks = {f"p{s}": 0 for s in range(SESSIONS)}
             other: list[str] = []

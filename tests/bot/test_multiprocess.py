@@ -15,6 +15,7 @@ from core_fakes import fake_render
 
 from bot.core import Core
 from bot.replies import Request
+from bot.storage import Storage
 
 WORKER = Path(__file__).with_name("mp_worker.py")
 PROCESSES = 3
@@ -107,3 +108,68 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
         assert all(a["acks"][f"p{s}"] == 20 for a in answers for s in range(10)), answers
     finally:
         await core.close()
+
+
+async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: str):
+    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    try:
+        chat = [Request("fake", "chat-1", u, u.capitalize(), True, False) for u in ("ana", "bea")]
+        await core.handle_text(chat[0], "/challenge @bea")
+        await core.handle_text(chat[1], "/join")
+        await core.handle_text(chat[0], "/start")
+        ((table_id,),) = await core.store.fetch("SELECT id FROM sessions WHERE kind = 'table' AND status = 'active'")
+        # Ana's turn timer ran out long ago: every process's next tick sees it
+        await core.store.write([("UPDATE table_play SET deadline = ? WHERE session_id = ?",
+                                 ("2000-01-01T00:00:00+00:00", table_id))])  # fmt: skip
+        assert await core.store.load_moves(table_id) == []
+    finally:
+        await core.close()
+    answers = await asyncio.to_thread(run_processes, db_url, "tick")
+    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    try:
+        assert len(await core.store.load_moves(table_id)) == 1, answers  # one timeout move stored
+        announcements = [k for a in answers for k in a["pushed"] if k == "tables.timed_out"]
+        assert len(announcements) == 1, answers
+        assert sorted(a["handled"] for a in answers) == [0, 0, 1]
+        assert await core.store.claim_holder(f"timeout:{table_id}") is None  # released after the work
+    finally:
+        await core.close()
+
+
+HOLDER = """
+import asyncio, sys, time
+sys.path[:0] = [{root!r}]
+from bot.storage import Storage
+
+async def main():
+    store = await Storage.open({url!r})
+    assert await store.try_claim("sweep", "doomed", {lease})
+    print("held", flush=True)
+    await asyncio.sleep(600)  # killed while holding the claim
+
+asyncio.run(main())
+"""
+
+
+async def test_a_claim_held_by_a_killed_process_is_taken_over_after_its_lease(db_url: str):
+    lease = 3.0
+    store = await Storage.open(db_url)
+    try:
+        code = HOLDER.format(root=str(Path(__file__).resolve().parents[2]), url=db_url, lease=lease)
+        holder = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+        try:
+            assert (await asyncio.to_thread(holder.stdout.readline)).strip() == "held"
+        finally:
+            holder.kill()
+            holder.wait(timeout=30)
+        killed_at = time.time()
+        # the dead holder's lease still runs: the work is not done twice meanwhile
+        assert not await store.try_claim("sweep", store.holder, lease)
+        async with store.claimed("sweep") as mine:
+            assert not mine
+        while not await store.try_claim("sweep", store.holder, lease):
+            assert time.time() - killed_at < lease + 10, "the expired claim was never taken over"
+            await asyncio.sleep(0.2)
+        assert (await store.claim_holder("sweep"))[0] == store.holder
+    finally:
+        await store.close()

@@ -4,6 +4,7 @@ senza tempo replays, and a restart in the middle."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Iterator
 
@@ -263,6 +264,33 @@ async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clo
         await chat_b.say("bea", "/resign")
         assert await second.tick() == 1
         assert pushed[-1].params["ranking"] == [("ana", 1, 5, 2), ("bea", 2, 5, 3)]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(db_url: str, clock: FakeClock, caplog):
+    first = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    try:
+        chat = FakePlatform(first)
+        pushed = pushed_into(chat)
+        other: list[Reply] = []
+
+        async def other_push(platform: str, chat_id: str, reply: Reply) -> None:
+            other.append(reply)
+
+        second.set_push(other_push)
+        await open_race(chat, "ana", "bea", args="5")
+        clock.advance(minutes=5)
+        handled = await asyncio.gather(first.tick(), second.tick())  # both see the clock run out
+        assert sorted(handled) == [0, 1]
+        announced = [r.key for r in pushed + other]
+        assert announced.count("race.results") == 1 and announced.count("race.time_up") == 1
+        assert await first.store.count_results() == 2
+        assert await first.tick() == 0 and await second.tick() == 0  # nothing left to end
+        # the other process stood aside (its claim refused), it did not fail half-way
+        assert not [r for r in caplog.records if r.levelname in ("ERROR", "WARNING")], caplog.text
     finally:
         await first.close()
         await second.close()

@@ -227,6 +227,8 @@ class FakeDiscord:
         self.requests: list[tuple[str, str]] = []  # (method, path) of every REST call
         self.auth_headers: set[str] = set()
         self.identified = asyncio.Event()
+        #: the ``shard`` field of every IDENTIFY (None: an unsharded client)
+        self.identified_shards: list[list[int] | None] = []
         self.rate_limit_next: dict[str, int] = {}  # method -> how many 429s to answer first
         self.rate_limited: list[str] = []
         self.errors: list[str] = []
@@ -313,7 +315,11 @@ class FakeDiscord:
                 await self._send(ws, 11, None)
             elif op == 2:
                 self.auth_headers.add(data["d"]["token"])
-                await self._send(ws, 0, self._ready(), "READY")
+                self.identified_shards.append(data["d"].get("shard"))
+                ready = self._ready()
+                if data["d"].get("shard") is not None:
+                    ready["shard"] = data["d"]["shard"]  # Discord echoes a sharded IDENTIFY's shard
+                await self._send(ws, 0, ready, "READY")
                 await self._send(ws, 0, self._guild(), "GUILD_CREATE")
                 self._sockets.append(ws)
                 self.identified.set()
@@ -768,6 +774,8 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.renderer = render_view
         self._client_context = contextlib.AsyncExitStack()
+        #: extra settings for the client (sharding: ``discord_shard_count`` / ``_ids``)
+        self.settings: dict[str, Any] = {}
 
     async def start_bot(self) -> None:
         from types import SimpleNamespace
@@ -780,6 +788,7 @@ class Table:
         settings = SimpleNamespace(
             discord_token=TOKEN, discord_guild_id=str(self.fake.guild_id),
             discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
+            **self.settings,
         )
         self.client = create_client(self.core, settings)
         # Started as ``bot.platforms.discord.serve`` starts it: entering the client's context
@@ -846,7 +855,7 @@ class Table:
         return boards[-1]
 
 
-async def running_table(tmp_path: Any, caplog: Any) -> Any:
+async def running_table(tmp_path: Any, caplog: Any, settings: dict[str, Any] | None = None) -> Any:
     """An async generator for a pytest fixture: a started fake Discord with the bot logged in;
     afterwards, checks what must hold in every test (no protocol error, every interaction
     acknowledged within 3 s, the token never logged)."""
@@ -856,6 +865,7 @@ async def running_table(tmp_path: Any, caplog: Any) -> Any:
     fake = FakeDiscord()
     await fake.start()
     running = Table(fake, f"sqlite:///{tmp_path}/tavolo.db")
+    running.settings.update(settings or {})
     try:
         await running.start_bot()
     except BaseException:

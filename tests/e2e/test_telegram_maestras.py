@@ -163,3 +163,27 @@ async def test_a_stranger_cannot_see_or_play_a_hand(table):
     board = world.fake.latest_photo(GROUP)
     answer = await world.press(GROUP, 699, board.message_id, f"v1:mv:{'x' * 8}:1:1N")
     assert answer["text"]  # refused, privately (the callback answer only the presser sees)
+
+
+async def test_private_hand_buttons_still_play_at_the_table_after_a_restart(table):
+    world = table
+    query = hand_button_query(world)
+    for _ in range(3):
+        if (await inline_hand(world, BOB, query))["results"]:
+            break
+        for user in (ALICE, CAROL):
+            answer = await inline_hand(world, user, query)
+            if answer["results"]:
+                text = answer["results"][0]["input_message_content"]["message_text"]
+                world.fake.send_via_bot(GROUP, user, text)
+                await world.handled(world.fake.last_update_id)
+    await world.command(GROUP, BOB, "/hand")
+    private = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
+    move = next(d for d in private.callback_data() if d.startswith("v1:mv:"))
+    await world.stop_bot()
+    await world.start_bot()  # a new process: which table the private hand belongs to is stored
+    edits = world.fake.latest_photo(GROUP).edits
+    answer = await world.press(BOB, BOB, private.message_id, move)
+    assert not answer.get("text")  # accepted at the group's table
+    assert world.fake.latest_photo(GROUP).edits == edits + 1
+    assert_group_never_saw_a_hand(world)

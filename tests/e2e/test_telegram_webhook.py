@@ -57,3 +57,40 @@ async def test_webhook_mode_takes_updates_only_with_the_secret(tmp_path):
         await adapter.stop()
         await core.close()
         await fake.stop()
+
+
+async def test_two_webhook_workers_behind_one_url_handle_an_update_delivered_twice_once(tmp_path):
+    fake = FakeTelegram()
+    await fake.start()
+    database = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    workers = []
+    try:
+        for _ in range(2):  # two processes' worth: each its own core and webhook server
+            port = free_port()
+            core = await Core.create(database, sweep_interval=None)
+            config = TelegramConfig(token=fake.token, base_url=fake.base_url,
+                                    webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                                    webhook_secret="s3cret", webhook_listen="127.0.0.1",
+                                    webhook_port=port)  # fmt: skip
+            adapter = TelegramAdapter(core, config)
+            await adapter.start()
+            workers.append((core, adapter, config))
+        fake.user(ALICE, "Alice")
+        fake.group(GROUP)
+        fake.send_text(GROUP, ALICE, "/help")
+        update = fake._updates.pop()
+        headers = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
+        async with aiohttp.ClientSession() as http:
+            # delivered to both workers, and retried to the first
+            for _core, _adapter, config in (*workers, workers[0]):
+                assert (await http.post(config.webhook_url, json=update, headers=headers)).status == 200
+        for _core, adapter, _config in workers:
+            await adapter.processed(update["update_id"])
+            await adapter.outbox.drain(10)
+        answers = fake.bot_messages(GROUP)
+        assert len(answers) == 1 and "/play" in answers[0].text
+    finally:
+        for core, adapter, _config in workers:
+            await adapter.stop()
+            await core.close()
+        await fake.stop()

@@ -15,11 +15,19 @@ from bot.storage.migrations import (
     m003_daily,
     m004_expired_at,
     m005_invariants,
+    m007_claims,
     m008_race_moves,
 )
 
-_MODULES: list[ModuleType] = [m001_base, m002_playing_together, m003_daily, m004_expired_at, m005_invariants,
-                              m008_race_moves]
+_MODULES: list[ModuleType] = [
+    m001_base,
+    m002_playing_together,
+    m003_daily,
+    m004_expired_at,
+    m005_invariants,
+    m007_claims,
+    m008_race_moves,
+]
 
 
 def migrations(dialect: str) -> list[tuple[int, str]]:
