@@ -9,12 +9,20 @@ from __future__ import annotations
 
 import secrets
 
+from bot import i18n
 from bot.core.buttons import ButtonAction
-from bot.core.commands import ITALIAN_FACES, PlayArgs, ascii_number, parse_play
+from bot.core.commands import (
+    ITALIAN_FACES,
+    SOLO_GAMES,
+    PlayArgs,
+    ascii_number,
+    game_id_of,
+    parse_play,
+)
 from bot.core.context import Ctx
 from bot.core.presentation import pile_ids
 from bot.core.registry import Registry
-from bot.core.service import Service
+from bot.core.service import Service, reads_as_move
 from bot.core.sessions import Session, iso
 from bot.replies import Reply
 from bot.storage import AlreadyExists
@@ -22,6 +30,11 @@ from engine import BadSetup, IllegalMove
 
 #: a plain-text chat line is tried as a move only when it is one word this short
 MAX_PLAIN_MOVE = 16
+
+
+def already_playing(ctx: Ctx, core: Service, game_id: str) -> Reply:
+    """The refusal of a second casual game of ``game_id`` here."""
+    return core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id)
 
 
 class SoloPlay:
@@ -45,11 +58,10 @@ class SoloPlay:
     # ----- commands -------------------------------------------------------------------------
     async def cmd_play(self, ctx: Ctx, wanted: PlayArgs) -> list[Reply]:
         core = self.core
-        existing = await core.solo(ctx)
-        if existing is not None:
-            return [core.private(ctx, "play.already_playing",
-                                 game=core.game_name(ctx.lang, existing.record.game_id))]  # fmt: skip
         game_id, faces, deal = wanted.game_id, wanted.faces, wanted.deal
+        # One casual game per game: a Canfield beside a Solitario, or beside today's daily.
+        if any(s.record.game_id == game_id and not s.record.ranked for s in await core.solos(ctx)):
+            return [already_playing(ctx, core, game_id)]
         if faces is None:
             faces = "napoletane" if game_id == "solitario" else "francesi"
         if deal is None:
@@ -68,7 +80,7 @@ class SoloPlay:
         except BadSetup as error:
             return [core.illegal(ctx, error)]
         except AlreadyExists:  # the same player's game, started a moment ago by another process
-            return [core.private(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id))]
+            return [already_playing(ctx, core, game_id)]
         # Solitario with cards=52 is a French deck: Italian faces cannot draw it.
         if faces in ITALIAN_FACES and session.game is not None and session.game.view(None).get("deck") == "french52":
             session.record.faces = "francesi"
@@ -84,34 +96,51 @@ class SoloPlay:
     async def cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
             return [self.core.private(ctx, "move.usage")]
-        session = await self.core.game_for_move(ctx)
+        text = " ".join(args)
+        session = await self.core.game_for_move(ctx, text)
         if session is None:
             return [await self.core.no_game(ctx)]
-        return await self.move(ctx, session, " ".join(args))
+        return await self.move(ctx, session, text)
 
     async def plain_text(self, ctx: Ctx, words: list[str]) -> list[Reply]:
-        """A chat line without a command: a move when it is one short word the sender's game
-        reads as one, else chatter (no reply)."""
-        if len(words) != 1 or len(words[0]) > MAX_PLAIN_MOVE:
+        """A chat line without a command: a move when it is one short word one of the sender's
+        games reads as one (legal or not: an illegal one is refused as ``/move`` refuses it),
+        else chatter (no reply)."""
+        if len(words) != 1 or len(words[0]) > MAX_PLAIN_MOVE or words[0].startswith("#"):
             return []
-        session = await self.core.game_for_move(ctx)
-        if session is None or session.game is None:
-            return []
-        try:
-            session.game.parse_move(words[0])
-        except IllegalMove:
+        session = await self.core.game_for_move(ctx, words[0])
+        if session is None or not reads_as_move(session, words[0]):
             return []  # chatter, not a move
         return await self.move(ctx, session, words[0])
 
+    async def named_solo(self, ctx: Ctx, args: list[str]) -> tuple[Session | None, Reply | None]:
+        """The solo game ``/undo``, ``/resign`` or ``/board`` acts on: the one of the game
+        ``args`` names, else the most recently touched; (None, refusal) when there is none."""
+        core = self.core
+        game_id = None
+        if args:
+            game_id = game_id_of(args[0])
+            if game_id not in SOLO_GAMES or len(args) > 1:
+                return None, core.private(ctx, "game.unknown", game=" ".join(args)[:32],
+                                          games=core.games_list(ctx.lang, SOLO_GAMES))  # fmt: skip
+        session = await core.solo(ctx, game_id)
+        if session is None and game_id is not None:
+            return None, await core.no_game(ctx, game_id)
+        return session, None
+
     async def cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        session = await self.core.solo(ctx)
+        session, refusal = await self.named_solo(ctx, args)
+        if refusal is not None:
+            return [refusal]
         if session is None:
             return [await self.core.no_game(ctx)]
         return await self.undo(ctx, session, None)
 
     async def cmd_resign(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         core = self.core
-        session = await core.solo(ctx)
+        session, refusal = await self.named_solo(ctx, args)
+        if refusal is not None:
+            return [refusal]
         if session is None:
             table = await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
             if table is not None and ctx.user in table.record.players:
@@ -121,7 +150,9 @@ class SoloPlay:
 
     async def cmd_board(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         core = self.core
-        session = await core.solo(ctx)
+        session, refusal = await self.named_solo(ctx, args)
+        if refusal is not None:
+            return [refusal]
         if session is None:
             session = await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         if session is None:
@@ -132,6 +163,8 @@ class SoloPlay:
     # ----- moves, undo, resign (commands and buttons) ----------------------------------------
     async def move(self, ctx: Ctx, session: Session, text: str, revision: int | None = None) -> list[Reply]:
         core = self.core
+        # Counted before the lock (solos takes each game's lock): a button names its own board.
+        several = revision is None and not session.is_table and len(await core.solos(ctx)) > 1
         async with core.sessions.lock(session.id):
             refusal = core.refusal(ctx, session, revision, need_turn=True)
             if refusal is not None:
@@ -147,7 +180,11 @@ class SoloPlay:
             try:
                 await core.sessions.play(session, text, ctx.user, ctx.now)
             except IllegalMove as error:
-                return [core.illegal(ctx, error, session)]
+                refusal = core.illegal(ctx, error, session)
+                if several:  # a typed move with several games open: say which game refused it
+                    name = core.game_name(ctx.lang, session.record.game_id)
+                    refusal.text = i18n.t(ctx.lang, "move.in_game", game=name, text=refusal.text)
+                return [refusal]
             return await core.after_change(ctx, session)
 
     async def undo(self, ctx: Ctx, session: Session, revision: int | None) -> list[Reply]:

@@ -15,9 +15,11 @@ from bot.storage.migrations import (
     m003_daily,
     m004_expired_at,
     m005_invariants,
+    m006_ranked_beside_casual,
 )
 
-_MODULES: list[ModuleType] = [m001_base, m002_playing_together, m003_daily, m004_expired_at, m005_invariants]
+_MODULES: list[ModuleType] = [m001_base, m002_playing_together, m003_daily, m004_expired_at, m005_invariants,
+                                  m006_ranked_beside_casual]
 
 
 def migrations(dialect: str) -> list[tuple[int, str]]:
