@@ -35,6 +35,7 @@ VERBS = frozenset(
         "found",  # one tap: send a card to a foundation (arg: the source, "*" for any)
         "undo",
         "resign",
+        "again",  # a finished solo game's "play again": a new deal of the same game and faces
         "hand",  # show my private hand (Cartas Maestras)
         "join",
         "leave",

@@ -24,6 +24,7 @@ COMMANDS: tuple[str, ...] = (
     "undo",
     "hint",
     "resign",
+    "autofinish",
     "challenge",
     "join",
     "leave",

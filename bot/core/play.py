@@ -30,6 +30,28 @@ from engine import BadSetup, IllegalMove
 
 #: a plain-text chat line is tried as a move only when it is one word this short
 MAX_PLAIN_MOVE = 16
+#: games the bot finishes once every card is face up and nothing is left to draw
+AUTO_FINISH_GAMES = ("solitario", "canfield")
+#: piles that must be empty for auto-finish (besides every card face up)
+AUTO_FINISH_EMPTY = ("stock", "waste", "reserve")
+
+
+def finishable(session: Session) -> bool:
+    """Whether the bot may play out the game: Solitario or Canfield, every card face up, and
+    stock, waste and reserve empty (then each tableau column is a descending run and the cards
+    go up to the foundations one by one, with no choice left for the player).
+
+    The waste must be empty too: with cards there and no stock, the order they come off can
+    still matter, so those games are left to the player."""
+    game = session.game
+    if session.record.game_id not in AUTO_FINISH_GAMES or game is None or game.is_over:
+        return False
+    for pile in game.view(None).get("piles") or []:
+        if pile.get("down"):
+            return False
+        if pile.get("kind") in AUTO_FINISH_EMPTY and pile.get("cards"):
+            return False
+    return True
 
 
 def already_playing(ctx: Ctx, core: Service, game_id: str) -> Reply:
@@ -49,9 +71,11 @@ class SoloPlay:
         registry.command("board", self.cmd_board)
         registry.command("undo", self.cmd_undo)
         registry.command("resign", self.cmd_resign)
+        registry.command("autofinish", self.cmd_autofinish)
         registry.button("mv", self.press_move)
         registry.button("undo", self.press_undo)
         registry.button("resign", self.press_resign)
+        registry.button("again", self.press_again, "solo")
         for verb in ("sel", "back", "found"):
             registry.button(verb, self.press_pick, "solo")
 
@@ -185,7 +209,33 @@ class SoloPlay:
                     name = core.game_name(ctx.lang, session.record.game_id)
                     refusal.text = i18n.t(ctx.lang, "move.in_game", game=name, text=refusal.text)
                 return [refusal]
+            if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
+                await self.auto_finish(ctx, session)
             return await core.after_change(ctx, session)
+
+    async def auto_finish(self, ctx: Ctx, session: Session) -> None:
+        """Under the session's lock: play every card up to the foundations, each a normal
+        stored move (replays and results check them like the player's own); stops when no
+        card can go up (never expected once ``finishable``: then the player goes on)."""
+        game = session.game
+        assert game is not None
+        foundations = pile_ids(game.view(None), "foundation")
+        while not game.is_over:
+            up = [m for m in game.legal_moves() if m.dst in foundations]
+            if not up:
+                return
+            await self.core.sessions.play(session, str(up[0]), ctx.user, ctx.now)
+
+    async def cmd_autofinish(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        """``/autofinish [on|off]``: whether the bot plays the sender's last cards to the
+        foundations in Solitario and Canfield; without a word it switches the setting."""
+        core = self.core
+        platform = ctx.req.platform
+        if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
+            return [core.private(ctx, "autofinish.usage")]
+        on = args[0].lower() == "on" if args else not await core.store.autofinish(platform, ctx.user)
+        await core.store.set_autofinish(platform, ctx.user, on)
+        return [core.private(ctx, "autofinish.on" if on else "autofinish.off")]
 
     async def undo(self, ctx: Ctx, session: Session, revision: int | None) -> list[Reply]:
         core = self.core
@@ -225,6 +275,15 @@ class SoloPlay:
 
     async def press_resign(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
         return await self.resign(ctx, session, action.revision)
+
+    async def press_again(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
+        """"Play again" under a finished solo game: a new deal of the same game, faces and
+        options, for whoever presses it (a casual game, even after the daily)."""
+        rec = session.record
+        if session.is_open:
+            return [self.core.private(ctx, "button.stale")]
+        wanted = PlayArgs(rec.game_id, rec.faces, None, dict(rec.options))
+        return await self.cmd_play(ctx, wanted)
 
     async def press_pick(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
         """sel / back / found: they need the current position."""

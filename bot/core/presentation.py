@@ -125,7 +125,18 @@ class Presenter:
                                          i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
             else:
                 answer.buttons = self.solo_buttons(ctx.lang, session, view, selected)
+        elif not session.is_table and not session.is_open and not await self.is_race_board(session):
+            # A race board's next deal comes from the race, not from this button.
+            answer.buttons = [Button(button_ids.encode("again", rec.id, rec.revision),
+                                     i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
         return answer
+
+    async def is_race_board(self, session: Session) -> bool:
+        """A board the features forbid undoing once it is over: a race's (see ``undo_forbidden``)."""
+        for guard in self.registry.undo_forbidden:
+            if await guard(session):
+                return True
+        return False
 
     def lobby_buttons(self, lang: str, session: Session) -> list[Button]:
         rid, rev = session.id, session.record.revision

@@ -7,6 +7,7 @@ import json
 
 from core_fakes import FakeClock, FakePlatform
 
+import engine
 from bot.core import Core, buttons
 
 
@@ -129,3 +130,89 @@ async def test_a_chosen_pile_and_its_targets_are_marked_on_the_board(chat: FakeP
     assert style["selected"] == "4" and style["targets"] == ["7", "f4"]
     (back,) = await chat.press("ana", chat.button(lambda b: b.label == "Cancel").id)
     assert "selected" not in drawn_style(back)
+
+
+# Solitario deal 1: a winning line (found by the solver); after its first 77 moves every card
+# is face up and stock and waste are empty (after 76, the waste still holds a card).
+WINNING_LINE_1 = ["wf1", "d", "d", "d", "d", "d", "wf3", "d", "d", "d", "d", "d", "d", "d", "wf4", "41", "34", "42", "74", "7f4", "6f4", "24", "41", "w2", "52", "5f2", "6f2", "1f2", "6f1", "1f4", "4f1", "d", "wf2", "d", "d", "d", "wf4", "74", "61", "6f3", "6f2", "76", "7f2", "7f3", "1f3", "3f3", "3f1", "1f1", "1f4", "2f4", "1f2", "1f4", "7f2", "1f2", "6f2", "d", "d", "d", "wf1", "d", "wf1", "2f1", "d", "d", "wf4", "w1", "wf1", "1f1", "f21", "f13", "f14", "1f2", "54", "5f4", "5f3", "d", "wf3"]
+
+
+async def near_the_end(core: Core, chat: FakePlatform) -> str:
+    """Solitario deal 1 played to one move before every card is face up: its session id."""
+    _, board = await chat.say("ana", "/play solitario 1")
+    session = await core.sessions.get(board.board.session_id)
+    for move in WINNING_LINE_1[:76]:
+        await core.sessions.play(session, move, "ana", core.service.clock())
+    return session.id
+
+
+async def test_auto_finish_plays_the_last_cards_as_stored_moves(core: Core, chat: FakePlatform):
+    session_id = await near_the_end(core, chat)
+    board, end, *_ = await chat.say("ana", f"/move {WINNING_LINE_1[76]}")
+    assert end.key == "outcome.won"
+    assert buttons.decode(board.buttons[0].id).verb == "again" and board.buttons[0].label == "Play again"
+    session = await core.sessions.get(session_id)
+    stored = await core.store.load_moves(session_id)
+    assert len(stored) > 77 and stored[:77] == WINNING_LINE_1[:77]
+    # every stored move replays to the win the result claims
+    replayed = engine.replay("solitario", 1, ["ana"], session.record.options, stored)
+    assert replayed.is_over and str(replayed.outcome) == "won"
+
+
+async def test_auto_finish_can_be_turned_off_per_player_in_every_language(core: Core, chat: FakePlatform):
+    (off,) = await chat.say("ana", "/autofinish off")
+    assert off.key == "autofinish.off" and off.is_private
+    session_id = await near_the_end(core, chat)
+    (board,) = await chat.say("ana", f"/move {WINNING_LINE_1[76]}")
+    assert len(await core.store.load_moves(session_id)) == 77
+    assert board.buttons and buttons.decode(board.buttons[0].id).verb != "again"
+    # the setting is the player's: another player keeps the default; no word switches it
+    assert await core.store.autofinish("fake", "bob")
+    (on,) = await chat.say("ana", "/autofinish")
+    assert on.key == "autofinish.on"
+    (bad,) = await chat.say("ana", "/autofinish maybe")
+    assert bad.key == "autofinish.usage"
+    chat.admins.add("ana")
+    for lang, word in (("es", "desactivado"), ("it", "disattivata")):
+        await chat.say("ana", f"/lang {lang}")
+        (off,) = await chat.say("ana", "/autofinish off")
+        assert word in off.text
+
+
+async def test_play_again_deals_a_new_game_of_the_same_game_and_faces(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/play solitario piacentine 7")
+    board, end, *_ = await chat.say("ana", "/resign")
+    again = chat.button(lambda b: buttons.decode(b.id).verb == "again", board)
+    started, new_board = await chat.press("ana", again.id)
+    assert started.key == "play.started" and new_board.board.session_id != board.board.session_id
+    fresh = await core.sessions.get(new_board.board.session_id)
+    assert fresh.record.game_id == "solitario" and fresh.record.faces == "piacentine" and fresh.is_active
+    # a second press finds the new game open
+    (refused,) = await chat.press("ana", again.id)
+    assert refused.key == "play.already_playing"
+    chat.admins.add("ana")
+    await chat.say("ana", "/lang it")
+    board, *_ = await chat.say("ana", "/resign")
+    assert chat.button(lambda b: buttons.decode(b.id).verb == "again", board).label == "Gioca ancora"
+
+
+async def test_stats_give_win_rate_and_median_time_of_a_win(core: Core, chat: FakePlatform, clock: FakeClock):
+    await near_the_end(core, chat)
+    clock.advance(minutes=5, seconds=7)
+    await chat.say("ana", f"/move {WINNING_LINE_1[76]}")  # auto-finish wins it
+    await chat.say("ana", "/play solitario 2")
+    clock.advance(minutes=1)
+    await chat.say("ana", "/resign")
+    await chat.say("ana", "/play canfield 3")
+    await chat.say("ana", "/resign")
+    (stats,) = await chat.say("ana", "/stats")
+    lines = stats.text.splitlines()
+    solitario = lines.index(next(line for line in lines if line.startswith("Solitario")))
+    assert lines[solitario + 1] == "  win rate 50%, median time of a win 5:07"
+    canfield = lines.index(next(line for line in lines if line.startswith("Canfield")))
+    assert lines[canfield + 1] == "  win rate 0%"
+    assert stats.params["median_win_seconds"] == {"solitario": 307.0}
+    chat.admins.add("ana")
+    await chat.say("ana", "/lang it")
+    (stats,) = await chat.say("ana", "/stats")
+    assert "  vittorie 50%, tempo mediano di una vittoria 5:07" in stats.text.splitlines()

@@ -15,11 +15,11 @@ from bot.storage.migrations import (
     m003_daily,
     m004_expired_at,
     m005_invariants,
-    m006_ranked_beside_casual,
+    m006_solo_games,
 )
 
 _MODULES: list[ModuleType] = [m001_base, m002_playing_together, m003_daily, m004_expired_at, m005_invariants,
-                                  m006_ranked_beside_casual]
+                                  m006_solo_games]
 
 
 def migrations(dialect: str) -> list[tuple[int, str]]:
