@@ -37,6 +37,7 @@ VERBS = frozenset(
         "resign",
         "again",  # a finished solo game's "play again": a new deal of the same game and faces
         "hand",  # show my private hand (Cartas Maestras)
+        "rematch",  # a finished table's "play again": a new lobby with the same seats
         "join",
         "leave",
         "start",

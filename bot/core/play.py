@@ -1,5 +1,10 @@
 """The solo-game lifecycle the core owns: ``/play``, ``/move``, ``/undo``, ``/resign``,
-``/board``, plain-text moves, and the board buttons (mv, sel, back, found, undo, resign).
+``/board``, ``/autofinish``, plain-text moves, and the board buttons (mv, sel, back, found,
+undo, resign, again).
+
+A player may keep one open casual game per game in a chat (and the day's ranked daily beside
+it): a typed move goes to the most recently touched game that reads it as a move, and
+``/undo``, ``/resign``, ``/board`` take the most recently touched one or the game named.
 
 Registered into the registry like any feature (``register``), so dispatch treats them alike;
 table moves arrive here too (``/move`` and a hand's ``mv`` buttons).

@@ -125,6 +125,9 @@ class Presenter:
                                          i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
             else:
                 answer.buttons = self.solo_buttons(ctx.lang, session, view, selected)
+        elif session.is_table and game.is_over and "rematch" in self.registry.buttons:
+            answer.buttons = [Button(button_ids.encode("rematch", rec.id, rec.revision),
+                                     i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
         elif not session.is_table and not session.is_open and not await self.is_race_board(session):
             # A race board's next deal comes from the race, not from this button.
             answer.buttons = [Button(button_ids.encode("again", rec.id, rec.revision),

@@ -42,6 +42,7 @@ class Lobby:
         registry.button("leave", self.press_leave, "table", lobby_only=True)
         registry.button("start", self.press_start, "table", lobby_only=True, exact_revision=True)
         registry.button("hand", self.press_hand, "table")
+        registry.button("rematch", self.press_rematch, "table")
 
     async def _table(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
         table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
@@ -114,3 +115,6 @@ class Lobby:
         if table.game is None or not table.is_active:
             return [self.core.private(ctx, "game.not_active")]
         return [await self.core.hand(ctx, table)]
+
+    async def press_rematch(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
+        return await self.tables.rematch(ctx, table)

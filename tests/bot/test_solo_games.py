@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from core_fakes import FakeClock, FakePlatform
+from core_fakes import FakeClock, FakePlatform, play_out
 
 import engine
 from bot.core import Core, buttons
@@ -215,4 +215,27 @@ async def test_stats_give_win_rate_and_median_time_of_a_win(core: Core, chat: Fa
     chat.admins.add("ana")
     await chat.say("ana", "/lang it")
     (stats,) = await chat.say("ana", "/stats")
-    assert "  vittorie 50%, tempo mediano di una vittoria 5:07" in stats.text.splitlines()
+    assert "  percentuale di vittorie 50%, tempo mediano di una vittoria 5:07" in stats.text.splitlines()
+
+
+async def test_play_again_at_a_finished_table_opens_a_lobby_with_the_same_seats(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/challenge @bea timer=5")
+    await chat.say("bea", "/join")
+    await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    await play_out(core, chat)
+    board = chat.board()
+    again = chat.button(lambda b: buttons.decode(b.id).verb == "rematch", board)
+    assert again.label == "Play again"
+    (refused,) = await chat.press("cid", again.id)  # not one of its players
+    assert refused.key == "game.not_your_game"
+    opened, lobby = await chat.press("bea", again.id)
+    assert opened.key == "challenge.opened" and opened.mentions == ["ana"] and "5 min" in opened.text
+    new = await core.sessions.get(lobby.board.session_id)
+    assert new.record.creator == "bea" and new.record.players == ["bea", "~cpu1"] and new.record.invited == ["ana"]
+    assert new.record.status == "lobby"
+    (taken,) = await chat.press("ana", again.id)  # the chat's one table is open again
+    assert taken.key == "challenge.exists"
+    await chat.say("ana", "/join")
+    started, *_ = await chat.say("bea", "/start")
+    assert started.key == "start.started" and new.record.players == ["bea", "~cpu1", "ana"]
