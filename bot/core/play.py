@@ -192,8 +192,6 @@ class SoloPlay:
     # ----- moves, undo, resign (commands and buttons) ----------------------------------------
     async def move(self, ctx: Ctx, session: Session, text: str, revision: int | None = None) -> list[Reply]:
         core = self.core
-        # Counted before the lock (solos takes each game's lock): a button names its own board.
-        several = revision is None and not session.is_table and len(await core.solos(ctx)) > 1
         async with core.sessions.lock(session.id):
             refusal = core.refusal(ctx, session, revision, need_turn=True)
             if refusal is not None:
@@ -210,9 +208,11 @@ class SoloPlay:
                 await core.sessions.play(session, text, ctx.user, ctx.now)
             except IllegalMove as error:
                 refusal = core.illegal(ctx, error, session)
-                if several:  # a typed move with several games open: say which game refused it
-                    name = core.game_name(ctx.lang, session.record.game_id)
-                    refusal.text = i18n.t(ctx.lang, "move.in_game", game=name, text=refusal.text)
+                if revision is None and not session.is_table:  # typed, not a button on its board
+                    mine = await core.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+                    if len(mine) > 1:  # several games open: say which one refused it
+                        name = core.game_name(ctx.lang, session.record.game_id)
+                        refusal.text = i18n.t(ctx.lang, "move.in_game", game=name, text=refusal.text)
                 return [refusal]
             if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
                 await self.auto_finish(ctx, session)

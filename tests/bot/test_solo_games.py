@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from core_fakes import FakeClock, FakePlatform, play_out
 
 import engine
 from bot.core import Core, buttons
+from bot.storage import AlreadyExists
 
 
 def drawn_style(reply) -> dict:
@@ -239,3 +241,16 @@ async def test_play_again_at_a_finished_table_opens_a_lobby_with_the_same_seats(
     await chat.say("ana", "/join")
     started, *_ = await chat.say("bea", "/start")
     assert started.key == "start.started" and new.record.players == ["bea", "~cpu1", "ana"]
+
+
+async def test_the_database_holds_one_casual_and_one_ranked_game_per_game(core: Core):
+    """What another process would hit: the unique index of migration 6, not the core's check."""
+    start = ("fake", "chat-1", "ana", "Ana")
+    await core.sessions.new_solo(*start, "canfield", {}, 1, "francesi", "2025-03-14T12:00:00")
+    await core.sessions.new_solo(*start, "solitario", {}, 1, "napoletane", "2025-03-14T12:00:00")
+    await core.sessions.new_solo(*start, "canfield", {}, 2, "francesi", "2025-03-14T12:00:00", ranked=True)
+    with pytest.raises(AlreadyExists):
+        await core.sessions.new_solo(*start, "canfield", {}, 3, "francesi", "2025-03-14T12:00:00")
+    with pytest.raises(AlreadyExists):
+        await core.sessions.new_solo(*start, "canfield", {}, 4, "francesi", "2025-03-14T12:00:00", ranked=True)
+    assert len(await core.sessions.solos_of("fake", "chat-1", "ana")) == 3
