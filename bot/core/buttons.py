@@ -35,8 +35,10 @@ VERBS = frozenset(
         "found",  # one tap: send a card to a foundation (arg: the source, "*" for any)
         "undo",
         "resign",
+        "again",  # a finished solo game's "play again": a new deal of the same game and faces
         "hand",  # show my private hand (Cartas Maestras)
         "turn",  # my hand, one card on one path chosen: its rotations (arg: "2N", "1Se")
+        "rematch",  # a finished table's "play again": a new lobby with the same seats
         "join",
         "leave",
         "start",

@@ -25,6 +25,7 @@ COMMANDS: tuple[str, ...] = (
     "undo",
     "hint",
     "resign",
+    "autofinish",
     "challenge",
     "join",
     "leave",

@@ -71,9 +71,13 @@ class Presenter:
         self.registry = registry
         self.renderer = renderer
 
-    async def render(self, session: Session, view: dict[str, Any], lang: str, hand: bool = False) -> bytes | None:
+    async def render(
+        self, session: Session, view: dict[str, Any], lang: str, hand: bool = False,
+        selected: str | None = None, targets: list[str] | None = None,
+    ) -> bytes | None:  # fmt: skip
         """The board image (or, with ``hand``, the viewer's private hand image), drawn off the
-        event loop; None (text-only board) if drawing fails."""
+        event loop; None (text-only board) if drawing fails. ``selected``: the pile picked by a
+        first tap, ringed on the image with ``targets``, the piles it may go to."""
         render = self.renderer
         if render is None:
             import renderer as renderer_module  # loaded on first board: start-up stays light
@@ -84,6 +88,9 @@ class Presenter:
         style: dict[str, Any] = {"faces": session.record.faces, "lang": lang, "words": i18n.board_words(lang)}
         if hand:
             style["hand"] = True
+        if selected is not None:
+            style["selected"] = selected
+            style["targets"] = list(targets or ())
         for hook in self.registry.board_style:
             view = await hook(session, view, style)
         call = functools.partial(render, session.record.game_id, view, **style)
@@ -116,7 +123,10 @@ class Presenter:
             key = "board.caption_over" if game.is_over else "board.caption"
             params = {"game": name, "deal": rec.deal, "move": game.move_number, "score": game.score}
         answer = reply(ctx.lang, key, **params)
-        answer.image = await self.render(session, view, ctx.lang)
+        targets = None
+        if selected is not None:  # the picked pile and where it may go, marked on the image
+            targets = sorted({str(m.dst) for m in game.legal_moves() if str(m.src) == selected and m.dst is not None})
+        answer.image = await self.render(session, view, ctx.lang, selected=selected, targets=targets)
         answer.image_name = f"{rec.game_id}-{rec.id}-{game.move_number}.png"
         answer.board = ref
         if session.is_active and not game.is_over:
@@ -124,11 +134,24 @@ class Presenter:
                 answer.buttons = [Button(button_ids.encode("hand", rec.id, rec.revision),
                                          i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
             else:
-                undo = not rec.ranked and game.moves != []
-                for forbidden in self.registry.undo_forbidden:
-                    undo = undo and not await forbidden(session)  # no button for what is refused
+                # no button for what is refused: undo in a ranked game or a race
+                undo = not rec.ranked and game.moves != [] and not await self.is_race_board(session)
                 answer.buttons = self.solo_buttons(ctx.lang, session, view, selected, undo)
+        elif session.is_table and game.is_over and "rematch" in self.registry.buttons:
+            answer.buttons = [Button(button_ids.encode("rematch", rec.id, rec.revision),
+                                     i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
+        elif not session.is_table and not session.is_open and not await self.is_race_board(session):
+            # A race board's next deal comes from the race, not from this button.
+            answer.buttons = [Button(button_ids.encode("again", rec.id, rec.revision),
+                                     i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
         return answer
+
+    async def is_race_board(self, session: Session) -> bool:
+        """A board the features forbid undoing once it is over: a race's (see ``undo_forbidden``)."""
+        for guard in self.registry.undo_forbidden:
+            if await guard(session):
+                return True
+        return False
 
     def lobby_buttons(self, lang: str, session: Session) -> list[Button]:
         rid, rev = session.id, session.record.revision

@@ -39,6 +39,21 @@ Push = Callable[[str, str, Reply], Awaitable[None]]
 IDLE_LIMIT = timedelta(hours=24)
 
 
+def reads_as_move(session: Session, text: str) -> bool:
+    """Whether the session's game reads ``text`` as a move, legal here or not: an error other
+    than ``bad_notation`` (an empty source pile, say) means it parsed as one."""
+    game = session.game
+    if game is None:
+        return False
+    if text.startswith("#"):  # a move by its index in the legal list: any game reads it
+        return True
+    try:
+        game.parse_move(text)
+    except IllegalMove as error:
+        return error.reason != "bad_notation"
+    return True
+
+
 class Service:
     """What features may use of the core (see module doc)."""
 
@@ -119,27 +134,41 @@ class Service:
     turn_announcement = staticmethod(Presenter.turn_announcement)
 
     # ----- the session lifecycle -----------------------------------------------------------
-    async def solo(self, ctx: Ctx) -> Session | None:
-        """The sender's active solo game here (ending it first if it idled for 24 h)."""
-        session = await self.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
-        if session is None:
-            return None
-        async with self.sessions.lock(session.id):
-            if await self.expire_if_idle(session, ctx.now):
-                return None
-        return session
+    async def solos(self, ctx: Ctx) -> list[Session]:
+        """The sender's active solo games here, the most recently touched first (those idle
+        for 24 h are ended first and left out)."""
+        found = []
+        for session in await self.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user):
+            async with self.sessions.lock(session.id):
+                if await self.expire_if_idle(session, ctx.now):
+                    continue
+            found.append(session)
+        return found
 
-    async def game_for_move(self, ctx: Ctx) -> Session | None:
-        """Which game ``/move`` means: the table when it is the sender's turn there, else the
-        sender's solo game, else the table they sit at (which then answers "not your turn")."""
+    async def solo(self, ctx: Ctx, game_id: str | None = None) -> Session | None:
+        """The sender's most recently touched active solo game here (of ``game_id`` if given)."""
+        for session in await self.solos(ctx):
+            if game_id is None or session.record.game_id == game_id:
+                return session
+        return None
+
+    async def game_for_move(self, ctx: Ctx, text: str | None = None, game_id: str | None = None) -> Session | None:
+        """Which game a move (``text``) means: the table when it is the sender's turn there,
+        else the most recently touched solo game that reads ``text`` as a move (any of them
+        when none does; of ``game_id`` if given), else the table they sit at (which then
+        answers "not your turn")."""
         table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
         seated = table is not None and table.game is not None and ctx.user in table.record.players
-        if seated and table.game.current_player == ctx.user:  # type: ignore[union-attr]
+        if seated and table.game.current_player == ctx.user and game_id is None:  # type: ignore[union-attr]
             return table
-        solo = await self.solo(ctx)
-        if solo is not None:
-            return solo
-        return table if seated else None
+        solos = [s for s in await self.solos(ctx) if game_id is None or s.record.game_id == game_id]
+        if text is not None:
+            for session in solos:
+                if reads_as_move(session, text):
+                    return session
+        if solos:
+            return solos[0]
+        return table if seated and game_id is None else None
 
     async def expire_if_idle(self, session: Session, now: datetime) -> bool:
         """Under the session's lock: end an idle solo game; True if it was ended."""
@@ -151,9 +180,12 @@ class Service:
         await self.sessions.resign(session, now, touch=False)
         return True
 
-    async def no_game(self, ctx: Ctx) -> Reply:
+    async def no_game(self, ctx: Ctx, game_id: str | None = None) -> Reply:
         """The answer when the sender has no game here to act on: that their last game here
-        expired, when the idle limit ended it, else that they have none."""
+        expired, when the idle limit ended it, else that they have none (of ``game_id``, when
+        the command named one)."""
+        if game_id is not None:
+            return self.private(ctx, "move.no_game_named", game=self.game_name(ctx.lang, game_id), word=game_id)
         last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
         if last is not None and last.expired_at is not None:
             return self.refuse(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))

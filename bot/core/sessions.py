@@ -161,12 +161,20 @@ class Sessions:
                 found.append(session)
         return found
 
+    async def solos_of(self, platform: str, chat_id: str, player: str) -> list[Session]:
+        """The player's active solo games in this chat (at most one casual and one ranked per
+        game), the most recently touched first."""
+        found = [s for s in await self.in_chat(platform, chat_id)
+                 if s.record.kind == SOLO and player in s.record.players]  # fmt: skip
+        # in_chat lists oldest first: on a tie of times (one second), the later in that order
+        order = {s.id: n for n, s in enumerate(found)}
+        found.sort(key=lambda s: (s.record.last_active_at, s.record.created_at, order[s.id]), reverse=True)
+        return found
+
     async def solo_of(self, platform: str, chat_id: str, player: str) -> Session | None:
-        """The player's active solo game in this chat, if any."""
-        for session in await self.in_chat(platform, chat_id):
-            if session.record.kind == SOLO and player in session.record.players:
-                return session
-        return None
+        """The player's most recently touched active solo game in this chat, if any."""
+        found = await self.solos_of(platform, chat_id, player)
+        return found[0] if found else None
 
     async def table_of(self, platform: str, chat_id: str) -> Session | None:
         """The chat's open multiplayer table, if any."""
@@ -192,8 +200,10 @@ class Sessions:
         deal: int,
         faces: str,
         now: str,
+        ranked: bool = False,
     ) -> Session:
-        """Start and store a solo game (raises ``engine.BadSetup`` for bad options/deal)."""
+        """Start and store a solo game (raises ``engine.BadSetup`` for bad options/deal;
+        ``AlreadyExists`` when the player has this game open here, casual or ``ranked`` alike)."""
         game = engine.new_game(game_id, deal, [player], dict(options))
         record = SessionRecord(
             id=await self._unused_id(),
@@ -208,6 +218,7 @@ class Sessions:
             creator=player,
             status=ACTIVE,
             faces=faces,
+            ranked=ranked,
             created_at=now,
             last_active_at=now,
         )

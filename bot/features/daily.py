@@ -431,9 +431,6 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         else:
             return [core.refuse(ctx, "daily.bad_argument", arg=word[:32])]
     await settle_pending(core.store)
-    existing = await core.solo(ctx)
-    if existing is not None:
-        return [core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, existing.record.game_id))]
     today = ctx.now.date()
     try:
         choice = await daily_choice(core.store, game_id, today, ctx.now)
@@ -446,20 +443,26 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     if attempt is not None and attempt.status == PLAYING:
         # Its game is still going (in another chat: a replay here would show the deal).
         return [core.refuse(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
+    # The ranked attempt is its own session beside a casual game of the same game (the
+    # database allows one casual and one ranked per game); a casual replay is a casual game.
+    wanted_ranked = attempt is None
+    refusal = core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id)
+    if any(s.record.game_id == game_id and s.record.ranked == wanted_ranked for s in await core.solos(ctx)):
+        return [refusal]
     faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
     try:
-        session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name,
-                                               game_id, {}, choice.deal, faces, iso(ctx.now))  # fmt: skip
+        session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name, game_id, {},
+                                               choice.deal, faces, iso(ctx.now), ranked=wanted_ranked)  # fmt: skip
     except AlreadyExists:  # the same request, served a moment ago by another process
-        existing = await core.solo(ctx)
-        game = existing.record.game_id if existing is not None else game_id
-        return [core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, game))]
+        return [refusal]
     name = core.game_name(ctx.lang, game_id)
-    ranked = attempt is None and await add_attempt(core.store, Attempt(
+    ranked = wanted_ranked and await add_attempt(core.store, Attempt(
         platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
+    if wanted_ranked and not ranked:
+        # Another process recorded this player's attempt first: this session is not it.
+        await core.sessions.end_without_result(session, iso(ctx.now))
+        return [core.refuse(ctx, "daily.in_progress", game=name)]
     if ranked:
-        session.record.ranked = True
-        await core.sessions.save(session)
         started = core.say(ctx, "daily.started", name=ctx.req.user_name, game=name, day=choice.day)
     else:
         started = core.say(ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day)

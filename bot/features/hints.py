@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n
+from bot.core.commands import SOLO_GAMES, game_id_of
 from bot.replies import Reply
 from engine import Game, IllegalMove, Move
 
@@ -128,10 +129,17 @@ def suggest(game: Game, player: str | None) -> tuple[str, str, int] | None:
 
 
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
-    """``/hint``: the hint for the sender's game in this chat, privately."""
-    session = await core.game_for_move(ctx)
+    """``/hint [game]``: the hint for the sender's game in this chat (the table on their
+    turn, else the most recently touched solo game, or the one of the game named), privately."""
+    game_id = None
+    if args:
+        game_id = game_id_of(args[0])
+        if game_id not in SOLO_GAMES or len(args) > 1:
+            return [core.private(ctx, "game.unknown", game=" ".join(args)[:32],
+                                 games=core.games_list(ctx.lang, SOLO_GAMES))]  # fmt: skip
+    session = await core.game_for_move(ctx, game_id=game_id)
     if session is None or session.game is None:
-        return [await core.no_game(ctx)]
+        return [await core.no_game(ctx, game_id)]
     if session.record.ranked:
         return [core.refuse(ctx, "hint.ranked")]
     for forbidden in core.registry.hint_forbidden:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
+from statistics import median
 from typing import TYPE_CHECKING
 
 from bot import i18n
@@ -92,6 +93,28 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
     return found
 
 
+async def median_win_times(store: Storage, platform: str, player_id: str) -> dict[str, timedelta]:
+    """Per game, the median time of the player's won solo games: from the deal to the winning
+    move (resigned and expired games left out: their time says nothing about play)."""
+    per_game: dict[str, list[timedelta]] = {}
+    for game_id, started, finished in await store.won_solo_times(platform, player_id):
+        spent = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
+        per_game.setdefault(game_id, []).append(max(spent, timedelta(0)))
+    return {game_id: median(times) for game_id, times in per_game.items()}
+
+
+def clock_text(spent: timedelta) -> str:
+    """``m:ss`` or ``h:mm:ss``.
+
+    >>> clock_text(timedelta(seconds=75)), clock_text(timedelta(hours=1, seconds=5))
+    ('1:15', '1:00:05')
+    """
+    seconds = int(spent.total_seconds())
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+
+
 def _best_text(lang: str, stats: GameStats) -> str:
     best = stats.best
     if best is None:
@@ -121,12 +144,19 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
         return [core.say(ctx, "stats.none", name=name)]
     lang = ctx.lang
     lines = [i18n.t(lang, "stats.header", name=name)]
+    times = await median_win_times(core.store, ctx.req.platform, player_id)
     for stats in per_game:
         lines.append(i18n.t(lang, "stats.game_line", game=core.game_name(lang, stats.game_id),
                             games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
+        rate = round(100 * stats.wins / stats.games)
+        if stats.game_id in times:
+            lines.append(i18n.t(lang, "stats.rate_time", rate=rate, time=clock_text(times[stats.game_id])))
+        else:
+            lines.append(i18n.t(lang, "stats.rate", rate=rate))
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
     # Ratings and table numbers come from the tables feature.
     lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
     params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
-              "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game}}  # fmt: skip
+              "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game},
+              "median_win_seconds": {g: t.total_seconds() for g, t in times.items()}}  # fmt: skip
     return [Reply(key="stats.text", text="\n".join(lines), params=params)]

@@ -485,6 +485,39 @@ class Tables:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
 
+    async def rematch(self, ctx: Ctx, table: Session) -> list[Reply]:
+        """"Play again" under a finished table: a new lobby here with the same seats. Whoever
+        presses it opens it (one of the players); the computer seats sit down at once with
+        the same timer, the other people are invited and mentioned, and /join when they are
+        still here (a lobby does not deal anyone in who did not say so); the opener /start's."""
+        core = self.core
+        rec = table.record
+        if table.is_open:
+            return [core.private(ctx, "button.stale")]
+        if ctx.user not in rec.players or is_computer(ctx.user):
+            return [core.private(ctx, "game.not_your_game")]
+        if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
+            return [core.private(ctx, "challenge.exists")]
+        old = await load_play(self.store, table.id)
+        people = [p for p in rec.players if not is_computer(p) and p != ctx.user]
+        try:
+            lobby = await core.sessions.new_table(
+                ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, people, iso(ctx.now)
+            )
+        except AlreadyExists:  # another player pressed it a moment ago
+            return [core.private(ctx, "challenge.exists")]
+        computers = [p for p in rec.players if is_computer(p)]
+        for player in computers:
+            lobby.record.players.append(player)
+            lobby.record.names[player] = table.name_of(player)
+        await core.sessions.save(lobby)
+        await save_play(self.store, TablePlay(lobby.id, old.timer_seconds, computers=computers))
+        opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
+                          invited=", ".join(table.name_of(p) for p in people) or "-")  # fmt: skip
+        opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, old.timer_seconds))
+        opened.mentions = people
+        return [opened, await core.board(ctx, lobby, fresh=True)]
+
 
 def may_manage(ctx: Ctx, lobby: Session) -> bool:
     """The creator of a table or race, and the chat's admins, may seat computers, remove

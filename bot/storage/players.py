@@ -36,6 +36,21 @@ class PlayersStore(StorageBase):
                 (platform, chat_id, language),
             )
 
+    async def autofinish(self, platform: str, user_id: str) -> bool:
+        """Whether the bot plays the player's last cards to the foundations (default: yes)."""
+        rows = await self.fetch(
+            "SELECT autofinish FROM player_settings WHERE platform = ? AND user_id = ?", (platform, user_id)
+        )
+        return bool(rows[0][0]) if rows else True
+
+    async def set_autofinish(self, platform: str, user_id: str, on: bool) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO player_settings (platform, user_id, autofinish) VALUES (?, ?, ?) "
+                "ON CONFLICT (platform, user_id) DO UPDATE SET autofinish = excluded.autofinish",
+                (platform, user_id, int(on)),
+            )
+
     async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
         """Remember a player's name and when they were last seen; a player seen again under
         the same name within ``SEEN_PRECISION`` costs no write (this runs on every request)."""

@@ -146,6 +146,15 @@ class SessionsStore(StorageBase):
         )
         return row_to_session(rows[0]) if rows else None
 
+    async def won_solo_times(self, platform: str, player_id: str) -> list[tuple[str, str, str]]:
+        """(game_id, started at, finished at) of each solo game the player won (ISO times)."""
+        rows = await self.fetch(
+            "SELECT r.game_id, s.created_at, r.finished_at FROM results r JOIN sessions s ON s.id = r.session_id "
+            "WHERE r.platform = ? AND r.player_id = ? AND r.won = 1 AND s.kind = ?",
+            (platform, player_id, SOLO),
+        )
+        return [(str(g), str(start), str(end)) for g, start, end in rows]
+
     async def session_exists(self, session_id: str) -> bool:
         return bool(await self.fetch("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
 

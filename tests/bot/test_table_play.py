@@ -112,7 +112,7 @@ async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeCloc
         for reply in channel:
             if reply.image is not None:
                 assert json.loads(reply.image[4:]) == {"viewer": None, "hand": []}
-            assert {buttons.decode(b.id).verb for b in reply.buttons} <= {"hand", "join", "leave", "start"}
+            assert {buttons.decode(b.id).verb for b in reply.buttons} <= {"hand", "join", "leave", "start", "rematch"}
     finally:
         await core.close()
 

@@ -51,6 +51,7 @@ async def press_move(chat: FakePlatform, user: str, mirror, notation: str) -> No
 async def test_a_whole_game_won_by_buttons(core: Core, chat: FakePlatform, game_id: str, deal: int):
     line = winning_line(game_id, deal)
     mirror = engine.new_game(game_id, deal, ["ana"])
+    await chat.say("ana", "/autofinish off")  # every move of the line by a button
     await chat.say("ana", f"/play {game_id} {deal}")
     for notation in line:
         await press_move(chat, "ana", mirror, notation)
@@ -69,6 +70,7 @@ async def test_a_whole_game_won_by_commands_with_a_restart_halfway(db_url, clock
     half = len(line) // 2
     core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
+    await chat.say("ana", "/autofinish off")  # every move of the line typed
     await chat.say("ana", f"/play {game_id} {deal}")
     for notation in line[:half]:
         (board,) = await chat.say("ana", f"/move {notation}")

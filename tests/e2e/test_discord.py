@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import engine
+from bot.core import buttons
 from tests.e2e.fake_discord import Table, render_view, running_table, view_of
 
 
@@ -127,7 +128,7 @@ async def test_a_whole_imaginary_thirteen_game_by_slash_commands_and_buttons(tab
     final = view_of(board)
     assert final["outcome"] == "won" and final["move_number"] == len(line)
     assert table.board(general) is board  # one board message, edited in place all along
-    assert not board.custom_ids  # a finished game has no buttons
+    assert [buttons.decode(i).verb for i in board.custom_ids] == ["again"]  # a finished game: play again
     assert not [m for m in fake.channel_messages(general) if m.ephemeral]
 
 

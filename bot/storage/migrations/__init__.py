@@ -15,6 +15,7 @@ from bot.storage.migrations import (
     m003_daily,
     m004_expired_at,
     m005_invariants,
+    m006_solo_games,
     m007_claims,
     m008_race_moves,
 )
@@ -25,6 +26,7 @@ _MODULES: list[ModuleType] = [
     m003_daily,
     m004_expired_at,
     m005_invariants,
+    m006_solo_games,
     m007_claims,
     m008_race_moves,
 ]
