@@ -26,10 +26,8 @@ Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`
 
 from __future__ import annotations
 
-import json
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +37,7 @@ from bot.core.commands import ascii_number, mention_name
 from bot.core.context import system_ctx
 from bot.core.sessions import Session, iso
 from bot.features import ratings
+from bot.features.table_state import DEFAULT_TIMER_SECONDS, TablePlay, load_play, save_play
 from bot.features.table_text import named_view, own_name, play_lines, timer_text
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Reply
@@ -51,8 +50,6 @@ if TYPE_CHECKING:
 
 GAME = "maestras"
 MIN_TABLE, MAX_TABLE = 2, 8
-#: the default turn timer (games.md / bot.md: three minutes)
-DEFAULT_TIMER_SECONDS = 180
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
@@ -83,41 +80,6 @@ def parse_timer(word: str) -> int | None | Any:
             raise ValueError(value)
         return minutes * 60
     return ...
-
-
-@dataclass(slots=True)
-class TablePlay:
-    """What the bot keeps about a table besides the engine's game."""
-
-    session_id: str
-    timer_seconds: int | None = DEFAULT_TIMER_SECONDS
-    deadline: str | None = None
-    timeouts: dict[str, int] = field(default_factory=dict)
-    departed: list[str] = field(default_factory=list)
-    computers: list[str] = field(default_factory=list)
-
-    def auto_played(self, player: str) -> bool:
-        """Does the core play this seat's turns (a computer or a player who left)?"""
-        return player in self.computers or player in self.departed
-
-    def people_left(self, players: list[str]) -> list[str]:
-        """Seated people still playing (not computers, not gone)."""
-        return [p for p in players if not self.auto_played(p)]
-
-
-async def load_play(store: Storage, session_id: str) -> TablePlay:
-    """The table's play state (defaults for a table that has none stored yet)."""
-    row = await store.table_play_row(session_id)
-    if not row:
-        return TablePlay(session_id)
-    timer, deadline, timeouts, departed, computers = row
-    return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed), json.loads(computers))
-
-
-async def save_play(store: Storage, play: TablePlay) -> None:
-    await store.save_table_play((play.session_id, play.timer_seconds, play.deadline,
-                                 json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
-                                 json.dumps(play.computers)))  # fmt: skip
 
 
 class Tables:

@@ -27,9 +27,9 @@ from bot.features.daily import (
     choose,
     daily_choice,
     settle,
-    share_text,
     verify,
 )
+from bot.features.daily_share import share_text
 from engine.cards import FRENCH_52, full_deck
 
 DAY = date(2025, 3, 14)  # the FakeClock's day
