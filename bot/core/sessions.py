@@ -22,8 +22,9 @@ is committed to storage before the change is reported to anyone.
 from __future__ import annotations
 
 import asyncio
+import random
 import secrets
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -40,14 +41,20 @@ from bot.storage import (
     SessionRecord,
     StaleRevision,
     Storage,
+    StorageBusy,
 )
 from engine import Game
 
 #: the order in which a session id's characters are drawn (lower-case, button-id safe)
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 _ID_LENGTH = 8
-#: a move that lost the race to another process's move is tried again this many times
-_MOVE_RETRIES = 8
+#: how long a move that keeps losing the race to other processes' moves on the same game is
+#: tried again (each time on the reloaded position) before the player is told "busy, try
+#: again": a count of tries alone gave up under load while three processes flooded one game
+_MOVE_RETRY_SECONDS = 10.0
+#: the longest pause between two tries: a random pause breaks the lockstep of processes that
+#: keep colliding on the same revision
+_MOVE_RETRY_PAUSE = 0.05
 
 
 @dataclass(slots=True)
@@ -302,14 +309,7 @@ class Sessions:
         Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it. When
         another process stored a move of this session first, the session is reloaded and the
         move applied again to the new position, if it is still legal there."""
-        for _attempt in range(_MOVE_RETRIES):
-            try:
-                return await self._play_once(session, text, player, moment)
-            except StaleRevision:
-                await self._reload(session)
-                if session.game is None or not session.is_active:
-                    raise engine.IllegalMove("game_over") from None
-        return await self._play_once(session, text, player, moment)
+        return await self._retrying(session, lambda: self._play_once(session, text, player, moment))
 
     async def _play_once(self, session: Session, text: str, player: str, moment: datetime) -> str:
         game = session.game
@@ -341,14 +341,23 @@ class Sessions:
 
     async def undo(self, session: Session, now: str) -> str:
         """Take back the last move (raises ``engine.IllegalMove("nothing_to_undo")``)."""
-        for _attempt in range(_MOVE_RETRIES):
+        return await self._retrying(session, lambda: self._undo_once(session, now))
+
+    async def _retrying(self, session: Session, change: Callable[[], Awaitable[str]]) -> str:
+        """Run ``change`` until it is stored: after another process stored a change of this
+        session first, reload it and try again (on the new position, so an illegal move is then
+        refused as usual) for up to ``_MOVE_RETRY_SECONDS``; ``StorageBusy`` after that."""
+        deadline = asyncio.get_running_loop().time() + _MOVE_RETRY_SECONDS
+        while True:
             try:
-                return await self._undo_once(session, now)
+                return await change()
             except StaleRevision:
+                if asyncio.get_running_loop().time() >= deadline:
+                    raise StorageBusy(f"session {session.id} kept changing under this move") from None
                 await self._reload(session)
                 if session.game is None or not session.is_active:
                     raise engine.IllegalMove("game_over") from None
-        return await self._undo_once(session, now)
+                await asyncio.sleep(random.uniform(0, _MOVE_RETRY_PAUSE))
 
     async def _undo_once(self, session: Session, now: str) -> str:
         game = session.game

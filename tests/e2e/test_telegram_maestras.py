@@ -7,6 +7,7 @@ such image, and no button playing a hand card, may ever reach the group.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 from fake_telegram import BOT_USER, TelegramWorld
@@ -178,8 +179,18 @@ async def test_private_hand_buttons_still_play_at_the_table_after_a_restart(tabl
                 world.fake.send_via_bot(GROUP, user, text)
                 await world.handled(world.fake.last_update_id)
     await world.command(GROUP, BOB, "/hand")
-    private = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
-    move = next(d for d in private.callback_data() if d.startswith("v1:mv:"))
+
+    def private_hand() -> tuple[Any, list[str], list[str]]:
+        """Bob's latest private hand message, its move buttons and its step buttons."""
+        message = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
+        data = message.callback_data()
+        return message, [d for d in data if d.startswith("v1:mv:")], [d for d in data if d.startswith("v1:turn:")]
+
+    private, moves, steps = private_hand()
+    while not moves and steps:  # a hand chosen in steps (card, place, rotation): follow them
+        await world.press(BOB, BOB, private.message_id, steps[0])
+        private, moves, steps = private_hand()
+    move = moves[0]
     await world.stop_bot()
     await world.start_bot()  # a new process: which table the private hand belongs to is stored
     edits = world.fake.latest_photo(GROUP).edits
