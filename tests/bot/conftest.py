@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
-from core_fakes import FakeClock, FakePlatform, fake_render
+from core_fakes import DrawSpy, FakeClock, FakePlatform, fake_render
 
+import renderer
 from bot.core import Core
+from bot.features import replays
 
 
 @pytest.fixture
@@ -34,3 +36,13 @@ async def core(db_url: str, clock: FakeClock) -> AsyncIterator[Core]:
 @pytest.fixture
 def chat(core: Core) -> FakePlatform:
     return FakePlatform(core)
+
+
+@pytest.fixture
+def draw_spy(monkeypatch: pytest.MonkeyPatch) -> Iterator[DrawSpy]:
+    """``renderer.draw`` replaced by a spy inside replays (and their cache emptied)."""
+    spy = DrawSpy()
+    monkeypatch.setattr(renderer, "draw", spy)
+    replays._cache.clear()
+    yield spy
+    replays._cache.clear()

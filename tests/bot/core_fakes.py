@@ -7,8 +7,11 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from PIL import Image
+
 from bot.core import Core
 from bot.replies import Button, Reply, Request
+from renderer.palette import new_board
 
 
 class FakeClock:
@@ -83,3 +86,20 @@ async def play_out(core: Core, chat: FakePlatform, limit: int = 800) -> None:
         assert hand is not None and hand.buttons, f"{player} has no move to press"
         await chat.press(player, hand.buttons[0].id)
     raise AssertionError("the table did not end")
+
+
+class DrawSpy:
+    """Stands in for ``renderer.draw`` inside the replay: remembers every view it was asked to
+    draw and returns a tiny board that differs from frame to frame (so no frame is merged)."""
+
+    def __init__(self) -> None:
+        self.views: list[dict[str, Any]] = []
+        self.styles: list[dict[str, Any]] = []
+
+    def __call__(self, game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
+        self.views.append(view)
+        self.styles.append(style)
+        board = new_board(16, 16)
+        n = len(self.views)
+        board.putpixel((n % 16, (n // 16) % 16), 0 if board.getpixel((0, 0)) else 1)
+        return board

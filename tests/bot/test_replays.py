@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from core_fakes import FakeClock, FakePlatform, play_out
+from core_fakes import DrawSpy, FakeClock, FakePlatform, play_out
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
@@ -20,7 +19,6 @@ import renderer
 from bot.core import Core
 from bot.features import daily, replays
 from bot.replies import Reply
-from renderer.palette import new_board
 
 
 def frames_of(reply: Reply) -> int:
@@ -28,32 +26,6 @@ def frames_of(reply: Reply) -> int:
     with Image.open(io.BytesIO(reply.image)) as gif:
         assert gif.format == "GIF" and gif.is_animated == (gif.n_frames > 1)
         return int(gif.n_frames)
-
-
-class DrawSpy:
-    """Stands in for ``renderer.draw`` inside the replay: remembers every view it was asked to
-    draw and returns a tiny board that differs from frame to frame (so no frame is merged)."""
-
-    def __init__(self) -> None:
-        self.views: list[dict[str, Any]] = []
-        self.styles: list[dict[str, Any]] = []
-
-    def __call__(self, game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
-        self.views.append(view)
-        self.styles.append(style)
-        board = new_board(16, 16)
-        n = len(self.views)
-        board.putpixel((n % 16, (n // 16) % 16), 0 if board.getpixel((0, 0)) else 1)
-        return board
-
-
-@pytest.fixture
-def draw_spy(monkeypatch: pytest.MonkeyPatch) -> Iterator[DrawSpy]:
-    spy = DrawSpy()
-    monkeypatch.setattr(renderer, "draw", spy)
-    replays._cache.clear()
-    yield spy
-    replays._cache.clear()
 
 
 async def play_first_moves(chat: FakePlatform, user: str, count: int) -> list[str]:

@@ -10,56 +10,17 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
-from collections.abc import Iterator
-from typing import Any
 
-import pytest
-from core_fakes import FakeClock, FakePlatform, fake_render
+from core_fakes import DrawSpy, FakeClock, FakePlatform, fake_render
 from PIL import Image
 
 import engine
-import renderer
 from bot.core import Core
-from bot.features import replays
 from bot.features import solutions as solutions_module
 from bot.features.daily import DailyChoice, store_choice
 from bot.replies import Reply
-from renderer.palette import new_board
 
 WON_DEAL, LOST_DEAL = 29, 20
-
-
-class ViewSpy:
-    """Stands in for ``renderer.draw`` inside the replay: keeps every view it draws and returns
-    a tiny board that differs from frame to frame (so the GIF keeps every frame)."""
-
-    def __init__(self) -> None:
-        self.views: list[dict[str, Any]] = []
-
-    def __call__(self, game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
-        self.views.append(view)
-        board = new_board(16, 16)
-        n = len(self.views)
-        board.putpixel((n % 16, (n // 16) % 16), 0 if board.getpixel((0, 0)) else 1)
-        return board
-
-
-@pytest.fixture
-def views(monkeypatch: pytest.MonkeyPatch) -> Iterator[ViewSpy]:
-    spy = ViewSpy()
-    monkeypatch.setattr(renderer, "draw", spy)
-    replays._cache.clear()
-    yield spy
-    replays._cache.clear()
-
-
-@pytest.fixture(autouse=True)
-def solitario_available(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    if "solitario" not in engine.GAMES:
-        from engine.solitario import Solitario
-
-        monkeypatch.setitem(engine.GAMES, "solitario", Solitario)
-    yield
 
 
 def pushed_into(chat: FakePlatform) -> list[Reply]:
@@ -77,7 +38,7 @@ async def answers(core: Core) -> None:
 
 
 async def test_a_won_deal_resigned_at_once_could_have_been_won_and_replays_its_solution(
-    core: Core, chat: FakePlatform, views: ViewSpy
+    core: Core, chat: FakePlatform, draw_spy: DrawSpy
 ):
     pushed = pushed_into(chat)
     await chat.say("ana", f"/play solitario {WON_DEAL}")
@@ -95,8 +56,8 @@ async def test_a_won_deal_resigned_at_once_could_have_been_won_and_replays_its_s
     line = shown.params["line"]
     with Image.open(io.BytesIO(shown.image)) as gif:
         assert gif.is_animated and gif.n_frames == len(line) + 1  # the start, then every move
-    assert views.views[0]["move_number"] == 0
-    assert views.views[-1]["outcome"] == "won"  # the last frame is the won deal
+    assert draw_spy.views[0]["move_number"] == 0
+    assert draw_spy.views[-1]["outcome"] == "won"  # the last frame is the won deal
     assert str(engine.replay("solitario", WON_DEAL, None, {}, line).outcome) == "won"
 
 

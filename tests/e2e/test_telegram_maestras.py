@@ -128,10 +128,11 @@ async def test_hand_command_goes_to_the_private_chat_or_only_a_notice_to_the_gro
     assert_group_never_saw_a_hand(world)
 
 
-async def test_private_hand_buttons_play_at_the_group_table(table):
-    world = table
+async def bobs_private_hand(world: TelegramWorld) -> tuple[Any, str]:
+    """Play from the inline hands until it is Bob's turn, then open his hand in his private
+    chat (following a hand chosen in steps: card, place, rotation): the private message and
+    one of its move buttons."""
     query = hand_button_query(world)
-    # Play until it is Bob's turn, then let him play from his private chat.
     for _ in range(3):
         if (await inline_hand(world, BOB, query))["results"]:
             break
@@ -142,13 +143,23 @@ async def test_private_hand_buttons_play_at_the_group_table(table):
                 world.fake.send_via_bot(GROUP, user, text)
                 await world.handled(world.fake.last_update_id)
     await world.command(GROUP, BOB, "/hand")
-    private = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
-    move = next((d for d in private.callback_data() if d.startswith("v1:mv:")), None)
-    if move is None:  # every card fits several ways: first the card and side, then the rotation
-        turn = next(d for d in private.callback_data() if d.startswith("v1:turn:"))
-        await world.press(BOB, BOB, private.message_id, turn)
-        private = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
-        move = next(d for d in private.callback_data() if d.startswith("v1:mv:"))
+
+    def private_hand() -> tuple[Any, list[str], list[str]]:
+        message = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
+        data = message.callback_data()
+        return message, [d for d in data if d.startswith("v1:mv:")], [d for d in data if d.startswith("v1:turn:")]
+
+    private, moves, steps = private_hand()
+    while not moves and steps:
+        await world.press(BOB, BOB, private.message_id, steps[0])
+        private, moves, steps = private_hand()
+    return private, moves[0]
+
+
+async def test_private_hand_buttons_play_at_the_group_table(table):
+    world = table
+    # Play until it is Bob's turn, then let him play from his private chat.
+    private, move = await bobs_private_hand(world)
     edits = world.fake.latest_photo(GROUP).edits
     answer = await world.press(BOB, BOB, private.message_id, move)
     assert not answer.get("text")  # accepted: nothing to say privately
@@ -168,29 +179,7 @@ async def test_a_stranger_cannot_see_or_play_a_hand(table):
 
 async def test_private_hand_buttons_still_play_at_the_table_after_a_restart(table):
     world = table
-    query = hand_button_query(world)
-    for _ in range(3):
-        if (await inline_hand(world, BOB, query))["results"]:
-            break
-        for user in (ALICE, CAROL):
-            answer = await inline_hand(world, user, query)
-            if answer["results"]:
-                text = answer["results"][0]["input_message_content"]["message_text"]
-                world.fake.send_via_bot(GROUP, user, text)
-                await world.handled(world.fake.last_update_id)
-    await world.command(GROUP, BOB, "/hand")
-
-    def private_hand() -> tuple[Any, list[str], list[str]]:
-        """Bob's latest private hand message, its move buttons and its step buttons."""
-        message = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
-        data = message.callback_data()
-        return message, [d for d in data if d.startswith("v1:mv:")], [d for d in data if d.startswith("v1:turn:")]
-
-    private, moves, steps = private_hand()
-    while not moves and steps:  # a hand chosen in steps (card, place, rotation): follow them
-        await world.press(BOB, BOB, private.message_id, steps[0])
-        private, moves, steps = private_hand()
-    move = moves[0]
+    private, move = await bobs_private_hand(world)
     await world.stop_bot()
     await world.start_bot()  # a new process: which table the private hand belongs to is stored
     edits = world.fake.latest_photo(GROUP).edits
