@@ -1,391 +1,662 @@
-"""Solitario / Klondike solver (draw three, unlimited turn-overs; 40 or 52 cards) on its own
-compact state.
+"""Solitario / Klondike solver (draw three, unlimited turn-overs; 40 or 52 cards) on the
+*card sets* of a position: where face-up cards lie in the columns is left out of the state.
 
 It reads the deal once from the engine's private state, "with full knowledge of the deal"
-(``_tableau``, ``_down``, ``_stock`` top last, ``_waste``, ``_fnd``, ``top_rank``), then
-searches plain integers and lists, never the ``Game``: a card is ``suit * 16 + rank`` (suits
-d h c s, as the foundations f1-f4; d and h red), a column is a list of cards with its count
-of face-down cards, the stock and waste are one talon (:mod:`engine.solvers.talon`), the
-foundations are four heights. The line is written in the engine's notation (``d`` turns,
-``w3``, ``35``, ``2f1``, ``f25``) and ``engine.solvers`` replays it on the real engine.
+(``_tableau``, ``_down``, ``_stock`` top last, ``_waste``, ``_fnd``, ``top_rank``), searches
+integers and bit masks, never the ``Game``, and writes its line in the engine's notation
+(``d`` turns, ``w3``, ``35``, ``2f1``, ``f25``); ``engine.solvers`` replays the line on the
+real engine.
 
-Two passes over the same machinery. The **quick pass** uses the heuristic prunings below
-and may only answer "won" (every line is checked on the real engine anyway); when it finds
-no win, the **exact pass** searches again with exact dominances only, and only its
-exhausted search answers "lost": the bot tells players a lost deal "could not have been
-won", so that must be a proof.
+The face-up cards of a column always form one run built down in alternating colours, so every
+face-up card in the tableau is one of three kinds:
 
-- **Talon reach**: one search step per card played from the talon (every card turns alone can
-  bring to the waste's top), written as that many ``d`` and the play (exact: it only merges
-  turns).
-- **Safe foundation moves** played automatically and alone. Exact pass: a column top whose
-  other-colour cards one rank lower and other same-colour suit two lower are home (the
-  argument is at :meth:`KlondikeSearch._safe`). Quick pass: also any Ace or 2, the
-  Bjarnason et al. rule (other colour two lower, other suit of the colour three lower) and
-  the waste's top; these are not exact because foundation cards can come back to the table
-  as targets (the tests pin positions whose only win does that).
-- **Transposition table** on a canonical key: the columns as a sorted multiset (with their
-  face-down counts), the talon and the waste count; the foundations follow from the rest.
-  Depth-first search with a set of seen keys is exact: a key seen before is either lost or on
-  the current path.
-- **Pruning, both passes (exact)**: a king run never moves from a column's bottom into an
-  empty column (that renames columns), of several empty columns only the first is a target,
-  an Ace or a 2 never comes back from a foundation (see the comment there), and a column is
-  emptied by moving its whole run only while some king is not at a column's bottom
-  (:meth:`KlondikeSearch._king_off_bottom`).
-- **Pruning, quick pass only (heuristic)**: a column is emptied only when a king waits to
-  fill it; a part of a face-up run moves only when the card it leaves on top can go home at
-  once or its other possible child (same colour, other suit) is face up or in the talon; a
-  foundation card comes back only when a card that could then go onto it is face up or in
-  the talon.
-- **Move order**: home first, then moves that turn up a face-down card (the column with most
-  face-down cards first), talon to column (fewest turns first), moves that empty a column,
-  other column moves, foundation to column.
+- a **head**: the lowest face-up card of a column that still holds cards of its deal (the
+  face-down cards under it, or none when it is that column's bottom card): column ``i`` has
+  ``k[i]`` cards of its deal left in place, the head is the top one of them;
+- a **free king**: a king at the bottom of a column whose deal is all gone;
+- a **free card**: any other face-up card; it lies on a card one rank higher of the other
+  colour (a *parent*), and only on one of the two such cards.
 
-A "lost" from a position costs both passes; the tests check "won"/"lost" against a search of
-every legal move with no pruning on small positions.
+Which parent a free card lies on is the only thing the sets leave out, and it never matters:
+take the cards of one rank and colour (one *pair*, two cards), ``n`` of them face up in the
+tableau, and the ``m`` free cards of the pair one rank lower and of the other colour (the
+only cards that can lie on them). ``m <= n``. If ``m == 0`` every card of the pair is a
+column's top; if ``n == 2`` and ``m == 1`` the one free child lies on one of them and can be
+moved, with the run on it, onto the other (which is a top: nothing else can lie on it, and it
+is not in that run: the run's ranks are lower), so either card can be made the top; if
+``m == n`` neither can be uncovered (every child must lie on one). So which cards can become a
+column's top, and where a card can be put (a pair with ``n > m`` has a free parent; an empty
+column takes a king), follows from the sets alone, and every arrangement of the same sets can
+be turned into every other by such moves. The search is then over states
+
+    foundation heights, ``k`` per column, the talon's cards and the waste count
+
+(the face-up tableau cards are whatever is left), with moves that change them:
+
+- ``ps``: a card that can be made a top goes home (a head going home turns up the card under it);
+- ``ds`` / ``dp``: a talon card (one the stock's turns can bring to the waste's top,
+  :mod:`engine.solvers.talon`) goes home / onto the tableau;
+- ``sp``: a foundation's top card comes back onto the tableau;
+- ``rv``: a head moves, with its run, onto a parent (a king: into an empty column), which turns
+  up the card under it, or empties the column when it was the column's bottom card.
+
+Moving a free card's run between its parents, or a free king between empty columns, changes
+nothing in these sets and is left out. A depth-first search with a set of seen states is
+then exact, and every state is searched once however its cards are arranged; this is the
+representation of lonelybot (Vuong Hy's Klondike solver). A winning line found on the sets is
+played out on real columns (:func:`realize`), adding the run moves that uncover a card, and
+checked on the engine like every line.
+
+Two passes over the same machinery. The **quick pass** adds heuristic rules on what may
+follow a move (:meth:`CardSetSearch._moves`: after a card is put on the table or sent home
+from it, or a column is emptied, the next move must use it) and may only answer "won"; it
+gets a share of the budget (:data:`QUICK_SHARE`). The **exact pass** searches without them,
+and only its exhausted search answers "lost": the bot tells players a lost deal "could not
+have been won", so that must be a proof (the tests check "won"/"lost" against a search of
+every legal move with no pruning, on small positions).
+
+Exact prunings, both passes (each argued where it is applied):
+
+- safe foundation moves played automatically and alone (the rule of
+  :meth:`CardSetSearch._safe_mask`); a talon or foundation card that would go straight home
+  again is not put on the table;
+- an Ace or a 2 never comes back from a foundation;
+- a king that is a column's bottom card never moves into an empty column (renaming), and a
+  column is emptied by moving its bottom card away only while some king is not at the bottom
+  of a column (otherwise an empty column is worth nothing).
+
+Bits: card ``(suit, rank)`` is bit ``(rank - 1) * 4 + 2 * (colour ^ rank % 2) + suit % 2``
+(suits d h c s as f1-f4, d and h red), so the two cards of a pair are neighbours and a pair's
+children are the pair four bits lower.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUITS
 from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
 from engine.solvers.talon import reach
 
+#: the share of the budget (nodes and seconds) the quick pass may spend before the exact one
+QUICK_SHARE = 0.4
+
 _SUIT = {suit: index for index, suit in enumerate(SUITS)}
-_RED = (True, True, False, False)
 
 
-def encode(card: Any) -> int:
-    return _SUIT[card.suit] * 16 + card.rank
+def bit_index(suit: int, rank: int) -> int:
+    """The card's bit (see the module docstring).
+
+    >>> bit_index(0, 1), bit_index(1, 1), bit_index(2, 1), bit_index(2, 2)
+    (2, 3, 0, 6)
+    """
+    return (rank - 1) * 4 + 2 * ((suit >> 1) ^ (rank & 1)) + (suit & 1)
 
 
-class KlondikeSearch:
-    """Depth-first search; see the module docstring. ``run()`` gives a :class:`SearchOutcome`."""
+class Deck:
+    """Tables for a deck whose ranks run 1..``king``."""
 
-    def __init__(self, game: Any, counter: Counter, exact: bool = False) -> None:
-        #: False: the quick pass (two heuristic prunings, see the module docstring)
-        self.exact = exact
-        self.start = (
-            [[encode(c) for c in col] for col in game._tableau],
-            list(game._down),
-            [encode(c) for c in game._waste] + [encode(c) for c in reversed(game._stock)],
-            len(game._waste),
-            [len(pile) for pile in game._fnd],
-        )
-        self.king = game.top_rank
-        self.total = 4 * game.top_rank
+    def __init__(self, king: int) -> None:
+        self.king = king
+        size = 4 * king
+        self.size = size
+        self.full = (1 << size) - 1
+        self.suit = [0] * size
+        self.rank = [0] * size
+        for suit in range(4):
+            for rank in range(1, king + 1):
+                index = bit_index(suit, rank)
+                self.suit[index] = suit
+                self.rank[index] = rank
+        self.low = sum(1 << (4 * r + o) for r in range(king) for o in (0, 2))
+        self.kings = sum(1 << bit_index(s, king) for s in range(4))
+
+
+def encode(card: Any) -> tuple[int, int]:
+    """(suit index, rank) of an engine card."""
+    return _SUIT[card.suit], card.rank
+
+
+class CardSetSearch:
+    """The search on card sets; ``run()`` gives True (won: :attr:`path` is the line on the
+    sets) or False (exhausted: lost, when not ``quick``). Raises ``OutOfBudget`` from the
+    counter."""
+
+    def __init__(self, game: Any, counter: Counter, quick: bool = False) -> None:
+        #: True: the quick pass (heuristic rules on what may follow a move; it may only win)
+        self.quick = quick
+        king = game.top_rank
+        deck = self.deck = Deck(king)
         self.counter = counter
-        self._reset()
+        self.total = 4 * king
+        bit = [[bit_index(s, r) if r else -1 for r in range(king + 1)] for s in range(4)]
+        self.bit = bit
 
-    def _reset(self) -> None:
-        cols, down, talon, p, fnd = self.start
-        self.cols = [col[:] for col in cols]
-        self.down = down[:]
-        self.talon = talon[:]
-        self.p = p
-        self.fnd = fnd[:]
-        self.seen: set[Any] = set()
-        self.line: list[str] = []
+        def index(card: Any) -> int:
+            suit, rank = encode(card)
+            return bit[suit][rank]
 
-    def run(self) -> SearchOutcome:
-        """The quick pass, then (only when it found no win) the exact one: a "won" may come
-        from either (its line is checked on the engine), a "lost" only from the exact pass."""
+        # each column: the cards of its deal still in place (k of them), bottom first; a
+        # column whose face-up part starts at the bottom with a king holds no deal cards
+        self.base: list[list[int]] = []
+        self.k: list[int] = []
+        visible = 0
+        heads = 0
+        for col, down in zip(game._tableau, game._down, strict=True):
+            cards = [index(c) for c in col]
+            if not cards or (down == 0 and deck.rank[cards[0]] == king):
+                base: list[int] = []
+            else:
+                base = cards[: down + 1]
+                heads |= 1 << base[-1]
+            self.base.append(base)
+            self.k.append(len(base))
+            for c in cards[down:]:
+                visible |= 1 << c
+        self.columns = len(self.base)
+        self.visible = visible
+        self.heads = heads
+        self.head_column = [-1] * deck.size
+        for i, base in enumerate(self.base):
+            for c in base:
+                self.head_column[c] = i
+        self.fnd = [len(pile) for pile in game._fnd]
+        self.talon = [index(c) for c in game._waste] + [index(c) for c in reversed(game._stock)]
+        self.p = len(game._waste)
+        self.talon_mask = sum(1 << c for c in self.talon)
+        self.kcode = sum(k << (3 * i) for i, k in enumerate(self.k))
+        self.fcode = sum(h << (4 * s) for s, h in enumerate(self.fnd))
+        self.full_fcode = king | king << 4 | king << 8 | king << 12
+        self.seen: set[int] = set()
+        self._mask_cache: dict[int, tuple[int, int]] = {}
+        self.path: list[tuple[Any, ...]] = []
+
+    # ----- what the sets allow -------------------------------------------------------------------
+    def _tops(self) -> int:
+        """Low bits of the pairs with ``n > m``: their cards can be made tops, and they have
+        a free place for a card of the pair four bits lower."""
+        low = self.deck.low
+        v = self.visible
+        f = v & ~self.heads
+        n_or = (v | v >> 1) & low
+        n_and = v & (v >> 1) & low
+        f_or = ((f | f >> 1) & low) << 4
+        f_and = (f & (f >> 1) & low) << 4
+        return (n_or & ~f_or) | (n_and & f_or & ~f_and)
+
+    def _next_mask(self) -> int:
+        bit, king, mask = self.bit, self.deck.king, 0
+        for s, h in enumerate(self.fnd):
+            if h < king:
+                mask |= 1 << bit[s][h + 1]
+        return mask
+
+    def _safe_mask(self) -> int:
+        """Cards that go home at once, alone, when they can: this card's suit is home below it,
+        the other colour's cards one rank lower and the other suit of its colour two lower are
+        home. Only cards of that set S can go onto cards of S, so on the table S cards only
+        ever hold S cards, always on top; deleting from a winning line every move of an S card
+        (and the S cards carried along) leaves a winning line from the position with S home."""
+        fnd, bit, king, mask = self.fnd, self.bit, self.deck.king, 0
+        red_low = min(fnd[0], fnd[1])
+        black_low = min(fnd[2], fnd[3])
+        for s in range(4):
+            rank = fnd[s] + 1
+            if rank > king:
+                continue
+            low = black_low if s < 2 else red_low
+            if low >= rank - 1 and fnd[s ^ 1] >= rank - 2:
+                mask |= 1 << bit[s][rank]
+        return mask
+
+    # ----- state changes ---------------------------------------------------------------------------
+    def _lift_head(self, card: int) -> None:
+        """``card``, a head, stops being one: the card under it is turned up."""
+        i = self.head_column[card]
+        self.heads ^= 1 << card
+        k = self.k[i] - 1
+        self.k[i] = k
+        self.kcode -= 1 << (3 * i)
+        if k:
+            under = self.base[i][k - 1]
+            self.heads |= 1 << under
+            self.visible |= 1 << under
+
+    def _drop_head(self, card: int) -> None:
+        """Undo :meth:`_lift_head`."""
+        i = self.head_column[card]
+        k = self.k[i]
+        if k:
+            under = self.base[i][k - 1]
+            self.heads ^= 1 << under
+            self.visible ^= 1 << under
+        self.k[i] = k + 1
+        self.kcode += 1 << (3 * i)
+        self.heads |= 1 << card
+
+    def _home(self, card: int) -> bool:
+        """A tableau card goes home; True when it was a head."""
+        suit = self.deck.suit[card]
+        self.fnd[suit] += 1
+        self.fcode += 1 << (4 * suit)
+        self.visible ^= 1 << card
+        if self.heads >> card & 1:
+            self._lift_head(card)
+            return True
+        return False
+
+    def _unhome(self, card: int, was_head: bool) -> None:
+        suit = self.deck.suit[card]
+        if was_head:
+            self._drop_head(card)
+        self.visible |= 1 << card
+        self.fnd[suit] -= 1
+        self.fcode -= 1 << (4 * suit)
+
+    # ----- search ----------------------------------------------------------------------------------
+    def run(self) -> bool:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
-            passes = (self.exact,) if self.exact else (False, True)
-            for exact in passes:
-                self.exact = exact
-                self._reset()
-                if self._dfs():
-                    return SearchOutcome(WON, list(self.line), WON)
-        except OutOfBudget:
-            return SearchOutcome(UNKNOWN, [], None)
+            return self._dfs(-1)
         finally:
             sys.setrecursionlimit(limit)
-        return SearchOutcome(LOST, [], None)
 
-    # ----- state changes (each returns what its undo needs) -------------------------------------
-    def _col_off(self, i: int, count: int) -> tuple[list[int], bool]:
-        col = self.cols[i]
-        moving = col[-count:]
-        del col[-count:]
-        flipped = bool(col) and len(col) == self.down[i]
-        if flipped:
-            self.down[i] -= 1
-        return moving, flipped
+    def _masks(self) -> tuple[int, int]:
+        """(safe cards, next cards) for the foundations as they are (cached on their heights)."""
+        fcode = self.fcode
+        found = self._mask_cache.get(fcode)
+        if found is None:
+            found = self._mask_cache[fcode] = (self._safe_mask(), self._next_mask())
+        return found
 
-    def _col_back(self, i: int, moving: list[int], flipped: bool) -> None:
-        if flipped:
-            self.down[i] += 1
-        self.cols[i].extend(moving)
-
-    def _key(self) -> Any:
-        down, p, size = self.down, self.p, len(self.talon)
-        # A waste of 3k cards (or the whole talon) reaches exactly the cards a fresh turn-over
-        # reaches, and playing any of them leaves the same position: one key for all of them.
-        waste = 0 if p % 3 == 0 or p == size else p
-        return (
-            tuple(sorted(bytes((down[i], *col)) for i, col in enumerate(self.cols))),
-            bytes(self.talon),
-            waste,
-        )
-
-    # ----- search -------------------------------------------------------------------------------
-    def _dfs(self) -> bool:
+    def _dfs(self, after: int) -> bool:
+        """Search on from here. ``after`` >= 0: the last move brought card ``after`` back from a
+        foundation, and only a move that uses it may follow (see :meth:`_moves`)."""
         self.counter.tick()
-        cols, fnd, talon, line = self.cols, self.fnd, self.talon, self.line
-        mark = len(line)
-        undo: list[tuple[Any, ...]] = []
-        # safe moves home, played alone
-        moved = True
-        while moved:
-            moved = False
-            for i in range(len(cols)):
-                col = cols[i]
-                if col:
-                    card = col[-1]
-                    suit, rank = card >> 4, card & 15
-                    if fnd[suit] + 1 == rank and self._safe(suit, rank):
-                        _, flipped = self._col_off(i, 1)
-                        fnd[suit] += 1
-                        undo.append(("c", i, card, flipped))
-                        line.append(f"{i + 1}f{suit + 1}")
-                        moved = True
-            if self.p and not self.exact:
-                card = talon[self.p - 1]
-                suit, rank = card >> 4, card & 15
-                if fnd[suit] + 1 == rank and self._safe(suit, rank):
-                    self.p -= 1
-                    del talon[self.p]
-                    fnd[suit] += 1
-                    undo.append(("t", self.p, card))
-                    line.append(f"wf{suit + 1}")
-                    moved = True
-        if sum(fnd) == self.total:
+        path = self.path
+        mark = len(path)
+        played: list[tuple[int, bool]] = []
+        tops = self._tops()
+        while True:
+            safe_all, nxt = self._masks()
+            safe = safe_all & self.visible & (tops | tops << 1)
+            if not safe:
+                break
+            card = (safe & -safe).bit_length() - 1
+            played.append((card, self._home(card)))
+            path.append(("ps", card))
+            tops = self._tops()
+        if self.fcode == self.full_fcode:
             return True
-        key = self._key()
-        if key in self.seen:
-            self._undo(undo, mark)
-            return False
-        self.seen.add(key)
-        for move in self._moves():
-            if self._try(move):
-                return True
-        self._undo(undo, mark)
+        if played or not self.quick:
+            after = -1  # cards went home on their own: nothing restricts the next move
+        p, size = self.p, len(self.talon)
+        # a waste of 3k cards (or the whole talon) reaches what a fresh turn-over reaches
+        waste = 0 if p % 3 == 0 or p == size else p
+        key = (
+            self.talon_mask
+            | (waste << 56)
+            | (self.kcode << 61)
+            | (self.fcode << 85)
+            | ((after + 1) << 101)
+        )
+        seen = self.seen
+        if key not in seen:
+            seen.add(key)
+            for move in self._moves(tops, nxt, after, safe_all):
+                if self._try(move):
+                    return True
+        for card, was_head in reversed(played):
+            self._unhome(card, was_head)
+        del path[mark:]
         return False
 
-    def _undo(self, undo: list[tuple[Any, ...]], mark: int) -> None:
-        for step in reversed(undo):
-            if step[0] == "c":
-                _, i, card, flipped = step
-                self.fnd[card >> 4] -= 1
-                self._col_back(i, [card], flipped)
-            else:
-                _, index, card = step
-                self.fnd[card >> 4] -= 1
-                self.talon.insert(index, card)
-                self.p = index + 1
-        del self.line[mark:]
+    def _moves(self, tops: int, nxt: int, after: int, safe: int) -> list[tuple[int, ...]]:
+        """Candidate moves, best first: ``(kind, ...)`` with kinds :data:`PS` .. :data:`SP`:
+        cards home (heads first, then the talon's, fewest turns first), heads onto a parent
+        (most face-down cards under them first), talon cards onto the table, columns emptied,
+        foundation cards back.
 
-    def _safe(self, suit: int, rank: int) -> bool:
-        fnd = self.fnd
-        low = min(fnd[2], fnd[3]) if suit < 2 else min(fnd[0], fnd[1])
-        if self.exact:
-            # Exact (column tops only): let S be this card, its suit below it, the other suit
-            # of its colour up to two lower and the other colour up to one lower, all home but
-            # this card. Only a card of S can go onto a card of S, so S cards on the table only
-            # ever hold S cards, always on top of the other cards; deleting from a winning line
-            # every move of an S card (and the S cards carried on top of a run) leaves a
-            # winning line from the position with S home. Foundation cards can come back, so
-            # the weaker rules below are not exact: a home card may be wanted back as a target.
-            return low >= rank - 1 and fnd[suit ^ 1] >= rank - 2
-        if rank <= 2:
-            return True
-        if low >= rank - 1:
-            return True
-        # The opposite-colour cards one lower could only want this card on the table to hold
-        # a card of this colour two lower; this suit's is home, so with the other suit of this
-        # colour home to three lower nothing needs them there (Bjarnason et al.'s rule).
-        return low >= rank - 2 and fnd[suit ^ 1] >= rank - 3
-
-    def _available(self, card: int) -> bool:
-        """Whether ``card`` is face up in a column or in the talon (not face down, not home)."""
-        if card in self.talon:
-            return True
-        for i, col in enumerate(self.cols):
-            if card in col:
-                return col.index(card) >= self.down[i]
-        return False
-
-    def _king_waiting(self) -> bool:
-        """Whether a king could fill a column emptied now: one heads a face-up run above a
-        face-down card, or is in the talon."""
-        king = self.king
-        for i, col in enumerate(self.cols):
-            head = self.down[i]
-            if head and len(col) > head and col[head] & 15 == king:
-                return True
-        return any(card & 15 == king for card in self.talon)
-
-    def _king_off_bottom(self) -> bool:
-        """Whether some king is anywhere but at the bottom of a column (exact pass).
-
-        Only kings go into a space, and a king already at a column's bottom moving there only
-        renames columns; so when every king lies at a bottom, an empty column is worth
-        nothing, and emptying one by moving its whole run onto another column is dominated by
-        not moving it: every later move works as well (a run moved on from there moves in
-        two steps from the two columns instead)."""
-        king = self.king
-        return sum(1 for col in self.cols if col and col[0] & 15 == king) < 4
-
-    def _moves(self) -> list[tuple[Any, ...]]:
-        """Candidate moves, best first: ``(order, kind, ...)``."""
-        cols, down, fnd, talon = self.cols, self.down, self.fnd, self.talon
-        king, exact = self.king, self.exact
-        moves: list[tuple[Any, ...]] = []
-        tops = [col[-1] if col else 0 for col in cols]
-        empty = next((j for j, col in enumerate(cols) if not col), -1)
-        # column tops home (the unsafe ones)
-        for i, card in enumerate(tops):
-            if card and fnd[card >> 4] + 1 == card & 15:
-                moves.append((0, 0, "cf", i))
-        # column to column
-        for i, col in enumerate(cols):
-            size = len(col)
-            head = down[i]
-            if size <= head:
+        Quick pass only (``after``): after a foundation card ``c`` came back, only a move that
+        uses it may follow (a card of the pair below onto it, its twin home, the next card of
+        its suit back); after a talon card was put on the table, a move that uses it or any
+        talon move; after a column was emptied, a king into it; after a free card went home
+        (:meth:`_uses_of_home`), a move that needs it gone. Each rule alone looks like "do it
+        just before it is needed", but two such moves can each be needed before the other's
+        use (a king out of the talon to let a queen be turned, and a king back from a
+        foundation to take that queen): the rules lose such wins, so they never answer
+        "lost". States searched under a rule are keyed apart."""
+        rank_of = self.deck.rank
+        king = self.deck.king
+        visible, heads = self.visible, self.heads
+        slots = tops >> 4  # low bit of each pair whose parents have room for it
+        empties = self.k.count(0) - (visible & self.deck.kings & ~heads).bit_count()
+        rule = after >> 6 if after >= 0 else -1
+        used = after & 63  # the card the last move put on the table (rules 0 and 1)
+        below = (used & ~1) - 4  # the pair that can go onto it
+        kings_only = rule == AFTER_EMPTY
+        talon_free = rule < 0 or rule == AFTER_TALON
+        if rule == AFTER_HOME:
+            return self._uses_of_home(used, tops, nxt, safe)
+        home: list[tuple[int, ...]] = []
+        reveals: list[tuple[int, ...]] = []
+        plays: list[tuple[int, ...]] = []
+        late: list[tuple[int, ...]] = []
+        # tableau cards home, heads first
+        cards = (tops | tops << 1) & visible & nxt
+        if rule >= 0:
+            cards &= 0 if kings_only else 1 << (used ^ 1)
+        rest = []
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            card = low.bit_length() - 1
+            (home if heads & low else rest).append((PS, card))
+        home.extend(rest)
+        # heads onto a parent (turning up a card or emptying a column)
+        some_king_loose = None
+        base, ks = self.base, self.k
+        for i in range(self.columns):
+            k = ks[i]
+            if not k:
                 continue
-            head_card = col[head]
-            head_rank = head_card & 15
-            for j, target in enumerate(tops):
-                if j == i:
-                    continue
-                if not target:
-                    if j == empty and head_rank == king and head:
-                        moves.append((1, -head, "cc", i, j, size - head))
-                    continue
-                need = (target & 15) - 1
-                position = head + head_rank - need
-                if head <= position < size:
-                    card = col[position]
-                    if _RED[card >> 4] == _RED[target >> 4]:
-                        continue
-                    if position == head:
-                        if head:
-                            moves.append((1, -head, "cc", i, j, size - head))
-                        elif self._king_waiting() if not exact else self._king_off_bottom():
-                            moves.append((3, 0, "cc", i, j, size - head))
-                        continue
-                    left = col[position - 1]
-                    if exact or fnd[left >> 4] + 1 == left & 15 or self._available(card ^ 16):
-                        moves.append((4, 0, "cc", i, j, size - position))
-        # talon cards
+            card = base[i][k - 1]
+            if rank_of[card] == king:
+                if k >= 2 and empties > 0 and (rule < 0 or kings_only or card & ~1 == below):
+                    reveals.append((RV, i, k))
+                continue
+            if rule >= 0 and (kings_only or card & ~1 != below):
+                continue
+            if not slots >> (card & ~1) & 1:
+                continue
+            if k == 1:
+                if some_king_loose is None:
+                    some_king_loose = self._king_off_bottom()
+                if some_king_loose:
+                    late.append((RV, i, 0))
+            else:
+                reveals.append((RV, i, k))
+        if len(reveals) > 1:
+            reveals.sort(key=_most_down)
+        # talon cards (fewest turns first)
+        talon = self.talon
         if talon:
             for index, turns in reach(len(talon), self.p):
                 card = talon[index]
-                suit, rank = card >> 4, card & 15
-                if fnd[suit] + 1 == rank:
-                    moves.append((0, turns, "tf", index, turns))
-                red = _RED[suit]
-                for j, target in enumerate(tops):
-                    if target:
-                        if (target & 15) - 1 == rank and _RED[target >> 4] != red:
-                            moves.append((2, turns, "tc", index, turns, j))
-                    elif j == empty and rank == king:
-                        moves.append((2, turns, "tc", index, turns, j))
-        # foundation cards back to a column
+                if safe >> card & 1:
+                    # on the table it would go home at once: the same as going home now
+                    if talon_free:
+                        home.append((DS, index, turns))
+                    continue
+                if rank_of[card] == king:
+                    if empties > 0 and (talon_free or kings_only or card & ~1 == below):
+                        plays.append((DP, index, turns))
+                elif (talon_free or (not kings_only and card & ~1 == below)) and slots >> (
+                    card & ~1
+                ) & 1:
+                    plays.append((DP, index, turns))
+                if talon_free and nxt >> card & 1:
+                    home.append((DS, index, turns))
+        # foundation cards back (never an Ace or a 2: an Ace on the table only covers cards,
+        # so a 2 there only holds an Ace; dropping them from a winning line leaves one)
+        fnd, bit = self.fnd, self.bit
         for suit in range(4):
             rank = fnd[suit]
             if rank < 3:
-                # an Ace on the table only covers cards (nothing goes onto it), so a 2 there
-                # only holds an Ace: dropping them from any winning line leaves a winning line
                 continue
-            red = _RED[suit]
-            wanted = exact
-            for j, target in enumerate(tops):
-                fits = (
-                    (target & 15) - 1 == rank and _RED[target >> 4] != red
-                    if target
-                    else j == empty and rank == king
-                )
-                if fits:
-                    if not wanted:
-                        # a card that could go onto it: rank - 1, other colour
-                        other = (2, 3) if red else (0, 1)
-                        wanted = any(
-                            fnd[s] < rank - 1 and self._available(s * 16 + rank - 1) for s in other
-                        )
-                        if not wanted:
-                            break
-                    moves.append((5, 0, "fc", suit, j))
-        moves.sort(key=lambda move: (move[0], move[1]))
+            card = bit[suit][rank]
+            if safe >> card & 1:
+                continue  # it would go straight back
+            if rank == king:
+                if empties > 0 and (rule < 0 or kings_only or card & ~1 == below):
+                    late.append((SP, suit))
+            elif slots >> (card & ~1) & 1 and (
+                rule < 0
+                or (not kings_only and card & ~1 == below)
+                or (rule == AFTER_FOUNDATION and suit == self.deck.suit[used])
+            ):
+                late.append((SP, suit))
+        return home + reveals + plays + late
+
+    def _uses_of_home(self, gone: int, tops: int, nxt: int, safe: int) -> list[tuple[int, ...]]:
+        """Quick pass: the moves that need ``gone`` (a free card, not a king, just sent home)
+        off the table: the next card of its suit home, a card of the pair above it home
+        (``gone`` no longer covers it), its twin onto the table (``gone`` no longer takes the
+        place)."""
+        suit, rank = self.deck.suit[gone], self.deck.rank[gone]
+        moves: list[tuple[int, ...]] = []
+        wanted = 0
+        if rank < self.deck.king:
+            wanted |= nxt & (1 << self.bit[suit][rank + 1])
+        parents = 3 << ((gone & ~1) + 4)
+        cards = (tops | tops << 1) & self.visible & nxt & (wanted | parents)
+        while cards:
+            low = cards & -cards
+            cards ^= low
+            moves.append((PS, low.bit_length() - 1))
+        twin = gone ^ 1
+        slots = tops >> 4
+        room = slots >> (gone & ~1) & 1
+        talon = self.talon
+        if talon:
+            for index, turns in reach(len(talon), self.p):
+                card = talon[index]
+                if wanted >> card & 1:
+                    moves.append((DS, index, turns))
+                elif card == twin and room and not safe >> card & 1:
+                    moves.append((DP, index, turns))
+        if room:
+            for i in range(self.columns):
+                k = self.k[i]
+                if k and self.base[i][k - 1] == twin and (k > 1 or self._king_off_bottom()):
+                    moves.append((RV, i, k))
+            twin_suit = self.deck.suit[twin]
+            if self.fnd[twin_suit] == rank and rank >= 3 and not safe >> twin & 1:
+                moves.append((SP, twin_suit))
         return moves
 
-    def _try(self, move: tuple[Any, ...]) -> bool:
-        kind = move[2]
-        cols, fnd, talon, line = self.cols, self.fnd, self.talon, self.line
-        if kind == "cc":
-            _, _, _, i, j, count = move
-            moving, flipped = self._col_off(i, count)
-            cols[j].extend(moving)
-            line.append(f"{i + 1}{j + 1}")
-            if self._dfs():
+    def _king_off_bottom(self) -> bool:
+        """Whether some king is neither a free king nor a column's bottom head (only kings go
+        into an empty column, and one already at a bottom going there renames columns: with
+        every king at a bottom an empty column is worth nothing, so emptying one is dominated
+        by not doing it)."""
+        king = self.deck.king
+        at_bottom = (self.visible & self.deck.kings & ~self.heads).bit_count()
+        for i in range(self.columns):
+            if self.k[i] == 1 and self.deck.rank[self.base[i][0]] == king:
+                at_bottom += 1
+        return at_bottom < 4
+
+    def _try(self, move: tuple[int, ...]) -> bool:
+        kind = move[0]
+        path = self.path
+        if kind == PS:
+            card = move[1]
+            was_head = self._home(card)
+            path.append(("ps", card))
+            free = not was_head and self.deck.rank[card] != self.deck.king
+            if self._dfs(AFTER_HOME << 6 | card if free else -1):
                 return True
-            line.pop()
-            del cols[j][-count:]
-            self._col_back(i, moving, flipped)
-        elif kind == "cf":
-            i = move[3]
-            card = cols[i][-1]
-            _, flipped = self._col_off(i, 1)
-            fnd[card >> 4] += 1
-            line.append(f"{i + 1}f{(card >> 4) + 1}")
-            if self._dfs():
+            path.pop()
+            self._unhome(card, was_head)
+        elif kind == RV:
+            i = move[1]
+            card = self.base[i][self.k[i] - 1]
+            emptied = self.k[i] == 1
+            self._lift_head(card)
+            path.append(("rv", i, card))
+            if self._dfs(AFTER_EMPTY << 6 if emptied else -1):
                 return True
-            line.pop()
-            fnd[card >> 4] -= 1
-            self._col_back(i, [card], flipped)
-        elif kind in ("tf", "tc"):
-            index, turns = move[3], move[4]
+            path.pop()
+            self._drop_head(card)
+        elif kind == SP:
+            suit = move[1]
+            card = self.bit[suit][self.fnd[suit]]
+            self.fnd[suit] -= 1
+            self.fcode -= 1 << (4 * suit)
+            self.visible |= 1 << card
+            path.append(("sp", suit, card))
+            if self._dfs(AFTER_FOUNDATION << 6 | card):
+                return True
+            path.pop()
+            self.visible ^= 1 << card
+            self.fnd[suit] += 1
+            self.fcode += 1 << (4 * suit)
+        else:  # DS, DP
+            index, turns = move[1], move[2]
+            talon = self.talon
             card = talon.pop(index)
             old = self.p
             self.p = index
-            line.extend(["d"] * turns)
-            if kind == "tf":
-                fnd[card >> 4] += 1
-                line.append(f"wf{(card >> 4) + 1}")
+            self.talon_mask ^= 1 << card
+            suit = self.deck.suit[card]
+            if kind == DS:
+                self.fnd[suit] += 1
+                self.fcode += 1 << (4 * suit)
+                path.append(("ds", index, turns, card))
             else:
-                j = move[5]
-                cols[j].append(card)
-                line.append(f"w{j + 1}")
-            if self._dfs():
+                self.visible |= 1 << card
+                path.append(("dp", index, turns, card))
+            if self._dfs(-1 if kind == DS else AFTER_TALON << 6 | card):
                 return True
-            del line[len(line) - turns - 1 :]
-            if kind == "tf":
-                fnd[card >> 4] -= 1
+            path.pop()
+            if kind == DS:
+                self.fnd[suit] -= 1
+                self.fcode -= 1 << (4 * suit)
             else:
-                cols[move[5]].pop()
+                self.visible ^= 1 << card
+            self.talon_mask |= 1 << card
             talon.insert(index, card)
             self.p = old
-        else:  # "fc"
-            suit, j = move[3], move[4]
-            card = suit * 16 + fnd[suit]
-            fnd[suit] -= 1
-            cols[j].append(card)
-            line.append(f"f{suit + 1}{j + 1}")
-            if self._dfs():
-                return True
-            line.pop()
-            cols[j].pop()
-            fnd[suit] += 1
         return False
 
 
+PS, DS, RV, DP, SP = range(5)
+#: what the last move was, when it restricts the next one (see :meth:`CardSetSearch._moves`)
+AFTER_FOUNDATION, AFTER_TALON, AFTER_EMPTY, AFTER_HOME = range(4)
+
+
+def _most_down(move: tuple[int, ...]) -> int:
+    return -move[2]
+
+
+def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
+    """The engine line for a line found on the sets: the same moves on real columns, with the
+    run moves that uncover a card or find its parent added."""
+    king = game.top_rank
+    cols = [[(_SUIT[c.suit], c.rank) for c in col] for col in game._tableau]
+    down = list(game._down)
+    line: list[str] = []
+
+    def where(card: tuple[int, int]) -> tuple[int, int]:
+        for j, col in enumerate(cols):
+            for pos in range(down[j], len(col)):
+                if col[pos] == card:
+                    return j, pos
+        raise AssertionError(f"{card} is not face up")
+
+    def take(j: int, count: int) -> list[tuple[int, int]]:
+        col = cols[j]
+        moving = col[-count:]
+        del col[-count:]
+        if col and len(col) == down[j]:
+            down[j] -= 1
+        return moving
+
+    def uncover(card: tuple[int, int]) -> int:
+        """Make ``card`` its column's top (moving the run on it onto its twin); its column."""
+        j, pos = where(card)
+        if pos < len(cols[j]) - 1:
+            twin = (card[0] ^ 1, card[1])
+            t, _ = where(twin)
+            assert cols[t][-1] == twin, "twin is not a top"
+            count = len(cols[j]) - pos - 1
+            cols[t].extend(take(j, count))
+            line.append(f"{j + 1}{t + 1}")
+        return j
+
+    def place_for(card: tuple[int, int]) -> int:
+        """A column whose top takes ``card`` (a king: an empty column)."""
+        suit, rank = card
+        if rank == king:
+            return next(j for j, col in enumerate(cols) if not col)
+        for j, col in enumerate(cols):
+            if col and len(col) > down[j]:
+                top = col[-1]
+                if top[1] == rank + 1 and (top[0] >> 1) != (suit >> 1):
+                    return j
+        raise AssertionError(f"no place for {card}")
+
+    talon = [(_SUIT[c.suit], c.rank) for c in game._waste] + [
+        (_SUIT[c.suit], c.rank) for c in reversed(game._stock)
+    ]
+    fnd = [len(pile) for pile in game._fnd]
+    deck = Deck(king)
+    as_card = {bit_index(s, r): (s, r) for s in range(4) for r in range(1, king + 1)}
+    for step in path:
+        kind = step[0]
+        if kind == "ps":
+            card = as_card[step[1]]
+            j = uncover(card)
+            take(j, 1)
+            fnd[card[0]] += 1
+            line.append(f"{j + 1}f{card[0] + 1}")
+        elif kind == "rv":
+            card = as_card[step[2]]
+            i = step[1]
+            assert cols[i][down[i]] == card, "the head moved"
+            j = place_for(card)
+            count = len(cols[i]) - down[i]
+            cols[j].extend(take(i, count))
+            line.append(f"{i + 1}{j + 1}")
+        elif kind in ("ds", "dp"):
+            _, index, turns, bit = step
+            card = talon.pop(index)
+            assert card == as_card[bit]
+            line.extend(["d"] * turns)
+            if kind == "ds":
+                fnd[card[0]] += 1
+                line.append(f"wf{card[0] + 1}")
+            else:
+                j = place_for(card)
+                cols[j].append(card)
+                line.append(f"w{j + 1}")
+        else:  # "sp"
+            _, suit, bit = step
+            card = as_card[bit]
+            j = place_for(card)
+            fnd[suit] -= 1
+            cols[j].append(card)
+            line.append(f"f{suit + 1}{j + 1}")
+    del deck
+    return line
+
+
 def search(game: Any, counter: Counter) -> SearchOutcome:
-    """Search ``game`` (a ``Solitario``) from its position; see the module docstring."""
-    return KlondikeSearch(game, counter).run()
+    """Search ``game`` (a ``Solitario``) from its position: the quick pass on a share of the
+    budget, then the exact pass; see the module docstring."""
+    limit, deadline = counter.limit, counter.deadline
+    try:
+        # the quick pass gets a share of what is left (nodes: the same answer on every machine)
+        if limit is not None:
+            counter.limit = counter.nodes + int((limit - counter.nodes) * QUICK_SHARE)
+        if deadline is not None:
+            counter.deadline = counter.started + (deadline - counter.started) * QUICK_SHARE
+        quick = CardSetSearch(game, counter, quick=True)
+        try:
+            if quick.run():
+                return SearchOutcome(WON, realize(game, quick.path), WON)
+        except OutOfBudget:
+            pass
+        counter.limit, counter.deadline = limit, deadline
+        exact = CardSetSearch(game, counter)
+        if exact.run():
+            return SearchOutcome(WON, realize(game, exact.path), WON)
+        return SearchOutcome(LOST, [], None)
+    except OutOfBudget:
+        return SearchOutcome(UNKNOWN, [], None)
+    finally:
+        counter.limit, counter.deadline = limit, deadline
