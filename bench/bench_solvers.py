@@ -7,6 +7,10 @@ per deal (search and the engine's check of a winning line). ``python -m engine.s
 the same measure on any range of deals. El Solitario (squadratik) keeps its fixed cases with
 a node budget: its search is an optimisation, not a yes/no.
 
+``daily``: the daily deal choice of the four games (``bot.features.daily.choose`` with the
+shipped node budgets) on ``DAILY_DAYS`` consecutive days: CPU seconds per day in total (mean
+and max; issue 18 wants at most 5 s) and the slowest game.
+
 >>> result = run(sample=2)  # doctest: +SKIP
 >>> sorted(result)  # doctest: +SKIP
 ['canfield', 'imaginary13', 'sample', 'seconds_budget', 'solitario', 'solitario52', 'squadratik']
@@ -14,6 +18,8 @@ a node budget: its search is an optimisation, not a yes/no.
 
 from __future__ import annotations
 
+import time
+from datetime import date, timedelta
 from typing import Any
 
 from engine.solve import summarise
@@ -31,6 +37,9 @@ SECONDS = 2.0
 #: El Solitario's fixed deals and node budget
 SQUADRATIK_DEALS = (1, 5, 9)
 SQUADRATIK_NODES = 3000
+#: the daily choice is timed on this many days from DAILY_FIRST
+DAILY_DAYS = 7
+DAILY_FIRST = date(2026, 11, 1)
 
 
 def run(sample: int = SAMPLE, seconds: float = SECONDS) -> dict[str, Any]:
@@ -53,4 +62,30 @@ def run(sample: int = SAMPLE, seconds: float = SECONDS) -> dict[str, Any]:
         "deals": {str(r.deal): {"status": r.status, "best": r.best, "nodes": r.nodes, "seconds": r.seconds} for r in rows},
         "nodes_per_second": round(sum(r.nodes for r in rows) / searched) if searched else None,
     }
+    report["daily"] = daily_choice_seconds()
     return report
+
+
+def daily_choice_seconds(days: int = DAILY_DAYS, first: date = DAILY_FIRST) -> dict[str, Any]:
+    """CPU seconds of the daily deal choice, per day (all four games) and per game."""
+    # the bench may read bot code: it measures the whole product, the engine never does
+    from bot.features.daily import DAILY_GAMES, choose
+
+    per_day: list[float] = []
+    per_game: dict[str, float] = dict.fromkeys(DAILY_GAMES, 0.0)
+    for offset in range(days):
+        day = first + timedelta(days=offset)
+        total = 0.0
+        for game_id in DAILY_GAMES:
+            started = time.process_time()
+            choose(game_id, day)
+            spent = time.process_time() - started
+            per_game[game_id] = max(per_game[game_id], spent)
+            total += spent
+        per_day.append(total)
+    return {
+        "days": days,
+        "mean_seconds_per_day": round(sum(per_day) / days, 3),
+        "max_seconds_per_day": round(max(per_day), 3),
+        "max_seconds_per_game": {game: round(spent, 3) for game, spent in per_game.items()},
+    }
