@@ -72,6 +72,7 @@ children are the pair four bits lower.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -79,6 +80,11 @@ from typing import Any
 from engine.cards import SUITS
 from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
 from engine.solvers.talon import reach
+
+try:  # the exact pass in C, built by ``pip install`` when a C compiler is there (setup.py)
+    from engine.solvers import _cardsets
+except ImportError:  # pragma: no cover - no compiler: the Python code, same answers
+    _cardsets = None
 
 #: the share of the budget (nodes and seconds) the quick pass may spend before the exact one
 QUICK_SHARE = 0.4
@@ -257,12 +263,35 @@ class CardSetSearch:
 
     # ----- search ----------------------------------------------------------------------------------
     def run(self) -> bool:
+        if not self.quick and compiled():
+            return self._run_compiled()
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
             return self._dfs(-1)
         finally:
             sys.setrecursionlimit(limit)
+
+    def _run_compiled(self) -> bool:
+        """The exact pass in C (``engine.solvers._cardsets``): the same positions in the same
+        order, the same nodes counted and the same :attr:`path`; the counter's nodes are
+        brought up to date and ``OutOfBudget`` raised as :meth:`Counter.tick` would."""
+        counter = self.counter
+        status, self.path, counter.nodes = _cardsets.search(
+            self.deck.king,
+            self.base,
+            self.visible,
+            self.heads,
+            self.fnd,
+            self.talon,
+            self.p,
+            counter.limit,
+            counter.deadline,
+            counter.nodes,
+        )
+        if status < 0:
+            raise OutOfBudget
+        return status == 1
 
     def _masks(self) -> tuple[int, int]:
         """(safe cards, next cards) for the foundations as they are (cached on their heights)."""
@@ -537,6 +566,12 @@ class CardSetSearch:
 PS, DS, RV, DP, SP = range(5)
 #: what the last move was, when it restricts the next one (see :meth:`CardSetSearch._moves`)
 AFTER_FOUNDATION, AFTER_TALON, AFTER_EMPTY, AFTER_HOME = range(4)
+
+
+def compiled() -> bool:
+    """Whether the exact pass runs in C: the module was built and the environment variable
+    ``TAVOLO_PURE_PYTHON`` is not ``1`` (read at every search, so tests can switch)."""
+    return _cardsets is not None and os.environ.get("TAVOLO_PURE_PYTHON") != "1"
 
 
 def _most_down(move: tuple[int, ...]) -> int:

@@ -16,7 +16,7 @@ from engine.cards import Card
 from engine.piles import stock_cycle
 from engine.solitario import Solitario
 from engine.solvers import LOST, WON, Budget, Counter, Position, Verdict, decide, solve, solve_game
-from engine.solvers.klondike import KlondikeSearch
+from engine.solvers.klondike import CardSetSearch
 from engine.solvers.talon import reach
 
 NODES = Budget(nodes=200_000, seconds=None)
@@ -234,10 +234,8 @@ def test_a_win_that_needs_foundation_cards_back_is_found(layout):
 def test_the_quick_pass_alone_would_have_called_them_lost():
     # why the positions above are here: the heuristic pass must not be the one answering "lost"
     for layout in NEEDS_FOUNDATION_CARDS_BACK:
-        search = KlondikeSearch(Solitario.from_layout(**layout), Counter(NODES))
-        search.exact = False
-        search._reset()
-        assert not search._dfs()
+        search = CardSetSearch(Solitario.from_layout(**layout), Counter(NODES), quick=True)
+        assert not search.run()
 
 
 def test_lost_and_won_agree_with_a_search_without_pruning():
