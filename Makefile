@@ -9,6 +9,9 @@ PYTHON ?=
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Installing builds the optional C part of the Klondike solver (setup.py): a change to any of
+# these installs (and so compiles) again.
+BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c
 
 empty :=
 space := $(empty) $(empty)
@@ -46,7 +49,7 @@ venv:
 	  rm -rf $(VENV); \
 	fi; \
 	[ -x $(BIN)/python ] || $$py -m venv $(VENV); \
-	if [ ! -f $(STAMP) ] || [ pyproject.toml -nt $(STAMP) ]; then \
+	if [ ! -f $(STAMP) ] || [ -n "$$(find $(BUILD_INPUTS) -newer $(STAMP))" ]; then \
 	  echo "installing Tavolo and its dependencies into $(VENV) (Python $$version) ..." >&2; \
 	  $(BIN)/python -m pip install --quiet --upgrade pip >&2; \
 	  $(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2; \
@@ -96,4 +99,5 @@ lint: venv
 	$(BIN)/ruff check engine renderer bot tests bench
 
 clean:
-	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out
+	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build
+	rm -f engine/solvers/_cardsets.*.so engine/solvers/_cardsets.*.pyd

@@ -47,15 +47,24 @@ representation of lonelybot (Vuong Hy's Klondike solver). A winning line found o
 played out on real columns (:func:`realize`), adding the run moves that uncover a card, and
 checked on the engine like every line.
 
-Two passes over the same machinery. The **quick pass** adds heuristic rules on what may
-follow a move (:meth:`CardSetSearch._moves`: after a card is put on the table or sent home
-from it, or a column is emptied, the next move must use it) and may only answer "won"; it
-gets a share of the budget (:data:`QUICK_SHARE`). The **exact pass** searches without them,
-and only its exhausted search answers "lost": the bot tells players a lost deal "could not
-have been won", so that must be a proof (the tests check "won"/"lost" against a search of
-every legal move with no pruning, on small positions).
+Every pruning is exact, so an exhausted search answers "lost": the bot tells players a lost
+deal "could not have been won", so that must be a proof (the tests check "won"/"lost" against
+a search of every legal move with no pruning, on small positions). A heuristic first pass
+that limited what may follow a move ("after a card is put on the table, the next move must
+use it") was tried and dropped: it found no more wins in 2 s than this search, and such
+rules are not exact (docs/solvers.md).
 
-Exact prunings, both passes (each argued where it is applied):
+The search also exists in C (``engine/solvers/_cardsets.c``, the extension module
+``engine.solvers._cardsets``, built by ``pip install`` when a C compiler is there; setup.py).
+It is a port of :meth:`CardSetSearch._dfs`, ``_moves`` and ``_try``: the same positions in
+the same order, the same key (stored whole: no lossy hashing), one node per ``_dfs`` entry
+and the clock read every 256 nodes as :meth:`engine.solvers.Counter.tick` does, so for a
+node budget it answers exactly as the Python code, line and node count included (tests
+compare them), 25-70 times faster. :meth:`CardSetSearch.run` uses it unless the module is
+missing or the environment variable ``TAVOLO_PURE_PYTHON`` is ``1`` (:func:`compiled`). A
+change to the search must be made in both.
+
+Exact prunings (each argued where it is applied):
 
 - safe foundation moves played automatically and alone (the rule of
   :meth:`CardSetSearch._safe_mask`); a talon or foundation card that would go straight home
@@ -72,6 +81,7 @@ children are the pair four bits lower.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -80,8 +90,10 @@ from engine.cards import SUITS
 from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
 from engine.solvers.talon import reach
 
-#: the share of the budget (nodes and seconds) the quick pass may spend before the exact one
-QUICK_SHARE = 0.4
+try:  # the exact pass in C, built by ``pip install`` when a C compiler is there (setup.py)
+    from engine.solvers import _cardsets
+except ImportError:  # pragma: no cover - no compiler: the Python code, same answers
+    _cardsets = None
 
 _SUIT = {suit: index for index, suit in enumerate(SUITS)}
 
@@ -121,12 +133,10 @@ def encode(card: Any) -> tuple[int, int]:
 
 class CardSetSearch:
     """The search on card sets; ``run()`` gives True (won: :attr:`path` is the line on the
-    sets) or False (exhausted: lost, when not ``quick``). Raises ``OutOfBudget`` from the
+    sets) or False (exhausted: lost). Raises ``OutOfBudget`` from the
     counter."""
 
-    def __init__(self, game: Any, counter: Counter, quick: bool = False) -> None:
-        #: True: the quick pass (heuristic rules on what may follow a move; it may only win)
-        self.quick = quick
+    def __init__(self, game: Any, counter: Counter) -> None:
         king = game.top_rank
         deck = self.deck = Deck(king)
         self.counter = counter
@@ -257,12 +267,35 @@ class CardSetSearch:
 
     # ----- search ----------------------------------------------------------------------------------
     def run(self) -> bool:
+        if compiled():
+            return self._run_compiled()
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
-            return self._dfs(-1)
+            return self._dfs()
         finally:
             sys.setrecursionlimit(limit)
+
+    def _run_compiled(self) -> bool:
+        """The exact pass in C (``engine.solvers._cardsets``): the same positions in the same
+        order, the same nodes counted and the same :attr:`path`; the counter's nodes are
+        brought up to date and ``OutOfBudget`` raised as :meth:`Counter.tick` would."""
+        counter = self.counter
+        status, self.path, counter.nodes = _cardsets.search(
+            self.deck.king,
+            self.base,
+            self.visible,
+            self.heads,
+            self.fnd,
+            self.talon,
+            self.p,
+            counter.limit,
+            counter.deadline,
+            counter.nodes,
+        )
+        if status < 0:
+            raise OutOfBudget
+        return status == 1
 
     def _masks(self) -> tuple[int, int]:
         """(safe cards, next cards) for the foundations as they are (cached on their heights)."""
@@ -272,9 +305,8 @@ class CardSetSearch:
             found = self._mask_cache[fcode] = (self._safe_mask(), self._next_mask())
         return found
 
-    def _dfs(self, after: int) -> bool:
-        """Search on from here. ``after`` >= 0: the last move brought card ``after`` back from a
-        foundation, and only a move that uses it may follow (see :meth:`_moves`)."""
+    def _dfs(self) -> bool:
+        """Search on from here (the safe moves home first)."""
         self.counter.tick()
         path = self.path
         mark = len(path)
@@ -291,22 +323,14 @@ class CardSetSearch:
             tops = self._tops()
         if self.fcode == self.full_fcode:
             return True
-        if played or not self.quick:
-            after = -1  # cards went home on their own: nothing restricts the next move
         p, size = self.p, len(self.talon)
         # a waste of 3k cards (or the whole talon) reaches what a fresh turn-over reaches
         waste = 0 if p % 3 == 0 or p == size else p
-        key = (
-            self.talon_mask
-            | (waste << 56)
-            | (self.kcode << 61)
-            | (self.fcode << 85)
-            | ((after + 1) << 101)
-        )
+        key = self.talon_mask | (waste << 56) | (self.kcode << 61) | (self.fcode << 85)
         seen = self.seen
         if key not in seen:
             seen.add(key)
-            for move in self._moves(tops, nxt, after, safe_all):
+            for move in self._moves(tops, nxt, safe_all):
                 if self._try(move):
                     return True
         for card, was_head in reversed(played):
@@ -314,41 +338,22 @@ class CardSetSearch:
         del path[mark:]
         return False
 
-    def _moves(self, tops: int, nxt: int, after: int, safe: int) -> list[tuple[int, ...]]:
+    def _moves(self, tops: int, nxt: int, safe: int) -> list[tuple[int, ...]]:
         """Candidate moves, best first: ``(kind, ...)`` with kinds :data:`PS` .. :data:`SP`:
         cards home (heads first, then the talon's, fewest turns first), heads onto a parent
         (most face-down cards under them first), talon cards onto the table, columns emptied,
-        foundation cards back.
-
-        Quick pass only (``after``): after a foundation card ``c`` came back, only a move that
-        uses it may follow (a card of the pair below onto it, its twin home, the next card of
-        its suit back); after a talon card was put on the table, a move that uses it or any
-        talon move; after a column was emptied, a king into it; after a free card went home
-        (:meth:`_uses_of_home`), a move that needs it gone. Each rule alone looks like "do it
-        just before it is needed", but two such moves can each be needed before the other's
-        use (a king out of the talon to let a queen be turned, and a king back from a
-        foundation to take that queen): the rules lose such wins, so they never answer
-        "lost". States searched under a rule are keyed apart."""
+        foundation cards back."""
         rank_of = self.deck.rank
         king = self.deck.king
         visible, heads = self.visible, self.heads
         slots = tops >> 4  # low bit of each pair whose parents have room for it
         empties = self.k.count(0) - (visible & self.deck.kings & ~heads).bit_count()
-        rule = after >> 6 if after >= 0 else -1
-        used = after & 63  # the card the last move put on the table (rules 0 and 1)
-        below = (used & ~1) - 4  # the pair that can go onto it
-        kings_only = rule == AFTER_EMPTY
-        talon_free = rule < 0 or rule == AFTER_TALON
-        if rule == AFTER_HOME:
-            return self._uses_of_home(used, tops, nxt, safe)
         home: list[tuple[int, ...]] = []
         reveals: list[tuple[int, ...]] = []
         plays: list[tuple[int, ...]] = []
         late: list[tuple[int, ...]] = []
         # tableau cards home, heads first
         cards = (tops | tops << 1) & visible & nxt
-        if rule >= 0:
-            cards &= 0 if kings_only else 1 << (used ^ 1)
         rest = []
         while cards:
             low = cards & -cards
@@ -365,10 +370,9 @@ class CardSetSearch:
                 continue
             card = base[i][k - 1]
             if rank_of[card] == king:
-                if k >= 2 and empties > 0 and (rule < 0 or kings_only or card & ~1 == below):
+                # a king at a column's bottom moving into an empty column only renames columns
+                if k >= 2 and empties > 0:
                     reveals.append((RV, i, k))
-                continue
-            if rule >= 0 and (kings_only or card & ~1 != below):
                 continue
             if not slots >> (card & ~1) & 1:
                 continue
@@ -388,17 +392,14 @@ class CardSetSearch:
                 card = talon[index]
                 if safe >> card & 1:
                     # on the table it would go home at once: the same as going home now
-                    if talon_free:
-                        home.append((DS, index, turns))
+                    home.append((DS, index, turns))
                     continue
                 if rank_of[card] == king:
-                    if empties > 0 and (talon_free or kings_only or card & ~1 == below):
+                    if empties > 0:
                         plays.append((DP, index, turns))
-                elif (talon_free or (not kings_only and card & ~1 == below)) and slots >> (
-                    card & ~1
-                ) & 1:
+                elif slots >> (card & ~1) & 1:
                     plays.append((DP, index, turns))
-                if talon_free and nxt >> card & 1:
+                if nxt >> card & 1:
                     home.append((DS, index, turns))
         # foundation cards back (never an Ace or a 2: an Ace on the table only covers cards,
         # so a 2 there only holds an Ace; dropping them from a winning line leaves one)
@@ -410,53 +411,9 @@ class CardSetSearch:
             card = bit[suit][rank]
             if safe >> card & 1:
                 continue  # it would go straight back
-            if rank == king:
-                if empties > 0 and (rule < 0 or kings_only or card & ~1 == below):
-                    late.append((SP, suit))
-            elif slots >> (card & ~1) & 1 and (
-                rule < 0
-                or (not kings_only and card & ~1 == below)
-                or (rule == AFTER_FOUNDATION and suit == self.deck.suit[used])
-            ):
+            if (empties > 0) if rank == king else slots >> (card & ~1) & 1:
                 late.append((SP, suit))
         return home + reveals + plays + late
-
-    def _uses_of_home(self, gone: int, tops: int, nxt: int, safe: int) -> list[tuple[int, ...]]:
-        """Quick pass: the moves that need ``gone`` (a free card, not a king, just sent home)
-        off the table: the next card of its suit home, a card of the pair above it home
-        (``gone`` no longer covers it), its twin onto the table (``gone`` no longer takes the
-        place)."""
-        suit, rank = self.deck.suit[gone], self.deck.rank[gone]
-        moves: list[tuple[int, ...]] = []
-        wanted = 0
-        if rank < self.deck.king:
-            wanted |= nxt & (1 << self.bit[suit][rank + 1])
-        parents = 3 << ((gone & ~1) + 4)
-        cards = (tops | tops << 1) & self.visible & nxt & (wanted | parents)
-        while cards:
-            low = cards & -cards
-            cards ^= low
-            moves.append((PS, low.bit_length() - 1))
-        twin = gone ^ 1
-        slots = tops >> 4
-        room = slots >> (gone & ~1) & 1
-        talon = self.talon
-        if talon:
-            for index, turns in reach(len(talon), self.p):
-                card = talon[index]
-                if wanted >> card & 1:
-                    moves.append((DS, index, turns))
-                elif card == twin and room and not safe >> card & 1:
-                    moves.append((DP, index, turns))
-        if room:
-            for i in range(self.columns):
-                k = self.k[i]
-                if k and self.base[i][k - 1] == twin and (k > 1 or self._king_off_bottom()):
-                    moves.append((RV, i, k))
-            twin_suit = self.deck.suit[twin]
-            if self.fnd[twin_suit] == rank and rank >= 3 and not safe >> twin & 1:
-                moves.append((SP, twin_suit))
-        return moves
 
     def _king_off_bottom(self) -> bool:
         """Whether some king is neither a free king nor a column's bottom head (only kings go
@@ -477,18 +434,16 @@ class CardSetSearch:
             card = move[1]
             was_head = self._home(card)
             path.append(("ps", card))
-            free = not was_head and self.deck.rank[card] != self.deck.king
-            if self._dfs(AFTER_HOME << 6 | card if free else -1):
+            if self._dfs():
                 return True
             path.pop()
             self._unhome(card, was_head)
         elif kind == RV:
             i = move[1]
             card = self.base[i][self.k[i] - 1]
-            emptied = self.k[i] == 1
             self._lift_head(card)
             path.append(("rv", i, card))
-            if self._dfs(AFTER_EMPTY << 6 if emptied else -1):
+            if self._dfs():
                 return True
             path.pop()
             self._drop_head(card)
@@ -499,7 +454,7 @@ class CardSetSearch:
             self.fcode -= 1 << (4 * suit)
             self.visible |= 1 << card
             path.append(("sp", suit, card))
-            if self._dfs(AFTER_FOUNDATION << 6 | card):
+            if self._dfs():
                 return True
             path.pop()
             self.visible ^= 1 << card
@@ -520,7 +475,7 @@ class CardSetSearch:
             else:
                 self.visible |= 1 << card
                 path.append(("dp", index, turns, card))
-            if self._dfs(-1 if kind == DS else AFTER_TALON << 6 | card):
+            if self._dfs():
                 return True
             path.pop()
             if kind == DS:
@@ -535,8 +490,12 @@ class CardSetSearch:
 
 
 PS, DS, RV, DP, SP = range(5)
-#: what the last move was, when it restricts the next one (see :meth:`CardSetSearch._moves`)
-AFTER_FOUNDATION, AFTER_TALON, AFTER_EMPTY, AFTER_HOME = range(4)
+
+
+def compiled() -> bool:
+    """Whether the exact pass runs in C: the module was built and the environment variable
+    ``TAVOLO_PURE_PYTHON`` is not ``1`` (read at every search, so tests can switch)."""
+    return _cardsets is not None and os.environ.get("TAVOLO_PURE_PYTHON") != "1"
 
 
 def _most_down(move: tuple[int, ...]) -> int:
@@ -636,27 +595,12 @@ def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:
-    """Search ``game`` (a ``Solitario``) from its position: the quick pass on a share of the
-    budget, then the exact pass; see the module docstring."""
-    limit, deadline = counter.limit, counter.deadline
+    """Search ``game`` (a ``Solitario``) from its position; see the module docstring."""
+    searcher = CardSetSearch(game, counter)
     try:
-        # the quick pass gets a share of what is left (nodes: the same answer on every machine)
-        if limit is not None:
-            counter.limit = counter.nodes + int((limit - counter.nodes) * QUICK_SHARE)
-        if deadline is not None:
-            counter.deadline = counter.started + (deadline - counter.started) * QUICK_SHARE
-        quick = CardSetSearch(game, counter, quick=True)
-        try:
-            if quick.run():
-                return SearchOutcome(WON, realize(game, quick.path), WON)
-        except OutOfBudget:
-            pass
-        counter.limit, counter.deadline = limit, deadline
-        exact = CardSetSearch(game, counter)
-        if exact.run():
-            return SearchOutcome(WON, realize(game, exact.path), WON)
-        return SearchOutcome(LOST, [], None)
+        won = searcher.run()
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, [], None)
-    finally:
-        counter.limit, counter.deadline = limit, deadline
+    if won:
+        return SearchOutcome(WON, realize(game, searcher.path), WON)
+    return SearchOutcome(LOST, [], None)
