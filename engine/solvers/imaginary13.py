@@ -42,8 +42,12 @@ from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutco
 T = TypeVar("T")
 
 _NEVER = 99
-#: share of the budget spent on random playouts before the complete search starts
-PLAYOUT_SHARE = 0.4
+#: share of the budget the first, short complete search may use (it settles end games)
+EXACT_FIRST_SHARE = 0.02
+#: share of the budget used up when the random playouts stop and the complete search resumes
+PLAYOUT_SHARE = 0.9
+#: turned cards between two updates of a playout's plan (:func:`_relaxed_times`)
+REFRESH_EVERY = 15
 #: how often a playout ignores the waste-pile heuristic and picks a pile at random, in
 #: parts per :data:`NOISE_SCALE` (whole numbers: the choice uses only integer draws)
 PLAYOUT_NOISE = 200
@@ -53,6 +57,8 @@ _POSITION: tuple[tuple[int | None, ...], ...] = tuple(
     tuple(build_sequence(k).index(v) if v in build_sequence(k) else None for v in range(KING + 1))
     for k in MARKERS
 )
+# _SEQUENCE[k] = foundation k + 1's values, base first.
+_SEQUENCE: tuple[tuple[int, ...], ...] = tuple(tuple(build_sequence(k)) for k in MARKERS)
 # _NEXT[k][top] = the value foundation k + 1 takes on ``top`` (0 once finished at the King).
 _NEXT: tuple[tuple[int, ...], ...] = tuple(
     tuple(0 if top == KING else add_wrapping(top, k) for top in range(KING + 1)) for k in MARKERS
@@ -88,28 +94,51 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
             [[card.rank for card in pile] for pile in game._wastes],
         )
 
-    # Phase 1: randomised greedy playouts. A depth-first search commits to its first choices
+    if counter.limit is None and counter.deadline is None:
+        # No budget at all: only the complete search can end.
+        return _exact(start(), free, counter, None)
+    # Phase 1: a short complete search settles small positions (end games, a player's
+    # stalled game) at once, won or lost.
+    found = _exact(start(), free, counter, EXACT_FIRST_SHARE)
+    if found.status != UNKNOWN or _spent(counter):
+        return found
+    # Phase 2: randomised greedy playouts. A depth-first search commits to its first choices
     # and backtracks at the bottom of the tree, so one early misplaced card can hide every win
     # for millions of nodes; playouts sample early choices widely and find most wins at once.
     # The daily deal is the first candidate the solver proves, so its choices come from the
     # project's own generator: the same on every Python version, unlike ``random``.
     chooser = _Chooser(DealRandom.for_deal(f"imaginary13-playouts:{len(game.moves)}", game.deal))
+    following = _following(stock)
     try:
         while counter.used() < PLAYOUT_SHARE:
-            line = _playout(start(), chooser, counter)
+            line = _playout(start(), following, chooser, counter)
             if line is not None:
                 return SearchOutcome(WON, line, WON)
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, [], None)
-    # Phase 2: a complete search; only it can prove that no win exists.
-    state = start()
-    line = []
+    # Phase 3: the complete search again, with the rest of the budget.
+    return _exact(start(), free, counter, None)
+
+
+def _spent(counter: Counter) -> bool:
+    """True once ``counter``'s budget is used up."""
+    return counter.used() >= 1.0
+
+
+class _ShareSpent(Exception):
+    """The complete search used the share of the budget it was given."""
+
+
+def _exact(state: _State, free: bool, counter: Counter, share: float | None) -> SearchOutcome:
+    """The complete search from ``state``: won (with its line), lost, or unknown when the
+    budget (or ``share`` of it) runs out first."""
+    line: list[str] = []
     seen: set[Any] = set()
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 2000))
     try:
-        won = _dfs(state, free, counter, seen, line)
-    except OutOfBudget:
+        won = _dfs(state, free, counter, seen, line, share)
+    except (OutOfBudget, _ShareSpent):
         return SearchOutcome(UNKNOWN, [], None)
     finally:
         sys.setrecursionlimit(limit)
@@ -135,10 +164,87 @@ class _Chooser:
         return self._rng.below(NOISE_SCALE) < PLAYOUT_NOISE
 
 
-def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | None:
-    """One greedy game: waste tops go home at once, the turned card to a random fitting
-    foundation, else usually to the best waste pile by :func:`_waste_order`. The line if won."""
-    tops, wastes, line = state.tops, state.wastes, []
+def _following(stock: Sequence[int]) -> list[list[int]]:
+    """``table[i][v]``: the index of the first card of value ``v`` at or after stock index
+    ``i`` (``len(stock)`` when none is left)."""
+    size = len(stock)
+    table = [[size] * (KING + 1) for _ in range(size + 1)]
+    for i in range(size - 1, -1, -1):
+        row = table[i] = list(table[i + 1])
+        row[stock[i]] = i
+    return table
+
+
+def _relaxed_times(
+    stock: Sequence[int],
+    index: int,
+    tops: Sequence[int],
+    wastes: Sequence[Sequence[int]],
+    ids: Sequence[Sequence[int]],
+) -> dict[int, int]:
+    """When each card would reach a foundation if every card had a waste pile to itself.
+
+    Returns card id -> the stock index at which it is played (stock cards are named by
+    their index, waste cards by ``ids``). Every card is played as soon as a foundation takes
+    its value, copies of a value first come first served; waste cards count as free (their
+    order is ignored). A heuristic only: the playouts use it to put each card on a pile whose
+    top is played *after* it, so that piles empty from the top without blocking.
+    """
+    waiting: list[list[int]] = [[] for _ in range(KING + 1)]  # value -> foundations wanting it
+    free: list[list[int]] = [[] for _ in range(KING + 1)]  # value -> card ids not yet played
+    times: dict[int, int] = {}
+    # top cards first: they are the ones that leave first
+    depth = max((len(pile) for pile in wastes), default=0)
+    for level in range(1, depth + 1):
+        for pile, pile_ids in zip(wastes, ids, strict=True):
+            if len(pile) >= level:
+                free[pile[-level]].append(pile_ids[-level])
+    tops = list(tops)
+
+    def take(k: int, time: int) -> None:
+        # foundation k takes every value it can from the free cards, then waits for the next
+        while True:
+            value = _NEXT[k][tops[k]]
+            if not value:
+                return
+            if free[value]:
+                times[free[value].pop(0)] = time
+                tops[k] = value
+            else:
+                waiting[value].append(k)
+                return
+
+    for k in range(len(tops)):
+        take(k, index)
+    for j in range(index, len(stock)):
+        value = stock[j]
+        if waiting[value]:
+            k = waiting[value].pop(0)
+            times[j] = j
+            tops[k] = value
+            take(k, j)
+        else:
+            free[value].append(j)
+    return times
+
+
+def _playout(
+    state: _State, following: list[list[int]], chooser: _Chooser, counter: Counter
+) -> list[str] | None:
+    """One greedy game; the line if it wins.
+
+    Waste tops go home at once. A card that fits several foundations goes, usually, to the
+    one whose next value is nearest to hand (on a waste top, else soonest in the stock). A
+    card that fits none goes, usually, onto the pile whose top would be played soonest after
+    it (see :func:`_relaxed_times`), else onto an empty pile, else onto the pile whose top is
+    played last; "usually": with probability ``PLAYOUT_NOISE / NOISE_SCALE`` the choice is
+    random instead, which is what makes every playout different.
+    """
+    stock, tops, wastes, line = state.stock, state.tops, state.wastes, []
+    ids = [[-1 - 100 * w - d for d in range(len(pile))] for w, pile in enumerate(wastes)]
+    times = _relaxed_times(stock, state.index, tops, wastes, ids)
+    refreshed = state.index
+    foundations = range(len(tops))
     while True:
         counter.tick()
         moved = True
@@ -146,51 +252,117 @@ def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | 
             moved = False
             for w, pile in enumerate(wastes):
                 if pile:
-                    fits = [k for k in range(len(tops)) if _NEXT[k][tops[k]] == pile[-1]]
+                    fits = [k for k in foundations if _NEXT[k][tops[k]] == pile[-1]]
                     if fits:
-                        k = chooser.choice(fits)
+                        k = _pick_foundation(fits, tops, wastes, following[state.index], chooser)
                         tops[k] = pile.pop()
+                        ids[w].pop()
                         line.append(WASTE_IDS[w] + FOUNDATION_IDS[k])
                         moved = True
-        if state.index >= len(state.stock):
+        index = state.index
+        if index >= len(stock):
             return line if all(top == KING for top in tops) else None
-        value = state.stock[state.index]
+        value = stock[index]
         state.index += 1
-        fits = [k for k in range(len(tops)) if _NEXT[k][tops[k]] == value]
+        fits = [k for k in foundations if _NEXT[k][tops[k]] == value]
         if fits:
-            k = chooser.choice(fits)
+            k = _pick_foundation(fits, tops, wastes, following[index + 1], chooser)
             tops[k] = value
             line.append("t" + FOUNDATION_IDS[k])
             continue
-        order = _waste_order(value, tops, wastes)
+        if index - refreshed >= REFRESH_EVERY:
+            times = _relaxed_times(stock, index, tops, wastes, ids)
+            refreshed = index
+        order = _pile_order(times.get(index, _LATE), times, wastes, ids)
         w = chooser.choice(order) if chooser.noisy() else order[0]
         wastes[w].append(value)
+        ids[w].append(index)
         line.append("t" + WASTE_IDS[w])
 
 
+_LATE = 10_000
+
+
+def _pile_order(
+    time: int, times: dict[int, int], wastes: list[list[int]], ids: list[list[int]]
+) -> list[int]:
+    """Waste piles for a card played at ``time``, best first (one empty pile at most)."""
+    ranked: list[tuple[int, int, int]] = []
+    empty = False
+    for w, pile in enumerate(wastes):
+        if not pile:
+            if not empty:
+                ranked.append((1, 0, w))
+                empty = True
+            continue
+        below = times.get(ids[w][-1], _LATE)
+        if below >= time:
+            ranked.append((0, below - time, w))
+        else:
+            ranked.append((2, -below, w))
+    ranked.sort()
+    return [w for _, _, w in ranked]
+
+
+def _pick_foundation(
+    fits: list[int],
+    tops: list[int],
+    wastes: list[list[int]],
+    following: list[int],
+    chooser: _Chooser,
+) -> int:
+    """The foundation a card goes to among ``fits`` (they all take its value)."""
+    if len(fits) == 1 or chooser.noisy():
+        return chooser.choice(fits)
+    on_top = {pile[-1] for pile in wastes if pile}
+    best, best_wait = fits[0], _LATE
+    for k in fits:
+        after = _NEXT[k][_NEXT[k][tops[k]]]
+        wait = -1 if not after else 0 if after in on_top else following[after]
+        if wait < best_wait:
+            best, best_wait = k, wait
+    return best
+
+
 class _State:
-    __slots__ = ("index", "stock", "tops", "wastes")
+    __slots__ = ("balanced", "index", "stock", "tops", "wastes")
 
     def __init__(self, stock: list[int], index: int, tops: list[int], wastes: list[list[int]]):
         self.stock = stock
         self.index = index
         self.tops = tops
         self.wastes = wastes
+        # Every deal is balanced: its cards left of each value are exactly as many as the
+        # foundations that still want that value (each foundation takes every value but its
+        # marker once, and the 88 are the two decks less markers and bases). Every move keeps
+        # it so. Hand-made positions (``Imaginary13.from_layout``) may have cards to spare.
+        self.balanced = _wanted_counts(tops) == _card_counts(stock[index:], wastes)
 
     def key(self) -> tuple[Any, ...]:
         return (self.index, tuple(self.tops), tuple(sorted(tuple(w) for w in self.wastes)))
 
 
-def _dfs(state: _State, free: bool, counter: Counter, seen: set[Any], line: list[str]) -> bool:
+def _dfs(
+    state: _State,
+    free: bool,
+    counter: Counter,
+    seen: set[Any],
+    line: list[str],
+    share: float | None,
+) -> bool:
     counter.tick()
+    if share is not None and not counter.nodes & 255 and counter.used() >= share:
+        raise _ShareSpent
     tops = state.tops
-    if all(top == KING for top in tops):
+    if all(top == KING for top in tops) and state.index >= len(state.stock):
         return True
     key = state.key()
     if key in seen:
         return False
     seen.add(key)
     wastes = state.wastes
+    if state.balanced and _blocked(tops, wastes):
+        return False
     # Waste tops to foundations first: each is a card placed for good.
     for w, pile in enumerate(wastes):
         if not pile:
@@ -202,7 +374,7 @@ def _dfs(state: _State, free: bool, counter: Counter, seen: set[Any], line: list
                 tops[k] = value
                 pile.pop()
                 line.append(WASTE_IDS[w] + FOUNDATION_IDS[k])
-                if _dfs(state, free, counter, seen, line):
+                if _dfs(state, free, counter, seen, line, share):
                     return True
                 line.pop()
                 pile.append(value)
@@ -216,7 +388,7 @@ def _dfs(state: _State, free: bool, counter: Counter, seen: set[Any], line: list
         old = tops[k]
         tops[k] = value
         line.append("t" + FOUNDATION_IDS[k])
-        if _dfs(state, free, counter, seen, line):
+        if _dfs(state, free, counter, seen, line, share):
             return True
         line.pop()
         tops[k] = old
@@ -224,12 +396,78 @@ def _dfs(state: _State, free: bool, counter: Counter, seen: set[Any], line: list
         for w in _waste_order(value, tops, wastes):
             wastes[w].append(value)
             line.append("t" + WASTE_IDS[w])
-            if _dfs(state, free, counter, seen, line):
+            if _dfs(state, free, counter, seen, line, share):
                 return True
             line.pop()
             wastes[w].pop()
     state.index -= 1
     return False
+
+
+def _blocked(tops: list[int], wastes: list[list[int]]) -> bool:
+    """True when a waste pile holds a card that can never leave it: the position is lost.
+
+    Exact (it never calls a winnable position lost) in a balanced position (see
+    :class:`_State`): there the cards left of a value and the foundations still wanting it are
+    equally many, and a win places every card. When only one foundation ``k`` still wants
+    value ``y``, the one card of value ``y`` left must go to ``k``; when also only ``k`` wants
+    value ``x`` and ``k`` takes ``y`` before ``x``, then the card ``x`` lying above that ``y``
+    in a waste pile can leave only after ``y`` has reached ``k`` (waste cards leave only to
+    foundations, and nothing but ``k`` takes ``x``), and ``y`` only after the ``x`` above it
+    has left: neither ever moves, ``k`` is never finished.
+    """
+    only = _only_wanter(tops)
+    for pile in wastes:
+        if len(pile) < 2:
+            continue
+        # highest[k]: the furthest position in foundation k's sequence among the cards seen
+        # so far (above the current one) that only foundation k wants
+        highest: dict[int, int] = {}
+        for value in reversed(pile):
+            k = only[value]
+            if k < 0:
+                continue
+            place = _POSITION[k][value]
+            if highest.get(k, -1) > place:
+                return True
+            if place > highest.get(k, -1):
+                highest[k] = place
+    return False
+
+
+def _wanted_counts(tops: Sequence[int]) -> list[int]:
+    """How many foundations still want each value (index 1-13)."""
+    count = [0] * (KING + 1)
+    for k, top in enumerate(tops):
+        if top != KING:
+            for value in _SEQUENCE[k][_POSITION[k][top] + 1 :]:
+                count[value] += 1
+    return count
+
+
+def _card_counts(stock: Sequence[int], wastes: Sequence[Sequence[int]]) -> list[int]:
+    """How many cards of each value (index 1-13) are left in ``stock`` and ``wastes``."""
+    count = [0] * (KING + 1)
+    for value in stock:
+        count[value] += 1
+    for pile in wastes:
+        for value in pile:
+            count[value] += 1
+    return count
+
+
+def _only_wanter(tops: list[int]) -> list[int]:
+    """``only[v]``: the foundation that alone still wants value ``v``, or -1 (none or several)."""
+    only = [-1] * (KING + 1)
+    count = [0] * (KING + 1)
+    for k, top in enumerate(tops):
+        if top == KING:
+            continue
+        have = _POSITION[k][top]
+        for value in _SEQUENCE[k][have + 1 :]:
+            count[value] += 1
+            only[value] = k
+    return [k if count[v] == 1 else -1 for v, k in enumerate(only)]
 
 
 def _waste_order(value: int, tops: list[int], wastes: list[list[int]]) -> list[int]:
