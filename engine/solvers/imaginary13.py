@@ -85,6 +85,7 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     """Search ``game`` (an ``Imaginary13``) from its position; see the module docstring."""
     free = bool(game.options["free"])
     stock = [card.rank for card in game._stock]
+    following = _following(stock)
 
     def start() -> _State:
         return _State(
@@ -92,6 +93,7 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
             game._turn_index,
             [pile[-1].rank for pile in game._foundations],
             [[card.rank for card in pile] for pile in game._wastes],
+            following,
         )
 
     if counter.limit is None and counter.deadline is None:
@@ -108,10 +110,9 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     # The daily deal is the first candidate the solver proves, so its choices come from the
     # project's own generator: the same on every Python version, unlike ``random``.
     chooser = _Chooser(DealRandom.for_deal(f"imaginary13-playouts:{len(game.moves)}", game.deal))
-    following = _following(stock)
     try:
         while counter.used() < PLAYOUT_SHARE:
-            line = _playout(start(), following, chooser, counter)
+            line = _playout(start(), chooser, counter)
             if line is not None:
                 return SearchOutcome(WON, line, WON)
     except OutOfBudget:
@@ -228,9 +229,7 @@ def _relaxed_times(
     return times
 
 
-def _playout(
-    state: _State, following: list[list[int]], chooser: _Chooser, counter: Counter
-) -> list[str] | None:
+def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | None:
     """One greedy game; the line if it wins.
 
     Waste tops go home at once. A card that fits several foundations goes, usually, to the
@@ -241,6 +240,7 @@ def _playout(
     random instead, which is what makes every playout different.
     """
     stock, tops, wastes, line = state.stock, state.tops, state.wastes, []
+    following = state.following
     ids = [[-1 - 100 * w - d for d in range(len(pile))] for w, pile in enumerate(wastes)]
     times = _relaxed_times(stock, state.index, tops, wastes, ids)
     refreshed = state.index
@@ -325,13 +325,21 @@ def _pick_foundation(
 
 
 class _State:
-    __slots__ = ("balanced", "index", "stock", "tops", "wastes")
+    __slots__ = ("balanced", "following", "index", "stock", "tops", "wastes")
 
-    def __init__(self, stock: list[int], index: int, tops: list[int], wastes: list[list[int]]):
+    def __init__(
+        self,
+        stock: list[int],
+        index: int,
+        tops: list[int],
+        wastes: list[list[int]],
+        following: list[list[int]],
+    ):
         self.stock = stock
         self.index = index
         self.tops = tops
         self.wastes = wastes
+        self.following = following  # _following(stock)
         # Every deal is balanced: its cards left of each value are exactly as many as the
         # foundations that still want that value (each foundation takes every value but its
         # marker once, and the 88 are the two decks less markers and bases). Every move keeps
@@ -361,8 +369,23 @@ def _dfs(
         return False
     seen.add(key)
     wastes = state.wastes
-    if state.balanced and _blocked(tops, wastes):
-        return False
+    if state.balanced:
+        only = _only_wanter(tops)
+        if _blocked(only, wastes):
+            return False
+        w, k = _sure_play(only, tops, wastes, state, free)
+        if w >= 0:
+            # The one move worth trying here (see _sure_play): no alternatives.
+            value = wastes[w].pop()
+            old = tops[k]
+            tops[k] = value
+            line.append(WASTE_IDS[w] + FOUNDATION_IDS[k])
+            if _dfs(state, free, counter, seen, line, share):
+                return True
+            line.pop()
+            tops[k] = old
+            wastes[w].append(value)
+            return False
     # Waste tops to foundations first: each is a card placed for good.
     for w, pile in enumerate(wastes):
         if not pile:
@@ -404,7 +427,40 @@ def _dfs(
     return False
 
 
-def _blocked(tops: list[int], wastes: list[list[int]]) -> bool:
+def _sure_play(
+    only: list[int], tops: list[int], wastes: list[list[int]], state: _State, free: bool
+) -> tuple[int, int]:
+    """A waste top that may go home at once with no loss: ``(pile, foundation)``, or
+    ``(-1, -1)``.
+
+    Exact dominance, in a balanced position (see :class:`_State`). Say waste top ``x`` is
+    wanted by foundation ``k`` alone (so it is the last card of its value), and ``k``'s value
+    after ``x``, ``z``, is not in the stock (turned card included), or ``x`` is the King, or
+    the option ``free`` is on. Any winning line ``W`` plays this ``x`` to ``k`` at some move
+    ``T`` (``k`` must be finished and no other card can give it ``x``), and until ``T`` no
+    card goes onto ``k`` (it takes only ``x``) and the cards put on ``x``'s pile leave again
+    before ``T``. Then ``x`` to ``k`` now, followed by ``W`` without its move ``T``, is a
+    legal winning line too: the other foundations are as in ``W``, waste tops are the same
+    (``W`` never plays ``x`` before ``T``), and a turned card fits the same foundations as in
+    ``W``, because ``k`` now wants ``z`` and no ``z`` is turned (or ``free`` lets a card that
+    fits go to a waste pile all the same). So no other move needs trying here.
+    """
+    following = state.following[state.index]
+    size = len(state.stock)
+    for w, pile in enumerate(wastes):
+        if not pile:
+            continue
+        value = pile[-1]
+        k = only[value]
+        if k < 0 or _NEXT[k][tops[k]] != value:
+            continue
+        after = _NEXT[k][value]
+        if free or not after or following[after] >= size:
+            return w, k
+    return -1, -1
+
+
+def _blocked(only: list[int], wastes: list[list[int]]) -> bool:
     """True when a waste pile holds a card that can never leave it: the position is lost.
 
     Exact (it never calls a winnable position lost) in a balanced position (see
@@ -414,9 +470,8 @@ def _blocked(tops: list[int], wastes: list[list[int]]) -> bool:
     value ``x`` and ``k`` takes ``y`` before ``x``, then the card ``x`` lying above that ``y``
     in a waste pile can leave only after ``y`` has reached ``k`` (waste cards leave only to
     foundations, and nothing but ``k`` takes ``x``), and ``y`` only after the ``x`` above it
-    has left: neither ever moves, ``k`` is never finished.
+    has left: neither ever moves, ``k`` is never finished. ``only``: :func:`_only_wanter`.
     """
-    only = _only_wanter(tops)
     for pile in wastes:
         if len(pile) < 2:
             continue
