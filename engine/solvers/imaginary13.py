@@ -50,7 +50,10 @@ PLAYOUT_SHARE = 0.9
 REFRESH_EVERY = 15
 #: how often a playout ignores the waste-pile heuristic and picks a pile at random, in
 #: parts per :data:`NOISE_SCALE` (whole numbers: the choice uses only integer draws)
-PLAYOUT_NOISE = 200
+PLAYOUT_NOISE = 100
+#: how often a playout starts by repeating the best playout so far (see :func:`search`), in
+#: parts per :data:`NOISE_SCALE`
+PLAYOUT_RESTART = 800
 NOISE_SCALE = 1000
 # _POSITION[k][value] = index of value in foundation k's build sequence (base = 0), or None.
 _POSITION: tuple[tuple[int | None, ...], ...] = tuple(
@@ -110,11 +113,20 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     # The daily deal is the first candidate the solver proves, so its choices come from the
     # project's own generator: the same on every Python version, unlike ``random``.
     chooser = _Chooser(DealRandom.for_deal(f"imaginary13-playouts:{len(game.moves)}", game.deal))
+    best_score, best_choices = -1, []
     try:
         while counter.used() < PLAYOUT_SHARE:
-            line = _playout(start(), chooser, counter)
+            # Most playouts repeat the choices of the best one so far up to a random point
+            # and go their own way from there: a local search around the most promising line.
+            replay = best_choices[: chooser.below(len(best_choices))] if chooser.restart() else []
+            chooser.begin(replay)
+            state = start()
+            line = _playout(state, chooser, counter)
             if line is not None:
                 return SearchOutcome(WON, line, WON)
+            score = sum(_POSITION[k][top] or 0 for k, top in enumerate(state.tops))
+            if score >= best_score:
+                best_score, best_choices = score, chooser.choices
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, [], None)
     # Phase 3: the complete search again, with the rest of the budget.
@@ -149,12 +161,42 @@ def _exact(state: _State, free: bool, counter: Counter, share: float | None) -> 
 
 
 class _Chooser:
-    """The playouts' random choices, drawn from :class:`engine.rng.DealRandom`."""
+    """The playouts' random choices, drawn from :class:`engine.rng.DealRandom`, and the
+    record of a playout's decisions, which a later playout may repeat (:meth:`decide`)."""
 
-    __slots__ = ("_rng",)
+    __slots__ = ("_replay", "_rng", "choices")
 
     def __init__(self, rng: DealRandom) -> None:
         self._rng = rng
+        self._replay: list[int] = []
+        self.choices: list[int] = []
+
+    def begin(self, replay: list[int]) -> None:
+        """A new playout, whose first decisions are ``replay``."""
+        self._replay = replay
+        self.choices = []
+
+    def replayed(self) -> int:
+        """The next decision of the playout when it is a replayed one (recorded), else -1:
+        then the playout makes it and records it with :meth:`chose`."""
+        made = len(self.choices)
+        if made < len(self._replay):
+            self.choices.append(self._replay[made])
+            return self._replay[made]
+        return -1
+
+    def chose(self, choice: int) -> int:
+        """Record ``choice``, the playout's next decision; returns it."""
+        self.choices.append(choice)
+        return choice
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``range(n)`` (0 when ``n`` is 0)."""
+        return self._rng.below(n) if n > 0 else 0
+
+    def restart(self) -> bool:
+        """True with probability ``PLAYOUT_RESTART / NOISE_SCALE``."""
+        return self._rng.below(NOISE_SCALE) < PLAYOUT_RESTART
 
     def choice(self, items: Sequence[T]) -> T:
         """One of ``items``, uniformly (no draw when there is only one)."""
@@ -245,36 +287,47 @@ def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | 
     times = _relaxed_times(stock, state.index, tops, wastes, ids)
     refreshed = state.index
     foundations = range(len(tops))
+    wanted = [_NEXT[k][top] for k, top in enumerate(tops)]  # the value each foundation takes
     while True:
         counter.tick()
         moved = True
         while moved:
             moved = False
             for w, pile in enumerate(wastes):
-                if pile:
-                    fits = [k for k in foundations if _NEXT[k][tops[k]] == pile[-1]]
-                    if fits:
-                        k = _pick_foundation(fits, tops, wastes, following[state.index], chooser)
-                        tops[k] = pile.pop()
-                        ids[w].pop()
-                        line.append(WASTE_IDS[w] + FOUNDATION_IDS[k])
-                        moved = True
+                if pile and pile[-1] in wanted:
+                    value = pile[-1]
+                    k = chooser.replayed()
+                    if k < 0:
+                        fits = [k for k in foundations if wanted[k] == value]
+                        after = following[state.index]
+                        k = chooser.chose(_pick_foundation(fits, tops, wastes, after, chooser))
+                    tops[k] = pile.pop()
+                    wanted[k] = _NEXT[k][value]
+                    ids[w].pop()
+                    line.append(WASTE_IDS[w] + FOUNDATION_IDS[k])
+                    moved = True
         index = state.index
         if index >= len(stock):
             return line if all(top == KING for top in tops) else None
         value = stock[index]
         state.index += 1
-        fits = [k for k in foundations if _NEXT[k][tops[k]] == value]
-        if fits:
-            k = _pick_foundation(fits, tops, wastes, following[index + 1], chooser)
+        if value in wanted:
+            k = chooser.replayed()
+            if k < 0:
+                fits = [k for k in foundations if wanted[k] == value]
+                after = following[index + 1]
+                k = chooser.chose(_pick_foundation(fits, tops, wastes, after, chooser))
             tops[k] = value
+            wanted[k] = _NEXT[k][value]
             line.append("t" + FOUNDATION_IDS[k])
             continue
         if index - refreshed >= REFRESH_EVERY:
             times = _relaxed_times(stock, index, tops, wastes, ids)
             refreshed = index
         order = _pile_order(times.get(index, _LATE), times, wastes, ids)
-        w = chooser.choice(order) if chooser.noisy() else order[0]
+        w = chooser.replayed()
+        if w < 0:
+            w = chooser.chose(chooser.choice(order) if chooser.noisy() else order[0])
         wastes[w].append(value)
         ids[w].append(index)
         line.append("t" + WASTE_IDS[w])
