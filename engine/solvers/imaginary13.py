@@ -9,19 +9,20 @@ Three phases share the budget (:func:`search`):
 
 1. A short **complete search** (``EXACT_FIRST_SHARE`` of the budget) settles small positions
    at once, won or lost: end games, a player's stalled game.
-2. **Planned playouts** (up to ``PLAYOUT_SHARE``) find the wins. Each plays one whole game
-   greedily. Its plan (:func:`_relaxed_times`, updated every ``REFRESH_EVERY`` turned cards)
-   says when every card would reach a foundation if each card had a waste pile to itself; a
+2. **Planned playouts** (up to ``PLAYOUT_SHARE``, or all the rest when more than
+   ``EXACT_STOCK`` cards are still to turn) find the wins. Each plays one whole game greedily.
+   Its plan (:func:`_relaxed_times`, updated every ``REFRESH_EVERY`` turned cards) says when
+   every card would reach a foundation if each card still to turn had a waste pile to itself; a
    card that fits no foundation goes onto the pile whose top is played soonest *after* it (so
    the pile empties from the top), else onto an empty pile, else onto the pile whose top is
    played last. A card that fits several foundations goes to the one whose next value is
    nearest to hand. Waste tops go home at once. A share of the choices is random
    (``PLAYOUT_NOISE``), and half the playouts repeat the best playout so far (the most cards
    home) up to a random point before going their own way (``PLAYOUT_RESTART``): a local search
-   around the most promising line. On deals 1-300 this finds about 96 % of the deals won
-   within 2 CPU seconds, most in well under a second; a 60-second budget finds most of the
-   rest too, so nearly every deal is a win.
-3. The **complete search** again, with what is left. Only it answers "lost".
+   around the most promising line. Nearly every deal is a win: of the deals 1-300 that 2 CPU
+   seconds leave undecided, a few thousand more playouts (a few seconds) win almost all.
+3. The **complete search** again, with what is left, in positions with at most
+   ``EXACT_STOCK`` cards to turn (in bigger ones it could not end). Only it answers "lost".
 
 The complete search (:func:`_dfs`) is a depth-first search over every legal move, so "lost"
 is a proof. What it skips is skipped exactly:
@@ -75,8 +76,10 @@ _NEVER = 99
 EXACT_FIRST_SHARE = 0.02
 #: share of the budget used up when the random playouts stop and the complete search resumes
 PLAYOUT_SHARE = 0.9
+#: most cards still to turn for which the complete search gets the end of the budget
+EXACT_STOCK = 30
 #: turned cards between two updates of a playout's plan (:func:`_relaxed_times`)
-REFRESH_EVERY = 8
+REFRESH_EVERY = 15
 #: how often a playout ignores the waste-pile heuristic and picks a pile at random, in
 #: parts per :data:`NOISE_SCALE` (whole numbers: the choice uses only integer draws)
 PLAYOUT_NOISE = 200
@@ -143,8 +146,11 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     # project's own generator: the same on every Python version, unlike ``random``.
     chooser = _Chooser(DealRandom.for_deal(f"imaginary13-playouts:{len(game.moves)}", game.deal))
     best_score, best_choices = -1, []
+    # With many cards still to turn the complete search cannot end within any budget the bot
+    # uses (its tree grows with every card), so the playouts keep all of it.
+    stop = PLAYOUT_SHARE if len(stock) - game._turn_index <= EXACT_STOCK else 1.0
     try:
-        while counter.used() < PLAYOUT_SHARE:
+        while counter.used() < stop:
             # Some playouts repeat the choices of the best one so far up to a random point
             # and go their own way from there: a local search around the most promising line.
             replay = best_choices[: chooser.below(len(best_choices))] if chooser.restart() else []
@@ -254,49 +260,53 @@ def _relaxed_times(
     wastes: Sequence[Sequence[int]],
     ids: Sequence[Sequence[int]],
 ) -> dict[int, int]:
-    """When each card would reach a foundation if every card had a waste pile to itself.
+    """When each card would reach a foundation if every card still to be turned had a waste
+    pile to itself.
 
     Returns card id -> the stock index at which it is played (stock cards are named by
     their index, waste cards by ``ids``). Every card is played as soon as a foundation takes
-    its value, copies of a value first come first served; waste cards count as free (their
-    order is ignored). A heuristic only: the playouts use it to put each card on a pile whose
-    top is played *after* it, so that piles empty from the top without blocking.
+    its value and it is free (turned, or on top of its waste pile); copies of a value are
+    taken first come first served. A heuristic only: the playouts use it to put each card on
+    a pile whose top is played *after* it, so that piles empty from the top without blocking.
     """
     waiting: list[list[int]] = [[] for _ in range(KING + 1)]  # value -> foundations wanting it
-    free: list[list[int]] = [[] for _ in range(KING + 1)]  # value -> card ids not yet played
+    free: list[list[int]] = [[] for _ in range(KING + 1)]  # value -> free card ids not played
     times: dict[int, int] = {}
-    # top cards first: they are the ones that leave first
-    depth = max((len(pile) for pile in wastes), default=0)
-    for level in range(1, depth + 1):
-        for pile, pile_ids in zip(wastes, ids, strict=True):
-            if len(pile) >= level:
-                free[pile[-level]].append(pile_ids[-level])
+    beneath: dict[int, tuple[int, int]] = {}  # waste card id -> (value, id) of the card under it
+    for pile, pile_ids in zip(wastes, ids, strict=True):
+        for depth in range(1, len(pile)):
+            beneath[pile_ids[depth]] = (pile[depth - 1], pile_ids[depth - 1])
+        if pile:
+            free[pile[-1]].append(pile_ids[-1])
     tops = list(tops)
 
+    def play(k: int, value: int, card: int, time: int) -> None:
+        times[card] = time
+        tops[k] = value
+        if card in beneath:
+            arrive(*beneath[card], time)
+        take(k, time)
+
+    def arrive(value: int, card: int, time: int) -> None:
+        if waiting[value]:
+            play(waiting[value].pop(0), value, card, time)
+        else:
+            free[value].append(card)
+
     def take(k: int, time: int) -> None:
-        # foundation k takes every value it can from the free cards, then waits for the next
-        while True:
-            value = _NEXT[k][tops[k]]
-            if not value:
-                return
-            if free[value]:
-                times[free[value].pop(0)] = time
-                tops[k] = value
-            else:
-                waiting[value].append(k)
-                return
+        value = _NEXT[k][tops[k]]
+        if not value:
+            return
+        if free[value]:
+            play(k, value, free[value].pop(0), time)
+        else:
+            waiting[value].append(k)
 
     for k in range(len(tops)):
-        take(k, index)
+        if k not in waiting[_NEXT[k][tops[k]]]:
+            take(k, index)
     for j in range(index, len(stock)):
-        value = stock[j]
-        if waiting[value]:
-            k = waiting[value].pop(0)
-            times[j] = j
-            tops[k] = value
-            take(k, j)
-        else:
-            free[value].append(j)
+        arrive(stock[j], j, j)
     return times
 
 
@@ -313,8 +323,8 @@ def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | 
     stock, tops, wastes, line = state.stock, state.tops, state.wastes, []
     following = state.following
     ids = [[-1 - 100 * w - d for d in range(len(pile))] for w, pile in enumerate(wastes)]
-    times = _relaxed_times(stock, state.index, tops, wastes, ids)
-    refreshed = state.index
+    times: dict[int, int] = {}
+    refreshed = -REFRESH_EVERY
     foundations = range(len(tops))
     wanted = [_NEXT[k][top] for k, top in enumerate(tops)]  # the value each foundation takes
     while True:
@@ -350,12 +360,13 @@ def _playout(state: _State, chooser: _Chooser, counter: Counter) -> list[str] | 
             wanted[k] = _NEXT[k][value]
             line.append("t" + FOUNDATION_IDS[k])
             continue
-        if index - refreshed >= REFRESH_EVERY:
-            times = _relaxed_times(stock, index, tops, wastes, ids)
-            refreshed = index
-        order = _pile_order(times.get(index, _LATE), times, wastes, ids)
         w = chooser.replayed()
         if w < 0:
+            # the plan is needed (and brought up to date) only where the playout decides
+            if index - refreshed >= REFRESH_EVERY:
+                times = _relaxed_times(stock, index, tops, wastes, ids)
+                refreshed = index
+            order = _pile_order(times.get(index, _LATE), times, wastes, ids)
             w = chooser.chose(chooser.choice(order) if chooser.noisy() else order[0])
         wastes[w].append(value)
         ids[w].append(index)

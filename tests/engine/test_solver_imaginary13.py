@@ -9,7 +9,6 @@ move of the engine itself, with no pruning at all, and both must agree.
 import random
 from functools import cache
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,20 +97,18 @@ def test_the_solver_agrees_with_an_unpruned_search_near_the_end(deal, left, deto
     assert game.moves == moves_before  # the solver leaves the game as it found it
 
 
-@pytest.mark.parametrize(
-    ("deal", "left", "detours", "seed", "expected"),
-    [
-        (1, 6, 0, 0, WON),  # still on the winning line
-        (3, 9, 5, 3, WON),  # off it, but not lost
-        (2, 8, 8, 1, LOST),
-        (3, 9, 8, 0, LOST),
-    ],
-)
-def test_known_positions_near_the_end(deal, left, detours, seed, expected):
-    game = near_the_end(deal, left, detours, seed, False)
-    assert game.outcome is None
-    assert can_be_won(game) == (expected == WON)
-    assert solve_game(game, EXACT).status == expected
+def test_positions_off_the_winning_line_are_proved_won_or_lost():
+    # Both answers occur among these (so the comparison above is not only about wins), and
+    # the solver gives each one with a proof: a verified line or an exhausted search.
+    answers = []
+    for deal in (1, 2, 3):
+        for seed in range(4):
+            game = near_the_end(deal, 8, 8, seed, False)
+            if game.outcome is None:
+                expected = WON if can_be_won(game) else LOST
+                assert solve_game(game, EXACT).status == expected
+                answers.append(expected)
+    assert WON in answers and LOST in answers
 
 
 def foundations_needing(needs: dict[int, int]) -> list[str]:
