@@ -19,7 +19,8 @@ Three phases share the budget (:func:`search`):
    nearest to hand. Waste tops go home at once. A share of the choices is random
    (``PLAYOUT_NOISE``), and half the playouts repeat the best playout so far (the most cards
    home) up to a random point before going their own way (``PLAYOUT_RESTART``): a local search
-   around the most promising line. Nearly every deal is a win: of the deals 1-300 that 2 CPU
+   around the most promising line. Nearly every deal is a win: with 2 CPU seconds per deal,
+   deals 1-1000 come out 98.0 % won (mean 0.17 s, p95 0.64 s), and of the deals that 2
    seconds leave undecided, a few thousand more playouts (a few seconds) win almost all.
 3. The **complete search** again, with what is left, in positions with at most
    ``EXACT_STOCK`` cards to turn (in bigger ones it could not end). Only it answers "lost".
