@@ -333,10 +333,11 @@ def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
         return t(lang, "pile.waste_solitario")  # the seed's "mazzetto"
     if pile in simple:
         return t(lang, simple[pile])
-    if pile.isdigit():
+    # ASCII digits only: "²".isdigit() is true, but int("²") fails
+    if pile.isascii() and pile.isdigit():
         key = "pile.foundation_n" if game_id == "imaginary13" else "pile.column_n"
         return t(lang, key, n=int(pile))
-    if pile[:1] == "f" and pile[1:].isdigit():
+    if pile[:1] == "f" and pile[1:].isascii() and pile[1:].isdigit():
         return t(lang, "pile.foundation_n", n=int(pile[1:]))
     if pile in ("a", "b", "c", "d"):
         return t(lang, "pile.waste_pile_n", n=pile)
