@@ -2,29 +2,51 @@
 
 It reads the deal once from the engine's private state, "with full knowledge of the deal"
 (``_reserve`` top last, ``_stock`` top last, ``_waste``, ``_tableau``, ``_fnd``,
-``base_rank``), then searches tuples of integers, never the ``Game``: a card is
-``suit * 16 + rank`` (suits d h c s, as f1-f4; d and h red), the stock and waste are one
-talon (:mod:`engine.solvers.talon`), the foundations are four heights counted from the base
-rank. The line is in the engine's notation (``d``, ``w2``, ``r3``, ``rf1``, ``2f4``, ``12``)
-and ``engine.solvers`` checks it on the real engine.
+``base_rank``), then searches ``bytes`` and integers, never the ``Game``. A card is
+``suit * 16 + rel`` (suits d h c s, as f1-f4; d and h red) where ``rel`` is its place on its
+foundation counted from the base rank (0 for the base rank, 12 for the rank below it): a
+card fits onto another of the other colour one ``rel`` higher (mod 13), and goes home when
+its foundation is ``rel`` high. The reserve never gains cards, so a position holds only its
+size; the stock and waste are one talon (:mod:`engine.solvers.talon`). The line is in the
+engine's notation (``d``, ``w2``, ``r3``, ``rf1``, ``2f4``, ``12``) and ``engine.solvers``
+checks it on the real engine.
 
-- **Talon reach**: one search step per card played from the talon.
+- **Talon reach**: one search step per card played from the talon (exact: it only merges
+  turns).
 - **Safe foundation moves**, played automatically and alone: cards never leave a Canfield
-  foundation, so only a card that nothing could ever want on the tableau goes home this way
-  (both opposite-colour cards one rank lower, counted from the base rank, are home), from a
-  pile's top or the reserve's (a reserve card on the table can do all it could do from the
-  reserve). Never from the waste: removing a talon card changes which cards later turns
-  bring up, so that is only the first move tried.
+  foundation, so only a card that nothing could ever want on the tableau goes home this way:
+  each of the two other-colour cards one ``rel`` lower is home or lies on another card in a
+  pile (it stays there until it goes home: only whole piles move, so it can never again be
+  laid on anything). From a pile's top or the reserve's (a reserve card on the table can do
+  all it could do from the reserve). Never from the waste: removing a talon card changes
+  which cards later turns bring up.
 - **Refills**: a pile emptied while the reserve has cards takes the reserve's top at once,
   as the engine does.
 - **Transposition table** on the piles as a sorted multiset, the reserve's size, the talon
-  and the waste count (a waste of 3k cards reaches what a fresh turn-over reaches).
+  and the waste count (a waste of 3k cards reaches what a fresh turn-over reaches); the
+  foundations follow from the rest. Every move but a turn is irreversible, so a key seen
+  before was searched to its end already. A position with another waste count that was
+  searched to its end also closes the one with a waste count of 0: turns alone lead from the
+  first to the second.
+- **Precedence cycles** (exact, :meth:`CanfieldSearch._closes_cycle`): a card lying on
+  another in a pile must go home before it (only whole piles move, so the upper card leaves
+  the lower one only for its foundation), and a suit goes home in order. When these "home
+  before" relations form a cycle, no order of moves brings every card home: the position is
+  lost and is never entered. Such cycles need a pile built across the base rank (a card of
+  ``rel`` 12 on one of ``rel`` 0), and they are what most long Canfield searches drown in.
 - **Pruning**: a whole pile never moves into a space (that only renames the piles); of
   several spaces only the first is a target.
 - **Order**: home first, then cards out of the reserve (directly or by emptying a pile the
   reserve refills), then talon to tableau (fewest turns first), then other pile moves.
 
-Every pruning is an exact dominance, so an exhausted search proves the deal lost.
+Two passes over the same machinery, as in :mod:`engine.solvers.klondike`: a **quick pass**
+that may only answer "won", then the **exact pass** above, whose exhausted search is the only
+source of "lost". The quick pass (at most ``QUICK_SHARE`` of the budget) sends every card it
+can home from the piles and the reserve at once, and never builds a pile across the base rank;
+both are heuristics (a card may be needed as a target; some wins build across the base rank).
+
+The tests compare won/lost with a search of every legal move of the engine, without any
+pruning, on small random positions (many with piles across the base rank).
 """
 
 from __future__ import annotations
@@ -40,181 +62,332 @@ RANKS = 13
 _SUIT = {suit: index for index, suit in enumerate(SUITS)}
 _RED = (True, True, False, False)
 
-#: a position: (piles, reserve, talon, waste count, foundation heights), all tuples / ints
-State = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], int, tuple[int, ...]]
+#: the cards of ``rel`` 0 (the base rank of each suit)
+_BASES = (0, 16, 32, 48)
+
+#: ``_ONTO[card]``: the two cards ``card`` may lie on in a pile (other colour, one rel higher)
+_ONTO: list[tuple[int, int]] = [(0, 0)] * 64
+for _suit in range(4):
+    for _rel in range(RANKS):
+        _up = (_rel + 1) % RANKS
+        _others = (2, 3) if _suit < 2 else (0, 1)
+        _ONTO[_suit * 16 + _rel] = (_others[0] * 16 + _up, _others[1] * 16 + _up)
 
 
-def encode(card: Any) -> int:
-    return _SUIT[card.suit] * 16 + card.rank
+#: ``_WANTERS[card]``: the two cards that may lie on ``card`` in a pile
+_WANTERS: list[list[int]] = [[] for _ in range(64)]
+for _card in range(64):
+    for _target in _ONTO[_card]:
+        if _card & 15 < RANKS:
+            _WANTERS[_target].append(_card)
+
+
+#: a ``bytes.translate`` table turning every base-rank card into 255
+_MARK_BASES = bytes(255 if card in _BASES else card for card in range(256))
+
+#: the share of the budget the quick pass may use before the exact pass starts
+QUICK_SHARE = 0.3
+
+
+class _QuickPassOver(Exception):
+    """The quick pass used its share of the budget."""
+
+
+def encode(card: Any, base_rank: int) -> int:
+    """``suit * 16 + rel``: ``rel`` is the card's place on its foundation (0 = base rank)."""
+    return _SUIT[card.suit] * 16 + (card.rank - base_rank) % RANKS
+
+
+def fits(card: int, target: int) -> bool:
+    """``card`` may lie on ``target`` in a pile."""
+    return target in _ONTO[card]
 
 
 class CanfieldSearch:
     """Depth-first search; see the module docstring."""
 
-    def __init__(self, game: Any, counter: Counter) -> None:
-        self.base = game.base_rank
+    def __init__(self, game: Any, counter: Counter, exact: bool = False) -> None:
+        base = game.base_rank
         self.counter = counter
-        self.seen: set[Any] = set()
-        self.line: list[str] = []
-        self.start: State = (
-            tuple(tuple(encode(c) for c in pile) for pile in game._tableau),
-            tuple(encode(c) for c in game._reserve),
-            tuple(encode(c) for c in game._waste) + tuple(encode(c) for c in reversed(game._stock)),
+        self.exact = exact
+        self.reserve = bytes(encode(c, base) for c in game._reserve)
+        talon = [encode(c, base) for c in game._waste] + [
+            encode(c, base) for c in reversed(game._stock)
+        ]
+        self.start = (
+            tuple(bytes(encode(c, base) for c in pile) for pile in game._tableau),
+            len(self.reserve),
+            bytes(talon),
             len(game._waste),
             tuple(len(pile) for pile in game._fnd),
         )
+        self.seen: set[Any] = set()
+        self.line: list[tuple[int, ...]] = []
 
+    # ----- the passes ---------------------------------------------------------------------------
     def run(self) -> SearchOutcome:
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 20_000))
         try:
-            won = self._dfs(self.start)
+            piles = self.start[0]
+            if self._has_cycle(piles):
+                return SearchOutcome(LOST, [], None)
+            won = False
+            if not self.exact:
+                # the quick pass, on a share of the budget
+                self.seen = set()
+                self.line = []
+                try:
+                    won = self._dfs(*self.start)
+                except _QuickPassOver:
+                    won = False
+                self.exact = True
+            if not won:
+                self.seen = set()
+                self.line = []
+                won = self._dfs(*self.start)
         except OutOfBudget:
             return SearchOutcome(UNKNOWN, [], None)
         finally:
             sys.setrecursionlimit(limit)
-        return SearchOutcome(WON, list(self.line), WON) if won else SearchOutcome(LOST, [], None)
+        if won:
+            return SearchOutcome(WON, self._texts(), WON)
+        return SearchOutcome(LOST, [], None)
 
-    def _rel(self, card: int) -> int:
-        """The card's place on its foundation: 0 for the base rank."""
-        return ((card & 15) - self.base) % RANKS
+    def _texts(self) -> list[str]:
+        """The line in the engine's notation."""
+        texts: list[str] = []
+        for kind, source, target, turns in self.line:
+            texts.extend(["d"] * turns)
+            name = "r" if source < 0 else "w" if source == 4 else str(source + 1)
+            texts.append(f"{name}f{target + 1}" if kind == 0 else f"{name}{target + 1}")
+        return texts
 
-    def _home_next(self, card: int, fnd: tuple[int, ...]) -> bool:
-        return fnd[card >> 4] == self._rel(card)
-
-    def _safe(self, card: int, fnd: tuple[int, ...]) -> bool:
-        rel = self._rel(card)
-        if rel == 0:
-            return False  # the base card is wanted by the last cards of the other colour
-        low = min(fnd[2], fnd[3]) if card >> 4 < 2 else min(fnd[0], fnd[1])
-        return low >= rel
+    # ----- precedence cycles --------------------------------------------------------------------
+    @staticmethod
+    def _has_wrap(piles: tuple[bytes, ...]) -> bool:
+        """Whether some pile holds a card on a base-rank card (only then can a cycle exist)."""
+        return any(len(pile) > 1 and 255 in pile[:-1].translate(_MARK_BASES) for pile in piles)
 
     @staticmethod
-    def _fits(card: int, target: int) -> bool:
-        """``card`` may go onto ``target``: one rank lower (K on A), the other colour."""
-        return ((target & 15) - (card & 15)) % RANKS == 1 and _RED[card >> 4] != _RED[target >> 4]
+    def _closes_cycle(piles: tuple[bytes, ...], upper: int, lower: int) -> bool:
+        """Whether ``upper`` lying on ``lower`` (an edge of ``piles``) is on a cycle of the
+        "goes home before" relation.
 
-    @staticmethod
-    def _refill(piles: list[tuple[int, ...]], reserve: tuple[int, ...], i: int) -> tuple[int, ...]:
-        """Fill pile ``i`` from the reserve if it is empty; returns the reserve left."""
-        if not piles[i] and reserve:
-            piles[i] = (reserve[-1],)
-            return reserve[:-1]
-        return reserve
+        Exactness: ``a`` directly on ``b`` in a pile means ``a`` goes home before ``b`` (``a``
+        leaves ``b`` only for its foundation: whole piles move, cards never come back from a
+        foundation, so nothing ever comes between them either), and a card goes home before
+        the next one of its suit. A cycle of these relations cannot be ordered, so not every
+        card can go home: the position is lost. The search walks from ``lower`` along both
+        relations; reaching ``upper`` closes the cycle."""
+        seen = {lower}
+        todo = [lower]
+        while todo:
+            card = todo.pop()
+            nexts = []
+            if card & 15 < 12:
+                nexts.append(card + 1)
+            for pile in piles:
+                index = pile.find(card)
+                if index > 0:
+                    nexts.append(pile[index - 1])
+                    break
+            for nxt in nexts:
+                if nxt == upper:
+                    return True
+                if nxt not in seen:
+                    seen.add(nxt)
+                    todo.append(nxt)
+        return False
 
-    def _home(self, fnd: tuple[int, ...], card: int) -> tuple[int, ...]:
-        heights = list(fnd)
-        heights[card >> 4] += 1
-        return tuple(heights)
+    def _has_cycle(self, piles: tuple[bytes, ...]) -> bool:
+        return any(
+            self._closes_cycle(piles, pile[k], pile[k - 1])
+            for pile in piles
+            for k in range(1, len(pile))
+        )
 
-    def _dfs(self, state: State) -> bool:
-        self.counter.tick()
+    # ----- search -------------------------------------------------------------------------------
+    def _dfs(
+        self, piles_t: tuple[bytes, ...], r: int, talon: bytes, p: int, fnd_t: tuple[int, ...]
+    ) -> bool:
+        counter = self.counter
+        counter.tick()
+        if not self.exact and not counter.nodes & 255 and counter.used() > QUICK_SHARE:
+            raise _QuickPassOver
+        exact = self.exact
         line = self.line
         mark = len(line)
-        piles_t, reserve, talon, p, fnd = state
+        reserve = self.reserve
+        piles = list(piles_t)
+        fnd = list(fnd_t)
         # safe moves home, alone
         moved = True
-        piles = list(piles_t)
         while moved:
             moved = False
-            if reserve and self._home_next(reserve[-1], fnd) and self._safe(reserve[-1], fnd):
-                card = reserve[-1]
-                reserve = reserve[:-1]
-                fnd = self._home(fnd, card)
-                line.append(f"rf{(card >> 4) + 1}")
-                moved = True
-            for i, pile in enumerate(piles):
-                if pile and self._home_next(pile[-1], fnd) and self._safe(pile[-1], fnd):
-                    card = pile[-1]
-                    piles[i] = pile[:-1]
-                    reserve = self._refill(piles, reserve, i)
-                    fnd = self._home(fnd, card)
-                    line.append(f"{i + 1}f{(card >> 4) + 1}")
+            if r:
+                card = reserve[r - 1]
+                suit = card >> 4
+                if fnd[suit] == card & 15 and (not exact or self._safe(card, fnd, piles)):
+                    r -= 1
+                    fnd[suit] += 1
+                    line.append((0, -1, suit, 0))
                     moved = True
-            # Not the waste's top: taking a card out of the talon changes which cards later
-            # turns bring up, so playing it at once is not a proven dominance (it is the
-            # first move tried instead).
-        if sum(fnd) == 4 * RANKS:
+            for i in range(4):
+                pile = piles[i]
+                if pile:
+                    card = pile[-1]
+                    suit = card >> 4
+                    if fnd[suit] == card & 15 and (not exact or self._safe(card, fnd, piles)):
+                        pile = pile[:-1]
+                        if not pile and r:
+                            r -= 1
+                            pile = reserve[r : r + 1]
+                        piles[i] = pile
+                        fnd[suit] += 1
+                        line.append((0, i, suit, 0))
+                        moved = True
+        if fnd[0] + fnd[1] + fnd[2] + fnd[3] == 4 * RANKS:
             return True
         size = len(talon)
-        key = (tuple(sorted(piles)), len(reserve), talon, 0 if p % 3 == 0 or p == size else p)
+        key = (tuple(sorted(piles)), r, talon, 0 if p % 3 == 0 or p == size else p)
         if key in self.seen:
             del line[mark:]
             return False
         self.seen.add(key)
-        for _, _, texts, child in self._children(piles, reserve, talon, p, fnd):
-            line.extend(texts)
-            if self._dfs(child):
+        for move, child in self._children(piles, r, talon, p, fnd):
+            line.append(move)
+            if self._dfs(*child):
                 return True
-            del line[len(line) - len(texts) :]
+            line.pop()
+        if key[3]:
+            # turns alone lead from here to the same cards after a turn-over (waste count 0),
+            # which can therefore do no better: it is lost too
+            self.seen.add((key[0], r, talon, 0))
         del line[mark:]
         return False
 
-    def _children(
-        self,
-        piles: list[tuple[int, ...]],
-        reserve: tuple[int, ...],
-        talon: tuple[int, ...],
-        p: int,
-        fnd: tuple[int, ...],
-    ) -> list[tuple[int, int, list[str], State]]:
-        """The positions one move away, best first: (order, turns, line, state)."""
-        children: list[tuple[int, int, list[str], State]] = []
-        tops = [pile[-1] if pile else 0 for pile in piles]
-        space = next((j for j, pile in enumerate(piles) if not pile), -1)  # only when no reserve
-        fits = self._fits
+    @staticmethod
+    def _safe(card: int, fnd: list[int], piles: list[bytes]) -> bool:
+        """Nothing could ever want ``card`` on the tableau: each of the two cards that could
+        lie on it (other colour, one rel lower) is home or lies in a pile above another card,
+        where it stays until it goes home (only whole piles move)."""
+        for wanter in _WANTERS[card]:
+            if fnd[wanter >> 4] > wanter & 15:
+                continue
+            for pile in piles:
+                if pile.find(wanter) > 0:
+                    break
+            else:
+                return False
+        return True
 
-        def put(order: int, turns: int, texts: list[str], new_piles: list[tuple[int, ...]],
-                new_reserve: tuple[int, ...], new_talon: tuple[int, ...], new_p: int,
-                new_fnd: tuple[int, ...]) -> None:
-            children.append((order, turns, texts, (tuple(new_piles), new_reserve, new_talon, new_p, new_fnd)))
+    def _children(
+        self, piles: list[bytes], r: int, talon: bytes, p: int, fnd: list[int]
+    ) -> list[tuple[tuple[int, ...], tuple[Any, ...]]]:
+        """The positions one move away, best first: (move, position)."""
+        ranked: list[tuple[int, int, tuple[int, ...], tuple[Any, ...]]] = []
+        reserve = self.reserve
+        tops = [pile[-1] if pile else -1 for pile in piles]
+        # a space takes a card only once the reserve is empty (the engine's rule)
+        space = tops.index(-1) if -1 in tops and not r else -1
+        fnd_t = tuple(fnd)
+        # a new cycle needs a card on a base-rank card: one already in a pile or the new one
+        wrapped = self._has_wrap(tuple(piles))
+        cycle = self._closes_cycle
+
+        exact = self.exact
+
+        def closes(child: tuple[bytes, ...], upper: int, lower: int) -> bool:
+            if upper & 15 == 12 and not exact:
+                return True  # quick pass: piles never built across the base rank
+            return (wrapped or upper & 15 == 12) and cycle(child, upper, lower)
+
+        def home(card: int) -> tuple[int, ...]:
+            heights = list(fnd_t)
+            heights[card >> 4] += 1
+            return tuple(heights)
 
         # the reserve's top
-        if reserve:
-            card = reserve[-1]
-            rest = reserve[:-1]
-            if self._home_next(card, fnd):
-                put(0, 0, [f"rf{(card >> 4) + 1}"], piles, rest, talon, p, self._home(fnd, card))
-            for j, target in enumerate(tops):
-                if target and fits(card, target):
+        if r:
+            card = reserve[r - 1]
+            onto = _ONTO[card]
+            if fnd[card >> 4] == card & 15:
+                ranked.append(
+                    (0, 0, (0, -1, card >> 4, 0), (tuple(piles), r - 1, talon, p, home(card)))
+                )
+            for j in range(4):
+                if tops[j] in onto:
                     new = piles[:]
-                    new[j] = piles[j] + (card,)
-                    put(1, 0, [f"r{j + 1}"], new, rest, talon, p, fnd)
+                    new[j] = piles[j] + bytes((card,))
+                    child = tuple(new)
+                    if not closes(child, card, tops[j]):
+                        ranked.append((1, 0, (1, -1, j, 0), (child, r - 1, talon, p, fnd_t)))
         # the piles' tops home, whole piles onto others
-        for i, pile in enumerate(piles):
+        for i in range(4):
+            pile = piles[i]
             if not pile:
                 continue
             card = pile[-1]
-            if self._home_next(card, fnd):
+            if fnd[card >> 4] == card & 15:
                 new = piles[:]
-                new[i] = pile[:-1]
-                rest = self._refill(new, reserve, i)
-                put(0 if len(pile) > 1 or not reserve else 1, 0, [f"{i + 1}f{(card >> 4) + 1}"],
-                    new, rest, talon, p, self._home(fnd, card))
-            for j, target in enumerate(tops):
-                if j == i or not target or not fits(pile[0], target):
+                rest = r
+                if len(pile) > 1:
+                    new[i] = pile[:-1]
+                elif r:
+                    rest = r - 1
+                    new[i] = reserve[rest:r]
+                else:
+                    new[i] = b""
+                ranked.append(
+                    (
+                        0 if len(pile) > 1 or not r else 1,
+                        0,
+                        (0, i, card >> 4, 0),
+                        (tuple(new), rest, talon, p, home(card)),
+                    )
+                )
+            onto = _ONTO[pile[0]]
+            for j in range(4):
+                if j == i or tops[j] not in onto:
                     continue
                 new = piles[:]
                 new[j] = piles[j] + pile
-                new[i] = ()
-                rest = self._refill(new, reserve, i)
-                put(1 if reserve else 3, 0, [f"{i + 1}{j + 1}"], new, rest, talon, p, fnd)
+                rest = r
+                if r:
+                    rest = r - 1
+                    new[i] = reserve[rest:r]
+                else:
+                    new[i] = b""
+                child = tuple(new)
+                if not closes(child, pile[0], tops[j]):
+                    ranked.append((1 if r else 3, 0, (1, i, j, 0), (child, rest, talon, p, fnd_t)))
         # talon cards
         if talon:
             for index, turns in reach(len(talon), p):
                 card = talon[index]
-                texts = ["d"] * turns
                 rest_talon = talon[:index] + talon[index + 1 :]
-                if self._home_next(card, fnd):
-                    put(0, turns, [*texts, f"wf{(card >> 4) + 1}"], piles, reserve, rest_talon, index,
-                        self._home(fnd, card))
-                for j, target in enumerate(tops):
-                    if (fits(card, target) if target else j == space):
+                if fnd[card >> 4] == card & 15:
+                    ranked.append(
+                        (
+                            0,
+                            turns,
+                            (0, 4, card >> 4, turns),
+                            (tuple(piles), r, rest_talon, index, home(card)),
+                        )
+                    )
+                onto = _ONTO[card]
+                for j in range(4):
+                    if tops[j] in onto or j == space:
                         new = piles[:]
-                        new[j] = piles[j] + (card,)
-                        put(2, turns, [*texts, f"w{j + 1}"], new, reserve, rest_talon, index, fnd)
-        children.sort(key=lambda child: (child[0], child[1]))
-        return children
+                        new[j] = piles[j] + bytes((card,))
+                        child = tuple(new)
+                        if j == space or not closes(child, card, tops[j]):
+                            ranked.append(
+                                (2, turns, (1, 4, j, turns), (child, r, rest_talon, index, fnd_t))
+                            )
+        ranked.sort(key=lambda entry: (entry[0], entry[1]))
+        return [(move, child) for _, _, move, child in ranked]
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:
