@@ -99,5 +99,5 @@ lint: venv
 	$(BIN)/ruff check engine renderer bot tests bench
 
 clean:
-	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build
+	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build *.egg-info
 	rm -f engine/solvers/_cardsets.*.so engine/solvers/_cardsets.*.pyd
