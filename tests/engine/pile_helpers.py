@@ -8,6 +8,7 @@ Imported as a plain module (``from pile_helpers import ...``), the way ``tests/b
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Hashable
 from typing import Any
 
 import pytest
@@ -151,3 +152,32 @@ def check_no_stale_legal_moves(game: PileGame, options: dict, data: Any, steps: 
             game.play(data.draw(st.sampled_from(game.legal_moves())))
         rebuilt = engine.replay(game.game_id, game.deal, None, options, game.moves)
         assert game.legal_moves() == rebuilt.legal_moves() and game.view() == rebuilt.view()
+
+
+def brute_force_wins(game: PileGame, key: Callable[[], Hashable], limit: int) -> bool | None:
+    """Whether ``game`` (a small position) can be won, trying every legal move of the engine
+    itself (turns included; no pruning, no automatic moves) with a set of seen positions
+    (``key()`` names the game's current position); None when more than ``limit`` positions
+    would be needed. The solvers' "lost" is checked against this."""
+    start = game._snapshot()
+    seen = {key()}
+    waiting = [start]
+    try:
+        while waiting:
+            game._restore(waiting.pop())
+            if game.cards_home == len(game._cards):
+                return True
+            here = game._snapshot()
+            # the engine's first moves (to the foundations) are searched first
+            for move in reversed(game._generate()):
+                game._apply_unchecked(move)
+                after = key()
+                if after not in seen:
+                    seen.add(after)
+                    waiting.append(game._snapshot())
+                game._restore(here)
+            if len(seen) > limit:
+                return None
+        return False
+    finally:
+        game._restore(start)

@@ -11,6 +11,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pile_helpers import brute_force_wins
 
 import engine
 from engine.canfield import Canfield
@@ -41,27 +42,7 @@ def _brute_force_wins(game: Canfield, limit: int = 30_000) -> bool | None:
             tuple(len(pile) for pile in game._fnd),
         )
 
-    start = game._snapshot()
-    seen = {key()}
-    waiting = [start]
-    try:
-        while waiting:
-            game._restore(waiting.pop())
-            if game.cards_home == 52:
-                return True
-            here = game._snapshot()
-            for move in reversed(game._generate()):
-                game._apply_unchecked(move)
-                after = key()
-                if after not in seen:
-                    seen.add(after)
-                    waiting.append(game._snapshot())
-                game._restore(here)
-            if len(seen) > limit:
-                return None
-        return False
-    finally:
-        game._restore(start)
+    return brute_force_wins(game, key, limit)
 
 
 def _random_small_position(rng: random.Random, in_play: int, across: bool = False) -> Canfield:

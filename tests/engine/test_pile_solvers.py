@@ -10,6 +10,7 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pile_helpers import brute_force_wins
 
 import engine
 from engine.cards import Card
@@ -134,28 +135,7 @@ def _brute_force_wins(game, limit=40_000):
             tuple(len(pile) for pile in game._fnd),
         )
 
-    start = game._snapshot()
-    seen = {key()}
-    waiting = [start]
-    try:
-        while waiting:
-            game._restore(waiting.pop())
-            if game.cards_home == len(game._cards):
-                return True
-            here = game._snapshot()
-            # the engine's first moves (to the foundations) are searched first
-            for move in reversed(game._generate()):
-                game._apply_unchecked(move)
-                after = key()
-                if after not in seen:
-                    seen.add(after)
-                    waiting.append(game._snapshot())
-                game._restore(here)
-            if len(seen) > limit:
-                return None
-        return False
-    finally:
-        game._restore(start)
+    return brute_force_wins(game, key, limit)
 
 
 _NAMES = "A234567JQK"  # the 40-card deck's ranks 1-10
