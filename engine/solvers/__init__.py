@@ -47,8 +47,11 @@ decided comes back ``unknown``; a won deal's line is usually found in well under
 from __future__ import annotations
 
 import importlib
+import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any, NamedTuple
 
@@ -164,6 +167,40 @@ class Counter:
         if self.deadline is not None and self.deadline > self.started:
             shares.append(self.seconds / (self.deadline - self.started))
         return max(shares)
+
+
+_recursion_lock = threading.Lock()
+_recursion_users = 0
+_recursion_before = 0
+
+
+@contextmanager
+def deep_recursion(depth: int) -> Iterator[None]:
+    """Let a recursive search go ``depth`` Python frames deep.
+
+    The recursion limit is one number for the whole process, and searches run on worker
+    threads (the bot's "could it have been won?", the daily choice): a search that put back
+    the limit it found could lower it under another one still running. So the limit is raised
+    while any search runs and put back when the last one ends.
+
+    >>> with deep_recursion(5000):
+    ...     sys.getrecursionlimit() >= 5000
+    True
+    """
+    global _recursion_users, _recursion_before
+    with _recursion_lock:
+        if not _recursion_users:
+            _recursion_before = sys.getrecursionlimit()
+        _recursion_users += 1
+        if sys.getrecursionlimit() < depth:
+            sys.setrecursionlimit(depth)
+    try:
+        yield
+    finally:
+        with _recursion_lock:
+            _recursion_users -= 1
+            if not _recursion_users:
+                sys.setrecursionlimit(_recursion_before)
 
 
 @dataclass(slots=True)
@@ -312,6 +349,7 @@ __all__ = [
     "Position",
     "Verdict",
     "decide",
+    "deep_recursion",
     "OutOfBudget",
     "SearchOutcome",
     "SolveResult",

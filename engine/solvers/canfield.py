@@ -51,11 +51,10 @@ pruning, on small random positions (many with piles across the base rank).
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from engine.cards import SUITS
-from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
+from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome, deep_recursion
 from engine.solvers.talon import reach
 
 RANKS = 13
@@ -126,33 +125,35 @@ class CanfieldSearch:
 
     # ----- the passes ---------------------------------------------------------------------------
     def run(self) -> SearchOutcome:
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
         try:
-            piles = self.start[0]
-            if self._has_cycle(piles):
-                return SearchOutcome(LOST, [], None)
-            won = False
-            if not self.exact:
-                # the quick pass, on a share of the budget
-                self.seen = set()
-                self.line = []
-                try:
-                    won = self._dfs(*self.start)
-                except _QuickPassOver:
-                    won = False
-                self.exact = True
-            if not won:
-                self.seen = set()
-                self.line = []
-                won = self._dfs(*self.start)
+            with deep_recursion(20_000):
+                won = self._passes()
         except OutOfBudget:
             return SearchOutcome(UNKNOWN, [], None)
-        finally:
-            sys.setrecursionlimit(limit)
         if won:
             return SearchOutcome(WON, self._texts(), WON)
         return SearchOutcome(LOST, [], None)
+
+    def _passes(self) -> bool:
+        """The quick pass (unless exact), then the exact one: True when one of them won."""
+        piles = self.start[0]
+        if self._has_cycle(piles):
+            return False
+        won = False
+        if not self.exact:
+            # the quick pass, on a share of the budget
+            self.seen = set()
+            self.line = []
+            try:
+                won = self._dfs(*self.start)
+            except _QuickPassOver:
+                won = False
+            self.exact = True
+        if not won:
+            self.seen = set()
+            self.line = []
+            won = self._dfs(*self.start)
+        return won
 
     def _texts(self) -> list[str]:
         """The line in the engine's notation."""

@@ -55,7 +55,6 @@ True
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -68,7 +67,7 @@ from engine.imaginary13 import (
     build_sequence,
 )
 from engine.rng import DealRandom
-from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
+from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome, deep_recursion
 
 T = TypeVar("T")
 
@@ -183,14 +182,11 @@ def _exact(state: _State, free: bool, counter: Counter, share: float | None) -> 
     budget (or ``share`` of it) runs out first."""
     line: list[str] = []
     seen: set[Any] = set()
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 2000))
     try:
-        won = _dfs(state, free, counter, seen, line, share)
+        with deep_recursion(2000):
+            won = _dfs(state, free, counter, seen, line, share)
     except (OutOfBudget, _ShareSpent):
         return SearchOutcome(UNKNOWN, [], None)
-    finally:
-        sys.setrecursionlimit(limit)
     if won:
         return SearchOutcome(WON, line, WON)
     return SearchOutcome(LOST, [], None)

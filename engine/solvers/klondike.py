@@ -82,12 +82,11 @@ children are the pair four bits lower.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUITS
-from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
+from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome, deep_recursion
 from engine.solvers.talon import reach
 
 try:  # the exact pass in C, built by ``pip install`` when a C compiler is there (setup.py)
@@ -269,12 +268,8 @@ class CardSetSearch:
     def run(self) -> bool:
         if compiled():
             return self._run_compiled()
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(limit, 20_000))
-        try:
+        with deep_recursion(20_000):
             return self._dfs()
-        finally:
-            sys.setrecursionlimit(limit)
 
     def _run_compiled(self) -> bool:
         """The exact pass in C (``engine.solvers._cardsets``): the same positions in the same

@@ -27,11 +27,10 @@ True
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from engine.game import Outcome
-from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome
+from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome, deep_recursion
 from engine.squadratik.board import COMPLETE_AFTER_EMPTY, Board
 from engine.squadratik.deck import DECK, DIRECTIONS, EMPTY_IDS, OPPOSITE
 from engine.squadratik.notation import Place
@@ -184,15 +183,12 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     """Search ``game`` (an ``ElSolitario``) from its position; see the module docstring."""
     start = _Position(game.board.copy(), list(game.hand), list(game.stock), game.removed_points)
     finder = _Search(start, counter)
-    limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(limit, 2000))
     try:
-        if finder.run(completo_only=True):
-            return SearchOutcome(WON, finder.best[1], finder.best[2])
-        if finder.best[2] != str(Outcome.SOLITARIO):
-            finder.run(completo_only=False)
+        with deep_recursion(2000):
+            if finder.run(completo_only=True):
+                return SearchOutcome(WON, finder.best[1], finder.best[2])
+            if finder.best[2] != str(Outcome.SOLITARIO):
+                finder.run(completo_only=False)
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, finder.best[1], finder.best[2])
-    finally:
-        sys.setrecursionlimit(limit)
     return SearchOutcome(LOST, finder.best[1], finder.best[2])
