@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime
@@ -133,10 +134,12 @@ class Core:
     # ----- entry points (each inside the safety net) ----------------------------------------
     async def handle_text(self, req: Request, text: str) -> list[Reply]:
         """Answer one chat line (``/cmd args``, ``/cmd@bot args`` or plain text)."""
+        text = well_formed(text)
         return await self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text))
 
     async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
         """Answer one button press."""
+        button_id = well_formed(button_id)
         return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
 
     async def hand_buttons(self, req: Request, flat: bool = True) -> Reply | None:
@@ -247,6 +250,7 @@ class Core:
         answer. Either way the process lives on and nothing half-done is kept (storage rolls
         the request's transaction back)."""
         ctx: Ctx | None = None
+        req = well_formed_request(req)
         try:
             ctx = await self._context(req)
             return await handle(ctx)
@@ -335,3 +339,25 @@ class Core:
         if too_new or stale or wrong_kind or (verb.lobby_only and rec.status != LOBBY):
             return [private(ctx, "button.stale")]
         return await verb.handler(ctx, session, action)
+
+
+def well_formed(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD. JSON from a platform can carry
+    one (``"\\ud800"``), and neither the database nor the fonts take it; a proper pair given
+    as two halves becomes the one character it stands for.
+
+    >>> well_formed("/stats \\ud800") == "/stats \\ufffd", well_formed("ok")
+    (True, 'ok')
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def well_formed_request(req: Request) -> Request:
+    """``req`` with :func:`well_formed` ids and name (the same object when they already are)."""
+    fields = {"chat_id": req.chat_id, "user_id": req.user_id, "user_name": req.user_name}
+    cleaned = {name: well_formed(value) for name, value in fields.items()}
+    return req if cleaned == fields else dataclasses.replace(req, **cleaned)

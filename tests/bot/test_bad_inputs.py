@@ -65,6 +65,9 @@ BAD_LINES = [
     (2, "carl", "/kick @ghost", "kick.not_seated"),
     (2, "carl", "/kick @carl", "kick.creator"),
     (1, "ana", "/stats @nobody", "stats.unknown_player"),
+    # a lone surrogate (JSON can carry "\\ud800"): the database cannot store it as it is
+    (1, "ana", "/stats @\ud800", "stats.unknown_player"),
+    (1, "ana", "/move \ud800", "illegal.bad_notation"),
     (1, "ana", "/leaderboard forever", "leaderboard.usage"),
     (1, "bob", "/hint", "move.no_game"),
     (1, "ana", "/daily chess", "daily.unknown_game"),
