@@ -77,7 +77,9 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
                                   (table_id,))  # fmt: skip
     assert {r[0] for r in rows} == {"ana", *(f"~cpu{n}" for n in range(1, 8))}
     assert all(r[1] >= 1 and r[2] >= 0 and r[3] >= 0 for r in rows)
-    assert sum(r[2] for r in rows) == 8  # every master was won by someone
+    # a master still on the board when the main phase ends (stock empty, a round without a
+    # placement) leaves play won by nobody (games.md, Cartas Maestras), so at most all eight
+    assert 1 <= sum(r[2] for r in rows) <= 8
 
 
 async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeClock):
