@@ -79,7 +79,7 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
     assert all(r[1] >= 1 and r[2] >= 0 and r[3] >= 0 for r in rows)
     # a master still on the board when the main phase ends (stock empty, a round without a
     # placement) leaves play won by nobody (games.md, Cartas Maestras), so at most all eight
-    assert 1 <= sum(r[2] for r in rows) <= 8
+    assert sum(r[2] for r in rows) <= 8
 
 
 async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeClock):
