@@ -161,10 +161,13 @@ class TelegramAdapter(Delivery):
         async with self._processed_changed:
             self._processed_changed.notify_all()
 
-    async def processed(self, update_id: int) -> None:
-        """Wait until the update ``update_id`` has gone through every handler."""
+    async def processed(self, update_id: int, deliveries: int = 1) -> None:
+        """Wait until the update ``update_id`` has gone through every handler ``deliveries``
+        times (a redelivered copy is dropped at once, possibly before the first is done)."""
         async with self._processed_changed:
-            await self._processed_changed.wait_for(lambda: update_id in self._processed_ids)
+            await self._processed_changed.wait_for(
+                lambda: self._processed_ids.count(update_id) >= deliveries
+            )
 
     async def start(self) -> None:
         """Connect, register the command menus, then poll (or serve the webhook)."""
