@@ -501,7 +501,7 @@ def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
     """The engine line for a line found on the sets: the same moves on real columns, with the
     run moves that uncover a card or find its parent added."""
     king = game.top_rank
-    cols = [[(_SUIT[c.suit], c.rank) for c in col] for col in game._tableau]
+    cols = [[encode(c) for c in col] for col in game._tableau]
     down = list(game._down)
     line: list[str] = []
 
@@ -544,11 +544,7 @@ def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
                     return j
         raise AssertionError(f"no place for {card}")
 
-    talon = [(_SUIT[c.suit], c.rank) for c in game._waste] + [
-        (_SUIT[c.suit], c.rank) for c in reversed(game._stock)
-    ]
-    fnd = [len(pile) for pile in game._fnd]
-    deck = Deck(king)
+    talon = [encode(c) for c in game._waste] + [encode(c) for c in reversed(game._stock)]
     as_card = {bit_index(s, r): (s, r) for s in range(4) for r in range(1, king + 1)}
     for step in path:
         kind = step[0]
@@ -556,7 +552,6 @@ def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
             card = as_card[step[1]]
             j = uncover(card)
             take(j, 1)
-            fnd[card[0]] += 1
             line.append(f"{j + 1}f{card[0] + 1}")
         elif kind == "rv":
             card = as_card[step[2]]
@@ -572,7 +567,6 @@ def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
             assert card == as_card[bit]
             line.extend(["d"] * turns)
             if kind == "ds":
-                fnd[card[0]] += 1
                 line.append(f"wf{card[0] + 1}")
             else:
                 j = place_for(card)
@@ -582,10 +576,8 @@ def realize(game: Any, path: Sequence[tuple[Any, ...]]) -> list[str]:
             _, suit, bit = step
             card = as_card[bit]
             j = place_for(card)
-            fnd[suit] -= 1
             cols[j].append(card)
             line.append(f"f{suit + 1}{j + 1}")
-    del deck
     return line
 
 
