@@ -69,6 +69,8 @@ Exact prunings (each argued where it is applied):
 - safe foundation moves played automatically and alone (the rule of
   :meth:`CardSetSearch._safe_mask`); a talon or foundation card that would go straight home
   again is not put on the table;
+- a position whose dealt cards can never all go home is lost before any search (a card whose
+  two parents both lie under it must go home first; :meth:`CardSetSearch.buried_cycle`);
 - an Ace or a 2 never comes back from a foundation;
 - a king that is a column's bottom card never moves into an empty column (renaming), and a
   column is emptied by moving its bottom card away only while some king is not at the bottom
@@ -266,10 +268,52 @@ class CardSetSearch:
 
     # ----- search ----------------------------------------------------------------------------------
     def run(self) -> bool:
+        if self.buried_cycle():
+            return False
         if compiled():
             return self._run_compiled()
         with deep_recursion(20_000):
             return self._dfs()
+
+    def buried_cycle(self) -> bool:
+        """Whether the cards still in their deal's places can never all go home (exact, and
+        a proof of "lost" before any search: the search alone needs over ten million
+        positions for some of these deals).
+
+        A card ``x`` of a column's deal (not a king) whose two parents both lie under it in
+        the same column can leave its place only for its foundation: nothing else can ever
+        take it before it moves. So ``x`` goes home before any card under it goes home (first
+        arrivals; a card may come back from a foundation later), and every card goes home
+        after the one below it in its suit. A cycle of these "home before" relations cannot
+        be ordered, so no line brings every card home. Only cards of the deal are involved,
+        and moves only take cards away from it, so a position has such a cycle exactly when
+        its starting position had: it is checked once, at the start."""
+        deck = self.deck
+        rank, suit, king = deck.rank, deck.suit, deck.king
+        after: dict[int, list[int]] = {}  # card -> the cards that go home after it
+        for base in self.base:
+            place = {card: j for j, card in enumerate(base)}
+            for j, card in enumerate(base):
+                if j == 0 or rank[card] == king:
+                    continue
+                parents = (card & ~1) + 4, (card & ~1) + 5
+                if all(place.get(parent, j) < j for parent in parents):
+                    after.setdefault(card, []).extend(base[:j])
+        for card, later in after.items():
+            # a cycle through card: a path from a card under it back up to it
+            todo, seen = list(later), set(later)
+            while todo:
+                other = todo.pop()
+                if other == card:
+                    return True
+                nexts = list(after.get(other, ()))
+                if rank[other] < king:
+                    nexts.append(self.bit[suit[other]][rank[other] + 1])
+                for nxt in nexts:
+                    if nxt not in seen:
+                        seen.add(nxt)
+                        todo.append(nxt)
+        return False
 
     def _run_compiled(self) -> bool:
         """The exact pass in C (``engine.solvers._cardsets``): the same positions in the same

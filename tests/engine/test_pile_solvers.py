@@ -319,3 +319,69 @@ def test_lost_and_won_agree_with_a_search_without_pruning():
         assert result.status == (WON if truth else LOST), game
         compared += 1
     assert compared >= 30
+
+
+def _position_with_a_buried_card(rng, in_play):
+    """A Solitario-40 position like :func:`_random_deep_position` whose first column holds
+    a card with both of its parents somewhere under it (now and then just one), and most
+    often a lower card of its suit."""
+    while True:
+        layout = _random_deep_position(rng, in_play)
+        off = " ".join([*layout["columns"], layout["waste"], layout["stock"]]).replace("|", "").split()
+        candidates = [
+            card for card in off if card[0] != "K"
+            and all(parent in off for parent in _parents(card))
+        ]
+        if candidates:
+            break
+    card = rng.choice(candidates)
+    parents = _parents(card)
+    rest = [c for c in off if c != card and c not in parents]
+    rng.shuffle(rest)
+    if rng.random() < 0.6:  # most often a lower card of its suit too: a cycle
+        rest.sort(key=lambda c: c[1] != card[1] or _NAMES.index(c[0]) > _NAMES.index(card[0]))
+    if rng.random() < 0.4:  # or just one parent under it: the card can move to the other
+        rest.append(parents.pop(rng.randrange(2)))
+    under = [*parents, *rest[: rng.randint(0, 3)]]
+    rng.shuffle(under)
+    first = [*under, card, *rest[3:3 + rng.randint(0, 2)]]
+    rest = [c for c in rest if c not in first]
+    others, talon = rest[: len(rest) // 2], rest[len(rest) // 2 :]
+    columns = [first, *(others[i : i + 4] for i in range(0, len(others), 4))]
+    texts = [" ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns]
+    waste = rng.randint(0, len(talon))
+    return {**layout, "columns": texts, "waste": " ".join(talon[:waste]), "stock": " ".join(talon[waste:])}
+
+
+def _parents(card):
+    """The two cards ``card`` may lie on (other colour, one rank higher), as layout texts."""
+    higher = _NAMES[_NAMES.index(card[0]) + 1]
+    return [higher + suit for suit in ("cs" if card[1] in "dh" else "dh")]
+
+
+def test_a_card_buried_over_both_its_parents_proves_lost_only_when_it_is():
+    # such a card can leave only for its foundation: when a card of its suit below it (or a
+    # chain of such) lies under it, nothing can win; the unpruned search must agree
+    rng = random.Random(4418)
+    cycles = others = 0
+    for _ in range(400):
+        game = Solitario.from_layout(**_position_with_a_buried_card(rng, rng.choice((12, 14, 16))))
+        truth = _brute_force_wins(game, limit=3_000)
+        if truth is None:
+            continue
+        if CardSetSearch(game, Counter(NODES)).buried_cycle():
+            assert truth is False, _layout_of(game)
+            assert solve_game(game, Budget(nodes=1, seconds=None)).status == LOST
+            cycles += 1
+        else:
+            others += 1
+        if cycles >= 8 and others >= 8:
+            break
+    assert cycles >= 8 and others >= 8
+
+
+@pytest.mark.parametrize("deal", [118, 946])
+def test_deals_with_a_buried_cycle_are_lost_at_once(deal):
+    # over ten million positions each without the check (the 2 s budget ran out)
+    result = solve("solitario", deal, {"cards": 52}, Budget(nodes=1_000, seconds=None))
+    assert result.status == LOST and result.nodes <= 1
