@@ -26,6 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #define MAX_COLUMNS 16
 #define MAX_CARDS 64
@@ -123,8 +126,24 @@ static uint64_t mix(uint64_t lo, uint64_t hi) {
     return x;
 }
 
+/* A big table is asked for in huge pages where the system offers them (Linux, madvise):
+ * its lookups are random, and with 4 KiB pages most of them also miss the TLB. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 static int seen_init(Seen *seen, size_t slots) {
-    seen->slot = calloc(slots, sizeof(Slot));
+    size_t bytes = slots * sizeof(Slot);
+    seen->slot = NULL;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, HUGE_PAGE, bytes) == 0) {
+            madvise(memory, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
+            memset(memory, 0, bytes);
+            seen->slot = memory;
+        }
+    }
+#endif
+    if (seen->slot == NULL) seen->slot = calloc(slots, sizeof(Slot));
     seen->mask = slots - 1;
     seen->count = 0;
     return seen->slot != NULL;
