@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Installing builds the optional C part of the Klondike solver (setup.py): a change to any of
 # these installs (and so compiles) again.
-BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c
+BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_search.h
 
 empty :=
 space := $(empty) $(empty)

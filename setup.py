@@ -11,6 +11,7 @@ setup(
         Extension(
             "engine.solvers._cardsets",
             sources=["engine/solvers/_cardsets.c"],
+            depends=["engine/solvers/_search.h"],
             optional=True,
         )
     ]

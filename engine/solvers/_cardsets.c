@@ -17,18 +17,13 @@
  *
  * The search is an explicit stack of frames, one per Python _dfs call, so depth is limited
  * by memory only. The seen set stores whole keys (two 64-bit words) in an open-addressing
- * table that grows. */
+ * table that grows (_search.h). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#define SEEN_WORDS 2
+#include "_search.h"
 
 #define MAX_COLUMNS 16
 #define MAX_CARDS 64
@@ -53,23 +48,9 @@ typedef struct {
     /* what undoing the move being tried needs */
     int was_head, card, old_p;
     /* the key with a waste of 0, added once the moves are exhausted (twin != 0) */
-    uint64_t twin_lo, twin_hi;
+    Key twin_key;
     int twin;
 } Frame;
-
-typedef struct {
-    uint64_t lo, hi; /* hi bit 63 marks a used slot (keys never use it) */
-} Slot;
-
-typedef struct {
-    Slot *slot;
-    size_t mask, count;
-} Seen;
-
-typedef struct {
-    void *data;
-    size_t len, cap, item;
-} Stack;
 
 typedef struct {
     /* the deck */
@@ -92,112 +73,7 @@ typedef struct {
     Stack frames, moves, played, path;
 } Search;
 
-/* ----- growable arrays ------------------------------------------------------------------- */
-static int stack_init(Stack *s, size_t item, size_t cap) {
-    s->item = item;
-    s->len = 0;
-    s->cap = cap;
-    s->data = malloc(item * cap);
-    return s->data != NULL;
-}
-
-/* room for `more` items past len; 0 when memory runs out */
-static int stack_reserve(Stack *s, size_t more) {
-    if (s->len + more <= s->cap) return 1;
-    size_t cap = s->cap * 2;
-    while (cap < s->len + more) cap *= 2;
-    void *data = realloc(s->data, s->item * cap);
-    if (data == NULL) return 0;
-    s->data = data;
-    s->cap = cap;
-    return 1;
-}
-
-#define AT(stack, type, index) (((type *)(stack).data)[index])
-
-/* ----- the seen set ---------------------------------------------------------------------- */
-static uint64_t mix(uint64_t lo, uint64_t hi) {
-    uint64_t x = lo ^ (hi * 0x9E3779B97F4A7C15ULL);
-    x ^= x >> 30;
-    x *= 0xBF58476D1CE4E5B9ULL;
-    x ^= x >> 27;
-    x *= 0x94D049BB133111EBULL;
-    x ^= x >> 31;
-    return x;
-}
-
-/* A big table is asked for in huge pages where the system offers them (Linux, madvise):
- * its lookups are random, and with 4 KiB pages most of them also miss the TLB. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static int seen_init(Seen *seen, size_t slots) {
-    size_t bytes = slots * sizeof(Slot);
-    seen->slot = NULL;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) {
-        void *memory = NULL;
-        if (posix_memalign(&memory, HUGE_PAGE, bytes) == 0) {
-            madvise(memory, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
-            memset(memory, 0, bytes);
-            seen->slot = memory;
-        }
-    }
-#endif
-    if (seen->slot == NULL) seen->slot = calloc(slots, sizeof(Slot));
-    seen->mask = slots - 1;
-    seen->count = 0;
-    return seen->slot != NULL;
-}
-
-static void seen_free(Seen *seen) {
-    free(seen->slot);
-    seen->slot = NULL;
-}
-
-static void seen_put(Seen *seen, uint64_t lo, uint64_t hi) {
-    size_t i = (size_t)mix(lo, hi) & seen->mask;
-    while (seen->slot[i].hi) i = (i + 1) & seen->mask;
-    seen->slot[i].lo = lo;
-    seen->slot[i].hi = hi;
-}
-
-/* Adds the key; 1 when it was new, 0 when seen before, -1 when memory ran out. A key's two
- * words sit side by side and the table is kept at most 5/8 full: with millions of keys
- * nearly every probe is a cache miss, and this keeps a lookup to about one. */
-static int seen_add(Seen *seen, uint64_t lo, uint64_t hi) {
-    hi |= 1ULL << 63;
-    size_t i = (size_t)mix(lo, hi) & seen->mask;
-    while (seen->slot[i].hi) {
-        if (seen->slot[i].hi == hi && seen->slot[i].lo == lo) return 0;
-        i = (i + 1) & seen->mask;
-    }
-    if ((seen->count + 1) * 8 > (seen->mask + 1) * 5) {
-        Seen bigger;
-        if (!seen_init(&bigger, (seen->mask + 1) * 2)) {
-            seen_free(&bigger);
-            return -1;
-        }
-        for (size_t j = 0; j <= seen->mask; j++)
-            if (seen->slot[j].hi) seen_put(&bigger, seen->slot[j].lo, seen->slot[j].hi);
-        bigger.count = seen->count;
-        seen_free(seen);
-        *seen = bigger;
-        seen_put(seen, lo, hi);
-    } else {
-        seen->slot[i].lo = lo;
-        seen->slot[i].hi = hi;
-    }
-    seen->count++;
-    return 1;
-}
-
 /* ----- the budget (engine.solvers.Counter.tick) ------------------------------------------ */
-static double cpu_seconds(void) {
-    struct timespec t;
-    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return 0.0;
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 /* 0 when the budget is spent */
 static int tick(Search *s) {
     s->nodes++;
@@ -478,7 +354,8 @@ static int enter(Search *s) {
     /* key = talon_mask | waste << 56 | kcode << 61 | fcode << 85 (after + 1 == 0) */
     uint64_t lo = s->talon_mask | waste << 56 | s->kcode << 61;
     uint64_t hi = s->kcode >> 3 | s->fcode << 21;
-    int added = seen_add(&s->seen, lo, hi);
+    Key key = {{lo, hi}};
+    int added = seen_add(&s->seen, &key);
     if (added < 0) return FAILED;
     if (added) {
         if (!stack_reserve(&s->moves, MAX_MOVES)) return FAILED;
@@ -487,8 +364,8 @@ static int enter(Search *s) {
         frame->moves_end = s->moves.len;
         /* as _dfs: once searched through, the same cards with a waste of 0 are done too */
         frame->twin = waste != 0;
-        frame->twin_lo = lo ^ waste << 56;
-        frame->twin_hi = hi;
+        frame->twin_key = key;
+        frame->twin_key.w[0] ^= waste << 56;
     }
     return LOST;
 }
@@ -590,7 +467,7 @@ static int run(Search *s) {
             continue;
         }
         /* exhausted: undo the safe moves, drop the frame, undo the move that led here */
-        if (frame->twin && seen_add(&s->seen, frame->twin_lo, frame->twin_hi) < 0) return FAILED;
+        if (frame->twin && seen_add(&s->seen, &frame->twin_key) < 0) return FAILED;
         for (size_t j = s->played.len; j > frame->played_mark; j--) {
             Played *played = &AT(s->played, Played, j - 1);
             unhome(s, played->card, played->was_head);
