@@ -9,9 +9,10 @@ PYTHON ?=
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Installing builds the optional C part of the Klondike solver (setup.py): a change to any of
-# these installs (and so compiles) again.
-BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_search.h
+# Installing builds the optional C parts of the Klondike and Canfield solvers (setup.py): a
+# change to any of these installs (and so compiles) again.
+BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
+	engine/solvers/_search.h
 
 empty :=
 space := $(empty) $(empty)
@@ -101,3 +102,4 @@ lint: venv
 clean:
 	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build *.egg-info
 	rm -f engine/solvers/_cardsets.*.so engine/solvers/_cardsets.*.pyd
+	rm -f engine/solvers/_canfield.*.so engine/solvers/_canfield.*.pyd

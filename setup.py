@@ -1,7 +1,8 @@
-"""The optional C part of the Klondike solver (engine/solvers/_cardsets.c).
+"""The optional C parts of the solvers: the Klondike search (engine/solvers/_cardsets.c) and
+the Canfield search (engine/solvers/_canfield.c).
 
 Everything else is in pyproject.toml. ``optional=True``: without a C compiler the install
-still succeeds and the solver runs its pure-Python code, which gives the same answers.
+still succeeds and the solvers run their pure-Python code, which gives the same answers.
 """
 
 from setuptools import Extension, setup
@@ -13,6 +14,11 @@ setup(
             sources=["engine/solvers/_cardsets.c"],
             depends=["engine/solvers/_search.h"],
             optional=True,
-        )
+        ),
+        Extension(
+            "engine.solvers._canfield",
+            sources=["engine/solvers/_canfield.c"],
+            optional=True,
+        ),
     ]
 )

@@ -47,12 +47,14 @@ decided comes back ``unknown``; a won deal's line is usually found in well under
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import engine
@@ -212,6 +214,17 @@ class SearchOutcome:
     outcome: str | None
 
 
+def use_compiled(module: ModuleType | None) -> bool:
+    """Whether a solver runs its C part: ``module`` (the extension module, None when it did not
+    build) is there and the environment variable ``TAVOLO_PURE_PYTHON`` is not ``1``. Read at
+    every search, so tests can switch between the two; both give the same answers.
+
+    >>> use_compiled(None)
+    False
+    """
+    return module is not None and os.environ.get("TAVOLO_PURE_PYTHON") != "1"
+
+
 #: A solver module's ``search(game, counter)``: searches from ``game``'s position (it may
 #: change ``game``: it gets a private copy).
 Searcher = Callable[[Game, Counter], SearchOutcome]
@@ -355,4 +368,5 @@ __all__ = [
     "SolveResult",
     "solve",
     "solve_game",
+    "use_compiled",
 ]

@@ -85,12 +85,20 @@ children are the pair four bits lower.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from typing import Any
 
 from engine.cards import SUITS
-from engine.solvers import LOST, UNKNOWN, WON, Counter, OutOfBudget, SearchOutcome, deep_recursion
+from engine.solvers import (
+    LOST,
+    UNKNOWN,
+    WON,
+    Counter,
+    OutOfBudget,
+    SearchOutcome,
+    deep_recursion,
+    use_compiled,
+)
 from engine.solvers.talon import reach
 
 try:  # the exact pass in C, built by ``pip install`` when a C compiler is there (setup.py)
@@ -540,7 +548,7 @@ PS, DS, RV, DP, SP = range(5)
 def compiled() -> bool:
     """Whether the exact pass runs in C: the module was built and the environment variable
     ``TAVOLO_PURE_PYTHON`` is not ``1`` (read at every search, so tests can switch)."""
-    return _cardsets is not None and os.environ.get("TAVOLO_PURE_PYTHON") != "1"
+    return use_compiled(_cardsets)
 
 
 def _most_down(move: tuple[int, ...]) -> int:
