@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
+from engine.canfield import Canfield
 from engine.solvers import LOST, UNKNOWN, WON, Budget, Counter, canfield, solve, solve_game
 from engine.solvers.canfield import CanfieldSearch
 from tests.engine.test_canfield_solver import (
@@ -183,6 +184,46 @@ def test_both_agree_with_a_search_without_pruning(monkeypatch):
         assert in_c[0] == (WON if truth else LOST), str(game)
         compared[in_c[0]] += 1
     assert compared[WON] >= 10 and compared[LOST] >= 10, compared
+
+
+def _space_beside_the_reserve(rng: random.Random) -> Canfield:
+    """A random small position with one pile emptied into the stock while the reserve still
+    has cards: only a hand-made position has that (the engine refills a space from the
+    reserve at once), and its space takes no card."""
+    while True:
+        game = _random_small_position(rng, rng.choice((12, 14)))
+        if game._reserve and sum(1 for pile in game._tableau if pile) >= 2:
+            break
+
+    def text(cards):
+        return " ".join(str(card) for card in cards)
+
+    piles = [text(pile) for pile in game._tableau]
+    emptied = next(i for i, pile in enumerate(piles) if pile)
+    stock = [*game._tableau[emptied], *reversed(game._stock)]  # in turning order
+    piles[emptied] = ""
+    return Canfield.from_layout(
+        piles,
+        base_rank=game.base_rank,
+        reserve=text(game._reserve),
+        waste=text(game._waste),
+        stock=text(stock),
+        foundations=[text(pile) for pile in game._fnd],
+    )
+
+
+def test_a_space_waits_for_the_reserve_in_both(monkeypatch):
+    rng = random.Random(11)
+    compared = 0
+    for _ in range(30):
+        game = _space_beside_the_reserve(rng)
+        truth = _brute_force_wins(game, limit=15_000)
+        in_c, in_python = both(game, monkeypatch, 20_000)
+        assert in_c == in_python, str(game)
+        if truth is not None and in_c[0] != UNKNOWN:
+            assert in_c[0] == (WON if truth else LOST), str(game)
+            compared += 1
+    assert compared >= 10
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
