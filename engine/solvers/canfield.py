@@ -55,7 +55,7 @@ It is a port of :meth:`CanfieldSearch._passes`, ``_dfs``, ``_children``, ``_safe
 same key (stored whole: no lossy hashing) and waste-0 twin, one node per ``_dfs`` entry, the
 clock read every 256 nodes as :meth:`engine.solvers.Counter.tick` does and the quick pass's
 share checked at the same nodes, so for a node budget it answers exactly as the Python code,
-line and node count included (tests compare them), about 20 times faster.
+line and node count included (tests compare them), 20-30 times faster.
 :meth:`CanfieldSearch.run` uses it unless the module is missing or the environment variable
 ``TAVOLO_PURE_PYTHON`` is ``1`` (:func:`compiled`). A change to the search must be made in
 both.
