@@ -18,6 +18,7 @@ setup(
         Extension(
             "engine.solvers._canfield",
             sources=["engine/solvers/_canfield.c"],
+            depends=["engine/solvers/_search.h"],
             optional=True,
         ),
     ]

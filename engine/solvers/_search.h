@@ -1,9 +1,10 @@
 /* What the compiled searches (_cardsets.c, _canfield.c) share: growable arrays, the seen set
  * of whole fixed-size keys, and the CPU clock of engine.solvers.Counter.
  *
- * Define SEEN_WORDS (the 64-bit words of a key) before including this file. The last word's
- * bit 63 marks a used slot, so keys must never set it. Everything is static: each module gets
- * its own copy, sized for its keys. */
+ * Define SEEN_WORDS (the 64-bit words of a key) before including this file to get the seen
+ * set; the last word's bit 63 marks a used slot, so keys must never set it. Without it (keys
+ * of varying length: _canfield.c) the file brings only the arrays and the clock. Everything
+ * is static: each module gets its own copy, sized for its keys. */
 
 #ifndef TAVOLO_SEARCH_H
 #define TAVOLO_SEARCH_H
@@ -14,10 +15,6 @@
 #include <time.h>
 #if defined(__linux__)
 #include <sys/mman.h>
-#endif
-
-#ifndef SEEN_WORDS
-#error "define SEEN_WORDS before including _search.h"
 #endif
 
 /* ----- growable arrays ------------------------------------------------------------------- */
@@ -48,6 +45,7 @@ static int stack_reserve(Stack *s, size_t more) {
 
 #define AT(stack, type, index) (((type *)(stack).data)[index])
 
+#ifdef SEEN_WORDS
 /* ----- the seen set ---------------------------------------------------------------------- */
 typedef struct {
     uint64_t w[SEEN_WORDS];
@@ -141,6 +139,8 @@ static int seen_add(Seen *seen, const Key *key_in) {
     seen->count++;
     return 1;
 }
+
+#endif /* SEEN_WORDS */
 
 /* ----- the clock (engine.solvers.Counter: process CPU seconds) --------------------------- */
 static double cpu_seconds(void) {
