@@ -1,20 +1,17 @@
-/* The Canfield search (engine/solvers/canfield.py, CanfieldSearch._passes) in C: the quick
- * pass and the exact pass with the same positions, children, child order, keys and node
- * counting, so that for the same node budget it answers exactly as the Python code does, line
- * and node count included, only faster. The Python module documents the search; the comments
+/* The Canfield search (engine/solvers/canfield.py, CanfieldSearch._search) in C: the same
+ * positions, children, child order, keys and node counting, so that for the same node budget
+ * it answers exactly as the Python code does, line and node count included, only faster. The Python module documents the search; the comments
  * here only say where the C code keeps the Python semantics.
  *
- * search(piles, reserve, talon, p, fnd, exact, quick_share, limit, deadline, started, nodes)
+ * search(piles, reserve, talon, p, fnd, limit, deadline, nodes)
  *   piles        four bytes objects, bottom first (cards suit * 16 + rel)
  *   reserve      bytes, top last; all of it is in play (r = len(reserve))
  *   talon        bytes: the waste bottom to top, then the stock in turning order
  *   p            cards on the waste; fnd: four foundation heights
- *   exact        true: the exact pass alone (CanfieldSearch(exact=True))
- *   quick_share  canfield.QUICK_SHARE
- *   limit        node limit (None: none); deadline, started: Counter.deadline (None: none)
- *                and Counter.started, process CPU seconds
+ *   limit        node limit (None: none); deadline: Counter.deadline (None: none), process
+ *                CPU seconds
  *   nodes        nodes counted so far
- * returns (status, line, nodes): status 1 won, 0 lost (the exact pass exhausted, or a
+ * returns (status, line, nodes): status 1 won, 0 lost (the search exhausted, or a
  * precedence cycle at the start), -1 out of budget; line is CanfieldSearch.line, a list of
  * (kind, source, target, turns) (the winning line when won).
  *
@@ -40,7 +37,7 @@
 /* sorted piles (length + cards), r, talon length + cards, waste: at most 64 cards in all */
 #define MAX_KEY (PILES + MAX_CARDS + 3)
 
-enum { LOST = 0, WON = 1, OUT = -1, FAILED = -2, QUICK_OVER = -3 };
+enum { LOST = 0, WON = 1, OUT = -1, FAILED = -2 };
 
 typedef struct {
     uint8_t pile[PILES][MAX_CARDS];
@@ -75,12 +72,10 @@ typedef struct {
 
 typedef struct {
     uint8_t reserve[MAX_CARDS];
-    int exact;
-    double quick_share;
     /* the budget */
     long long nodes, limit; /* limit < 0: none */
     int has_deadline;
-    double deadline, started;
+    double deadline;
     /* the search */
     Seen seen;
     Stack frames, moves, line;
@@ -141,13 +136,6 @@ static void seen_free(Seen *seen) {
     seen->arena = NULL;
 }
 
-/* forgets every key (CanfieldSearch._passes: a new set for the exact pass), keeps the memory */
-static void seen_clear(Seen *seen) {
-    memset(seen->slot, 0, (seen->mask + 1) * sizeof(Slot));
-    seen->count = 0;
-    seen->used = 1;
-}
-
 static int seen_grow(Seen *seen) {
     size_t slots = (seen->mask + 1) * 2;
     Slot *bigger = calloc(slots, sizeof(Slot));
@@ -205,20 +193,6 @@ static int tick(Search *s) {
     if (s->limit >= 0 && s->nodes > s->limit) return 0;
     if (s->has_deadline && !(s->nodes & 255) && cpu_seconds() > s->deadline) return 0;
     return 1;
-}
-
-/* Counter.used: `if self.limit` skips a limit of 0 (and none) */
-static double used(const Search *s) {
-    double share = 0.0;
-    if (s->limit > 0) {
-        double nodes = (double)s->nodes / (double)s->limit;
-        if (nodes > share) share = nodes;
-    }
-    if (s->has_deadline && s->deadline > s->started) {
-        double seconds = (cpu_seconds() - s->started) / (s->deadline - s->started);
-        if (seconds > share) share = seconds;
-    }
-    return share;
 }
 
 /* ----- precedence cycles ----------------------------------------------------------------- */
@@ -312,11 +286,9 @@ typedef struct {
     Move move;
 } Ranked;
 
-/* the quick pass never builds across the base rank; otherwise a cycle needs a wrap */
-static int closes(const Search *s, const int8_t *under, int wrapped, int upper, int lower) {
-    int across = (upper & 15) == 12;
-    if (across && !s->exact) return 1;
-    return (wrapped || across) && closes_cycle(under, upper, lower);
+/* a cycle needs a wrap: one in the piles already, or the new card across the base rank */
+static int closes(const int8_t *under, int wrapped, int upper, int lower) {
+    return (wrapped || (upper & 15) == 12) && closes_cycle(under, upper, lower);
 }
 
 static int gen_children(const Search *s, const Pos *pos, Move *out) {
@@ -345,7 +317,7 @@ static int gen_children(const Search *s, const Pos *pos, Move *out) {
         int card = s->reserve[r - 1];
         if (fnd[card >> 4] == (card & 15)) ADD(0, 0, 0, -1, card >> 4, 0);
         for (int j = 0; j < PILES; j++)
-            if (fits(card, tops[j]) && !closes(s, under, wrapped, card, tops[j]))
+            if (fits(card, tops[j]) && !closes(under, wrapped, card, tops[j]))
                 ADD(1, 0, 1, -1, j, 0);
     }
     /* the piles' tops home, whole piles onto others */
@@ -356,7 +328,7 @@ static int gen_children(const Search *s, const Pos *pos, Move *out) {
         if (fnd[card >> 4] == (card & 15)) ADD(len > 1 || !r ? 0 : 1, 0, 0, i, card >> 4, 0);
         int bottom = pos->pile[i][0];
         for (int j = 0; j < PILES; j++)
-            if (j != i && fits(bottom, tops[j]) && !closes(s, under, wrapped, bottom, tops[j]))
+            if (j != i && fits(bottom, tops[j]) && !closes(under, wrapped, bottom, tops[j]))
                 ADD(r ? 1 : 3, 0, 1, i, j, 0);
     }
     /* talon cards */
@@ -368,7 +340,7 @@ static int gen_children(const Search *s, const Pos *pos, Move *out) {
             if (fnd[card >> 4] == (card & 15)) ADD(0, turns[t], 0, 4, card >> 4, index[t]);
             for (int j = 0; j < PILES; j++)
                 if (j == space ||
-                    (fits(card, tops[j]) && !closes(s, under, wrapped, card, tops[j])))
+                    (fits(card, tops[j]) && !closes(under, wrapped, card, tops[j])))
                     ADD(2, turns[t], 1, 4, j, index[t]);
         }
     }
@@ -478,26 +450,23 @@ static int push_line(Search *s, Move m) {
     return 1;
 }
 
-/* A _dfs entry on `pos` (changed: the safe moves are played on it): tick, the quick pass's
- * share, safe moves home, the win, the key, the children. WON, OUT, QUICK_OVER, FAILED
+/* A _dfs entry on `pos` (changed: the safe moves are played on it): tick, safe moves home,
+ * the win, the key, the children. WON, OUT, FAILED
  * (memory), or LOST meaning "go on with the top frame" (a new one, or the parent's when the
  * key was seen before). */
 static int enter(Search *s, Pos *pos) {
     if (!tick(s)) return OUT;
-    if (!s->exact && !(s->nodes & 255) && used(s) > s->quick_share) return QUICK_OVER;
     size_t line_mark = s->line.len;
-    int exact = s->exact;
     uint64_t covered = 0; /* cards lying on another in a pile (pile.find(card) > 0) */
-    if (exact)
-        for (int i = 0; i < PILES; i++)
-            for (int k = 1; k < pos->len[i]; k++) covered |= 1ULL << pos->pile[i][k];
+    for (int i = 0; i < PILES; i++)
+        for (int k = 1; k < pos->len[i]; k++) covered |= 1ULL << pos->pile[i][k];
     /* safe moves home, alone: the reserve's top, then each pile's, until none moves */
     int moved = 1;
     while (moved) {
         moved = 0;
         if (pos->r) {
             int card = s->reserve[pos->r - 1], suit = card >> 4;
-            if (pos->fnd[suit] == (card & 15) && (!exact || safe(card, pos->fnd, covered))) {
+            if (pos->fnd[suit] == (card & 15) && safe(card, pos->fnd, covered)) {
                 pos->r--;
                 pos->fnd[suit]++;
                 if (!push_line(s, (Move){0, -1, (int8_t)suit, 0, 0})) return FAILED;
@@ -508,7 +477,7 @@ static int enter(Search *s, Pos *pos) {
             int len = pos->len[i];
             if (!len) continue;
             int card = pos->pile[i][len - 1], suit = card >> 4;
-            if (pos->fnd[suit] == (card & 15) && (!exact || safe(card, pos->fnd, covered))) {
+            if (pos->fnd[suit] == (card & 15) && safe(card, pos->fnd, covered)) {
                 covered &= ~(1ULL << card);
                 pos->len[i] = (uint8_t)--len;
                 if (!len && pos->r) {
@@ -544,7 +513,7 @@ static int enter(Search *s, Pos *pos) {
     return LOST;
 }
 
-/* one pass (CanfieldSearch._dfs from the start) */
+/* CanfieldSearch._dfs from the start */
 static int run_pass(Search *s, const Pos *start) {
     Pos pos = *start;
     int status = enter(s, &pos);
@@ -574,17 +543,9 @@ static int run_pass(Search *s, const Pos *start) {
     return LOST;
 }
 
-/* CanfieldSearch._passes: a precedence cycle at the start is lost; the quick pass (unless
- * exact), which may only answer won, then the exact pass with a new seen set and line */
+/* CanfieldSearch._search: a precedence cycle at the start is lost, else the search */
 static int run(Search *s, const Pos *start) {
     if (has_cycle(start)) return LOST;
-    if (!s->exact) {
-        int status = run_pass(s, start);
-        if (status == WON || status == OUT || status == FAILED) return status;
-        s->exact = 1;
-        seen_clear(&s->seen);
-        s->frames.len = s->moves.len = s->line.len = 0;
-    }
     return run_pass(s, start);
 }
 
@@ -639,12 +600,10 @@ static void search_free(Search *s) {
 static PyObject *py_search(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *piles_obj, *reserve_obj, *talon_obj, *fnd_obj, *limit_obj, *deadline_obj;
-    int p, exact;
-    double quick_share, started;
+    int p;
     unsigned long long nodes;
-    if (!PyArg_ParseTuple(args, "OOOiOpdOOdK:search", &piles_obj, &reserve_obj, &talon_obj,
-                          &p, &fnd_obj, &exact, &quick_share, &limit_obj, &deadline_obj,
-                          &started, &nodes))
+    if (!PyArg_ParseTuple(args, "OOOiOOOK:search", &piles_obj, &reserve_obj, &talon_obj, &p,
+                          &fnd_obj, &limit_obj, &deadline_obj, &nodes))
         return NULL;
     Search *s = calloc(1, sizeof(Search));
     if (s == NULL) return PyErr_NoMemory();
@@ -703,9 +662,6 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     Py_DECREF(fnd);
     /* the budget */
-    s->exact = exact;
-    s->quick_share = quick_share;
-    s->started = started;
     s->nodes = (long long)nodes;
     if (limit_obj == Py_None) {
         s->limit = -1;
@@ -744,15 +700,14 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(piles, reserve, talon, p, fnd, exact, quick_share, limit, deadline, started, "
-     "nodes)\n-> (status, line, nodes): canfield.CanfieldSearch's passes; status 1 won, 0 lost,"
-     " -1 out of budget."},
+     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes)\n-> (status, line, nodes): "
+     "canfield.CanfieldSearch's search; status 1 won, 0 lost, -1 out of budget."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_canfield",
-    "The passes of engine.solvers.canfield.CanfieldSearch in C (optional: the Python code "
+    "The search of engine.solvers.canfield.CanfieldSearch in C (optional: the Python code "
     "gives the same answers).",
     -1, methods, NULL, NULL, NULL, NULL,
 };

@@ -1,6 +1,6 @@
 """The Canfield search in C (``engine.solvers._canfield``) against the pure-Python one: the
-same answers, lines and node counts, in the quick pass and the exact pass, and both against a
-search of every legal move with no pruning.
+same answers, lines and node counts, and both against a search of every legal move with no
+pruning.
 
 ``make test`` installs the project with a C compiler at hand, so the compiled module must be
 there; the Python path is checked by switching the C one off (``TAVOLO_PURE_PYTHON=1``, or the
@@ -24,7 +24,7 @@ from tests.engine.test_canfield_solver import (
 )
 
 
-def search(game, monkeypatch, compiled, nodes=None, seconds=None, exact=False):
+def search(game, monkeypatch, compiled, nodes=None, seconds=None):
     """(status, line in the engine's notation, the search's line, nodes) of
     ``CanfieldSearch.run`` on ``game``, in C or in Python."""
     if compiled:
@@ -33,14 +33,14 @@ def search(game, monkeypatch, compiled, nodes=None, seconds=None, exact=False):
         monkeypatch.setenv("TAVOLO_PURE_PYTHON", "1")
     assert canfield.compiled() == compiled
     counter = Counter(Budget(nodes=nodes, seconds=seconds))
-    found = CanfieldSearch(game, counter, exact=exact)
+    found = CanfieldSearch(game, counter)
     outcome = found.run()
     return outcome.status, outcome.moves, [tuple(move) for move in found.line], counter.nodes
 
 
-def both(game, monkeypatch, nodes, exact=False):
-    in_c = search(game, monkeypatch, True, nodes, exact=exact)
-    in_python = search(game, monkeypatch, False, nodes, exact=exact)
+def both(game, monkeypatch, nodes):
+    in_c = search(game, monkeypatch, True, nodes)
+    in_python = search(game, monkeypatch, False, nodes)
     return in_c, in_python
 
 
@@ -83,17 +83,15 @@ def test_the_python_path_runs_when_asked_or_when_the_module_is_missing(monkeypat
     assert solve("canfield", 3, None, Budget(nodes=40_000, seconds=None)).status == WON
 
 
-# (deal, how the passes decide it within 40,000 nodes, what the search answers)
+# (deal, how the search decides it within 40,000 nodes, what it answers)
 DEALS = [
-    (3, "the quick pass wins", WON),
-    (15, "the quick pass wins near the end of its share", WON),
-    (1, "the quick pass uses its share, the exact pass wins", WON),
-    (7, "the quick pass uses its share, the exact pass wins", WON),
-    (13, "the quick pass is exhausted, the exact pass is too", LOST),
-    (48, "the quick pass is exhausted, the exact pass is too", LOST),
-    (102, "the quick pass uses its share, the exact pass is exhausted", LOST),
-    (6, "out of budget", UNKNOWN),
+    (15, "won at once", WON),
+    (1, "won after some thousands of nodes", WON),
+    (6, "won near the end of the budget", WON),
+    (48, "lost at once", LOST),
+    (102, "lost after some thousands of nodes", LOST),
     (17, "out of budget", UNKNOWN),
+    (22, "out of budget", UNKNOWN),
 ]
 
 
@@ -106,33 +104,10 @@ def test_c_and_python_search_the_same_positions_in_the_same_order(monkeypatch, d
     if status == UNKNOWN:
         assert in_c[3] == 40_001  # the node over the budget is counted, as Counter.tick does
     else:
-        # the same budget one node short of what the deal needed: the same answer in both
-        # (a smaller budget moves the end of the quick pass's share, so this is another
-        # search, unless the quick pass never reached its share: then both run out)
+        # the same budget one node short of what the deal needed: both run out there
         short_c, short_python = both(game, monkeypatch, in_c[3] - 1)
         assert short_c == short_python
-        if "quick pass is exhausted" in how:
-            assert short_c[0] == UNKNOWN
-
-
-def test_the_quick_pass_share_is_read_at_every_search(monkeypatch):
-    # canfield.QUICK_SHARE decides where the quick pass hands over: C reads it too
-    game = engine.new_game("canfield", 15)
-    answers = {}
-    for share in (0.0, 0.1, 1.0):
-        monkeypatch.setattr(canfield, "QUICK_SHARE", share)
-        in_c, in_python = both(game, monkeypatch, 40_000)
-        assert in_c == in_python, share
-        answers[share] = in_c
-    assert len({answers[share][3] for share in answers}) == 3  # three different searches
-    assert all(answer[0] == WON for answer in answers.values())
-
-
-def test_the_exact_pass_alone_gives_the_same_answers(monkeypatch):
-    for deal in (3, 13):
-        in_c, in_python = both(engine.new_game("canfield", deal), monkeypatch, 40_000, exact=True)
-        assert in_c == in_python, deal
-        assert in_c[0] in (WON, LOST)
+        assert short_c[0] == UNKNOWN
 
 
 def test_the_seconds_budget_stops_the_compiled_search(monkeypatch):
@@ -252,7 +227,7 @@ def test_a_compiled_win_replays_on_the_engine(monkeypatch):
 def test_the_module_refuses_what_is_not_a_position():
     search = canfield._canfield.search
     args = ([b"\x01", b"\x12", b"", b""], b"\x03", b"\x04\x05", 1, (0, 0, 0, 0))
-    budget = (False, 0.3, 100, None, 0.0, 0)
+    budget = (100, None, 0)  # limit, deadline, nodes so far
     assert search(*args, *budget)[0] in (0, 1, -1)
     with pytest.raises(ValueError, match="twice"):
         search([b"\x01", b"\x01", b"", b""], *args[1:], *budget)

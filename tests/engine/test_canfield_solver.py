@@ -186,8 +186,8 @@ def test_a_pile_built_across_the_base_rank_without_a_cycle_is_won():
 
 
 def test_a_node_budget_gives_the_same_answer_every_time():
-    # the daily deal is chosen with node budgets: the quick pass's share of the budget is
-    # counted in nodes too, so the answer (and the line) never depends on the machine
+    # the daily deal is chosen with node budgets, so the answer (and the line) never depends
+    # on the machine
     budget = Budget(nodes=30_000, seconds=None)
     first, second = (solve_game(engine.new_game("canfield", 43), budget) for _ in range(2))
     assert (first.status, first.moves, first.nodes) == (second.status, second.moves, second.nodes)
