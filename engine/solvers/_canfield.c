@@ -25,7 +25,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-/* growable arrays and the CPU clock; no SEEN_WORDS: the seen set is this file's own */
+/* growable arrays and the budget (nodes, CPU clock); no SEEN_WORDS: the seen set is this
+ * file's own */
 #include "_search.h"
 
 #define PILES 4
@@ -73,9 +74,7 @@ typedef struct {
 typedef struct {
     uint8_t reserve[MAX_CARDS];
     /* the budget */
-    long long nodes, limit; /* limit < 0: none */
-    int has_deadline;
-    double deadline;
+    Budget budget;
     /* the search */
     Seen seen;
     Stack frames, moves, line;
@@ -183,15 +182,6 @@ static int seen_add(Seen *seen, const uint8_t *key, size_t len) {
     seen->slot[i].hash = hash;
     seen->slot[i].off = off;
     seen->count++;
-    return 1;
-}
-
-/* ----- the budget (engine.solvers.Counter) ----------------------------------------------- */
-/* Counter.tick: 0 when the budget is spent */
-static int tick(Search *s) {
-    s->nodes++;
-    if (s->limit >= 0 && s->nodes > s->limit) return 0;
-    if (s->has_deadline && !(s->nodes & 255) && cpu_seconds() > s->deadline) return 0;
     return 1;
 }
 
@@ -455,7 +445,7 @@ static int push_line(Search *s, Move m) {
  * (memory), or LOST meaning "go on with the top frame" (a new one, or the parent's when the
  * key was seen before). */
 static int enter(Search *s, Pos *pos) {
-    if (!tick(s)) return OUT;
+    if (!budget_tick(&s->budget)) return OUT;
     size_t line_mark = s->line.len;
     uint64_t covered = 0; /* cards lying on another in a pile (pile.find(card) > 0) */
     for (int i = 0; i < PILES; i++)
@@ -662,19 +652,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     Py_DECREF(fnd);
     /* the budget */
-    s->nodes = (long long)nodes;
-    if (limit_obj == Py_None) {
-        s->limit = -1;
-    } else {
-        s->limit = PyLong_AsLongLong(limit_obj);
-        if (s->limit == -1 && PyErr_Occurred()) goto done;
-        if (s->limit < 0) s->limit = 0; /* a negative limit: every node is over it */
-    }
-    if (deadline_obj != Py_None) {
-        s->has_deadline = 1;
-        s->deadline = PyFloat_AsDouble(deadline_obj);
-        if (s->deadline == -1.0 && PyErr_Occurred()) goto done;
-    }
+    if (!budget_read(&s->budget, limit_obj, deadline_obj, nodes)) goto done;
     if (!seen_init(&s->seen, 1 << 16) || !stack_init(&s->frames, sizeof(Frame), 256) ||
         !stack_init(&s->moves, sizeof(Move), 4096) || !stack_init(&s->line, sizeof(Move), 512)) {
         PyErr_NoMemory();
@@ -691,7 +669,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     PyObject *line = line_list(s);
     if (line == NULL) goto done;
-    result = Py_BuildValue("(iNL)", status, line, s->nodes);
+    result = Py_BuildValue("(iNL)", status, line, s->budget.nodes);
 done:
     search_free(s);
     free(s);

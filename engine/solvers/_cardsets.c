@@ -65,22 +65,11 @@ typedef struct {
     int fnd[4];
     int talon[MAX_CARDS], talon_len, p;
     /* the budget */
-    long long nodes, limit; /* limit < 0: none */
-    int has_deadline;
-    double deadline;
+    Budget budget;
     /* the search */
     Seen seen;
     Stack frames, moves, played, path;
 } Search;
-
-/* ----- the budget (engine.solvers.Counter.tick) ------------------------------------------ */
-/* 0 when the budget is spent */
-static int tick(Search *s) {
-    s->nodes++;
-    if (s->limit >= 0 && s->nodes > s->limit) return 0;
-    if (s->has_deadline && !(s->nodes & 255) && cpu_seconds() > s->deadline) return 0;
-    return 1;
-}
 
 /* ----- what the sets allow --------------------------------------------------------------- */
 static uint64_t tops_of(const Search *s) {
@@ -327,7 +316,7 @@ static int gen_moves(const Search *s, uint64_t tops, uint64_t nxt, uint64_t safe
 /* A _dfs entry: tick, safe moves home, the key, the moves. WON, OUT, FAILED (memory), or
  * LOST meaning "a frame was pushed: go on with its moves". */
 static int enter(Search *s) {
-    if (!tick(s)) return OUT;
+    if (!budget_tick(&s->budget)) return OUT;
     if (!stack_reserve(&s->frames, 1)) return FAILED;
     Frame *frame = &AT(s->frames, Frame, s->frames.len++);
     frame->path_mark = s->path.len;
@@ -622,19 +611,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         goto done;
     }
     /* the budget */
-    s->nodes = (long long)nodes;
-    if (limit_obj == Py_None) {
-        s->limit = -1;
-    } else {
-        s->limit = PyLong_AsLongLong(limit_obj);
-        if (s->limit == -1 && PyErr_Occurred()) goto done;
-        if (s->limit < 0) s->limit = 0; /* a negative limit: every node is over it */
-    }
-    if (deadline_obj != Py_None) {
-        s->has_deadline = 1;
-        s->deadline = PyFloat_AsDouble(deadline_obj);
-        if (s->deadline == -1.0 && PyErr_Occurred()) goto done;
-    }
+    if (!budget_read(&s->budget, limit_obj, deadline_obj, nodes)) goto done;
     if (!seen_init(&s->seen, 1 << 16) || !stack_init(&s->frames, sizeof(Frame), 256) ||
         !stack_init(&s->moves, sizeof(Move), 4096) ||
         !stack_init(&s->played, sizeof(Played), 256) ||
@@ -653,7 +630,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     }
     PyObject *path = path_list(s);
     if (path == NULL) goto done;
-    result = Py_BuildValue("(iNL)", status, path, s->nodes);
+    result = Py_BuildValue("(iNL)", status, path, s->budget.nodes);
 done:
     search_free(s);
     free(s);

@@ -1,5 +1,5 @@
 /* What the compiled searches (_cardsets.c, _canfield.c) share: growable arrays, the seen set
- * of whole fixed-size keys, and the CPU clock of engine.solvers.Counter.
+ * of whole fixed-size keys, and the budget of engine.solvers.Counter (nodes, CPU clock).
  *
  * Define SEEN_WORDS (the 64-bit words of a key) before including this file to get the seen
  * set; the last word's bit 63 marks a used slot, so keys must never set it. Without it (keys
@@ -142,11 +142,44 @@ static int seen_add(Seen *seen, const Key *key_in) {
 
 #endif /* SEEN_WORDS */
 
-/* ----- the clock (engine.solvers.Counter: process CPU seconds) --------------------------- */
+/* ----- the budget (engine.solvers.Counter: nodes, process CPU seconds) ------------------- */
 static double cpu_seconds(void) {
     struct timespec t;
     if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return 0.0;
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    long long nodes, limit; /* limit < 0: none */
+    int has_deadline;
+    double deadline;
+} Budget;
+
+/* Counter.limit (None or an int), Counter.deadline (None or CPU seconds) and Counter.nodes as
+ * a search function gets them; 0 with a Python exception set. Needs Python.h included. */
+static int budget_read(Budget *b, PyObject *limit, PyObject *deadline, unsigned long long nodes) {
+    b->nodes = (long long)nodes;
+    b->limit = -1;
+    b->has_deadline = 0;
+    if (limit != Py_None) {
+        b->limit = PyLong_AsLongLong(limit);
+        if (b->limit == -1 && PyErr_Occurred()) return 0;
+        if (b->limit < 0) b->limit = 0; /* a negative limit: every node is over it */
+    }
+    if (deadline != Py_None) {
+        b->has_deadline = 1;
+        b->deadline = PyFloat_AsDouble(deadline);
+        if (b->deadline == -1.0 && PyErr_Occurred()) return 0;
+    }
+    return 1;
+}
+
+/* Counter.tick: counts a node; 0 when the budget is spent (the clock read every 256 nodes) */
+static int budget_tick(Budget *b) {
+    b->nodes++;
+    if (b->limit >= 0 && b->nodes > b->limit) return 0;
+    if (b->has_deadline && !(b->nodes & 255) && cpu_seconds() > b->deadline) return 0;
+    return 1;
 }
 
 #endif
