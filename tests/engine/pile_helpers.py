@@ -181,3 +181,12 @@ def brute_force_wins(game: PileGame, key: Callable[[], Hashable], limit: int) ->
         return False
     finally:
         game._restore(start)
+
+
+def choose_path(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    """Let the solvers run their C code (when it was built) or their Python code: the switch
+    ``engine.solvers.use_compiled`` reads at every search (``TAVOLO_PURE_PYTHON``)."""
+    if compiled:
+        monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    else:
+        monkeypatch.setenv("TAVOLO_PURE_PYTHON", "1")

@@ -12,6 +12,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pile_helpers import choose_path
 
 import engine
 from engine.canfield import Canfield
@@ -27,10 +28,7 @@ from tests.engine.test_canfield_solver import (
 def search(game, monkeypatch, compiled, nodes=None, seconds=None):
     """(status, line in the engine's notation, the search's line, nodes) of
     ``CanfieldSearch.run`` on ``game``, in C or in Python."""
-    if compiled:
-        monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
-    else:
-        monkeypatch.setenv("TAVOLO_PURE_PYTHON", "1")
+    choose_path(monkeypatch, compiled)
     assert canfield.compiled() == compiled
     counter = Counter(Budget(nodes=nodes, seconds=seconds))
     found = CanfieldSearch(game, counter)
@@ -46,7 +44,7 @@ def both(game, monkeypatch, nodes):
 
 def test_the_compiled_module_was_built_and_is_used(monkeypatch):
     assert canfield._canfield is not None, "engine/solvers/_canfield.c did not build"
-    monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    choose_path(monkeypatch, True)
     assert canfield.compiled()
 
     def no_python(self, *position):
@@ -73,7 +71,7 @@ def test_the_python_path_runs_when_asked_or_when_the_module_is_missing(monkeypat
     assert len(calls) == expected[3]  # one Python _dfs call per node
     # a machine without a C compiler: no module at all
     monkeypatch.setattr(canfield, "_canfield", None)
-    monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    choose_path(monkeypatch, True)
     assert not canfield.compiled()
     calls.clear()
     counter = Counter(Budget(nodes=40_000, seconds=None))
@@ -217,7 +215,7 @@ def test_random_positions_give_the_same_answers(seed, in_play, across, nodes):
 
 
 def test_a_compiled_win_replays_on_the_engine(monkeypatch):
-    monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    choose_path(monkeypatch, True)
     result = solve_game(engine.new_game("canfield", 7), Budget(nodes=100_000, seconds=None))
     assert result.status == WON
     game = engine.replay("canfield", 7, None, None, result.moves)

@@ -10,6 +10,7 @@ module missing).
 import random
 
 import pytest
+from pile_helpers import choose_path
 
 import engine
 from engine.solitario import Solitario
@@ -30,10 +31,7 @@ from tests.engine.test_pile_solvers import _brute_force_wins, _random_small_posi
 
 def exact_pass(game, monkeypatch, compiled, nodes=None, seconds=None):
     """(status, path, nodes) of the exact pass alone on ``game``, in C or in Python."""
-    if compiled:
-        monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
-    else:
-        monkeypatch.setenv("TAVOLO_PURE_PYTHON", "1")
+    choose_path(monkeypatch, compiled)
     assert klondike.compiled() == compiled
     counter = Counter(Budget(nodes=nodes, seconds=seconds))
     search = CardSetSearch(game, counter)
@@ -52,7 +50,7 @@ def both_passes(game, monkeypatch, nodes):
 
 def test_the_compiled_module_was_built_and_is_used(monkeypatch):
     assert klondike._cardsets is not None, "engine/solvers/_cardsets.c did not build"
-    monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    choose_path(monkeypatch, True)
     assert klondike.compiled()
 
     def no_python(self):
@@ -79,7 +77,7 @@ def test_the_python_path_runs_when_asked_or_when_the_module_is_missing(monkeypat
     assert len(calls) == expected[2]  # one Python _dfs call per node
     # a machine without a C compiler: no module at all
     monkeypatch.setattr(klondike, "_cardsets", None)
-    monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    choose_path(monkeypatch, True)
     assert not klondike.compiled()
     calls.clear()
     counter = Counter(Budget(nodes=100_000, seconds=None))
@@ -183,7 +181,7 @@ def test_both_passes_agree_with_a_search_without_pruning(monkeypatch):
 
 
 def test_a_compiled_win_replays_on_the_engine(monkeypatch):
-    monkeypatch.delenv("TAVOLO_PURE_PYTHON", raising=False)
+    choose_path(monkeypatch, True)
     result = solve_game(
         engine.new_game("solitario", 7, None, {"cards": 52}), Budget(nodes=500_000, seconds=None)
     )
