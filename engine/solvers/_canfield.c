@@ -3,7 +3,7 @@
  * it answers exactly as the Python code does, line and node count included, only faster. The Python module documents the search; the comments
  * here only say where the C code keeps the Python semantics.
  *
- * search(piles, reserve, talon, p, fnd, limit, deadline, nodes)
+ * search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit)
  *   piles        four bytes objects, bottom first (cards suit * 16 + rel)
  *   reserve      bytes, top last; all of it is in play (r = len(reserve))
  *   talon        bytes: the waste bottom to top, then the stock in turning order
@@ -11,6 +11,7 @@
  *   limit        node limit (None: none); deadline: Counter.deadline (None: none), process
  *                CPU seconds
  *   nodes        nodes counted so far
+ *   relaxed_limit  canfield.RELAXED_LIMIT: positions one relaxed query may search
  * returns (status, line, nodes): status 1 won, 0 lost (the search exhausted, or a
  * precedence cycle at the start), -1 out of budget; line is CanfieldSearch.line, a list of
  * (kind, source, target, turns) (the winning line when won).
@@ -38,7 +39,7 @@
 /* sorted piles (length + cards), r, talon length + cards, waste: at most 64 cards in all */
 #define MAX_KEY (PILES + MAX_CARDS + 3)
 
-enum { LOST = 0, WON = 1, OUT = -1, FAILED = -2 };
+enum { LOST = 0, WON = 1, OUT = -1, FAILED = -2, SPENT = -3 };
 
 typedef struct {
     uint8_t pile[PILES][MAX_CARDS];
@@ -78,6 +79,9 @@ typedef struct {
     /* the search */
     Seen seen;
     Stack frames, moves, line;
+    /* the relaxed game (CanfieldSearch.relaxed, as two sets) and the query's allowance */
+    Seen relaxed_won, relaxed_lost;
+    long relaxed_limit, relaxed_left;
 } Search;
 
 /* _ONTO[card]: the two cards it may lie on; _WANTERS[card]: the two that may lie on it */
@@ -183,6 +187,20 @@ static int seen_add(Seen *seen, const uint8_t *key, size_t len) {
     seen->slot[i].off = off;
     seen->count++;
     return 1;
+}
+
+/* Whether the key was added before. */
+static int seen_has(const Seen *seen, const uint8_t *key, size_t len) {
+    uint64_t hash = hash_key(key, len);
+    size_t i = (size_t)hash & seen->mask;
+    while (seen->slot[i].off) {
+        const Slot *slot = &seen->slot[i];
+        if (slot->hash == hash && seen->arena[slot->off] == len &&
+            !memcmp(seen->arena + slot->off + 1, key, len))
+            return 1;
+        i = (i + 1) & seen->mask;
+    }
+    return 0;
 }
 
 /* ----- precedence cycles ----------------------------------------------------------------- */
@@ -393,10 +411,10 @@ static void play(const Search *s, const Pos *from, const Move *m, Pos *to) {
 
 /* ----- the search ------------------------------------------------------------------------ */
 
-/* the Python key (tuple(sorted(piles)), r, talon, waste) as bytes; its length */
-static size_t make_key(const Pos *pos, int waste, uint8_t *key) {
-    int order[PILES] = {0, 1, 2, 3};
-    /* sorted as Python sorts bytes: by content, a prefix first */
+/* the piles' order in tuple(sorted(piles)): as Python sorts bytes, by content, a prefix
+ * first */
+static void sort_piles(const Pos *pos, int *order) {
+    for (int j = 0; j < PILES; j++) order[j] = j;
     for (int j = 1; j < PILES; j++) {
         int pile = order[j], t = j;
         while (t > 0) {
@@ -409,6 +427,12 @@ static size_t make_key(const Pos *pos, int waste, uint8_t *key) {
         }
         order[t] = pile;
     }
+}
+
+/* the sorted piles (length + cards) into key; the bytes written */
+static size_t put_piles(const Pos *pos, uint8_t *key) {
+    int order[PILES];
+    sort_piles(pos, order);
     size_t n = 0;
     for (int j = 0; j < PILES; j++) {
         int pile = order[j];
@@ -416,6 +440,12 @@ static size_t make_key(const Pos *pos, int waste, uint8_t *key) {
         memcpy(key + n, pos->pile[pile], pos->len[pile]);
         n += pos->len[pile];
     }
+    return n;
+}
+
+/* the Python key (tuple(sorted(piles)), r, talon, waste) as bytes; its length */
+static size_t make_key(const Pos *pos, int waste, uint8_t *key) {
+    size_t n = put_piles(pos, key);
     key[n++] = pos->r;
     key[n++] = pos->talon_len;
     memcpy(key + n, pos->talon, pos->talon_len);
@@ -438,6 +468,162 @@ static int push_line(Search *s, Move m) {
     if (!stack_reserve(&s->line, 1)) return 0;
     AT(s->line, Move, s->line.len++) = m;
     return 1;
+}
+
+/* ----- the relaxed game (CanfieldSearch._relaxed_lost, _relaxed, _relaxed_children) ------ */
+
+/* _lazy: the heights once `card` went home, the cards of its suit under it coming home from
+ * the talon; 0 when one of them is not in the talon */
+static int lazy(int card, const uint8_t *fnd, uint64_t talon, uint8_t *heights) {
+    int suit = card >> 4;
+    for (int rel = fnd[suit]; rel < (card & 15); rel++)
+        if (!(talon >> (suit * 16 + rel) & 1)) return 0;
+    memcpy(heights, fnd, 4);
+    heights[suit] = (uint8_t)((card & 15) + 1);
+    return 1;
+}
+
+static int relaxed(Search *s, const Pos *pos);
+
+/* one macro move being built: the reserve's top (kind 0) or pile i (kind 1) onto pile j
+ * through a chain of talon cards (_chains) */
+typedef struct {
+    Search *s;
+    const Pos *pos;
+    const int8_t *under; /* the parent's */
+    int wrapped, kind, i, j, card;
+    uint64_t talon;
+    uint8_t chain[RANKS];
+} Macro;
+
+/* the child of a complete chain; LOST when it closes a cycle or is lost */
+static int macro_child(Macro *m, int clen) {
+    Search *s = m->s;
+    const Pos *pos = m->pos;
+    Pos child = *pos;
+    int j = m->j;
+    uint8_t laid[RANKS + 1];
+    memcpy(laid, m->chain, (size_t)clen);
+    laid[clen] = (uint8_t)m->card;
+    memcpy(child.pile[j] + child.len[j], m->chain, (size_t)clen);
+    child.len[j] = (uint8_t)(child.len[j] + clen);
+    if (m->kind == 0) {
+        child.pile[j][child.len[j]++] = (uint8_t)m->card;
+    } else {
+        int i = m->i;
+        memcpy(child.pile[j] + child.len[j], pos->pile[i], pos->len[i]);
+        child.len[j] = (uint8_t)(child.len[j] + pos->len[i]);
+        child.pile[i][0] = s->reserve[pos->r - 1];
+        child.len[i] = 1;
+    }
+    child.r--;
+    /* _closes_any: each new edge, on the child's piles (the new cards lie on the chain) */
+    int8_t under[MAX_CARDS];
+    memcpy(under, m->under, MAX_CARDS);
+    int lower = pos->pile[j][pos->len[j] - 1];
+    for (int k = 0; k <= clen; k++) {
+        under[laid[k]] = (int8_t)lower;
+        lower = laid[k];
+    }
+    if (m->kind == 1) under[child.pile[m->i][0]] = -1;
+    lower = pos->pile[j][pos->len[j] - 1];
+    for (int k = 0; k <= clen; k++) {
+        int upper = laid[k];
+        if ((m->wrapped || (upper & 15) == 12) && closes_cycle(under, upper, lower)) return LOST;
+        lower = upper;
+    }
+    return relaxed(s, &child);
+}
+
+/* _chains' walk: every chain from `below`, `left` cards still to lay */
+static int walk(Macro *m, int below, int left, int clen) {
+    if (!left) return fits(m->card, below) ? macro_child(m, clen) : LOST;
+    for (int k = 0; k < 2; k++) {
+        int wanter = wanters[below][k];
+        if (m->talon >> wanter & 1) {
+            m->chain[clen] = (uint8_t)wanter;
+            int status = walk(m, wanter, left - 1, clen + 1);
+            if (status != LOST) return status;
+        }
+    }
+    return LOST;
+}
+
+static int chains(Macro *m) {
+    int below = m->pos->pile[m->j][m->pos->len[m->j] - 1];
+    int steps = (((below & 15) - (m->card & 15) - 1) % RANKS + RANKS) % RANKS;
+    return walk(m, below, steps, 0);
+}
+
+/* _relaxed_children, each searched at once: WON at the first won one, LOST when none is */
+static int relaxed_children(Search *s, const Pos *pos) {
+    uint64_t talon = 0;
+    for (int suit = 0; suit < 4; suit++)
+        for (int rel = pos->fnd[suit]; rel < RANKS; rel++) talon |= 1ULL << (suit * 16 + rel);
+    for (int i = 0; i < PILES; i++)
+        for (int k = 0; k < pos->len[i]; k++) talon &= ~(1ULL << pos->pile[i][k]);
+    for (int k = 0; k < pos->r; k++) talon &= ~(1ULL << s->reserve[k]);
+    int8_t under[MAX_CARDS];
+    int wrapped = lay_out(pos, under);
+    int status, r = pos->r;
+    Pos child;
+    int card = s->reserve[r - 1];
+    child = *pos;
+    if (lazy(card, pos->fnd, talon, child.fnd)) {
+        child.r--;
+        if ((status = relaxed(s, &child)) != LOST) return status;
+    }
+    Macro m = {s, pos, under, wrapped, 0, 0, 0, card, talon, {0}};
+    for (int j = 0; j < PILES; j++) {
+        if (!pos->len[j]) continue;
+        m.j = j;
+        if ((status = chains(&m)) != LOST) return status;
+    }
+    m.kind = 1;
+    for (int i = 0; i < PILES; i++) {
+        if (!pos->len[i]) continue;
+        m.i = i;
+        m.card = pos->pile[i][0];
+        for (int j = 0; j < PILES; j++) {
+            if (j == i || !pos->len[j]) continue;
+            m.j = j;
+            if ((status = chains(&m)) != LOST) return status;
+        }
+    }
+    for (int i = 0; i < PILES; i++) {
+        int len = pos->len[i];
+        if (!len) continue;
+        child = *pos;
+        if (!lazy(pos->pile[i][len - 1], pos->fnd, talon, child.fnd)) continue;
+        if (len > 1) {
+            child.len[i]--;
+        } else {
+            child.pile[i][0] = s->reserve[r - 1];
+            child.r--;
+        }
+        if ((status = relaxed(s, &child)) != LOST) return status;
+    }
+    return LOST;
+}
+
+/* _relaxed: WON, LOST, or SPENT (the query's allowance), OUT, FAILED */
+static int relaxed(Search *s, const Pos *pos) {
+    if (!pos->r) return WON;
+    uint8_t key[MAX_KEY];
+    size_t len = put_piles(pos, key);
+    key[len++] = pos->r;
+    memcpy(key + len, pos->fnd, 4);
+    len += 4;
+    if (seen_has(&s->relaxed_won, key, len)) return WON;
+    if (seen_has(&s->relaxed_lost, key, len)) return LOST;
+    if (!budget_tick(&s->budget)) return OUT;
+    if (--s->relaxed_left < 0) return SPENT;
+    int status = relaxed_children(s, pos);
+    if (status == WON || status == LOST) {
+        if (seen_add(status == WON ? &s->relaxed_won : &s->relaxed_lost, key, len) < 0)
+            return FAILED;
+    }
+    return status;
 }
 
 /* A _dfs entry on `pos` (changed: the safe moves are played on it): tick, safe moves home,
@@ -490,6 +676,15 @@ static int enter(Search *s, Pos *pos) {
     if (!added) {
         s->line.len = line_mark;
         return LOST;
+    }
+    if (pos->r) { /* _relaxed_lost */
+        s->relaxed_left = s->relaxed_limit;
+        int status = relaxed(s, pos);
+        if (status == OUT || status == FAILED) return status;
+        if (status == LOST) {
+            s->line.len = line_mark;
+            return LOST;
+        }
     }
     if (!stack_reserve(&s->frames, 1) || !stack_reserve(&s->moves, MAX_MOVES)) return FAILED;
     Frame *frame = &AT(s->frames, Frame, s->frames.len++);
@@ -582,6 +777,8 @@ static PyObject *line_list(const Search *s) {
 
 static void search_free(Search *s) {
     seen_free(&s->seen);
+    seen_free(&s->relaxed_won);
+    seen_free(&s->relaxed_lost);
     free(s->frames.data);
     free(s->moves.data);
     free(s->line.data);
@@ -592,11 +789,13 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *piles_obj, *reserve_obj, *talon_obj, *fnd_obj, *limit_obj, *deadline_obj;
     int p;
     unsigned long long nodes;
-    if (!PyArg_ParseTuple(args, "OOOiOOOK:search", &piles_obj, &reserve_obj, &talon_obj, &p,
-                          &fnd_obj, &limit_obj, &deadline_obj, &nodes))
+    long relaxed_limit;
+    if (!PyArg_ParseTuple(args, "OOOiOOOKl:search", &piles_obj, &reserve_obj, &talon_obj, &p,
+                          &fnd_obj, &limit_obj, &deadline_obj, &nodes, &relaxed_limit))
         return NULL;
     Search *s = calloc(1, sizeof(Search));
     if (s == NULL) return PyErr_NoMemory();
+    s->relaxed_limit = relaxed_limit;
     PyObject *result = NULL;
     Pos start;
     memset(&start, 0, sizeof start);
@@ -653,7 +852,8 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_DECREF(fnd);
     /* the budget */
     if (!budget_read(&s->budget, limit_obj, deadline_obj, nodes)) goto done;
-    if (!seen_init(&s->seen, 1 << 16) || !stack_init(&s->frames, sizeof(Frame), 256) ||
+    if (!seen_init(&s->seen, 1 << 16) || !seen_init(&s->relaxed_won, 1 << 12) ||
+        !seen_init(&s->relaxed_lost, 1 << 14) || !stack_init(&s->frames, sizeof(Frame), 256) ||
         !stack_init(&s->moves, sizeof(Move), 4096) || !stack_init(&s->line, sizeof(Move), 512)) {
         PyErr_NoMemory();
         goto done;
@@ -678,7 +878,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes)\n-> (status, line, nodes): "
+     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit)\n"
+     "-> (status, line, nodes): "
      "canfield.CanfieldSearch's search; status 1 won, 0 lost, -1 out of budget."},
     {NULL, NULL, 0, NULL},
 };

@@ -63,6 +63,7 @@ both.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from engine.cards import SUITS
@@ -107,8 +108,15 @@ for _card in range(64):
             _WANTERS[_target].append(_card)
 
 
+#: every card, as a bit mask (bit ``card``)
+_ALL_CARDS = sum(1 << (suit * 16 + rel) for suit in range(4) for rel in range(RANKS))
+
+#: positions one relaxed query may search before it gives up (and the exact search goes on)
+RELAXED_LIMIT = 2000
+
 #: a ``bytes.translate`` table turning every base-rank card into 255
 _MARK_BASES = bytes(255 if card in _BASES else card for card in range(256))
+
 
 def encode(card: Any, base_rank: int) -> int:
     """``suit * 16 + rel``: ``rel`` is the card's place on its foundation (0 = base rank)."""
@@ -145,6 +153,9 @@ class CanfieldSearch:
         )
         self.seen: set[Any] = set()
         self.line: list[tuple[int, ...]] = []
+        #: relaxed positions decided so far: True won (a relaxed line was found), False lost
+        self.relaxed: dict[Any, bool] = {}
+        self._relaxed_left = 0
 
     # ----- the search ---------------------------------------------------------------------------
     def run(self) -> SearchOutcome:
@@ -182,6 +193,7 @@ class CanfieldSearch:
             counter.limit,
             counter.deadline,
             counter.nodes,
+            RELAXED_LIMIT,
         )
         if status < 0:
             raise OutOfBudget
@@ -284,6 +296,9 @@ class CanfieldSearch:
             del line[mark:]
             return False
         self.seen.add(key)
+        if r and self._relaxed_lost(piles, r, fnd):
+            del line[mark:]
+            return False
         for move, child in self._children(piles, r, talon, p, fnd):
             line.append(move)
             if self._dfs(*child):
@@ -294,6 +309,114 @@ class CanfieldSearch:
             # which can therefore do no better: it is lost too
             self.seen.add((key[0], r, talon, 0))
         del line[mark:]
+        return False
+
+    # ----- the relaxed game ---------------------------------------------------------------------
+    def _relaxed_lost(self, piles: list[bytes], r: int, fnd: list[int]) -> bool:
+        """Whether the position is lost even when every talon card may be played at any time
+        (then it is lost: every line of the real game is one of the relaxed game). The query
+        searches at most :data:`RELAXED_LIMIT` new relaxed positions; beyond that it answers
+        False and the exact search goes on. What it decided is kept in :attr:`relaxed`."""
+        self._relaxed_left = RELAXED_LIMIT
+        try:
+            return not self._relaxed(tuple(piles), r, tuple(fnd))
+        except _Spent:
+            return False
+
+    def _relaxed(self, piles: tuple[bytes, ...], r: int, fnd: tuple[int, ...]) -> bool:
+        """Whether the relaxed game can be won from here (see :meth:`_relaxed_children`)."""
+        if not r:
+            # with the reserve out and no precedence cycle (never entered), the cards can go
+            # home in any order of "home before": the next one is a free talon card or a
+            # pile's top (the cards above it went home before it)
+            return True
+        key = (tuple(sorted(piles)), r, fnd)
+        known = self.relaxed.get(key)
+        if known is not None:
+            return known
+        self.counter.tick()
+        self._relaxed_left -= 1
+        if self._relaxed_left < 0:
+            raise _Spent
+        for child in self._relaxed_children(piles, r, fnd):
+            if self._relaxed(*child):
+                self.relaxed[key] = True
+                return True
+        self.relaxed[key] = False
+        return False
+
+    def _relaxed_children(
+        self, piles: tuple[bytes, ...], r: int, fnd: tuple[int, ...]
+    ) -> Iterator[tuple[tuple[bytes, ...], int, tuple[int, ...]]]:
+        """The relaxed game's positions one *macro move* away (the reserve has cards, so no
+        pile is empty), in this order: the reserve's top home, onto a pile (through a chain
+        of talon cards), a whole pile onto another (through a chain; the reserve refills its
+        place), a pile's top home.
+
+        Talon cards move only inside these moves, which loses no relaxed win: a talon card
+        laid on a pile is of use only once something is laid on it, so it can wait until
+        then (a chain of talon cards ending under the reserve's top or under a whole pile),
+        and a talon card goes home only just before the next card of its suit (``_lazy``:
+        the cards under a card that goes home, when they are all in the talon)."""
+        reserve = self.reserve
+        talon = _ALL_CARDS
+        for pile in piles:
+            for card in pile:
+                talon &= ~(1 << card)
+        for card in reserve[:r]:
+            talon &= ~(1 << card)
+        for suit in range(4):
+            for rel in range(fnd[suit]):
+                talon &= ~(1 << (suit * 16 + rel))
+        wrapped = self._has_wrap(piles)
+        card = reserve[r - 1]
+        heights = _lazy(card, fnd, talon)
+        if heights is not None:
+            yield piles, r - 1, heights
+        # a pile left empty by a hand-built position takes nothing while the reserve has
+        # cards, as in the exact search
+        for j in range(4):
+            if not piles[j]:
+                continue
+            for chain in _chains(piles[j][-1], card, talon):
+                laid = chain + bytes((card,))
+                child = piles[:j] + (piles[j] + laid,) + piles[j + 1 :]
+                if not self._closes_any(child, wrapped, piles[j][-1], laid):
+                    yield child, r - 1, fnd
+        for i in range(4):
+            pile = piles[i]
+            if not pile:
+                continue
+            for j in range(4):
+                if j == i or not piles[j]:
+                    continue
+                for chain in _chains(piles[j][-1], pile[0], talon):
+                    laid = chain + pile[:1]
+                    new = list(piles)
+                    new[j] = piles[j] + chain + pile
+                    new[i] = reserve[r - 1 : r]
+                    child = tuple(new)
+                    if not self._closes_any(child, wrapped, piles[j][-1], laid):
+                        yield child, r - 1, fnd
+        for i in range(4):
+            pile = piles[i]
+            if not pile:
+                continue
+            heights = _lazy(pile[-1], fnd, talon)
+            if heights is not None:
+                if len(pile) > 1:
+                    yield piles[:i] + (pile[:-1],) + piles[i + 1 :], r, heights
+                else:
+                    yield piles[:i] + (reserve[r - 1 : r],) + piles[i + 1 :], r - 1, heights
+
+    def _closes_any(self, piles: tuple[bytes, ...], wrapped: bool, lower: int, laid: bytes) -> bool:
+        """Whether laying ``laid`` (bottom first) on ``lower`` closed a precedence cycle: one
+        of the new edges is on a cycle (a cycle needs a wrap: an old one or a new edge
+        across the base rank)."""
+        for upper in laid:
+            if (wrapped or upper & 15 == 12) and self._closes_cycle(piles, upper, lower):
+                return True
+            lower = upper
         return False
 
     @staticmethod
@@ -413,6 +536,38 @@ class CanfieldSearch:
                             )
         ranked.sort(key=lambda entry: (entry[0], entry[1]))
         return [(move, child) for _, _, move, child in ranked]
+
+
+class _Spent(Exception):
+    """A relaxed query searched :data:`RELAXED_LIMIT` positions."""
+
+
+def _lazy(card: int, fnd: tuple[int, ...], talon: int) -> tuple[int, ...] | None:
+    """The foundation heights once ``card`` went home, the cards of its suit under it coming
+    home from the talon (``talon``: a bit mask); None when one of them is not in the talon."""
+    suit = card >> 4
+    for rel in range(fnd[suit], card & 15):
+        if not talon >> (suit * 16 + rel) & 1:
+            return None
+    return fnd[:suit] + ((card & 15) + 1,) + fnd[suit + 1 :]
+
+
+def _chains(top: int, card: int, talon: int) -> Iterator[bytes]:
+    """The chains of talon cards (``talon``: a bit mask) that may lie on ``top``, one on
+    another, with ``card`` fitting on the last one (the empty chain when it fits on
+    ``top``): each step goes one ``rel`` down in the other colour, so the length is fixed."""
+    steps = ((top & 15) - (card & 15) - 1) % RANKS
+
+    def walk(under: int, left: int, chain: bytes) -> Iterator[bytes]:
+        if not left:
+            if under in _ONTO[card]:
+                yield chain
+            return
+        for wanter in _WANTERS[under]:
+            if talon >> wanter & 1:
+                yield from walk(wanter, left - 1, chain + bytes((wanter,)))
+
+    return walk(top, steps, b"")
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:

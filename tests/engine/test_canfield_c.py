@@ -60,15 +60,17 @@ def test_the_python_path_runs_when_asked_or_when_the_module_is_missing(monkeypat
     expected = search(game, monkeypatch, True, 40_000)
     assert expected[0] == WON
     calls = []
-    original = CanfieldSearch._dfs
+    original = Counter.tick
 
-    def counting(self, *position):
+    def counting(self):
         calls.append(1)
-        return original(self, *position)
+        original(self)
 
-    monkeypatch.setattr(CanfieldSearch, "_dfs", counting)
+    # each node is a Python _dfs or _relaxed step, which ticks the counter (the C search
+    # counts its nodes itself)
+    monkeypatch.setattr(Counter, "tick", counting)
     assert search(game, monkeypatch, False, 40_000) == expected
-    assert len(calls) == expected[3]  # one Python _dfs call per node
+    assert len(calls) == expected[3]
     # a machine without a C compiler: no module at all
     monkeypatch.setattr(canfield, "_canfield", None)
     choose_path(monkeypatch, True)
@@ -88,8 +90,10 @@ DEALS = [
     (6, "won near the end of the budget", WON),
     (48, "lost at once", LOST),
     (102, "lost after some thousands of nodes", LOST),
-    (17, "out of budget", UNKNOWN),
+    (17, "lost within 200 nodes: the relaxed game is lost at the start", LOST),
+    (36, "lost: the relaxed game is lost after some hundreds of its positions", LOST),
     (22, "out of budget", UNKNOWN),
+    (24, "out of budget", UNKNOWN),
 ]
 
 
@@ -109,7 +113,7 @@ def test_c_and_python_search_the_same_positions_in_the_same_order(monkeypatch, d
 
 
 def test_the_seconds_budget_stops_the_compiled_search(monkeypatch):
-    game = engine.new_game("canfield", 22)  # undecided after 300,000 nodes
+    game = engine.new_game("canfield", 24)  # undecided after 3 million nodes
     status, _moves, _line, nodes = search(game, monkeypatch, True, None, seconds=0.05)
     assert status == UNKNOWN
     assert nodes % 256 == 0  # the clock is read every 256 nodes, as Counter.tick does
@@ -225,7 +229,7 @@ def test_a_compiled_win_replays_on_the_engine(monkeypatch):
 def test_the_module_refuses_what_is_not_a_position():
     search = canfield._canfield.search
     args = ([b"\x01", b"\x12", b"", b""], b"\x03", b"\x04\x05", 1, (0, 0, 0, 0))
-    budget = (100, None, 0)  # limit, deadline, nodes so far
+    budget = (100, None, 0, 2_000)  # limit, deadline, nodes so far, relaxed query limit
     assert search(*args, *budget)[0] in (0, 1, -1)
     with pytest.raises(ValueError, match="twice"):
         search([b"\x01", b"\x01", b"", b""], *args[1:], *budget)
