@@ -3,7 +3,7 @@
  * it answers exactly as the Python code does, line and node count included, only faster. The Python module documents the search; the comments
  * here only say where the C code keeps the Python semantics.
  *
- * search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit)
+ * search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit, relaxed_share)
  *   piles        four bytes objects, bottom first (cards suit * 16 + rel)
  *   reserve      bytes, top last; all of it is in play (r = len(reserve))
  *   talon        bytes: the waste bottom to top, then the stock in turning order
@@ -11,13 +11,18 @@
  *   limit        node limit (None: none); deadline: Counter.deadline (None: none), process
  *                CPU seconds
  *   nodes        nodes counted so far
- *   relaxed_limit  canfield.RELAXED_LIMIT: positions one relaxed query may search
+ *   relaxed_limit, relaxed_share
+ *                canfield.RELAXED_LIMIT and RELAXED_SHARE: a relaxed query may search
+ *                max(relaxed_limit, nodes so far // relaxed_share) positions
  * returns (status, line, nodes): status 1 won, 0 lost (the search exhausted, or a
  * precedence cycle at the start), -1 out of budget; line is CanfieldSearch.line, a list of
  * (kind, source, target, turns) (the winning line when won).
  *
  * The search is an explicit stack of frames, one per Python _dfs call that got past the seen
- * set, so depth is limited by memory only. The seen set stores whole keys: no lossy hashing.
+ * set, so depth is limited by memory only. The relaxed game (_relaxed) is searched by
+ * recursion: its depth is at most the cards in play (each macro move takes a card out of the
+ * reserve or sends one home), its chains at most 12 cards; its verdicts live in one more
+ * arena set, each key followed by WON or LOST. The seen set stores whole keys: no lossy hashing.
  * Its keys vary in length (the piles and the talon), so it is not _search.h's set of
  * fixed-size keys: the bytes of each key sit in an arena and the open-addressing table that
  * grows holds their hashes and offsets (16 bytes a slot instead of a whole key: with the
@@ -29,6 +34,8 @@
 /* growable arrays and the budget (nodes, CPU clock); no SEEN_WORDS: the seen set is this
  * file's own */
 #include "_search.h"
+
+
 
 #define PILES 4
 #define MAX_CARDS 64
@@ -80,8 +87,8 @@ typedef struct {
     Seen seen;
     Stack frames, moves, line;
     /* the relaxed game (CanfieldSearch.relaxed, as two sets) and the query's allowance */
-    Seen relaxed_won, relaxed_lost;
-    long relaxed_limit, relaxed_left;
+    Seen relaxed; /* each key followed by WON or LOST */
+    long relaxed_limit, relaxed_share, relaxed_left;
 } Search;
 
 /* _ONTO[card]: the two cards it may lie on; _WANTERS[card]: the two that may lie on it */
@@ -123,12 +130,12 @@ static uint64_t hash_key(const uint8_t *key, size_t len) {
 }
 
 static int seen_init(Seen *seen, size_t slots) {
-    seen->slot = calloc(slots, sizeof(Slot));
+    seen->slot = huge_alloc(slots * sizeof(Slot), 1);
     seen->mask = slots - 1;
     seen->count = 0;
     seen->cap = 1 << 20;
     seen->used = 1;
-    seen->arena = malloc(seen->cap);
+    seen->arena = huge_alloc(seen->cap, 0);
     return seen->slot != NULL && seen->arena != NULL;
 }
 
@@ -141,7 +148,7 @@ static void seen_free(Seen *seen) {
 
 static int seen_grow(Seen *seen) {
     size_t slots = (seen->mask + 1) * 2;
-    Slot *bigger = calloc(slots, sizeof(Slot));
+    Slot *bigger = huge_alloc(slots * sizeof(Slot), 1);
     if (bigger == NULL) return 0;
     for (size_t j = 0; j <= seen->mask; j++) {
         if (!seen->slot[j].off) continue;
@@ -155,52 +162,51 @@ static int seen_grow(Seen *seen) {
     return 1;
 }
 
-/* Adds the key (the Python key, whole); 1 when it was new, 0 when seen before, -1 when
- * memory ran out. */
-static int seen_add(Seen *seen, const uint8_t *key, size_t len) {
-    uint64_t hash = hash_key(key, len);
+/* The arena offset of the key (with that hash), 0 when it is not in the set. */
+static size_t seen_find(const Seen *seen, const uint8_t *key, size_t len, uint64_t hash) {
     size_t i = (size_t)hash & seen->mask;
     while (seen->slot[i].off) {
         const Slot *slot = &seen->slot[i];
         if (slot->hash == hash && seen->arena[slot->off] == len &&
             !memcmp(seen->arena + slot->off + 1, key, len))
-            return 0;
+            return slot->off;
         i = (i + 1) & seen->mask;
     }
-    if (seen->used + len + 1 > seen->cap) {
+    return 0;
+}
+
+/* Adds the key (known to be absent) followed by one byte `value` in the arena; 1, or -1
+ * when memory ran out. */
+static int seen_insert(Seen *seen, const uint8_t *key, size_t len, uint64_t hash, uint8_t value) {
+    if (seen->used + len + 2 > seen->cap) {
         size_t cap = seen->cap * 2;
-        uint8_t *arena = realloc(seen->arena, cap);
+        uint8_t *arena = huge_alloc(cap, 0);
         if (arena == NULL) return -1;
+        memcpy(arena, seen->arena, seen->used);
+        free(seen->arena);
         seen->arena = arena;
         seen->cap = cap;
     }
     size_t off = seen->used;
     seen->arena[off] = (uint8_t)len;
     memcpy(seen->arena + off + 1, key, len);
-    seen->used += len + 1;
-    if ((seen->count + 1) * 8 > (seen->mask + 1) * 5) {
-        if (!seen_grow(seen)) return -1;
-        i = (size_t)hash & seen->mask;
-        while (seen->slot[i].off) i = (i + 1) & seen->mask;
-    }
+    seen->arena[off + 1 + len] = value;
+    seen->used += len + 2;
+    if ((seen->count + 1) * 8 > (seen->mask + 1) * 5 && !seen_grow(seen)) return -1;
+    size_t i = (size_t)hash & seen->mask;
+    while (seen->slot[i].off) i = (i + 1) & seen->mask;
     seen->slot[i].hash = hash;
     seen->slot[i].off = off;
     seen->count++;
     return 1;
 }
 
-/* Whether the key was added before. */
-static int seen_has(const Seen *seen, const uint8_t *key, size_t len) {
+/* Adds the key (the Python key, whole); 1 when it was new, 0 when seen before, -1 when
+ * memory ran out. */
+static int seen_add(Seen *seen, const uint8_t *key, size_t len) {
     uint64_t hash = hash_key(key, len);
-    size_t i = (size_t)hash & seen->mask;
-    while (seen->slot[i].off) {
-        const Slot *slot = &seen->slot[i];
-        if (slot->hash == hash && seen->arena[slot->off] == len &&
-            !memcmp(seen->arena + slot->off + 1, key, len))
-            return 1;
-        i = (i + 1) & seen->mask;
-    }
-    return 0;
+    if (seen_find(seen, key, len, hash)) return 0;
+    return seen_insert(seen, key, len, hash, 0);
 }
 
 /* ----- precedence cycles ----------------------------------------------------------------- */
@@ -443,13 +449,15 @@ static size_t put_piles(const Pos *pos, uint8_t *key) {
     return n;
 }
 
-/* the Python key (tuple(sorted(piles)), r, talon, waste) as bytes; its length */
+/* the Python key (tuple(sorted(piles)), r, talon, waste) as bytes; its length. The talon is
+ * written as the foundation heights: within one search the talon is the start's talon
+ * without the cards in the piles or home (cards only ever leave it), so the piles, r and the
+ * heights tell it, and the key is shorter. */
 static size_t make_key(const Pos *pos, int waste, uint8_t *key) {
     size_t n = put_piles(pos, key);
     key[n++] = pos->r;
-    key[n++] = pos->talon_len;
-    memcpy(key + n, pos->talon, pos->talon_len);
-    n += pos->talon_len;
+    memcpy(key + n, pos->fnd, 4);
+    n += 4;
     key[n++] = (uint8_t)waste;
     return n;
 }
@@ -614,14 +622,14 @@ static int relaxed(Search *s, const Pos *pos) {
     key[len++] = pos->r;
     memcpy(key + len, pos->fnd, 4);
     len += 4;
-    if (seen_has(&s->relaxed_won, key, len)) return WON;
-    if (seen_has(&s->relaxed_lost, key, len)) return LOST;
+    uint64_t hash = hash_key(key, len);
+    size_t known = seen_find(&s->relaxed, key, len, hash);
+    if (known) return s->relaxed.arena[known + 1 + len];
     if (!budget_tick(&s->budget)) return OUT;
     if (--s->relaxed_left < 0) return SPENT;
     int status = relaxed_children(s, pos);
     if (status == WON || status == LOST) {
-        if (seen_add(status == WON ? &s->relaxed_won : &s->relaxed_lost, key, len) < 0)
-            return FAILED;
+        if (seen_insert(&s->relaxed, key, len, hash, (uint8_t)status) < 0) return FAILED;
     }
     return status;
 }
@@ -678,7 +686,8 @@ static int enter(Search *s, Pos *pos) {
         return LOST;
     }
     if (pos->r) { /* _relaxed_lost */
-        s->relaxed_left = s->relaxed_limit;
+        long grown = (long)(s->budget.nodes / s->relaxed_share);
+        s->relaxed_left = grown > s->relaxed_limit ? grown : s->relaxed_limit;
         int status = relaxed(s, pos);
         if (status == OUT || status == FAILED) return status;
         if (status == LOST) {
@@ -777,8 +786,7 @@ static PyObject *line_list(const Search *s) {
 
 static void search_free(Search *s) {
     seen_free(&s->seen);
-    seen_free(&s->relaxed_won);
-    seen_free(&s->relaxed_lost);
+    seen_free(&s->relaxed);
     free(s->frames.data);
     free(s->moves.data);
     free(s->line.data);
@@ -789,13 +797,19 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *piles_obj, *reserve_obj, *talon_obj, *fnd_obj, *limit_obj, *deadline_obj;
     int p;
     unsigned long long nodes;
-    long relaxed_limit;
-    if (!PyArg_ParseTuple(args, "OOOiOOOKl:search", &piles_obj, &reserve_obj, &talon_obj, &p,
-                          &fnd_obj, &limit_obj, &deadline_obj, &nodes, &relaxed_limit))
+    long relaxed_limit, relaxed_share;
+    if (!PyArg_ParseTuple(args, "OOOiOOOKll:search", &piles_obj, &reserve_obj, &talon_obj, &p,
+                          &fnd_obj, &limit_obj, &deadline_obj, &nodes, &relaxed_limit,
+                          &relaxed_share))
         return NULL;
+    if (relaxed_limit < 0 || relaxed_share < 1) {
+        PyErr_SetString(PyExc_ValueError, "relaxed_limit, relaxed_share: out of range");
+        return NULL;
+    }
     Search *s = calloc(1, sizeof(Search));
     if (s == NULL) return PyErr_NoMemory();
     s->relaxed_limit = relaxed_limit;
+    s->relaxed_share = relaxed_share;
     PyObject *result = NULL;
     Pos start;
     memset(&start, 0, sizeof start);
@@ -852,8 +866,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     Py_DECREF(fnd);
     /* the budget */
     if (!budget_read(&s->budget, limit_obj, deadline_obj, nodes)) goto done;
-    if (!seen_init(&s->seen, 1 << 16) || !seen_init(&s->relaxed_won, 1 << 12) ||
-        !seen_init(&s->relaxed_lost, 1 << 14) || !stack_init(&s->frames, sizeof(Frame), 256) ||
+    if (!seen_init(&s->seen, 1 << 16) || !seen_init(&s->relaxed, 1 << 14) || !stack_init(&s->frames, sizeof(Frame), 256) ||
         !stack_init(&s->moves, sizeof(Move), 4096) || !stack_init(&s->line, sizeof(Move), 512)) {
         PyErr_NoMemory();
         goto done;
@@ -878,7 +891,8 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit)\n"
+     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit, "
+     "relaxed_share)\n"
      "-> (status, line, nodes): "
      "canfield.CanfieldSearch's search; status 1 won, 0 lost, -1 out of budget."},
     {NULL, NULL, 0, NULL},

@@ -45,6 +45,27 @@ static int stack_reserve(Stack *s, size_t more) {
 
 #define AT(stack, type, index) (((type *)(stack).data)[index])
 
+/* ----- big tables ------------------------------------------------------------------------ */
+/* A big table is asked for in huge pages where the system offers them (Linux, madvise): its
+ * lookups are random, and with 4 KiB pages most of them also miss the TLB (10-17 % more
+ * positions per second for the Klondike search at 12 million positions). Zeroed when `zero`;
+ * free() releases it. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *huge_alloc(size_t bytes, int zero) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        void *memory = NULL;
+        if (posix_memalign(&memory, HUGE_PAGE, bytes) == 0) {
+            madvise(memory, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
+            if (zero) memset(memory, 0, bytes);
+            return memory;
+        }
+    }
+#endif
+    return zero ? calloc(bytes, 1) : malloc(bytes);
+}
+
 #ifdef SEEN_WORDS
 /* ----- the seen set ---------------------------------------------------------------------- */
 typedef struct {
@@ -75,25 +96,8 @@ static int key_equal(const Key *a, const Key *b) {
     return 1;
 }
 
-/* A big table is asked for in huge pages where the system offers them (Linux, madvise): its
- * lookups are random, and with 4 KiB pages most of them also miss the TLB (10-17 % more
- * positions per second for the Klondike search at 12 million positions). */
-#define HUGE_PAGE ((size_t)2 << 20)
-
 static int seen_init(Seen *seen, size_t slots) {
-    size_t bytes = slots * sizeof(Key);
-    seen->slot = NULL;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) {
-        void *memory = NULL;
-        if (posix_memalign(&memory, HUGE_PAGE, bytes) == 0) {
-            madvise(memory, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
-            memset(memory, 0, bytes);
-            seen->slot = memory;
-        }
-    }
-#endif
-    if (seen->slot == NULL) seen->slot = calloc(slots, sizeof(Key));
+    seen->slot = huge_alloc(slots * sizeof(Key), 1);
     seen->mask = slots - 1;
     seen->count = 0;
     return seen->slot != NULL;

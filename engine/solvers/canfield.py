@@ -34,6 +34,18 @@ checks it on the real engine.
   before" relations form a cycle, no order of moves brings every card home: the position is
   lost and is never entered. Such cycles need a pile built across the base rank (a card of
   ``rel`` 12 on one of ``rel`` 0), and they are what most long Canfield searches drown in.
+- **The relaxed game** (exact, :meth:`CanfieldSearch._relaxed_lost`): the same game with
+  every talon card playable at any time. Each line of the real game is a line of the relaxed
+  one, so a position whose relaxed game is lost is lost and is dropped. Its search is small
+  because talon cards move only inside *macro moves*, which loses no relaxed win: a talon
+  card laid on a pile is of use only once something is laid on it, so it waits for that (a
+  chain of talon cards ending under the reserve's top or under a whole pile), and a talon
+  card goes home only just before the next card of its suit. With the reserve out the
+  relaxed game is won (no cycle: every card can go home in "home before" order), so it is
+  about emptying the reserve. Its positions (piles, reserve size, foundations) are kept with
+  their verdict for the whole search; a query gives up after :data:`RELAXED_LIMIT` new ones
+  (more as the search grows) and the exact search goes on. Most deals that the exact search
+  alone could not decide in 2 s are lost in the relaxed game at the start or soon after.
 - **Pruning**: a whole pile never moves into a space (that only renames the piles); of
   several spaces only the first is a target.
 - **Order**: home first, then cards out of the reserve (directly or by emptying a pile the
@@ -51,11 +63,12 @@ pruning, on small random positions (many with piles across the base rank).
 The search also exists in C (``engine/solvers/_canfield.c``, the extension module
 ``engine.solvers._canfield``, built by ``pip install`` when a C compiler is there; setup.py).
 It is a port of :meth:`CanfieldSearch._search`, ``_dfs``, ``_children``, ``_safe``,
-``_closes_cycle`` and ``_has_wrap``: the same positions in the same order, the same key
-(stored whole: no lossy hashing) and waste-0 twin, one node per ``_dfs`` entry and the clock
-read every 256 nodes as :meth:`engine.solvers.Counter.tick` does, so for a node budget it
-answers exactly as the Python code, line and node count included (tests compare them), 20-30
-times faster.
+``_closes_cycle``, ``_has_wrap`` and the relaxed game (``_relaxed_lost``, ``_relaxed``,
+``_relaxed_children``): the same positions in the same order, keys that tell the same
+positions apart (stored whole: no lossy hashing) and the waste-0 twin, one node per ``_dfs``
+entry and per new relaxed position, and the clock read every 256 nodes as
+:meth:`engine.solvers.Counter.tick` does, so for a node budget it answers exactly as the
+Python code, line and node count included (tests compare them), 20-30 times faster.
 :meth:`CanfieldSearch.run` uses it unless the module is missing or the environment variable
 ``TAVOLO_PURE_PYTHON`` is ``1`` (:func:`compiled`). A change to the search must be made in
 both.
@@ -111,8 +124,12 @@ for _card in range(64):
 #: every card, as a bit mask (bit ``card``)
 _ALL_CARDS = sum(1 << (suit * 16 + rel) for suit in range(4) for rel in range(RANKS))
 
-#: positions one relaxed query may search before it gives up (and the exact search goes on)
+#: positions one relaxed query may search before it gives up (and the exact search goes on):
+#: ``RELAXED_LIMIT``, or the nodes searched so far divided by ``RELAXED_SHARE`` when that is
+#: more (a deal whose relaxed proofs are long gets them as the search grows; at most about a
+#: ``RELAXED_SHARE``-th of the work is lost in a query that gives up)
 RELAXED_LIMIT = 2000
+RELAXED_SHARE = 4
 
 #: a ``bytes.translate`` table turning every base-rank card into 255
 _MARK_BASES = bytes(255 if card in _BASES else card for card in range(256))
@@ -194,6 +211,7 @@ class CanfieldSearch:
             counter.deadline,
             counter.nodes,
             RELAXED_LIMIT,
+            RELAXED_SHARE,
         )
         if status < 0:
             raise OutOfBudget
@@ -315,9 +333,10 @@ class CanfieldSearch:
     def _relaxed_lost(self, piles: list[bytes], r: int, fnd: list[int]) -> bool:
         """Whether the position is lost even when every talon card may be played at any time
         (then it is lost: every line of the real game is one of the relaxed game). The query
-        searches at most :data:`RELAXED_LIMIT` new relaxed positions; beyond that it answers
-        False and the exact search goes on. What it decided is kept in :attr:`relaxed`."""
-        self._relaxed_left = RELAXED_LIMIT
+        searches at most :data:`RELAXED_LIMIT` new relaxed positions (or a share of the nodes
+        so far, :data:`RELAXED_SHARE`); beyond that it answers False and the exact search goes
+        on. What it decided is kept in :attr:`relaxed`."""
+        self._relaxed_left = max(RELAXED_LIMIT, self.counter.nodes // RELAXED_SHARE)
         try:
             return not self._relaxed(tuple(piles), r, tuple(fnd))
         except _Spent:
