@@ -13,7 +13,8 @@
  *   nodes        nodes counted so far
  *   relaxed_limit, relaxed_share
  *                canfield.RELAXED_LIMIT and RELAXED_SHARE: a relaxed query may search
- *                max(relaxed_limit, nodes so far // relaxed_share) positions
+ *                max(relaxed_limit, nodes so far // relaxed_share - nodes of the queries
+ *                that gave up) positions
  * returns (status, line, nodes): status 1 won, 0 lost (the search exhausted, or a
  * precedence cycle at the start), -1 out of budget; line is CanfieldSearch.line, a list of
  * (kind, source, target, turns) (the winning line when won).
@@ -89,6 +90,7 @@ typedef struct {
     /* the relaxed game (CanfieldSearch.relaxed, as two sets) and the query's allowance */
     Seen relaxed; /* each key followed by WON or LOST */
     long relaxed_limit, relaxed_share, relaxed_left;
+    long long relaxed_given_up; /* nodes of the queries that gave up */
 } Search;
 
 /* _ONTO[card]: the two cards it may lie on; _WANTERS[card]: the two that may lie on it */
@@ -560,6 +562,15 @@ static int walk(Macro *m, int below, int left, int clen) {
 static int chains(Macro *m) {
     int below = m->pos->pile[m->j][m->pos->len[m->j] - 1];
     int steps = (((below & 15) - (m->card & 15) - 1) % RANKS + RANKS) % RANKS;
+    /* as _chains, no walk when no chain can exist: the last card would have the colour of
+     * m->card, or a step has neither of its two cards in the talon */
+    int colour = below >> 5;
+    if ((colour ^ (steps & 1)) == (m->card >> 5)) return LOST;
+    for (int step = 1, rel = below & 15; step <= steps; step++) {
+        rel = (rel + RANKS - 1) % RANKS;
+        int first = (colour ^ (step & 1)) * 32 + rel;
+        if (!(m->talon >> first & 1) && !(m->talon >> (first + 16) & 1)) return LOST;
+    }
     return walk(m, below, steps, 0);
 }
 
@@ -686,10 +697,12 @@ static int enter(Search *s, Pos *pos) {
         return LOST;
     }
     if (pos->r) { /* _relaxed_lost */
-        long grown = (long)(s->budget.nodes / s->relaxed_share);
-        s->relaxed_left = grown > s->relaxed_limit ? grown : s->relaxed_limit;
+        long long nodes = s->budget.nodes;
+        long long grown = nodes / s->relaxed_share - s->relaxed_given_up;
+        s->relaxed_left = grown > s->relaxed_limit ? (long)grown : s->relaxed_limit;
         int status = relaxed(s, pos);
         if (status == OUT || status == FAILED) return status;
+        if (status == SPENT) s->relaxed_given_up += s->budget.nodes - nodes;
         if (status == LOST) {
             s->line.len = line_mark;
             return LOST;

@@ -77,6 +77,7 @@ both.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import product
 from typing import Any
 
 from engine.cards import SUITS
@@ -125,9 +126,9 @@ for _card in range(64):
 _ALL_CARDS = sum(1 << (suit * 16 + rel) for suit in range(4) for rel in range(RANKS))
 
 #: positions one relaxed query may search before it gives up (and the exact search goes on):
-#: ``RELAXED_LIMIT``, or the nodes searched so far divided by ``RELAXED_SHARE`` when that is
-#: more (a deal whose relaxed proofs are long gets them as the search grows; at most about a
-#: ``RELAXED_SHARE``-th of the work is lost in a query that gives up)
+#: ``RELAXED_LIMIT``, or more when queries that gave up used less than a ``RELAXED_SHARE``-th
+#: of the nodes so far (a deal whose relaxed proofs are long gets them as the search grows,
+#: while queries that give up take about that share of the work at most)
 RELAXED_LIMIT = 2000
 RELAXED_SHARE = 4
 
@@ -173,6 +174,8 @@ class CanfieldSearch:
         #: relaxed positions decided so far: True won (a relaxed line was found), False lost
         self.relaxed: dict[Any, bool] = {}
         self._relaxed_left = 0
+        #: nodes spent in relaxed queries that gave up
+        self._relaxed_given_up = 0
 
     # ----- the search ---------------------------------------------------------------------------
     def run(self) -> SearchOutcome:
@@ -333,13 +336,15 @@ class CanfieldSearch:
     def _relaxed_lost(self, piles: list[bytes], r: int, fnd: list[int]) -> bool:
         """Whether the position is lost even when every talon card may be played at any time
         (then it is lost: every line of the real game is one of the relaxed game). The query
-        searches at most :data:`RELAXED_LIMIT` new relaxed positions (or a share of the nodes
-        so far, :data:`RELAXED_SHARE`); beyond that it answers False and the exact search goes
-        on. What it decided is kept in :attr:`relaxed`."""
-        self._relaxed_left = max(RELAXED_LIMIT, self.counter.nodes // RELAXED_SHARE)
+        searches at most :data:`RELAXED_LIMIT` new relaxed positions (or more, up to a share
+        of the nodes so far, :data:`RELAXED_SHARE`); beyond that it answers False and the
+        exact search goes on. What it decided is kept in :attr:`relaxed`."""
+        nodes = self.counter.nodes
+        self._relaxed_left = max(RELAXED_LIMIT, nodes // RELAXED_SHARE - self._relaxed_given_up)
         try:
             return not self._relaxed(tuple(piles), r, tuple(fnd))
         except _Spent:
+            self._relaxed_given_up += self.counter.nodes - nodes
             return False
 
     def _relaxed(self, piles: tuple[bytes, ...], r: int, fnd: tuple[int, ...]) -> bool:
@@ -571,22 +576,26 @@ def _lazy(card: int, fnd: tuple[int, ...], talon: int) -> tuple[int, ...] | None
     return fnd[:suit] + ((card & 15) + 1,) + fnd[suit + 1 :]
 
 
-def _chains(top: int, card: int, talon: int) -> Iterator[bytes]:
+def _chains(top: int, card: int, talon: int) -> list[bytes]:
     """The chains of talon cards (``talon``: a bit mask) that may lie on ``top``, one on
     another, with ``card`` fitting on the last one (the empty chain when it fits on
-    ``top``): each step goes one ``rel`` down in the other colour, so the length is fixed."""
+    ``top``). Each step goes one ``rel`` down in the other colour, so the length and each
+    step's two candidates are fixed; the chains come in the order of a depth-first walk
+    trying the lower card (by suit) first."""
     steps = ((top & 15) - (card & 15) - 1) % RANKS
-
-    def walk(under: int, left: int, chain: bytes) -> Iterator[bytes]:
-        if not left:
-            if under in _ONTO[card]:
-                yield chain
-            return
-        for wanter in _WANTERS[under]:
-            if talon >> wanter & 1:
-                yield from walk(wanter, left - 1, chain + bytes((wanter,)))
-
-    return walk(top, steps, b"")
+    colour = top >> 5  # 0 red (d, h), 1 black (c, s)
+    if colour ^ (steps & 1) == card >> 5:
+        return []  # the last card would have the colour of ``card``
+    levels = []
+    rel = top & 15
+    for step in range(1, steps + 1):
+        rel = (rel - 1) % RANKS
+        first = (colour ^ (step & 1)) * 32 + rel
+        found = [c for c in (first, first + 16) if talon >> c & 1]
+        if not found:
+            return []
+        levels.append(found)
+    return [bytes(chain) for chain in product(*levels)]
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:
