@@ -168,6 +168,18 @@ def test_the_relaxed_game_is_lost_only_where_every_legal_move_loses():
     assert relaxed[True] >= 20 and relaxed[False] >= 20, relaxed
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=1, max_value=7))
+def test_a_relaxed_loss_is_a_loss_on_random_positions(seed, reserve_size):
+    rng = random.Random(seed)
+    game = _random_small_position(rng, rng.choice((11, 13)), reserve_size=reserve_size)
+    search = CanfieldSearch(game, Counter(NODES))
+    piles, r, _talon, _p, fnd = search.start
+    if search._has_cycle(piles) or not search._relaxed_lost(list(piles), r, list(fnd)):
+        return
+    assert _brute_force_wins(game, limit=15_000) is not True, str(game)
+
+
 # ----- precedence cycles ------------------------------------------------------------------------
 #: Base rank A (rel 0), so a K (rel 12) lies on an A only where a pile crosses the base rank.
 #: Each position is lost because of one "goes home before" cycle (a card lying on another goes
