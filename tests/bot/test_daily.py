@@ -226,7 +226,7 @@ def test_one_days_four_deals_are_pinned():
     chosen = {game: choose(game, DAY) for game in ("solitario", "canfield", "imaginary13", "squadratik")}
     assert {game: (c.deal, c.candidate, c.best) for game, c in chosen.items() if c is not None} == {
         "solitario": (297431073, 0, "won"),
-        "canfield": (512958370, 1, "won"),
+        "canfield": (226515125, 2, "won"),
         "imaginary13": (639946839, 0, "won"),
         "squadratik": (284143242, 0, "solitario"),
     }
