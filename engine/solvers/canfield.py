@@ -399,20 +399,17 @@ class CanfieldSearch:
             yield piles, r - 1, heights
         # a pile left empty by a hand-built position takes nothing while the reserve has
         # cards, as in the exact search
-        for j in range(4):
-            if not piles[j]:
-                continue
+        filled = [i for i in range(4) if piles[i]]
+        for j in filled:
             for chain in _chains(piles[j][-1], card, talon):
                 laid = chain + bytes((card,))
                 child = piles[:j] + (piles[j] + laid,) + piles[j + 1 :]
                 if not self._closes_any(child, wrapped, piles[j][-1], laid):
                     yield child, r - 1, fnd
-        for i in range(4):
+        for i in filled:
             pile = piles[i]
-            if not pile:
-                continue
-            for j in range(4):
-                if j == i or not piles[j]:
+            for j in filled:
+                if j == i:
                     continue
                 for chain in _chains(piles[j][-1], pile[0], talon):
                     laid = chain + pile[:1]
@@ -422,10 +419,8 @@ class CanfieldSearch:
                     child = tuple(new)
                     if not self._closes_any(child, wrapped, piles[j][-1], laid):
                         yield child, r - 1, fnd
-        for i in range(4):
+        for i in filled:
             pile = piles[i]
-            if not pile:
-                continue
             heights = _lazy(pile[-1], fnd, talon)
             if heights is not None:
                 if len(pile) > 1:
