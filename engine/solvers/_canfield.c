@@ -3,7 +3,7 @@
  * it answers exactly as the Python code does, line and node count included, only faster. The Python module documents the search; the comments
  * here only say where the C code keeps the Python semantics.
  *
- * search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit, relaxed_share)
+ * search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit)
  *   piles        four bytes objects, bottom first (cards suit * 16 + rel)
  *   reserve      bytes, top last; all of it is in play (r = len(reserve))
  *   talon        bytes: the waste bottom to top, then the stock in turning order
@@ -11,10 +11,7 @@
  *   limit        node limit (None: none); deadline: Counter.deadline (None: none), process
  *                CPU seconds
  *   nodes        nodes counted so far
- *   relaxed_limit, relaxed_share
- *                canfield.RELAXED_LIMIT and RELAXED_SHARE: a relaxed query may search
- *                max(relaxed_limit, nodes so far // relaxed_share - nodes of the queries
- *                that gave up) positions
+ *   relaxed_limit  canfield.RELAXED_LIMIT: new positions one relaxed query may search
  * returns (status, line, nodes): status 1 won, 0 lost (the search exhausted, or a
  * precedence cycle at the start), -1 out of budget; line is CanfieldSearch.line, a list of
  * (kind, source, target, turns) (the winning line when won).
@@ -89,8 +86,7 @@ typedef struct {
     Stack frames, moves, line;
     /* the relaxed game (CanfieldSearch.relaxed, as two sets) and the query's allowance */
     Seen relaxed; /* each key followed by WON or LOST */
-    long relaxed_limit, relaxed_share, relaxed_left;
-    long long relaxed_given_up; /* nodes of the queries that gave up */
+    long relaxed_limit, relaxed_left;
 } Search;
 
 /* _ONTO[card]: the two cards it may lie on; _WANTERS[card]: the two that may lie on it */
@@ -697,12 +693,9 @@ static int enter(Search *s, Pos *pos) {
         return LOST;
     }
     if (pos->r) { /* _relaxed_lost */
-        long long nodes = s->budget.nodes;
-        long long grown = nodes / s->relaxed_share - s->relaxed_given_up;
-        s->relaxed_left = grown > s->relaxed_limit ? (long)grown : s->relaxed_limit;
+        s->relaxed_left = s->relaxed_limit;
         int status = relaxed(s, pos);
         if (status == OUT || status == FAILED) return status;
-        if (status == SPENT) s->relaxed_given_up += s->budget.nodes - nodes;
         if (status == LOST) {
             s->line.len = line_mark;
             return LOST;
@@ -810,19 +803,17 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *piles_obj, *reserve_obj, *talon_obj, *fnd_obj, *limit_obj, *deadline_obj;
     int p;
     unsigned long long nodes;
-    long relaxed_limit, relaxed_share;
-    if (!PyArg_ParseTuple(args, "OOOiOOOKll:search", &piles_obj, &reserve_obj, &talon_obj, &p,
-                          &fnd_obj, &limit_obj, &deadline_obj, &nodes, &relaxed_limit,
-                          &relaxed_share))
+    long relaxed_limit;
+    if (!PyArg_ParseTuple(args, "OOOiOOOKl:search", &piles_obj, &reserve_obj, &talon_obj, &p,
+                          &fnd_obj, &limit_obj, &deadline_obj, &nodes, &relaxed_limit))
         return NULL;
-    if (relaxed_limit < 0 || relaxed_share < 1) {
-        PyErr_SetString(PyExc_ValueError, "relaxed_limit, relaxed_share: out of range");
+    if (relaxed_limit < 0) {
+        PyErr_SetString(PyExc_ValueError, "relaxed_limit: out of range");
         return NULL;
     }
     Search *s = calloc(1, sizeof(Search));
     if (s == NULL) return PyErr_NoMemory();
     s->relaxed_limit = relaxed_limit;
-    s->relaxed_share = relaxed_share;
     PyObject *result = NULL;
     Pos start;
     memset(&start, 0, sizeof start);
@@ -904,8 +895,7 @@ done:
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit, "
-     "relaxed_share)\n"
+     "search(piles, reserve, talon, p, fnd, limit, deadline, nodes, relaxed_limit)\n"
      "-> (status, line, nodes): "
      "canfield.CanfieldSearch's search; status 1 won, 0 lost, -1 out of budget."},
     {NULL, NULL, 0, NULL},

@@ -229,7 +229,7 @@ def test_a_compiled_win_replays_on_the_engine(monkeypatch):
 def test_the_module_refuses_what_is_not_a_position():
     search = canfield._canfield.search
     args = ([b"\x01", b"\x12", b"", b""], b"\x03", b"\x04\x05", 1, (0, 0, 0, 0))
-    budget = (100, None, 0, 2_000, 4)  # limit, deadline, nodes so far, relaxed query limits
+    budget = (100, None, 0, 2_000)  # limit, deadline, nodes so far, relaxed query limit
     assert search(*args, *budget)[0] in (0, 1, -1)
     with pytest.raises(ValueError, match="twice"):
         search([b"\x01", b"\x01", b"", b""], *args[1:], *budget)
