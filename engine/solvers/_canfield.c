@@ -84,7 +84,7 @@ typedef struct {
     /* the search */
     Seen seen;
     Stack frames, moves, line;
-    /* the relaxed game (CanfieldSearch.relaxed, as two sets) and the query's allowance */
+    /* the relaxed game (CanfieldSearch.relaxed) and the query's allowance */
     Seen relaxed; /* each key followed by WON or LOST */
     long relaxed_limit, relaxed_left;
 } Search;
