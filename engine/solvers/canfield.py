@@ -366,8 +366,8 @@ class CanfieldSearch:
     def _relaxed_children(
         self, piles: tuple[bytes, ...], r: int, fnd: tuple[int, ...]
     ) -> Iterator[tuple[tuple[bytes, ...], int, tuple[int, ...]]]:
-        """The relaxed game's positions one *macro move* away (the reserve has cards, so no
-        pile is empty), in this order: the reserve's top home, onto a pile (through a chain
+        """The relaxed game's positions one *macro move* away (the reserve has cards, so a
+        pile is empty only in a hand-built position, and takes nothing), in this order: the reserve's top home, onto a pile (through a chain
         of talon cards), a whole pile onto another (through a chain; the reserve refills its
         place), a pile's top home.
 
