@@ -24,7 +24,9 @@ def main(argv: list[str]) -> int:
     chosen = argv or names
     unknown = sorted(set(chosen) - set(names))
     if unknown:
-        print(f"unknown benchmark(s): {', '.join(unknown)}; have: {', '.join(names)}", file=sys.stderr)
+        print(
+            f"unknown benchmark(s): {', '.join(unknown)}; have: {', '.join(names)}", file=sys.stderr
+        )
         return 2
     report: dict[str, object] = {
         "machine": {"python": platform.python_version(), "cpu": platform.machine()},

@@ -99,8 +99,14 @@ class LoadPlayer:
         for reply in replies:
             if reply.to_user is not None and reply.to_user != self.user:
                 self.problems.append(f"{self.user}: reply for {reply.to_user}: {reply.key}")
-            if reply.board is not None and self.session_id is not None and reply.board.session_id != self.session_id:
-                self.problems.append(f"{self.user}: board of {reply.board.session_id}, not {self.session_id}")
+            if (
+                reply.board is not None
+                and self.session_id is not None
+                and reply.board.session_id != self.session_id
+            ):
+                self.problems.append(
+                    f"{self.user}: board of {reply.board.session_id}, not {self.session_id}"
+                )
         return replies
 
     async def start(self) -> None:
@@ -112,7 +118,9 @@ class LoadPlayer:
         replies = await self._send(f"/play {game_id} {deal}")
         boards = [r for r in replies if r.board is not None]
         if [r.key for r in replies][:1] != ["play.started"] or not boards:
-            self.problems.append(f"{self.user}: /play {game_id} {deal} answered {[r.key for r in replies]}")
+            self.problems.append(
+                f"{self.user}: /play {game_id} {deal} answered {[r.key for r in replies]}"
+            )
             self.game = None
             return
         self.session_id = boards[0].board.session_id  # type: ignore[union-attr]
@@ -142,7 +150,9 @@ class LoadPlayer:
                 return
             expected = self.game.move_number + 1
             if replies[0].params.get("move") != expected or replies[0].board is None:
-                self.problems.append(f"{self.user}: board shows move {replies[0].params.get('move')}, expected {expected}")
+                self.problems.append(
+                    f"{self.user}: board shows move {replies[0].params.get('move')}, expected {expected}"
+                )
             assert self.session_id is not None
             self.acknowledged[self.session_id].append(notation)
             self.game.play(notation)
@@ -157,7 +167,9 @@ async def stored_problems(core: Core, players: list[LoadPlayer]) -> list[str]:
         for session_id, notations in player.acknowledged.items():
             stored = await core.store.load_moves(session_id)
             if stored != notations:
-                problems.append(f"{session_id}: stored {len(stored)} moves, acknowledged {len(notations)}")
+                problems.append(
+                    f"{session_id}: stored {len(stored)} moves, acknowledged {len(notations)}"
+                )
     return problems
 
 
@@ -175,9 +187,16 @@ def _percentiles(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
 
     def at(share: float) -> float:
-        return round(ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))] * 1000, 2)
+        return round(
+            ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))] * 1000, 2
+        )
 
-    return {"p50_ms": at(0.50), "p95_ms": at(0.95), "p99_ms": at(0.99), "max_ms": round(ordered[-1] * 1000, 2)}
+    return {
+        "p50_ms": at(0.50),
+        "p95_ms": at(0.95),
+        "p99_ms": at(0.99),
+        "max_ms": round(ordered[-1] * 1000, 2),
+    }
 
 
 class SwitchableRenderer:
@@ -195,12 +214,16 @@ class SwitchableRenderer:
         return cheap_render(game_id, view, **style)
 
 
-async def _new_core(folder: str, renderer: Callable[..., bytes] | None, database_url: str | None = None) -> Core:
+async def _new_core(
+    folder: str, renderer: Callable[..., bytes] | None, database_url: str | None = None
+) -> Core:
     url = database_url or f"sqlite:///{folder}/tavolo.db"
     return await Core.create(url, "en", renderer=renderer, sweep_interval=None)
 
 
-async def load_check(players: int, moves: int, renderer: Callable[..., bytes] | None = cheap_render) -> dict[str, Any]:
+async def load_check(
+    players: int, moves: int, renderer: Callable[..., bytes] | None = cheap_render
+) -> dict[str, Any]:
     """``players`` players make ``moves`` moves each at once; what was acknowledged is checked
     against the database. Returns counts, throughput and ``problems`` (empty when all is well)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -234,7 +257,9 @@ async def load_check(players: int, moves: int, renderer: Callable[..., bytes] | 
     }
 
 
-async def _paced(players: list[LoadPlayer], rate: float, commands: int, seed: int = 1) -> list[float]:
+async def _paced(
+    players: list[LoadPlayer], rate: float, commands: int, seed: int = 1
+) -> list[float]:
     """``commands`` moves arriving ``rate`` per second on random idle players; their latencies."""
     for player in players:
         player.latencies.clear()
@@ -258,7 +283,10 @@ async def _paced(players: list[LoadPlayer], rate: float, commands: int, seed: in
 
 
 async def latency(
-    sessions: int, commands: int = LATENCY_COMMANDS, rate: float = PLATFORM_RATE, real_render: bool = True,
+    sessions: int,
+    commands: int = LATENCY_COMMANDS,
+    rate: float = PLATFORM_RATE,
+    real_render: bool = True,
     database_url: str | None = None,
 ) -> dict[str, Any]:
     """Command-to-reply latency at ``rate`` commands per second with ``sessions`` active
@@ -373,7 +401,9 @@ def latency_postgres() -> dict[str, Any]:
 
     with PgBench() as pg:
         return {
-            f"{n}{'' if real else '_core_only'}": asyncio.run(latency(n, real_render=real, database_url=pg.fresh_database()))
+            f"{n}{'' if real else '_core_only'}": asyncio.run(
+                latency(n, real_render=real, database_url=pg.fresh_database())
+            )
             for n in POSTGRES_SIZES
             for real in (True, False)
         }
@@ -385,7 +415,9 @@ def run() -> dict[str, Any]:
     if broken is not None:
         report["renderer_error"] = broken
     report["latency"] = {str(n): asyncio.run(latency(n)) for n in LATENCY_SIZES}
-    report["latency_core_only"] = {str(n): asyncio.run(latency(n, real_render=False)) for n in LATENCY_SIZES}
+    report["latency_core_only"] = {
+        str(n): asyncio.run(latency(n, real_render=False)) for n in LATENCY_SIZES
+    }
     report["latency_postgres"] = latency_postgres()
     report["memory"] = asyncio.run(memory())
     report["load"] = asyncio.run(load_check(1000, 20))

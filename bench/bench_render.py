@@ -63,8 +63,9 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(share * len(ordered)) - 1))]
 
 
-def _timed(game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: bool = True
-           ) -> tuple[list[float], list[float], list[int]]:
+def _timed(
+    game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: bool = True
+) -> tuple[list[float], list[float], list[int]]:
     """Wall and CPU seconds and PNG bytes of rendering each view once, in order (with ``miss``
     never from the PNG cache, even when a position repeats)."""
     walls, cpus, sizes = [], [], []
@@ -105,14 +106,18 @@ def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -
     hits = _timed(game_id, views[-1:] * 20, style, miss=False)[1]
     pillow = _pillow_png(game_id, views, style)
     return {
-        "p50_wall_ms": _ms(walls, 0.5), "p95_wall_ms": _ms(walls, 0.95),
-        "p50_cpu_ms": _ms(cpus, 0.5), "p95_cpu_ms": _ms(cpus, 0.95),
+        "p50_wall_ms": _ms(walls, 0.5),
+        "p95_wall_ms": _ms(walls, 0.95),
+        "p50_cpu_ms": _ms(cpus, 0.5),
+        "p95_cpu_ms": _ms(cpus, 0.95),
         "cold_first_ms": round(cold_walls[0] * 1000, 1),
-        "cold_p50_cpu_ms": _ms(cold_cpus[1:], 0.5), "cold_p95_cpu_ms": _ms(cold_cpus[1:], 0.95),
+        "cold_p50_cpu_ms": _ms(cold_cpus[1:], 0.5),
+        "cold_p95_cpu_ms": _ms(cold_cpus[1:], 0.95),
         "cold_p95_wall_ms": _ms(cold_walls[1:], 0.95),
         "pillow_png_p95_cpu_ms": _ms(pillow, 0.95),
         "hit_p50_cpu_ms": round(statistics.median(hits) * 1000, 3),
-        "png_bytes_p50": int(statistics.median(sizes)), "png_bytes_max": max(sizes),
+        "png_bytes_p50": int(statistics.median(sizes)),
+        "png_bytes_max": max(sizes),
         "positions": len(views),
     }
 
@@ -121,8 +126,10 @@ def run() -> dict:
     report: dict[str, Any] = {}
     renderer.clear_cache()
     started = time.process_time()
-    report["warm_up"] = {"sprites": renderer.warm_up(),
-                         "cpu_ms": round((time.process_time() - started) * 1000, 1)}
+    report["warm_up"] = {
+        "sprites": renderer.warm_up(),
+        "cpu_ms": round((time.process_time() - started) * 1000, 1),
+    }
     for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
         views, source = _positions(game_id)
         styles = [("", {})]
@@ -163,6 +170,9 @@ def _replays() -> dict[str, Any]:
         for fmt in ("gif", "webp"):
             started = time.process_time()
             data = renderer.replay(game_id, 7, players, None, game.moves, fmt=fmt)
-            out[f"{game_id}_{fmt}"] = {"frames": len(game.moves) + 1, "kb": len(data) // 1024,
-                                       "cpu_s": round(time.process_time() - started, 2)}
+            out[f"{game_id}_{fmt}"] = {
+                "frames": len(game.moves) + 1,
+                "kb": len(data) // 1024,
+                "cpu_s": round(time.process_time() - started, 2),
+            }
     return out

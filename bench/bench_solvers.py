@@ -46,7 +46,9 @@ def run(sample: int = SAMPLE, seconds: float = SECONDS) -> dict[str, Any]:
     """Solve deals 1..``sample`` of every game; see the module docstring."""
     report: dict[str, Any] = {"sample": sample, "seconds_budget": seconds}
     for label, game_id, options in GAMES:
-        results = [solve(game_id, deal, options, Budget(seconds=seconds)) for deal in range(1, sample + 1)]
+        results = [
+            solve(game_id, deal, options, Budget(seconds=seconds)) for deal in range(1, sample + 1)
+        ]
         summary = summarise(results)
         report[label] = {
             "deals": summary["deals"],
@@ -55,11 +57,22 @@ def run(sample: int = SAMPLE, seconds: float = SECONDS) -> dict[str, Any]:
             "mean_seconds": summary["seconds"]["mean"],
             "p95_seconds": summary["seconds"]["p95"],
         }
-    rows = [solve("squadratik", deal, None, Budget(nodes=SQUADRATIK_NODES, seconds=None)) for deal in SQUADRATIK_DEALS]
+    rows = [
+        solve("squadratik", deal, None, Budget(nodes=SQUADRATIK_NODES, seconds=None))
+        for deal in SQUADRATIK_DEALS
+    ]
     searched = sum(r.seconds for r in rows)
     report["squadratik"] = {
         "nodes_per_deal": SQUADRATIK_NODES,
-        "deals": {str(r.deal): {"status": r.status, "best": r.best, "nodes": r.nodes, "seconds": r.seconds} for r in rows},
+        "deals": {
+            str(r.deal): {
+                "status": r.status,
+                "best": r.best,
+                "nodes": r.nodes,
+                "seconds": r.seconds,
+            }
+            for r in rows
+        },
         "nodes_per_second": round(sum(r.nodes for r in rows) / searched) if searched else None,
     }
     report["daily"] = daily_choice_seconds()

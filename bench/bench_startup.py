@@ -25,7 +25,9 @@ def _timed(command: list[str], cwd: str, env: dict[str, str]) -> tuple[float, fl
     """(wall s, CPU s) of one run of ``command`` with empty standard input."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    done = subprocess.run(
+        command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60
+    )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:

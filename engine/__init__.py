@@ -60,4 +60,14 @@ def replay(
     return game
 
 
-__all__ = ["GAMES", "BadSetup", "Game", "GameError", "IllegalMove", "Move", "Outcome", "new_game", "replay"]
+__all__ = [
+    "GAMES",
+    "BadSetup",
+    "Game",
+    "GameError",
+    "IllegalMove",
+    "Move",
+    "Outcome",
+    "new_game",
+    "replay",
+]

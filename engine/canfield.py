@@ -177,12 +177,14 @@ class Canfield(PileGame):
         for src, pile in sources[:2]:
             if pile:
                 for j, target in enumerate(tops):
-                    if (spaces_open if target is None else rule.accepts(target, pile[-1])):
+                    if spaces_open if target is None else rule.accepts(target, pile[-1]):
                         moves.append(_MOVES[src, TABLEAU[j]])
         for i, pile in enumerate(self._tableau):
             if pile:
                 for j, target in enumerate(tops):
-                    if j != i and (spaces_open if target is None else rule.accepts(target, pile[0])):
+                    if j != i and (
+                        spaces_open if target is None else rule.accepts(target, pile[0])
+                    ):
                         moves.append(_MOVES[TABLEAU[i], TABLEAU[j]])
         if self._stock or self._waste:
             moves.append(TURN)

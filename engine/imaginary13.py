@@ -206,7 +206,9 @@ class Imaginary13(Game):
             if [card.rank for card in pile] != sequence[: len(pile)]:
                 raise ValueError(f"foundation {marker} builds {sequence}, not {text!r}")
             game._foundations.append(pile)
-        game._wastes = [parse(text) for text in list(wastes) + [""] * (len(WASTE_IDS) - len(wastes))]
+        game._wastes = [
+            parse(text) for text in list(wastes) + [""] * (len(WASTE_IDS) - len(wastes))
+        ]
         game._stock = parse(stock)
         game._turn_index = 0
         return game

@@ -277,9 +277,13 @@ class PileGame(Game):
             *self._extra_pile_views(),
         ]
         for index, pile in enumerate(self._fnd):
-            piles.append(pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index]))
+            piles.append(
+                pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index])
+            )
         for i, pile in enumerate(self._tableau):
-            piles.append(pile_view(self.TABLEAU[i], PileKind.TABLEAU, pile, down=self._tableau_down(i)))
+            piles.append(
+                pile_view(self.TABLEAU[i], PileKind.TABLEAU, pile, down=self._tableau_down(i))
+            )
         view = self._base_view(player)
         view.update(
             deck=self.deck,

@@ -143,7 +143,9 @@ class PileRule:
         )
 
 
-def tableau_rule(top_rank: int, *, wrap: bool = False, empty_accepts: int | None = None) -> PileRule:
+def tableau_rule(
+    top_rank: int, *, wrap: bool = False, empty_accepts: int | None = None
+) -> PileRule:
     """Down by one in alternating colours. Solitario: ``empty_accepts=top_rank`` (Re/King only);
     Canfield: ``wrap=True`` and any card in a space."""
     return PileRule(SuitRule.ALTERNATE_COLOUR, -1, top_rank, wrap, empty_accepts)

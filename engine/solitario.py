@@ -188,7 +188,9 @@ class Solitario(PileGame):
         changed nothing is left out). A race maps them onto its race-wide counter."""
         events = self._events
         return tuple(
-            move for (move, score), (_, before) in zip(events[1:], events, strict=False) if score > before
+            move
+            for (move, score), (_, before) in zip(events[1:], events, strict=False)
+            if score > before
         )
 
     @property
@@ -388,7 +390,11 @@ class Solitario(PileGame):
             return points - FOUNDATION_POINTS
         i = COLUMNS.index(move.src)
         col = self._tableau[i]
-        taken = 1 if move.dst in FOUNDATIONS else (move.count or self._fitting_run(i, self._top(move.dst)))
+        taken = (
+            1
+            if move.dst in FOUNDATIONS
+            else (move.count or self._fitting_run(i, self._top(move.dst)))
+        )
         if self._down[i] and len(col) - taken == self._down[i]:
             points += TURN_UP_POINTS
         return points
@@ -407,7 +413,11 @@ class Solitario(PileGame):
         if move.src in COLUMNS:
             i = COLUMNS.index(move.src)
             if self._down[i]:
-                taken = 1 if move.dst in FOUNDATIONS else (move.count or self._fitting_run(i, self._top(move.dst)))
+                taken = (
+                    1
+                    if move.dst in FOUNDATIONS
+                    else (move.count or self._fitting_run(i, self._top(move.dst)))
+                )
                 return len(self._tableau[i]) - taken == self._down[i]
         return False
 

@@ -69,7 +69,9 @@ def summarise(results: Sequence[SolveResult]) -> dict[str, Any]:
     summary: dict[str, Any] = {
         "deals": total,
         **{status: counts[status] for status in STATUSES},
-        "shares": {status: round(counts[status] / total, 4) if total else 0.0 for status in STATUSES},
+        "shares": {
+            status: round(counts[status] / total, 4) if total else 0.0 for status in STATUSES
+        },
         "decided": round((counts[WON] + counts[LOST]) / total, 4) if total else 0.0,
         "seconds": {
             "mean": round(sum(times) / total, 4) if total else 0.0,
@@ -82,12 +84,16 @@ def summarise(results: Sequence[SolveResult]) -> dict[str, Any]:
     }
     if any(result.game_id == "squadratik" for result in results):
         best = Counter(result.best for result in results)
-        summary["best"] = {name: best[name] for name in ("completo", "solitario", "lost", "unknown")}
+        summary["best"] = {
+            name: best[name] for name in ("completo", "solitario", "lost", "unknown")
+        }
     return summary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.solve", description=__doc__.split("\n\n")[1])
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.solve", description=__doc__.split("\n\n")[1]
+    )
     parser.add_argument("game", choices=SOLVABLE)
     parser.add_argument("--deals", type=parse_deals, required=True, help="A-B, inclusive")
     parser.add_argument("--budget", type=float, default=None, help="CPU seconds per deal")

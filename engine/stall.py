@@ -138,7 +138,9 @@ def is_stalled(
 Steps = tuple[list[PileMove], list[tuple[int, PileMove]]]
 
 
-def _steps(game: StallSearchable, baseline: Any, moves: list[PileMove] | None = None) -> Steps | None:
+def _steps(
+    game: StallSearchable, baseline: Any, moves: list[PileMove] | None = None
+) -> Steps | None:
     """The non-progress steps from this node: the moves that leave the waste alone, and the
     waste moves with the stock turns that come first (fewest turns first); or None when
     progress is within reach: a progress move now, or one after stock turns alone."""

@@ -82,7 +82,9 @@ def maestras_stats(deals: int, strategy: str, seats: int, first_deal: int = 0) -
         stalls += sum(won) < len(MASTER_IDS)
         masters = [a + b for a, b in zip(masters, won, strict=True)]
         places = game.results()  # type: ignore[attr-defined]
-        first_seat_wins += sum(1 for r in places if r["place"] == 1) == 1 and places[0]["player"] == "p1"
+        first_seat_wins += (
+            sum(1 for r in places if r["place"] == 1) == 1 and places[0]["player"] == "p1"
+        )
     return {
         "seats": seats,
         "mean_moves": round(total_moves / deals, 2),
@@ -123,7 +125,9 @@ def balance_report(deals: int, solver_deals: int, solver_nodes: int) -> dict[str
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.stats", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.stats", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--game", choices=("squadratik", "maestras"))
     parser.add_argument("--balance", action="store_true", help="every balance figure at once")
     parser.add_argument("--solver-deals", type=int, default=100)
@@ -149,7 +153,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             "game": "maestras",
             "strategy": args.strategy,
             "deals": args.deals,
-            "by_seats": [maestras_stats(args.deals, args.strategy, s, args.first_deal) for s in seat_counts],
+            "by_seats": [
+                maestras_stats(args.deals, args.strategy, s, args.first_deal) for s in seat_counts
+            ],
         }
     json.dump(report, sys.stdout, indent=2)
     print()

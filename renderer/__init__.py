@@ -112,8 +112,11 @@ def warm_up() -> int:
     from renderer import cards_squadratik, squadratik_boards
     from renderer.boards import warm_up_sprites
 
-    sizes = (squadratik_boards.CELL - squadratik_boards.GAP, squadratik_boards.HAND_CARD,
-             squadratik_boards.PREVIEW)
+    sizes = (
+        squadratik_boards.CELL - squadratik_boards.GAP,
+        squadratik_boards.HAND_CARD,
+        squadratik_boards.PREVIEW,
+    )
     return warm_up_sprites() + cards_squadratik.warm_up(sizes)
 
 
@@ -126,10 +129,16 @@ def clear_cache(sprites: bool = True) -> None:
         from renderer import cards_french, cards_italian, cards_squadratik, fonts, palette
         from renderer import sprites as sprite_parts
 
-        for cached in (cards_french.french_card, cards_french.card_back, cards_french.empty_slot,
-                       cards_italian.italian_card, cards_italian.italian_slot,
-                       cards_squadratik.squadratik_card,
-                       fonts.text_sprite, fonts.text_mask):
+        for cached in (
+            cards_french.french_card,
+            cards_french.card_back,
+            cards_french.empty_slot,
+            cards_italian.italian_card,
+            cards_italian.italian_slot,
+            cards_squadratik.squadratik_card,
+            fonts.text_sprite,
+            fonts.text_mask,
+        ):
             cached.cache_clear()
         cards_squadratik.clear_cache()
         palette.clear_cache()

@@ -133,7 +133,7 @@ def pile_layout(view: dict[str, Any]) -> PileBoardLayout:
             for k, code in enumerate(cards):
                 spot.cards.append(CardSpot(Rect(x, base + k * u_step, W, H), code))
         elif kind == "waste":
-            shown = cards[-max(1, int(pile.get("show", 1))):] if cards else []
+            shown = cards[-max(1, int(pile.get("show", 1))) :] if cards else []
             if len(cards) > len(shown):
                 # the card under the fan, so a waste never looks emptier than it is
                 spot.cards.append(CardSpot(Rect(x, y, W, H), cards[-len(shown) - 1]))
@@ -167,8 +167,9 @@ def short_name(name: str, limit: int = 18) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def _header_texts(view: dict[str, Any], lang: str, clock: str | None,
-                  player: str | None = None) -> tuple[str, str]:
+def _header_texts(
+    view: dict[str, Any], lang: str, clock: str | None, player: str | None = None
+) -> tuple[str, str]:
     title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
@@ -178,7 +179,9 @@ def _header_texts(view: dict[str, Any], lang: str, clock: str | None,
         score_text = f"-${-int(score)}" if int(score) < 0 else f"${score}"
     else:
         score_text = str(score)
-    right = f"{word('score', lang)} {score_text}    {word('moves', lang)} {view.get('move_number', 0)}"
+    right = (
+        f"{word('score', lang)} {score_text}    {word('moves', lang)} {view.get('move_number', 0)}"
+    )
     if clock:
         right += f"    {clock}"
     return left, right
@@ -192,30 +195,62 @@ def draw_header(
     size = 24
     while size > 14 and text_width(left, size) + text_width(right, size, True) + 40 > width:
         size -= 2
-    paste_text(image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm",
-               under=theme.HEADER)
-    paste_text(image, (width - MARGIN, height // 2), right, size, theme.WHITE, anchor="rm",
-               bold=True, under=theme.HEADER)
+    paste_text(
+        image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm", under=theme.HEADER
+    )
+    paste_text(
+        image,
+        (width - MARGIN, height // 2),
+        right,
+        size,
+        theme.WHITE,
+        anchor="rm",
+        bold=True,
+        under=theme.HEADER,
+    )
 
 
-def draw_label(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str,
-               extra: str = "") -> None:
+def draw_label(
+    image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str, extra: str = ""
+) -> None:
     """A pile label: the id in a dark pill, bold; ``extra`` (a count) after it, lighter."""
     pill_w = text_width(text, 20, True) + 16
-    draw.rounded_rectangle((rect.x, rect.y + 2, rect.x + pill_w, rect.bottom - 1), radius=6,
-                           fill=ink(image, theme.LABEL_BG))
-    paste_text(image, (rect.x + 8, rect.y + rect.h // 2 + 1), text, 20, theme.WHITE, anchor="lm",
-               bold=True, under=theme.LABEL_BG)
+    draw.rounded_rectangle(
+        (rect.x, rect.y + 2, rect.x + pill_w, rect.bottom - 1),
+        radius=6,
+        fill=ink(image, theme.LABEL_BG),
+    )
+    paste_text(
+        image,
+        (rect.x + 8, rect.y + rect.h // 2 + 1),
+        text,
+        20,
+        theme.WHITE,
+        anchor="lm",
+        bold=True,
+        under=theme.LABEL_BG,
+    )
     if extra:
-        paste_text(image, (rect.x + pill_w + 6, rect.y + rect.h // 2 + 1), extra, 18,
-                  theme.MUTED, anchor="lm")
+        paste_text(
+            image,
+            (rect.x + pill_w + 6, rect.y + rect.h // 2 + 1),
+            extra,
+            18,
+            theme.MUTED,
+            anchor="lm",
+        )
 
 
-def outline(draw: ImageDraw.ImageDraw, rect: Rect, colour: tuple[int, int, int], width: int = 4
-            ) -> None:
+def outline(
+    draw: ImageDraw.ImageDraw, rect: Rect, colour: tuple[int, int, int], width: int = 4
+) -> None:
     """A highlight ring just outside a card rectangle."""
-    draw.rounded_rectangle(rect.inflate(width - 1).box(), radius=theme.CARD_RADIUS + width,
-                           outline=ink(draw, colour), width=width)
+    draw.rounded_rectangle(
+        rect.inflate(width - 1).box(),
+        radius=theme.CARD_RADIUS + width,
+        outline=ink(draw, colour),
+        width=width,
+    )
 
 
 BANNER_H = 72
@@ -231,8 +266,16 @@ def draw_banner(image: Image.Image, text: str) -> Image.Image:
     size = 40
     while size > 20 and text_width(text, size, True) > width - 2 * MARGIN:
         size -= 4
-    paste_text(out, (width // 2, height + BANNER_H // 2), text, size, theme.LAST_MOVE,
-               anchor="mm", bold=True, under=theme.HEADER)
+    paste_text(
+        out,
+        (width // 2, height + BANNER_H // 2),
+        text,
+        size,
+        theme.LAST_MOVE,
+        anchor="mm",
+        bold=True,
+        under=theme.HEADER,
+    )
     return out
 
 
@@ -241,8 +284,13 @@ def _value_symbol(value: int | None) -> str:
 
 
 def draw_pile_board(
-    view: dict[str, Any], *, faces: str = "napoletane", lang: str = "en",
-    clock: str | None = None, selected: str | None = None, targets: list[str] | tuple = (),
+    view: dict[str, Any],
+    *,
+    faces: str = "napoletane",
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple = (),
     player: str | None = None,
 ) -> Image.Image:
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
@@ -258,7 +306,9 @@ def draw_pile_board(
     for pid, spot in layout.piles.items():
         pile = piles[pid]
         extra = ""
-        if spot.kind in ("stock", "reserve") or (spot.kind == "waste" and view.get("game") != "imaginary13"):
+        if spot.kind in ("stock", "reserve") or (
+            spot.kind == "waste" and view.get("game") != "imaginary13"
+        ):
             count = int(pile.get("down", 0)) + len(pile.get("cards", []))
             extra = str(count)
         draw_label(image, draw, spot.label, pid, extra)
@@ -273,14 +323,24 @@ def draw_pile_board(
         for k, card in enumerate(spot.cards):
             sprite = back if card.face == "down" else face_sprite(card.face, deck, faces)
             # a card's rounded corners show what lies under them: the table, or another card
-            paste_sprite(image, sprite, card.rect.x, card.rect.y,
-                         theme.TABLE if k == 0 else theme.CARD_WHITE)
+            paste_sprite(
+                image, sprite, card.rect.x, card.rect.y, theme.TABLE if k == 0 else theme.CARD_WHITE
+            )
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             nxt = pile.get("next")
-            text = (f"+{pile.get('marker', '')}  {word('next', lang)} {_value_symbol(nxt)}"
-                    if nxt is not None else word("done", lang))
-            paste_text(image, (spot.slot.x + W // 2, spot.slot.bottom + NEXT_H // 2 + 2), text, 18,
-                      theme.WHITE, anchor="mm")
+            text = (
+                f"+{pile.get('marker', '')}  {word('next', lang)} {_value_symbol(nxt)}"
+                if nxt is not None
+                else word("done", lang)
+            )
+            paste_text(
+                image,
+                (spot.slot.x + W // 2, spot.slot.bottom + NEXT_H // 2 + 2),
+                text,
+                18,
+                theme.WHITE,
+                anchor="mm",
+            )
     for pid in view.get("last_move_piles") or []:
         if pid in layout.piles:
             outline(draw, layout.piles[pid].top, theme.LAST_MOVE)

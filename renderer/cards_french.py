@@ -36,8 +36,18 @@ PIP_LAYOUT: dict[int, list[tuple[float, float]]] = {
     7: [(L, 0), (R, 0), (M, 0.25), (L, 0.5), (R, 0.5), (L, 1), (R, 1)],
     8: [(L, 0), (R, 0), (M, 0.25), (L, 0.5), (R, 0.5), (M, 0.75), (L, 1), (R, 1)],
     9: [(L, 0), (R, 0), (L, 1 / 3), (R, 1 / 3), (M, 0.5), (L, 2 / 3), (R, 2 / 3), (L, 1), (R, 1)],
-    10: [(L, 0), (R, 0), (M, 1 / 6), (L, 1 / 3), (R, 1 / 3), (L, 2 / 3), (R, 2 / 3), (M, 5 / 6),
-         (L, 1), (R, 1)],
+    10: [
+        (L, 0),
+        (R, 0),
+        (M, 1 / 6),
+        (L, 1 / 3),
+        (R, 1 / 3),
+        (L, 2 / 3),
+        (R, 2 / 3),
+        (M, 5 / 6),
+        (L, 1),
+        (R, 1),
+    ],
 }
 
 
@@ -52,13 +62,23 @@ def rank_label(symbol: str) -> str:
 
 
 def draw_index(
-    draw: ImageDraw.ImageDraw, label: str, colour: tuple[int, int, int],
-    pip: object, suit: str,
+    draw: ImageDraw.ImageDraw,
+    label: str,
+    colour: tuple[int, int, int],
+    pip: object,
+    suit: str,
 ) -> None:
     """Rank at the top left and a suit symbol at the top right, inside the visible strip."""
     size = 26 if len(label) == 1 else 24
-    draw.text((6 * SS, 3 * SS), label, font=font(size * SS), fill=colour, anchor="la",
-              stroke_width=SS, stroke_fill=colour)
+    draw.text(
+        (6 * SS, 3 * SS),
+        label,
+        font=font(size * SS),
+        fill=colour,
+        anchor="la",
+        stroke_width=SS,
+        stroke_fill=colour,
+    )
     pip(draw, suit, (W - 17) * SS, 16 * SS, 22 * SS)  # type: ignore[operator]
 
 
@@ -70,8 +90,13 @@ def french_card(code: str) -> Image.Image:
     image = canvas(W, H)
     draw = ImageDraw.Draw(image)
     card_body(draw, W, H, theme.CARD_WHITE)
-    draw_index(draw, rank_label(symbol), colour,
-               lambda d, s, x, y, z: french_pip(d, s, x, y, z, colour), suit)
+    draw_index(
+        draw,
+        rank_label(symbol),
+        colour,
+        lambda d, s, x, y, z: french_pip(d, s, x, y, z, colour),
+        suit,
+    )
     value = RANK_VALUE.get(symbol) or int(symbol)
     if value <= 10:
         _draw_pips(draw, suit, value, colour)
@@ -94,12 +119,18 @@ def _draw_pips(draw: ImageDraw.ImageDraw, suit: str, value: int, colour) -> None
 
 def _draw_court(draw: ImageDraw.ImageDraw, suit: str, value: int, colour) -> None:
     x0, y0, x1, y1 = 14 * SS, 34 * SS, (W - 14) * SS, (H - 10) * SS
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=5 * SS, fill=(250, 238, 200),
-                           outline=colour, width=2 * SS)
+    draw.rounded_rectangle(
+        (x0, y0, x1, y1), radius=5 * SS, fill=(250, 238, 200), outline=colour, width=2 * SS
+    )
     kind = {11: "page", 12: "queen", 13: "king"}[value]
     body = colour if colour == theme.RED else (40, 60, 140)
-    figure(draw, kind, (x0 + 8 * SS, y0 + 12 * SS, x1 - 8 * SS, y1 - 4 * SS), body,
-           theme.GOLD if colour == theme.RED else (200, 40, 40))
+    figure(
+        draw,
+        kind,
+        (x0 + 8 * SS, y0 + 12 * SS, x1 - 8 * SS, y1 - 4 * SS),
+        body,
+        theme.GOLD if colour == theme.RED else (200, 40, 40),
+    )
     # the suit in the frame's two top corners, beside the head: nothing of the figure is there
     for cx in (x0 + 11 * SS, x1 - 11 * SS):
         french_pip(draw, suit, cx, y0 + 12 * SS, 15 * SS, colour)
@@ -116,10 +147,12 @@ def card_back(width: int = W, height: int = H) -> Image.Image:
     draw.rounded_rectangle(inner, radius=4 * SS, fill=theme.BACK_MAIN)
     step = 12 * SS
     for k in range(-height * SS, width * SS + height * SS, step):
-        draw.line([(k, inset), (k + height * SS, inset + height * SS)], fill=theme.BACK_ALT,
-                  width=2 * SS)
-        draw.line([(k, inset + height * SS), (k + height * SS, inset)], fill=theme.BACK_ALT,
-                  width=2 * SS)
+        draw.line(
+            [(k, inset), (k + height * SS, inset + height * SS)], fill=theme.BACK_ALT, width=2 * SS
+        )
+        draw.line(
+            [(k, inset + height * SS), (k + height * SS, inset)], fill=theme.BACK_ALT, width=2 * SS
+        )
     # repaint the frame over the lattice overflow
     mask = Image.new("L", image.size, 0)
     ImageDraw.Draw(mask).rounded_rectangle(inner, radius=4 * SS, fill=255)
@@ -127,8 +160,9 @@ def card_back(width: int = W, height: int = H) -> Image.Image:
     card_draw = ImageDraw.Draw(framed)
     card_body(card_draw, width, height, theme.WHITE)
     framed.paste(image, (0, 0), mask)
-    ImageDraw.Draw(framed).rounded_rectangle(inner, radius=4 * SS, outline=theme.WHITE,
-                                             width=2 * SS)
+    ImageDraw.Draw(framed).rounded_rectangle(
+        inner, radius=4 * SS, outline=theme.WHITE, width=2 * SS
+    )
     return shrink(framed, width, height)
 
 
@@ -138,12 +172,20 @@ def empty_slot(mark: str = "", width: int = W, height: int = H) -> Image.Image:
     image = canvas(width, height)
     draw = ImageDraw.Draw(image)
     draw.rounded_rectangle(
-        (SS, SS, width * SS - SS, height * SS - SS), radius=theme.CARD_RADIUS * SS,
-        fill=theme.TABLE_DARK, outline=theme.SLOT_LINE, width=2 * SS,
+        (SS, SS, width * SS - SS, height * SS - SS),
+        radius=theme.CARD_RADIUS * SS,
+        fill=theme.TABLE_DARK,
+        outline=theme.SLOT_LINE,
+        width=2 * SS,
     )
     if len(mark) == 1 and mark in "dhcs":
         french_pip(draw, mark, width * SS / 2, height * SS / 2, 40 * SS, theme.SLOT_LINE)
     elif mark:
-        draw.text((width * SS / 2, height * SS / 2), mark, font=font(30 * SS),
-                  fill=theme.SLOT_LINE, anchor="mm")
+        draw.text(
+            (width * SS / 2, height * SS / 2),
+            mark,
+            font=font(30 * SS),
+            fill=theme.SLOT_LINE,
+            anchor="mm",
+        )
     return shrink(image, width, height)

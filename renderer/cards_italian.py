@@ -61,11 +61,22 @@ def italian_card(code: str, style: str = "napoletane") -> Image.Image:
     draw = ImageDraw.Draw(image)
     card_body(draw, W, H, CARD_STOCK[style])
     inset = 3 * SS
-    draw.rounded_rectangle((inset, inset, W * SS - inset, H * SS - inset), radius=6 * SS,
-                           outline=FRAME[style], width=SS)
+    draw.rounded_rectangle(
+        (inset, inset, W * SS - inset, H * SS - inset),
+        radius=6 * SS,
+        outline=FRAME[style],
+        width=SS,
+    )
     label = str(number)
-    draw.text((7 * SS, 3 * SS), label, font=font((26 if number < 10 else 24) * SS), fill=colour,
-              anchor="la", stroke_width=SS, stroke_fill=colour)
+    draw.text(
+        (7 * SS, 3 * SS),
+        label,
+        font=font((26 if number < 10 else 24) * SS),
+        fill=colour,
+        anchor="la",
+        stroke_width=SS,
+        stroke_fill=colour,
+    )
     italian_pip(draw, suit, (W - 17) * SS, 16 * SS, 24 * SS, style)
     if number <= 7:
         _draw_pips(draw, suit, number, style)
@@ -84,22 +95,42 @@ def _draw_pips(draw: ImageDraw.ImageDraw, suit: str, number: int, style: str) ->
         tilt = 0 if u == 0.5 else (-1 if u < 0.5 else 1)
         if style == "piacentine":
             tilt = 0  # piacentine clubs and swords stand straight
-        italian_pip(draw, suit, (left + u * (right - left)) * SS,
-                    (top + v * (bottom - top)) * SS, size * SS, style, tilt=tilt)
+        italian_pip(
+            draw,
+            suit,
+            (left + u * (right - left)) * SS,
+            (top + v * (bottom - top)) * SS,
+            size * SS,
+            style,
+            tilt=tilt,
+        )
 
 
 def _draw_figure(draw: ImageDraw.ImageDraw, suit: str, number: int, style: str, colour) -> None:
     palette = ITALIAN_COLOURS[style]
     x0, y0, x1, y1 = 10 * SS, 32 * SS, (W - 10) * SS, (H - 8) * SS
-    draw.rounded_rectangle((x0, y0, x1, y1), radius=5 * SS, fill=(255, 250, 236),
-                           outline=FRAME[style], width=SS)
+    draw.rounded_rectangle(
+        (x0, y0, x1, y1), radius=5 * SS, fill=(255, 250, 236), outline=FRAME[style], width=SS
+    )
     body = palette["red"] if style == "napoletane" else palette["steel"]
-    figure(draw, FIGURE_KIND[number], (x0 + 6 * SS, y0 + 8 * SS, x1 - 22 * SS, y1 - 6 * SS),
-           body, palette["gold"] if number != 9 else palette["wood"])
+    figure(
+        draw,
+        FIGURE_KIND[number],
+        (x0 + 6 * SS, y0 + 8 * SS, x1 - 22 * SS, y1 - 6 * SS),
+        body,
+        palette["gold"] if number != 9 else palette["wood"],
+    )
     # the figure holds its suit, and a big letter names it (Fante, Cavallo, Re)
     italian_pip(draw, suit, x1 - 13 * SS, y1 - 22 * SS, 26 * SS, style)
-    draw.text((x1 - 12 * SS, y0 + 4 * SS), FIGURE_LETTER[number], font=font(26 * SS),
-              fill=colour, anchor="ma", stroke_width=SS, stroke_fill=colour)
+    draw.text(
+        (x1 - 12 * SS, y0 + 4 * SS),
+        FIGURE_LETTER[number],
+        font=font(26 * SS),
+        fill=colour,
+        anchor="ma",
+        stroke_width=SS,
+        stroke_fill=colour,
+    )
 
 
 @lru_cache(maxsize=16)

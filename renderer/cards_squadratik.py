@@ -69,8 +69,11 @@ def squadratik_card(
     return printed.transpose(_TURNS[turns]) if turns else printed
 
 
-_TURNS = {1: Image.Transpose.ROTATE_270, 2: Image.Transpose.ROTATE_180,
-          3: Image.Transpose.ROTATE_90}
+_TURNS = {
+    1: Image.Transpose.ROTATE_270,
+    2: Image.Transpose.ROTATE_180,
+    3: Image.Transpose.ROTATE_90,
+}
 
 
 @lru_cache(maxsize=1024)
@@ -85,8 +88,13 @@ def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> 
         card.alpha_composite(_crown(size))
     draw = ImageDraw.Draw(card)
     if kind != "master":
-        draw.text((size / 2, size / 2), str(points), font=font(round(size * 0.3), bold=True),
-                  fill=(40, 40, 40), anchor="mm")
+        draw.text(
+            (size / 2, size / 2),
+            str(points),
+            font=font(round(size * 0.3), bold=True),
+            fill=(40, 40, 40),
+            anchor="mm",
+        )
     for index, side in enumerate(sides):
         strip, at = _ball_strip(side, index, size)
         if strip is not None:
@@ -103,16 +111,25 @@ def _blank(kind: str, size: int) -> Image.Image:
     image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     radius = max(3, size // 12) * SS
-    draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, fill=STOCK[kind],
-                           outline=EDGE[kind], width=max(1, round(size / 40)) * SS)
+    draw.rounded_rectangle(
+        (0, 0, big - 1, big - 1),
+        radius=radius,
+        fill=STOCK[kind],
+        outline=EDGE[kind],
+        width=max(1, round(size / 40)) * SS,
+    )
     if kind == "empty":
         _draw_empty(draw, big)
         # the hatching ran over the rounded corners: cut it back to the card and redraw the edge
         shape = Image.new("L", (big, big), 0)
         ImageDraw.Draw(shape).rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, fill=255)
         image.putalpha(ImageChops.darker(image.getchannel("A"), shape))
-        draw.rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, outline=EDGE[kind],
-                               width=max(1, round(size / 40)) * SS)
+        draw.rounded_rectangle(
+            (0, 0, big - 1, big - 1),
+            radius=radius,
+            outline=EDGE[kind],
+            width=max(1, round(size / 40)) * SS,
+        )
     elif kind == "central":
         _draw_central(draw, big)
     return shrink(image, size, size)
@@ -127,8 +144,7 @@ def _crown(size: int) -> Image.Image:
 
 
 @lru_cache(maxsize=512)
-def _ball_strip(side: str, index: int, size: int
-                ) -> tuple[Image.Image | None, tuple[int, int]]:
+def _ball_strip(side: str, index: int, size: int) -> tuple[Image.Image | None, tuple[int, int]]:
     """The balls of ``side`` along edge ``index`` (0 N, 1 E, 2 S, 3 W) of a ``size`` px card,
     as a small sprite and where it goes; the N strip is drawn, the others are exact turns."""
     colour, count = side_balls(side)
@@ -203,12 +219,18 @@ def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> No
     fill = ball_colour(colour)
     for k in range(count):
         along = big / 2 - span / 2 + d / 2 + k * (d + gap)
-        cx, cy = {0: (along, depth), 1: (big - depth, along), 2: (along, big - depth),
-                  3: (depth, along)}[index]
+        cx, cy = {
+            0: (along, depth),
+            1: (big - depth, along),
+            2: (along, big - depth),
+            3: (depth, along),
+        }[index]
         draw.ellipse((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2), fill=fill)
         h = d * 0.2  # a highlight so black balls read as balls on any screen
-        draw.ellipse((cx - d * 0.28, cy - d * 0.3, cx - d * 0.28 + h, cy - d * 0.3 + h),
-                     fill=(255, 255, 255, 200))
+        draw.ellipse(
+            (cx - d * 0.28, cy - d * 0.3, cx - d * 0.28 + h, cy - d * 0.3 + h),
+            fill=(255, 255, 255, 200),
+        )
 
 
 def _draw_summary(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
@@ -219,14 +241,22 @@ def _draw_summary(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -
     where = {0: (1, 0), 1: (2, 1), 2: (1, 2), 3: (0, 1)}
     square = size * 0.18
     cx, cy = x0 + 1.5 * pitch_x, y0 + 1.5 * pitch_y
-    draw.rounded_rectangle((cx - square, cy - square, cx + square, cy + square),
-                           radius=square * 0.3, fill=(150, 150, 150))
+    draw.rounded_rectangle(
+        (cx - square, cy - square, cx + square, cy + square),
+        radius=square * 0.3,
+        fill=(150, 150, 150),
+    )
     for index, side in enumerate(sides):
         colour, count = side_balls(side)
         col, row = where[index]
         fill = ball_colour(colour) if count else (130, 130, 130)
-        draw.text((x0 + (col + 0.5) * pitch_x, y0 + (row + 0.5) * pitch_y), str(count),
-                  font=font(size, bold=True), fill=fill, anchor="mm")
+        draw.text(
+            (x0 + (col + 0.5) * pitch_x, y0 + (row + 0.5) * pitch_y),
+            str(count),
+            font=font(size, bold=True),
+            fill=fill,
+            anchor="mm",
+        )
 
 
 def _draw_totals(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
@@ -235,16 +265,25 @@ def _draw_totals(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) ->
     blacks = sum(n for c, n in map(side_balls, sides) if c == "B")
     size, _, pitch_y = _digit_pitch(big)
     x = big * 0.97
-    for value, fill, y in ((reds, BALL_RED, big * 0.972 - pitch_y * 0.95),
-                           (blacks, BALL_BLACK, big * 0.972)):  # baselines
+    for value, fill, y in (
+        (reds, BALL_RED, big * 0.972 - pitch_y * 0.95),
+        (blacks, BALL_BLACK, big * 0.972),
+    ):  # baselines
         draw.text((x, y), str(value), font=font(size, bold=True), fill=fill, anchor="rs")
 
 
 def _draw_crown(draw: ImageDraw.ImageDraw, big: int) -> None:
     c, w = big / 2, big * 0.34
     top, base = big * 0.36, big * 0.62
-    pts = [(c - w / 2, base), (c - w / 2, top + w * 0.2), (c - w / 4, top + w * 0.45),
-           (c, top), (c + w / 4, top + w * 0.45), (c + w / 2, top + w * 0.2), (c + w / 2, base)]
+    pts = [
+        (c - w / 2, base),
+        (c - w / 2, top + w * 0.2),
+        (c - w / 4, top + w * 0.45),
+        (c, top),
+        (c + w / 4, top + w * 0.45),
+        (c + w / 2, top + w * 0.2),
+        (c + w / 2, base),
+    ]
     draw.polygon(pts, fill=(176, 40, 40), outline=(90, 40, 0), width=max(1, big // 100))
 
 
@@ -252,13 +291,20 @@ def _draw_empty(draw: ImageDraw.ImageDraw, big: int) -> None:
     step = big // 8
     for k in range(-big, big, step):
         draw.line([(k, big), (k + big, 0)], fill=(186, 190, 198), width=max(1, big // 60))
-    draw.rounded_rectangle((big * 0.06, big * 0.06, big * 0.94, big * 0.94),
-                           radius=big // 12, outline=EDGE["empty"], width=max(1, big // 60))
+    draw.rounded_rectangle(
+        (big * 0.06, big * 0.06, big * 0.94, big * 0.94),
+        radius=big // 12,
+        outline=EDGE["empty"],
+        width=max(1, big // 60),
+    )
     r = big * 0.16  # the empty-set mark: a ring with a slash
     c = big / 2
     draw.ellipse((c - r, c - r, c + r, c + r), outline=(80, 86, 96), width=max(2, big // 30))
-    draw.line([(c - r * 1.3, c + r * 1.3), (c + r * 1.3, c - r * 1.3)], fill=(80, 86, 96),
-              width=max(2, big // 30))
+    draw.line(
+        [(c - r * 1.3, c + r * 1.3), (c + r * 1.3, c - r * 1.3)],
+        fill=(80, 86, 96),
+        width=max(2, big // 30),
+    )
 
 
 def _draw_central(draw: ImageDraw.ImageDraw, big: int) -> None:
@@ -277,6 +323,9 @@ def _draw_central(draw: ImageDraw.ImageDraw, big: int) -> None:
 def card_sprite(card: dict, size: int) -> Image.Image:
     """The sprite of a view's card dict (``kind``, ``sides``, ``rotation``, ``points``)."""
     return squadratik_card(
-        card.get("kind", "normal"), tuple(card.get("sides") or ("0", "0", "0", "0")),
-        int(card.get("points") or 0), int(card.get("rotation") or 0), size,
+        card.get("kind", "normal"),
+        tuple(card.get("sides") or ("0", "0", "0", "0")),
+        int(card.get("points") or 0),
+        int(card.get("rotation") or 0),
+        size,
     )

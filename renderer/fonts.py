@@ -69,8 +69,9 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 
 
 @lru_cache(maxsize=4096)
-def text_mask(text: str, size: int, bold: bool = False, anchor: str = "la"
-              ) -> tuple[Image.Image, int, int]:
+def text_mask(
+    text: str, size: int, bold: bool = False, anchor: str = "la"
+) -> tuple[Image.Image, int, int]:
     """The coverage mask ("L") of ``text`` drawn at ``size``, with the offset of its ink box
     from the anchor point."""
     text = typeface.printable(text)

@@ -28,7 +28,10 @@ from renderer.fonts import text_mask
 from renderer.palette import PALETTE_FILE, fit_palette
 
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
-LANDING = {"solitario": ("engine.solitario", "Solitario"), "canfield": ("engine.canfield", "Canfield")}
+LANDING = {
+    "solitario": ("engine.solitario", "Solitario"),
+    "canfield": ("engine.canfield", "Canfield"),
+}
 
 
 def engine_class(game_id: str) -> Any:
@@ -106,23 +109,38 @@ def sample_sheet() -> Image.Image:
     """A sheet holding every kind of sprite and text, each on the colour it is drawn on: what
     the palette is fitted to."""
     sprites = [french_card(c) for c in ("Ah", "Ts", "Qd", "Kc", "Jh", "7s")]
-    sprites += [italian_card(c, s) for s in ("napoletane", "piacentine")
-                for c in ("Ad", "3h", "5c", "7s", "Jd", "Qc", "Kh")]
-    sprites += [card_back(), empty_slot("d"), empty_slot("+3"), italian_slot("h", "napoletane"),
-                italian_slot("s", "piacentine")]
-    sprites += [squadratik_card(k, sides, p, 0, 96) for k, sides, p in (
-        ("normal", ("R4", "B3", "0", "R1"), 8), ("master", ("B1", "B2", "B3", "B4"), 0),
-        ("empty", ("0",) * 4, 0), ("central", ("0",) * 4, 0))]
+    sprites += [
+        italian_card(c, s)
+        for s in ("napoletane", "piacentine")
+        for c in ("Ad", "3h", "5c", "7s", "Jd", "Qc", "Kh")
+    ]
+    sprites += [
+        card_back(),
+        empty_slot("d"),
+        empty_slot("+3"),
+        italian_slot("h", "napoletane"),
+        italian_slot("s", "piacentine"),
+    ]
+    sprites += [
+        squadratik_card(k, sides, p, 0, 96)
+        for k, sides, p in (
+            ("normal", ("R4", "B3", "0", "R1"), 8),
+            ("master", ("B1", "B2", "B3", "B4"), 0),
+            ("empty", ("0",) * 4, 0),
+            ("central", ("0",) * 4, 0),
+        )
+    ]
     sheet = Image.new("RGB", (110 * 8, 160 * 4 + 120), theme.TABLE)
     for k, sprite in enumerate(sprites):
         sheet.paste(sprite, (5 + (k % 8) * 110, 5 + (k // 8) * 155), sprite)
     # text as boards draw it: each text colour on each background it appears on
     y = 640
-    for background, colours in ((theme.HEADER, (theme.MUTED, theme.WHITE, theme.LAST_MOVE)),
-                                (theme.LABEL_BG, (theme.WHITE, theme.GOLD, theme.MUTED,
-                                                  theme.LAST_MOVE)),
-                                (theme.TABLE, (theme.MUTED, theme.WHITE, theme.LABEL_TEXT)),
-                                (theme.TURN_BG, (theme.WHITE, theme.GOLD, theme.MUTED))):
+    for background, colours in (
+        (theme.HEADER, (theme.MUTED, theme.WHITE, theme.LAST_MOVE)),
+        (theme.LABEL_BG, (theme.WHITE, theme.GOLD, theme.MUTED, theme.LAST_MOVE)),
+        (theme.TABLE, (theme.MUTED, theme.WHITE, theme.LABEL_TEXT)),
+        (theme.TURN_BG, (theme.WHITE, theme.GOLD, theme.MUTED)),
+    ):
         sheet.paste(background, (0, y, 880, y + 30))
         x = 4
         for colour in colours:
@@ -131,7 +149,6 @@ def sample_sheet() -> Image.Image:
             x += mask.width + 8
         y += 30
     return sheet
-
 
 
 def write_palette() -> Path:
@@ -153,13 +170,32 @@ def _names_and_races(out: Path) -> list[str]:
         game = engine.new_game("maestras", 4, WORLD_NAMES)
         _play(game, 10, random.Random(4))
         for name, image in (
-            ("maestras_names.png", renderer.render("maestras", game.view(), lang="es", words=samples.GALLERY_WORDS["es"])),
-            ("maestras_hand_jose_es.png", renderer.render(
-                "maestras", game.view("José Núñez"), hand=True, lang="es",
-                words=samples.GALLERY_WORDS["es"])),
-            ("maestras_hand_zoe_it.png", renderer.render(
-                "maestras", game.view("Zoë"), hand=True, lang="it",
-                words=samples.GALLERY_WORDS["it"])),
+            (
+                "maestras_names.png",
+                renderer.render(
+                    "maestras", game.view(), lang="es", words=samples.GALLERY_WORDS["es"]
+                ),
+            ),
+            (
+                "maestras_hand_jose_es.png",
+                renderer.render(
+                    "maestras",
+                    game.view("José Núñez"),
+                    hand=True,
+                    lang="es",
+                    words=samples.GALLERY_WORDS["es"],
+                ),
+            ),
+            (
+                "maestras_hand_zoe_it.png",
+                renderer.render(
+                    "maestras",
+                    game.view("Zoë"),
+                    hand=True,
+                    lang="it",
+                    words=samples.GALLERY_WORDS["it"],
+                ),
+            ),
             ("maestras_hand_cjk.png", renderer.render("maestras", game.view("王小明"), hand=True)),
         ):
             (out / name).write_bytes(image)
@@ -167,7 +203,16 @@ def _names_and_races(out: Path) -> list[str]:
     for game_id, player in (("solitario", "Zoë"), ("solitario", "Жора")):
         view, _ = engine_views(game_id)["mid"]
         name = out / f"{game_id}_race_{'zoe' if player == 'Zoë' else 'zhora'}.png"
-        name.write_bytes(renderer.render(game_id, view, clock="04:12", player=player, lang="es", words=samples.GALLERY_WORDS["es"]))
+        name.write_bytes(
+            renderer.render(
+                game_id,
+                view,
+                clock="04:12",
+                player=player,
+                lang="es",
+                words=samples.GALLERY_WORDS["es"],
+            )
+        )
         written.append(f"{name} (engine)")
     return written
 
@@ -207,8 +252,9 @@ def main(argv: list[str]) -> int:
         if game_id in engine.GAMES:
             view, moves = engine_views(game_id)["mid"]
             name = out / f"{game_id}_replay.gif"
-            name.write_bytes(renderer.replay(game_id, view["deal"], PLAYERS.get(game_id), None,
-                                             moves))
+            name.write_bytes(
+                renderer.replay(game_id, view["deal"], PLAYERS.get(game_id), None, moves)
+            )
             written.append(str(name))
     print("\n".join(written))
     return 0

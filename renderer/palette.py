@@ -32,10 +32,27 @@ Colour = tuple[int, ...]
 
 # Colours that must come out exact (flat areas): they head the palette, in this order.
 EXACT: list[tuple[int, int, int]] = [
-    theme.TABLE, theme.TABLE_DARK, theme.HEADER, theme.INK, theme.WHITE, theme.CARD_WHITE,
-    theme.CREAM, theme.RED, theme.BLACK, theme.GOLD, theme.LABEL_BG, theme.LABEL_TEXT,
-    theme.MUTED, theme.SLOT_LINE, theme.LAST_MOVE, theme.SELECTED, theme.TARGET,
-    theme.BACK_MAIN, theme.BACK_ALT, (0, 0, 0), theme.TURN_BG,
+    theme.TABLE,
+    theme.TABLE_DARK,
+    theme.HEADER,
+    theme.INK,
+    theme.WHITE,
+    theme.CARD_WHITE,
+    theme.CREAM,
+    theme.RED,
+    theme.BLACK,
+    theme.GOLD,
+    theme.LABEL_BG,
+    theme.LABEL_TEXT,
+    theme.MUTED,
+    theme.SLOT_LINE,
+    theme.LAST_MOVE,
+    theme.SELECTED,
+    theme.TARGET,
+    theme.BACK_MAIN,
+    theme.BACK_ALT,
+    (0, 0, 0),
+    theme.TURN_BG,
 ]
 
 
@@ -46,8 +63,9 @@ def fit_palette(sheet: Image.Image) -> list[int]:
     """The 768 palette values for a sample ``sheet``: exact theme colours first, then a
     median-cut fit of the sheet (``renderer.gallery`` builds the sheet from every sprite kind
     and writes the result to ``PALETTE_FILE``)."""
-    fitted = sheet.quantize(colors=256 - len(EXACT), method=Image.Quantize.MEDIANCUT,
-                            dither=Image.Dither.NONE)
+    fitted = sheet.quantize(
+        colors=256 - len(EXACT), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
     values = [v for colour in EXACT for v in colour]
     values += fitted.getpalette()[: 3 * (256 - len(EXACT))]
     return values + [0] * (768 - len(values))
@@ -69,8 +87,11 @@ def index(colour: Colour) -> int:
     rgb = tuple(colour[:3])
     if rgb in EXACT:
         return EXACT.index(rgb)  # type: ignore[arg-type]
-    return Image.new("RGB", (1, 1), rgb).quantize(palette=palette_image(),
-                                                  dither=Image.Dither.NONE).getpixel((0, 0))
+    return (
+        Image.new("RGB", (1, 1), rgb)
+        .quantize(palette=palette_image(), dither=Image.Dither.NONE)
+        .getpixel((0, 0))
+    )
 
 
 def ink(target: Image.Image | ImageDraw.ImageDraw, colour: Colour) -> int | Colour:
@@ -91,8 +112,7 @@ def new_board(width: int, height: int, colour: Colour = theme.TABLE) -> Image.Im
 _CACHE: dict[tuple[int, Colour], tuple[Image.Image, tuple[Image.Image, Image.Image]]] = {}
 
 
-def paletted(sprite: Image.Image, under: Colour = theme.TABLE
-             ) -> tuple[Image.Image, Image.Image]:
+def paletted(sprite: Image.Image, under: Colour = theme.TABLE) -> tuple[Image.Image, Image.Image]:
     """``sprite`` (RGBA) as a palette image and a 1-bit mask of its visible pixels; its
     semi-transparent edge blended over ``under``. Cached per sprite object."""
     key = (id(sprite), tuple(under[:3]))

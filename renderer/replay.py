@@ -62,15 +62,22 @@ def _fewer_colours(frames: list[Image.Image], colours: int) -> list[Image.Image]
     sheet = Image.new("RGB", (first.width, first.height * 2))
     sheet.paste(first, (0, 0))
     sheet.paste(last, (0, first.height))
-    fitted = sheet.quantize(colors=colours, method=Image.Quantize.MEDIANCUT,
-                            dither=Image.Dither.NONE)
+    fitted = sheet.quantize(
+        colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
     reduced = fitted.getpalette()[: 3 * colours]
     board = palette_image().getpalette()[:768]
     lookup = []
     for k in range(256):
-        colour = board[3 * k: 3 * k + 3]
-        lookup.append(min(range(colours), key=lambda j: sum(
-            (a - b) ** 2 for a, b in zip(colour, reduced[3 * j: 3 * j + 3], strict=True))))
+        colour = board[3 * k : 3 * k + 3]
+        lookup.append(
+            min(
+                range(colours),
+                key=lambda j: sum(
+                    (a - b) ** 2 for a, b in zip(colour, reduced[3 * j : 3 * j + 3], strict=True)
+                ),
+            )
+        )
     out = []
     for frame in frames:
         indices = Image.frombytes("L", frame.size, frame.tobytes()).point(lookup)
@@ -88,16 +95,24 @@ def _encode(frames: list[Image.Image], scale: float) -> bytes:
         resized = []
         for frame in frames:
             small = frame.convert("RGB").resize(
-                (round(frame.width * scale), round(frame.height * scale)),
-                Image.Resampling.BILINEAR)
+                (round(frame.width * scale), round(frame.height * scale)), Image.Resampling.BILINEAR
+            )
             holder = Image.new("P", (1, 1))
             holder.putpalette(palette)
             resized.append(small.quantize(palette=holder, dither=Image.Dither.NONE))
         frames = resized
     durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
-    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=durations,
-                   loop=0, optimize=True, disposal=1)
+    frames[0].save(
+        out,
+        "GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=True,
+        disposal=1,
+    )
     return out.getvalue()
 
 
@@ -111,14 +126,29 @@ def _encode_webp(frames: list[Image.Image]) -> bytes:
         full.append(canvas)
     durations = [FRAME_MS] * (len(full) - 1) + [LAST_FRAME_MS]
     out = io.BytesIO()
-    full[0].save(out, "WEBP", save_all=True, append_images=full[1:], duration=durations, loop=0,
-                 lossless=True, quality=50, method=4)
+    full[0].save(
+        out,
+        "WEBP",
+        save_all=True,
+        append_images=full[1:],
+        duration=durations,
+        loop=0,
+        lossless=True,
+        quality=50,
+        method=4,
+    )
     return out.getvalue()
 
 
 def replay(
-    game_id: str, deal: int, players: Sequence[str] | None, options: Mapping[str, Any] | None,
-    moves: Iterable[str], *, fmt: str = "gif", **style: Any,
+    game_id: str,
+    deal: int,
+    players: Sequence[str] | None,
+    options: Mapping[str, Any] | None,
+    moves: Iterable[str],
+    *,
+    fmt: str = "gif",
+    **style: Any,
 ) -> bytes:
     """An animated image of the game ``(game_id, deal, players, options)`` played through
     ``moves``: the start position, then one frame per move, the last one held for 4 s.

@@ -12,9 +12,17 @@ from typing import Any
 
 def _base(game: str, **extra: Any) -> dict[str, Any]:
     view = {
-        "game": game, "deal": 42, "options": {}, "players": ["you"], "viewer": None,
-        "current_player": "you", "move_number": 0, "score": 0, "is_over": False,
-        "outcome": None, "last_move": None,
+        "game": game,
+        "deal": 42,
+        "options": {},
+        "players": ["you"],
+        "viewer": None,
+        "current_player": "you",
+        "move_number": 0,
+        "score": 0,
+        "is_over": False,
+        "outcome": None,
+        "last_move": None,
     }
     view.update(extra)
     return view
@@ -23,35 +31,76 @@ def _base(game: str, **extra: Any) -> dict[str, Any]:
 def solitario_view(stage: str = "mid") -> dict[str, Any]:
     """Solitario (Italian 40) at ``start``, ``mid`` or ``end`` (won)."""
     if stage == "start":
-        tableau = [(0, ["Kh"]), (1, ["3c"]), (2, ["Qd"]), (3, ["5s"]), (4, ["7h"]), (5, ["Jc"]),
-                   (6, ["2d"])]
-        piles = [{"id": "s", "kind": "stock", "down": 9, "cards": []},
-                 {"id": "w", "kind": "waste", "down": 0, "cards": ["4d", "Ac", "6s"], "show": 3}]
+        tableau = [
+            (0, ["Kh"]),
+            (1, ["3c"]),
+            (2, ["Qd"]),
+            (3, ["5s"]),
+            (4, ["7h"]),
+            (5, ["Jc"]),
+            (6, ["2d"]),
+        ]
+        piles = [
+            {"id": "s", "kind": "stock", "down": 9, "cards": []},
+            {"id": "w", "kind": "waste", "down": 0, "cards": ["4d", "Ac", "6s"], "show": 3},
+        ]
         foundations = [[], [], [], []]
         extra = {"move_number": 0, "score": 0, "last_move_piles": []}
     elif stage == "mid":
-        tableau = [(0, ["Kh", "Qc", "Jd"]), (0, []), (1, ["Qd", "Jc", "7h", "6s"]), (2, ["5s"]),
-                   (3, ["7d", "6c", "5h", "4c"]), (4, ["Kc"]), (6, ["2h"])]
-        piles = [{"id": "s", "kind": "stock", "down": 5, "cards": []},
-                 {"id": "w", "kind": "waste", "down": 0, "cards": ["4s", "3h", "7c"], "show": 2}]
+        tableau = [
+            (0, ["Kh", "Qc", "Jd"]),
+            (0, []),
+            (1, ["Qd", "Jc", "7h", "6s"]),
+            (2, ["5s"]),
+            (3, ["7d", "6c", "5h", "4c"]),
+            (4, ["Kc"]),
+            (6, ["2h"]),
+        ]
+        piles = [
+            {"id": "s", "kind": "stock", "down": 5, "cards": []},
+            {"id": "w", "kind": "waste", "down": 0, "cards": ["4s", "3h", "7c"], "show": 2},
+        ]
         foundations = [["Ad", "2d", "3d"], ["Ah"], [], ["As", "2s"]]
-        extra = {"move_number": 23, "score": 95, "last_move_piles": ["w", "3"],
-                 "last_move": "w3", "stock_recycles": 1, "score_move": 23}
+        extra = {
+            "move_number": 23,
+            "score": 95,
+            "last_move_piles": ["w", "3"],
+            "last_move": "w3",
+            "stock_recycles": 1,
+            "score_move": 23,
+        }
     else:
         tableau = [(0, []) for _ in range(7)]
-        piles = [{"id": "s", "kind": "stock", "down": 0, "cards": []},
-                 {"id": "w", "kind": "waste", "down": 0, "cards": [], "show": 3}]
+        piles = [
+            {"id": "s", "kind": "stock", "down": 0, "cards": []},
+            {"id": "w", "kind": "waste", "down": 0, "cards": [], "show": 3},
+        ]
         ranks = "A234567JQK"
         foundations = [[r + s for r in ranks] for s in "dhcs"]
-        extra = {"move_number": 131, "score": 640, "is_over": True, "outcome": "won",
-                 "current_player": None, "last_move_piles": ["4", "f4"], "last_move": "4f4"}
+        extra = {
+            "move_number": 131,
+            "score": 640,
+            "is_over": True,
+            "outcome": "won",
+            "current_player": None,
+            "last_move_piles": ["4", "f4"],
+            "last_move": "4f4",
+        }
     for k, suit in enumerate("dhcs"):
-        piles.append({"id": f"f{k + 1}", "kind": "foundation", "down": 0,
-                      "cards": foundations[k], "suit": suit})
+        piles.append(
+            {
+                "id": f"f{k + 1}",
+                "kind": "foundation",
+                "down": 0,
+                "cards": foundations[k],
+                "suit": suit,
+            }
+        )
     for k, (down, cards) in enumerate(tableau):
         piles.append({"id": str(k + 1), "kind": "tableau", "down": down, "cards": cards})
-    view = _base("solitario", deck="italian40", piles=piles, stalled=False, stock_recycles=0,
-                 score_move=0)
+    view = _base(
+        "solitario", deck="italian40", piles=piles, stalled=False, stock_recycles=0, score_move=0
+    )
     view.update(extra)
     return view
 
@@ -67,24 +116,38 @@ def canfield_view(stage: str = "mid") -> dict[str, Any]:
         reserve, stock, waste = (7, ["Jd"]), 16, ["3s", "Qh", "5c"]
         found = [["8h", "9h"], ["8s", "9s", "Ts"], ["8d"], []]
         tableau = [["4d", "3c", "2h"], ["Ks", "Qd", "Jc", "Th", "9c"], ["Ac"], ["7h", "6s"]]
-        extra = {"move_number": 37, "score": -15, "dollars": -15, "last_move_piles": ["r", "4"],
-                 "last_move": "r4"}
+        extra = {
+            "move_number": 37,
+            "score": -15,
+            "dollars": -15,
+            "last_move_piles": ["r", "4"],
+            "last_move": "r4",
+        }
     else:
         reserve, stock, waste = (3, ["4h"]), 0, ["Ad", "Qs", "6d", "2c", "Jh", "5s", "9d"]
         found = [["8h", "9h", "Th"], ["8s", "9s", "Ts", "Js"], ["8d", "9d"], ["8c"]]
         tableau = [["7d", "6c"], ["Kc", "Qh"], ["5h", "4s", "3d"], ["2s"]]
-        extra = {"move_number": 88, "score": 0, "dollars": 0, "is_over": True,
-                 "outcome": "stalled", "stalled": True, "current_player": None,
-                 "last_move_piles": ["s", "w"], "last_move": "s"}
-    piles = [{"id": "s", "kind": "stock", "down": stock, "cards": []},
-             {"id": "w", "kind": "waste", "down": 0, "cards": waste, "show": 3},
-             {"id": "r", "kind": "reserve", "down": reserve[0], "cards": reserve[1]}]
+        extra = {
+            "move_number": 88,
+            "score": 0,
+            "dollars": 0,
+            "is_over": True,
+            "outcome": "stalled",
+            "stalled": True,
+            "current_player": None,
+            "last_move_piles": ["s", "w"],
+            "last_move": "s",
+        }
+    piles = [
+        {"id": "s", "kind": "stock", "down": stock, "cards": []},
+        {"id": "w", "kind": "waste", "down": 0, "cards": waste, "show": 3},
+        {"id": "r", "kind": "reserve", "down": reserve[0], "cards": reserve[1]},
+    ]
     for k, cards in enumerate(found):
         piles.append({"id": f"f{k + 1}", "kind": "foundation", "down": 0, "cards": cards})
     for k, cards in enumerate(tableau):
         piles.append({"id": str(k + 1), "kind": "tableau", "down": 0, "cards": cards})
-    view = _base("canfield", deck="french52", piles=piles, stalled=False, base_rank=8,
-                 redeals=1)
+    view = _base("canfield", deck="french52", piles=piles, stalled=False, base_rank=8, redeals=1)
     view.update(extra)
     return view
 
@@ -107,22 +170,48 @@ def squadratik_view(game: str = "squadratik") -> dict[str, Any]:
         {"x": 1, "y": 0, "card": sq_card(9, "master", ["R3", "R4", "R1", "R2"], 1), "path": "E"},
     ]
     paths = {
-        "N": {"open": True, "cells": [[0, -1], [0, -2]], "ends": ["N", "N>e", "N>w"],
-              "after_empty": 0},
+        "N": {
+            "open": True,
+            "cells": [[0, -1], [0, -2]],
+            "ends": ["N", "N>e", "N>w"],
+            "after_empty": 0,
+        },
         "E": {"open": True, "cells": [[1, 0]], "ends": ["E"], "after_empty": 1},
-        "S": None, "W": None,
+        "S": None,
+        "W": None,
     }
-    hand = [sq_card(31, "normal", ["B4", "R1", "0", "B2"]), sq_card(5, "empty", ["0"] * 4),
-            sq_card(12, "master", ["B2", "B3", "B4", "B1"]),
-            sq_card(40, "normal", ["R2", "R2", "B1", "0"])]
-    view = _base(game, board=board, paths=paths, hand=hand, stock=30, removed_points=12,
-                 last_move_cells=[[0, -2]], move_number=7, last_move="2N", score=12)
+    hand = [
+        sq_card(31, "normal", ["B4", "R1", "0", "B2"]),
+        sq_card(5, "empty", ["0"] * 4),
+        sq_card(12, "master", ["B2", "B3", "B4", "B1"]),
+        sq_card(40, "normal", ["R2", "R2", "B1", "0"]),
+    ]
+    view = _base(
+        game,
+        board=board,
+        paths=paths,
+        hand=hand,
+        stock=30,
+        removed_points=12,
+        last_move_cells=[[0, -2]],
+        move_number=7,
+        last_move="2N",
+        score=12,
+    )
     if game == "maestras":
-        view.update(players=["ana", "bob", "cy"], viewer="ana", current_player="bob",
-                    phase="main", removed_points=None, results=None, seats=[
-                        {"player": "ana", "hand": 4, "masters": 1, "cards": 5, "timeouts": 0},
-                        {"player": "bob", "hand": 4, "masters": 0, "cards": 0, "timeouts": 0},
-                        {"player": "cy", "hand": 3, "masters": 2, "cards": 9, "timeouts": 1}])
+        view.update(
+            players=["ana", "bob", "cy"],
+            viewer="ana",
+            current_player="bob",
+            phase="main",
+            removed_points=None,
+            results=None,
+            seats=[
+                {"player": "ana", "hand": 4, "masters": 1, "cards": 5, "timeouts": 0},
+                {"player": "bob", "hand": 4, "masters": 0, "cards": 0, "timeouts": 0},
+                {"player": "cy", "hand": 3, "masters": 2, "cards": 9, "timeouts": 1},
+            ],
+        )
         view.pop("removed_points")
     return view
 

@@ -21,7 +21,12 @@ def _pts(cx: float, cy: float, s: float, coords: list[tuple[float, float]], flip
 
 
 def french_pip(
-    draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, s: float, fill: Colour,
+    draw: ImageDraw.ImageDraw,
+    suit: str,
+    cx: float,
+    cy: float,
+    s: float,
+    fill: Colour,
     flip: bool = False,
 ) -> None:
     """A French suit symbol (``d h c s``) about ``s`` pixels tall, centred on ``(cx, cy)``."""
@@ -58,20 +63,33 @@ def french_pip(
 # brown), piacentine cooler (yellow, blue, green), as on the printed decks.
 ITALIAN_COLOURS: dict[str, dict[str, Colour]] = {
     "napoletane": {
-        "gold": (226, 170, 30), "red": (196, 30, 36), "wood": (150, 90, 40),
-        "leaf": (60, 130, 60), "steel": (70, 110, 190), "hilt": (226, 170, 30),
+        "gold": (226, 170, 30),
+        "red": (196, 30, 36),
+        "wood": (150, 90, 40),
+        "leaf": (60, 130, 60),
+        "steel": (70, 110, 190),
+        "hilt": (226, 170, 30),
         "ink": (30, 24, 20),
     },
     "piacentine": {
-        "gold": (246, 200, 40), "red": (40, 80, 170), "wood": (40, 120, 70),
-        "leaf": (200, 40, 40), "steel": (40, 60, 120), "hilt": (200, 40, 40),
+        "gold": (246, 200, 40),
+        "red": (40, 80, 170),
+        "wood": (40, 120, 70),
+        "leaf": (200, 40, 40),
+        "steel": (40, 60, 120),
+        "hilt": (200, 40, 40),
         "ink": (20, 30, 60),
     },
 }
 
 
 def italian_pip(
-    draw: ImageDraw.ImageDraw, suit: str, cx: float, cy: float, s: float, style: str,
+    draw: ImageDraw.ImageDraw,
+    suit: str,
+    cx: float,
+    cy: float,
+    s: float,
+    style: str,
     tilt: int = 0,
 ) -> None:
     """An Italian suit symbol: denari (``d``) coin, coppe (``h``) cup, bastoni (``c``) club,
@@ -95,27 +113,42 @@ def italian_pip(
     elif suit == "h":
         top = cy - s * 0.46
         bowl = [
-            (cx - s * 0.36, top), (cx + s * 0.36, top), (cx + s * 0.3, top + s * 0.2),
-            (cx + s * 0.12, top + s * 0.42), (cx - s * 0.12, top + s * 0.42),
+            (cx - s * 0.36, top),
+            (cx + s * 0.36, top),
+            (cx + s * 0.3, top + s * 0.2),
+            (cx + s * 0.12, top + s * 0.42),
+            (cx - s * 0.12, top + s * 0.42),
             (cx - s * 0.3, top + s * 0.2),
         ]
         draw.polygon(bowl, fill=c["gold"], outline=ink, width=w)
         draw.rectangle(
-            (cx - s * 0.36, top, cx + s * 0.36, top + s * 0.07), fill=c["red"], outline=ink,
+            (cx - s * 0.36, top, cx + s * 0.36, top + s * 0.07),
+            fill=c["red"],
+            outline=ink,
             width=w,
         )
         draw.rectangle(
-            (cx - s * 0.05, top + s * 0.42, cx + s * 0.05, top + s * 0.72), fill=c["gold"],
-            outline=ink, width=w,
+            (cx - s * 0.05, top + s * 0.42, cx + s * 0.05, top + s * 0.72),
+            fill=c["gold"],
+            outline=ink,
+            width=w,
         )
         draw.ellipse(
-            (cx - s * 0.1, top + s * 0.52, cx + s * 0.1, top + s * 0.64), fill=c["red"],
-            outline=ink, width=w,
+            (cx - s * 0.1, top + s * 0.52, cx + s * 0.1, top + s * 0.64),
+            fill=c["red"],
+            outline=ink,
+            width=w,
         )
         draw.polygon(
-            [(cx - s * 0.07, top + s * 0.72), (cx + s * 0.07, top + s * 0.72),
-             (cx + s * 0.28, top + s * 0.92), (cx - s * 0.28, top + s * 0.92)],
-            fill=c["red"], outline=ink, width=w,
+            [
+                (cx - s * 0.07, top + s * 0.72),
+                (cx + s * 0.07, top + s * 0.72),
+                (cx + s * 0.28, top + s * 0.92),
+                (cx - s * 0.28, top + s * 0.92),
+            ],
+            fill=c["red"],
+            outline=ink,
+            width=w,
         )
     elif suit == "c":
         # a knotty club, thick at the top: tilted like the printed bastoni
@@ -128,8 +161,9 @@ def italian_pip(
             for side in (-1, 1):
                 px, py = cx + (kx + side * 0.16) * s, cy + ky * s
                 pr = s * 0.065
-                draw.ellipse((px - pr, py - pr, px + pr, py + pr), fill=c["leaf"], outline=ink,
-                             width=w)
+                draw.ellipse(
+                    (px - pr, py - pr, px + pr, py + pr), fill=c["leaf"], outline=ink, width=w
+                )
     elif suit == "s":
         lean = tilt * 0.18
         blade = [(-0.1, -0.22), (0.1, -0.22), (0.08, 0.4), (0.0, 0.5), (-0.08, 0.4)]
@@ -150,8 +184,13 @@ def italian_pip(
 
 # ----- figures ---------------------------------------------------------------------------------
 def figure(
-    draw: ImageDraw.ImageDraw, kind: str, box: tuple[float, float, float, float],
-    body: Colour, trim: Colour, skin: Colour = (246, 214, 176), ink: Colour = (25, 25, 25),
+    draw: ImageDraw.ImageDraw,
+    kind: str,
+    box: tuple[float, float, float, float],
+    body: Colour,
+    trim: Colour,
+    skin: Colour = (246, 214, 176),
+    ink: Colour = (25, 25, 25),
 ) -> None:
     """A figure silhouette filling ``box``: ``page`` (Jack/Fante: tall cap with a feather),
     ``queen`` (a tiara and long gown), ``king`` (a crown and a wide cape) or ``knight`` (a
@@ -165,44 +204,92 @@ def figure(
 
     if kind == "knight":
         # horse body, legs, neck and head, rider on top
-        draw.polygon([P(.18, .62), P(.78, .6), P(.86, .7), P(.8, .78), P(.2, .8), P(.12, .7)],
-                     fill=trim, outline=ink, width=lw)
-        for u in (.22, .34, .64, .76):
-            draw.rectangle((*P(u, .76), *P(u + .06, .97)), fill=trim, outline=ink, width=lw)
-        draw.polygon([P(.7, .64), P(.8, .36), P(.95, .42), P(.96, .5), P(.86, .5), P(.84, .66)],
-                     fill=trim, outline=ink, width=lw)
-        draw.polygon([P(.12, .66), P(.02, .82), P(.08, .84), P(.18, .7)], fill=ink)  # tail
-        draw.polygon([P(.38, .62), P(.58, .62), P(.56, .3), P(.4, .3)], fill=body, outline=ink,
-                     width=lw)
-        draw.ellipse((*P(.4, .12), *P(.56, .3)), fill=skin, outline=ink, width=lw)
-        draw.polygon([P(.38, .16), P(.58, .16), P(.6, .08), P(.36, .08)], fill=trim, outline=ink,
-                     width=lw)
-        draw.line([P(.56, .4), P(.84, .44)], fill=ink, width=lw * 2)  # reins
+        draw.polygon(
+            [P(0.18, 0.62), P(0.78, 0.6), P(0.86, 0.7), P(0.8, 0.78), P(0.2, 0.8), P(0.12, 0.7)],
+            fill=trim,
+            outline=ink,
+            width=lw,
+        )
+        for u in (0.22, 0.34, 0.64, 0.76):
+            draw.rectangle((*P(u, 0.76), *P(u + 0.06, 0.97)), fill=trim, outline=ink, width=lw)
+        draw.polygon(
+            [P(0.7, 0.64), P(0.8, 0.36), P(0.95, 0.42), P(0.96, 0.5), P(0.86, 0.5), P(0.84, 0.66)],
+            fill=trim,
+            outline=ink,
+            width=lw,
+        )
+        draw.polygon([P(0.12, 0.66), P(0.02, 0.82), P(0.08, 0.84), P(0.18, 0.7)], fill=ink)  # tail
+        draw.polygon(
+            [P(0.38, 0.62), P(0.58, 0.62), P(0.56, 0.3), P(0.4, 0.3)],
+            fill=body,
+            outline=ink,
+            width=lw,
+        )
+        draw.ellipse((*P(0.4, 0.12), *P(0.56, 0.3)), fill=skin, outline=ink, width=lw)
+        draw.polygon(
+            [P(0.38, 0.16), P(0.58, 0.16), P(0.6, 0.08), P(0.36, 0.08)],
+            fill=trim,
+            outline=ink,
+            width=lw,
+        )
+        draw.line([P(0.56, 0.4), P(0.84, 0.44)], fill=ink, width=lw * 2)  # reins
         return
     # standing figures: gown/cape, head, headgear
     if kind == "king":
-        draw.polygon([P(.5, .3), P(.92, .98), P(.08, .98)], fill=trim, outline=ink, width=lw)
-        draw.polygon([P(.32, .34), P(.68, .34), P(.76, .98), P(.24, .98)], fill=body,
-                     outline=ink, width=lw)
+        draw.polygon([P(0.5, 0.3), P(0.92, 0.98), P(0.08, 0.98)], fill=trim, outline=ink, width=lw)
+        draw.polygon(
+            [P(0.32, 0.34), P(0.68, 0.34), P(0.76, 0.98), P(0.24, 0.98)],
+            fill=body,
+            outline=ink,
+            width=lw,
+        )
     elif kind == "queen":
-        draw.polygon([P(.36, .32), P(.64, .32), P(.86, .98), P(.14, .98)], fill=body,
-                     outline=ink, width=lw)
-        draw.rectangle((*P(.4, .42), *P(.6, .46)), fill=trim)
+        draw.polygon(
+            [P(0.36, 0.32), P(0.64, 0.32), P(0.86, 0.98), P(0.14, 0.98)],
+            fill=body,
+            outline=ink,
+            width=lw,
+        )
+        draw.rectangle((*P(0.4, 0.42), *P(0.6, 0.46)), fill=trim)
     else:  # page
-        draw.polygon([P(.34, .32), P(.66, .32), P(.64, .68), P(.36, .68)], fill=body,
-                     outline=ink, width=lw)
-        draw.rectangle((*P(.37, .68), *P(.47, .98)), fill=trim, outline=ink, width=lw)
-        draw.rectangle((*P(.53, .68), *P(.63, .98)), fill=trim, outline=ink, width=lw)
-    draw.ellipse((*P(.38, .1), *P(.62, .32)), fill=skin, outline=ink, width=lw)
+        draw.polygon(
+            [P(0.34, 0.32), P(0.66, 0.32), P(0.64, 0.68), P(0.36, 0.68)],
+            fill=body,
+            outline=ink,
+            width=lw,
+        )
+        draw.rectangle((*P(0.37, 0.68), *P(0.47, 0.98)), fill=trim, outline=ink, width=lw)
+        draw.rectangle((*P(0.53, 0.68), *P(0.63, 0.98)), fill=trim, outline=ink, width=lw)
+    draw.ellipse((*P(0.38, 0.1), *P(0.62, 0.32)), fill=skin, outline=ink, width=lw)
     if kind == "king":
-        draw.polygon([P(.36, .13), P(.36, .0), P(.43, .07), P(.5, -.02), P(.57, .07), P(.64, .0),
-                      P(.64, .13)], fill=(236, 188, 40), outline=ink, width=lw)
+        draw.polygon(
+            [
+                P(0.36, 0.13),
+                P(0.36, 0.0),
+                P(0.43, 0.07),
+                P(0.5, -0.02),
+                P(0.57, 0.07),
+                P(0.64, 0.0),
+                P(0.64, 0.13),
+            ],
+            fill=(236, 188, 40),
+            outline=ink,
+            width=lw,
+        )
     elif kind == "queen":
-        draw.polygon([P(.38, .14), P(.44, .04), P(.5, .1), P(.56, .04), P(.62, .14)],
-                     fill=(236, 188, 40), outline=ink, width=lw)
-        for u in (.44, .56):
-            draw.ellipse((*P(u - .03, .01), *P(u + .03, .07)), fill=trim)
+        draw.polygon(
+            [P(0.38, 0.14), P(0.44, 0.04), P(0.5, 0.1), P(0.56, 0.04), P(0.62, 0.14)],
+            fill=(236, 188, 40),
+            outline=ink,
+            width=lw,
+        )
+        for u in (0.44, 0.56):
+            draw.ellipse((*P(u - 0.03, 0.01), *P(u + 0.03, 0.07)), fill=trim)
     else:
-        draw.polygon([P(.34, .16), P(.66, .16), P(.6, .06), P(.38, .06)], fill=trim, outline=ink,
-                     width=lw)
-        draw.line([P(.62, .08), P(.8, -.02)], fill=ink, width=lw * 3)  # feather
+        draw.polygon(
+            [P(0.34, 0.16), P(0.66, 0.16), P(0.6, 0.06), P(0.38, 0.06)],
+            fill=trim,
+            outline=ink,
+            width=lw,
+        )
+        draw.line([P(0.62, 0.08), P(0.8, -0.02)], fill=ink, width=lw * 3)  # feather

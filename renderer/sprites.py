@@ -21,13 +21,20 @@ def shrink(image: Image.Image, width: int, height: int) -> Image.Image:
 
 
 def card_body(
-    draw: ImageDraw.ImageDraw, width: int, height: int, fill: tuple[int, ...],
-    outline: tuple[int, ...] = (40, 40, 40), line: float = 1.5,
+    draw: ImageDraw.ImageDraw,
+    width: int,
+    height: int,
+    fill: tuple[int, ...],
+    outline: tuple[int, ...] = (40, 40, 40),
+    line: float = 1.5,
 ) -> None:
     """A rounded card outline filling a supersampled canvas of the final size ``width x height``."""
     draw.rounded_rectangle(
-        (0, 0, width * SS - 1, height * SS - 1), radius=theme.CARD_RADIUS * SS, fill=fill,
-        outline=outline, width=round(line * SS),
+        (0, 0, width * SS - 1, height * SS - 1),
+        radius=theme.CARD_RADIUS * SS,
+        fill=fill,
+        outline=outline,
+        width=round(line * SS),
     )
 
 
@@ -48,12 +55,19 @@ def _split(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
     width, height = sprite.size
     edge = min(height // 2, theme.CARD_RADIUS + 2)
     parts: list[Part]
-    if sprite.mode == "RGBA" and sprite.getchannel("A").crop(
-            (0, edge, width, height - edge)).getextrema()[0] == 255:
-        parts = [(0, converted.crop((0, 0, width, edge)), mask.crop((0, 0, width, edge))),
-                 (edge, converted.crop((0, edge, width, height - edge)), None),
-                 (height - edge, converted.crop((0, height - edge, width, height)),
-                  mask.crop((0, height - edge, width, height)))]
+    if (
+        sprite.mode == "RGBA"
+        and sprite.getchannel("A").crop((0, edge, width, height - edge)).getextrema()[0] == 255
+    ):
+        parts = [
+            (0, converted.crop((0, 0, width, edge)), mask.crop((0, 0, width, edge))),
+            (edge, converted.crop((0, edge, width, height - edge)), None),
+            (
+                height - edge,
+                converted.crop((0, height - edge, width, height)),
+                mask.crop((0, height - edge, width, height)),
+            ),
+        ]
     else:
         parts = [(0, converted, mask)]
     if len(_SPLIT) > 4096:
@@ -62,8 +76,9 @@ def _split(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
     return parts
 
 
-def paste_sprite(image: Image.Image, sprite: Image.Image, x: int, y: int,
-                 under: tuple[int, ...] = theme.TABLE) -> None:
+def paste_sprite(
+    image: Image.Image, sprite: Image.Image, x: int, y: int, under: tuple[int, ...] = theme.TABLE
+) -> None:
     """Paste an RGBA card sprite at ``(x, y)``, respecting its transparent rounded corners; on a
     palette board their anti-aliased edge is blended over ``under`` (what lies beneath)."""
     if image.mode != "P":

@@ -124,8 +124,12 @@ def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLay
     layout.board_area = Rect(MARGIN, HEADER_H + MARGIN, BOARD_SIDE, BOARD_SIDE)
 
     def at(x: int, y: int) -> Rect:
-        return Rect(round(centre_x + (x - centre[0]) * cell) - card // 2,
-                    round(centre_y + (y - centre[1]) * cell) - card // 2, card, card)
+        return Rect(
+            round(centre_x + (x - centre[0]) * cell) - card // 2,
+            round(centre_y + (y - centre[1]) * cell) - card // 2,
+            card,
+            card,
+        )
 
     for x, y in sorted(cells, key=lambda c: (c[1], c[0])):
         layout.cells[(x, y)] = at(x, y)
@@ -167,11 +171,17 @@ def _hand_layout(view: dict[str, Any]) -> SquadratikLayout:
         x = x0 + k * column
         layout.hand.append(Rect(x, y, HAND_CARD, HAND_CARD))
         # the three other rotations, small, so a player can pick r1-r3 at a glance
-        layout.previews.append([
-            Rect(x + (HAND_CARD - 2 * PREVIEW - 8) // 2 + (r - 1) % 2 * (PREVIEW + 8),
-                 y + HAND_CARD + 30 + (r - 1) // 2 * (PREVIEW + 26), PREVIEW, PREVIEW)
-            for r in (1, 2, 3)
-        ])
+        layout.previews.append(
+            [
+                Rect(
+                    x + (HAND_CARD - 2 * PREVIEW - 8) // 2 + (r - 1) % 2 * (PREVIEW + 8),
+                    y + HAND_CARD + 30 + (r - 1) // 2 * (PREVIEW + 26),
+                    PREVIEW,
+                    PREVIEW,
+                )
+                for r in (1, 2, 3)
+            ]
+        )
     layout.height = y + HAND_CARD + 30 + 2 * (PREVIEW + 26) + MARGIN
     return layout
 
@@ -187,16 +197,18 @@ def _dashed_slot(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text
     for start in range(y0, y1, 2 * dash):
         draw.line([(x0, start), (x0, min(start + dash, y1))], fill=line, width=2)
         draw.line([(x1, start), (x1, min(start + dash, y1))], fill=line, width=2)
-    paste_text(image, rect.centre, text, max(16, rect.w // 3), theme.LABEL_TEXT, anchor="mm",
-              bold=True)
+    paste_text(
+        image, rect.centre, text, max(16, rect.w // 3), theme.LABEL_TEXT, anchor="mm", bold=True
+    )
 
 
 def _slot_text(end: str) -> str:
     return end.replace(">", "").upper()[:1] + end.replace(">", "")[1:].lower()
 
 
-def _header(view: dict[str, Any], lang: str, clock: str | None, hand: bool,
-            player: str | None = None) -> tuple[str, str]:
+def _header(
+    view: dict[str, Any], lang: str, clock: str | None, hand: bool, player: str | None = None
+) -> tuple[str, str]:
     if view.get("game") == "maestras":
         left = "Cartas Maestras"
         if hand:
@@ -208,17 +220,24 @@ def _header(view: dict[str, Any], lang: str, clock: str | None, hand: bool,
         left = f"El Solitario  ·  {word('deal', lang)} {view.get('deal', 0)}"
         if player:
             left += f"  ·  {short_name(player)}"
-        right = (f"{word('points', lang)} {view.get('removed_points', view.get('score', 0))}    "
-                 f"{word('moves', lang)} {view.get('move_number', 0)}    "
-                 f"{word('stock', lang)} {view.get('stock', 0)}")
+        right = (
+            f"{word('points', lang)} {view.get('removed_points', view.get('score', 0))}    "
+            f"{word('moves', lang)} {view.get('move_number', 0)}    "
+            f"{word('stock', lang)} {view.get('stock', 0)}"
+        )
     if clock:
         right += f"    {clock}"
     return left, right
 
 
 def draw_squadratik(
-    view: dict[str, Any], *, lang: str = "en", clock: str | None = None,
-    selected: str | None = None, targets: list[str] | tuple = (), hand: bool = False,
+    view: dict[str, Any],
+    *,
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple = (),
+    hand: bool = False,
     player: str | None = None,
 ) -> Image.Image:
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
@@ -226,8 +245,7 @@ def draw_squadratik(
     layout = squadratik_layout(view, hand=hand)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *_header(view, lang, clock, hand, player),
-                height=HEADER_H)
+    draw_header(image, layout.width, *_header(view, lang, clock, hand, player), height=HEADER_H)
     if hand:
         _draw_private_hand(image, draw, view, layout, lang, selected)
         return image
@@ -259,16 +277,25 @@ def _draw_status(image: Image.Image, rect: Rect, text: str) -> None:
     size = 36
     while size > 18 and text_width(text, size, True) > rect.w - 2 * MARGIN:
         size -= 4
-    paste_text(image, rect.centre, text, size, theme.LAST_MOVE, anchor="mm", bold=True,
-               under=theme.HEADER)
+    paste_text(
+        image, rect.centre, text, size, theme.LAST_MOVE, anchor="mm", bold=True, under=theme.HEADER
+    )
 
 
-def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, number: int
-                 ) -> None:
-    draw.rounded_rectangle((rect.x, rect.y - 28, rect.x + 34, rect.y - 4), radius=6,
-                           fill=ink(draw, theme.LABEL_BG))
-    paste_text(image, (rect.x + 17, rect.y - 16), str(number), 20, theme.WHITE, anchor="mm",
-               bold=True, under=theme.LABEL_BG)
+def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, number: int) -> None:
+    draw.rounded_rectangle(
+        (rect.x, rect.y - 28, rect.x + 34, rect.y - 4), radius=6, fill=ink(draw, theme.LABEL_BG)
+    )
+    paste_text(
+        image,
+        (rect.x + 17, rect.y - 16),
+        str(number),
+        20,
+        theme.WHITE,
+        anchor="mm",
+        bold=True,
+        under=theme.LABEL_BG,
+    )
 
 
 def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
@@ -285,8 +312,14 @@ def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, sele
 
 def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
     if not view.get("hand"):
-        paste_text(image, (layout.width // 2, HEADER_H + MARGIN + EMPTY_HAND_H // 2),
-                   word("empty_hand", lang), 26, theme.MUTED, anchor="mm")
+        paste_text(
+            image,
+            (layout.width // 2, HEADER_H + MARGIN + EMPTY_HAND_H // 2),
+            word("empty_hand", lang),
+            26,
+            theme.MUTED,
+            anchor="mm",
+        )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
         _slot_number(image, draw, rect, k)
         sprite = card_sprite(card, rect.w)
@@ -297,42 +330,78 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
             continue  # an empty card looks the same at any rotation
         for r, small in zip((1, 2, 3), layout.previews[k - 1], strict=True):
             base = int(card.get("rotation") or 0)
-            sprite = squadratik_card(card.get("kind", "normal"), tuple(card["sides"]),
-                                     int(card.get("points") or 0), (base + r) % 4, small.w)
+            sprite = squadratik_card(
+                card.get("kind", "normal"),
+                tuple(card["sides"]),
+                int(card.get("points") or 0),
+                (base + r) % 4,
+                small.w,
+            )
             paste_sprite(image, sprite, small.x, small.y)
-            paste_text(image, (small.centre[0], small.bottom + 12), f"r{r}", 18, theme.LABEL_TEXT,
-                      anchor="mm", bold=True)
+            paste_text(
+                image,
+                (small.centre[0], small.bottom + 12),
+                f"r{r}",
+                18,
+                theme.LABEL_TEXT,
+                anchor="mm",
+                bold=True,
+            )
 
 
-def _draw_seats(image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
-                ) -> None:
+def _draw_seats(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
+) -> None:
     results = {r["player"]: r for r in view.get("results") or []}
     current = view.get("current_player")
     for seat, rect in zip(view.get("seats") or [], layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
         background = theme.TURN_BG if is_turn else theme.LABEL_BG
-        draw.rounded_rectangle(rect.box(), radius=8,
-                               fill=ink(draw, background),
-                               outline=ink(draw, theme.LAST_MOVE) if is_turn else None, width=3)
+        draw.rounded_rectangle(
+            rect.box(),
+            radius=8,
+            fill=ink(draw, background),
+            outline=ink(draw, theme.LAST_MOVE) if is_turn else None,
+            width=3,
+        )
         cy = rect.y + rect.h // 2
         x = rect.x + 14
         if name in results:
-            paste_text(image, (x, cy), f"#{results[name].get('place', '')}", 22, theme.LAST_MOVE,
-                       anchor="lm", bold=True, under=background)
+            paste_text(
+                image,
+                (x, cy),
+                f"#{results[name].get('place', '')}",
+                22,
+                theme.LAST_MOVE,
+                anchor="lm",
+                bold=True,
+                under=background,
+            )
             x += 44
         elif is_turn:
-            draw.polygon([(x, cy - 10), (x + 16, cy), (x, cy + 10)], fill=ink(draw, theme.LAST_MOVE))
+            draw.polygon(
+                [(x, cy - 10), (x + 16, cy), (x, cy + 10)], fill=ink(draw, theme.LAST_MOVE)
+            )
             x += 28
         shown = short_name(name)
-        paste_text(image, (x, cy), shown, 22, theme.WHITE, anchor="lm", bold=True,
-                   under=background)
+        paste_text(image, (x, cy), shown, 22, theme.WHITE, anchor="lm", bold=True, under=background)
         # right side: hand count (backs), masters (crown), won cards
         right = rect.right - 14
-        parts = [(f"{word('cards', lang)} {seat.get('cards', 0)}", theme.WHITE),
-                 (f"{word('masters', lang)} {seat.get('masters', 0)}", theme.GOLD),
-                 (f"{word('hand', lang)} {seat.get('hand', 0)}", theme.MUTED)]
+        parts = [
+            (f"{word('cards', lang)} {seat.get('cards', 0)}", theme.WHITE),
+            (f"{word('masters', lang)} {seat.get('masters', 0)}", theme.GOLD),
+            (f"{word('hand', lang)} {seat.get('hand', 0)}", theme.MUTED),
+        ]
         for text, colour in parts:
-            paste_text(image, (right, cy), text, 20, colour, anchor="rm", bold=colour == theme.GOLD,
-                       under=background)
+            paste_text(
+                image,
+                (right, cy),
+                text,
+                20,
+                colour,
+                anchor="rm",
+                bold=colour == theme.GOLD,
+                under=background,
+            )
             right -= text_width(text, 20, True) + 26

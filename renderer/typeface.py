@@ -72,8 +72,13 @@ def _is_modifier(char: str) -> bool:
     joiner, skin-tone modifiers, tag characters, control characters. Without their base glyph
     they mean nothing."""
     code = ord(char)
-    return (0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or 0xE0000 <= code <= 0xE007F
-            or 0xE0100 <= code <= 0xE01EF or unicodedata.category(char) in ("Cf", "Cc"))
+    return (
+        0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0000 <= code <= 0xE007F
+        or 0xE0100 <= code <= 0xE01EF
+        or unicodedata.category(char) in ("Cf", "Cc")
+    )
 
 
 @lru_cache(maxsize=4096)

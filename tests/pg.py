@@ -59,7 +59,9 @@ class PgServer:
         name = f"t{next(_numbers)}"
         admin = await asyncpg.connect(self.url(), timeout=10)
         try:
-            await admin.execute(f"CREATE DATABASE {name}" + (f" TEMPLATE {TEMPLATE}" if migrated else ""))
+            await admin.execute(
+                f"CREATE DATABASE {name}" + (f" TEMPLATE {TEMPLATE}" if migrated else "")
+            )
         finally:
             await admin.close()
         return self.url(name)

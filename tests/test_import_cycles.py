@@ -60,7 +60,9 @@ def import_graph(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, 
                     anchor = own_package.split(".")[: len(own_package.split(".")) - node.level + 1]
                     base = ".".join(anchor + ([base] if base else []))
                 # ``from pkg import mod`` loads pkg.mod when it is a module, else only pkg
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names]
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in paths else base for a in node.names
+                ]
             for target in targets:
                 parts = target.split(".")
                 for depth in range(1, len(parts) + 1):
@@ -116,7 +118,9 @@ def test_the_core_imports_no_feature_and_engine_and_renderer_never_import_bot():
     graph = import_graph(ROOT)
     for module, imported in graph.items():
         if module.startswith("bot.core"):
-            assert not {m for m in imported if m.startswith(("bot.features", "bot.app", "bot.platforms"))}, module
+            assert not {
+                m for m in imported if m.startswith(("bot.features", "bot.app", "bot.platforms"))
+            }, module
         if module.startswith(("engine", "renderer")):
             assert not {m for m in imported if m.startswith("bot")}, module
 
@@ -125,7 +129,9 @@ def test_the_walker_finds_a_cycle_through_type_checking_and_a_package_init(tmp_p
     (tmp_path / "bot" / "core").mkdir(parents=True)
     (tmp_path / "bot" / "__init__.py").write_text("")
     (tmp_path / "bot" / "core" / "__init__.py").write_text("from bot.core.dispatch import Core\n")
-    (tmp_path / "bot" / "core" / "dispatch.py").write_text("from bot import feature\nclass Core: ...\n")
+    (tmp_path / "bot" / "core" / "dispatch.py").write_text(
+        "from bot import feature\nclass Core: ...\n"
+    )
     (tmp_path / "bot" / "core" / "context.py").write_text("")
     (tmp_path / "bot" / "feature.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.core.context import Ctx\n"
@@ -135,5 +141,7 @@ def test_the_walker_finds_a_cycle_through_type_checking_and_a_package_init(tmp_p
     assert graph["bot.feature"] == {"bot.core", "bot.core.context"}
     assert cycles(graph) == [["bot.core", "bot.core.dispatch", "bot.feature"]]
     # a function-level import alone makes no cycle
-    (tmp_path / "bot" / "feature.py").write_text("def later():\n    from bot.core import dispatch\n")
+    (tmp_path / "bot" / "feature.py").write_text(
+        "def later():\n    from bot.core import dispatch\n"
+    )
     assert cycles(import_graph(tmp_path, ("bot",))) == []

@@ -17,7 +17,7 @@ BITS = {
 
 def test_the_discord_permissions_integer_matches_the_listed_permissions() -> None:
     text = README.read_text(encoding="utf-8")
-    step = text[text.index("bot permissions "):text.index("The invite link is then")]
+    step = text[text.index("bot permissions ") : text.index("The invite link is then")]
     listed = set(re.findall(r"\*\*([A-Za-z ]+)\*\*", step))
     assert listed and listed <= set(BITS), listed
     (integer,) = set(re.findall(r"permissions integer `(\d+)`", step))

@@ -119,7 +119,9 @@ def move_word(lang: str, text: str) -> str:
     """
     wanted = " ".join(text.split()).casefold()
     for word in MOVE_WORDS:
-        spellings = {word} | {s.strip().casefold() for s in i18n.t(lang, f"move.words.{word}").split(",")}
+        spellings = {word} | {
+            s.strip().casefold() for s in i18n.t(lang, f"move.words.{word}").split(",")
+        }
         if wanted in spellings:
             return word
     return text

@@ -60,7 +60,9 @@ class Core:
     def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
                  renderer: RenderFn | None, wiring: Wiring | None = None) -> None:  # fmt: skip
         self.registry = Registry()
-        self.service = Service(store, default_language, clock, self.registry, Presenter(self.registry, renderer))
+        self.service = Service(
+            store, default_language, clock, self.registry, Presenter(self.registry, renderer)
+        )
         self.store = store
         self.sessions = self.service.sessions
         self.default_language = self.service.default_language
@@ -174,14 +176,18 @@ class Core:
             log.warning("storage busy, update %s not recorded: %s", update_id, error)
             return True
 
-    async def remember_private_message(self, platform: str, chat_id: str, message_id: str, origin_chat: str) -> None:
+    async def remember_private_message(
+        self, platform: str, chat_id: str, message_id: str, origin_chat: str
+    ) -> None:
         """A private message's buttons (a hand) act at the table of ``origin_chat``."""
         try:
             await self.store.remember_private_message(platform, chat_id, message_id, origin_chat)
         except StorageBusy as error:
             log.warning("storage busy, private message %s not remembered: %s", message_id, error)
 
-    async def private_message_origin(self, platform: str, chat_id: str, message_id: str) -> str | None:
+    async def private_message_origin(
+        self, platform: str, chat_id: str, message_id: str
+    ) -> str | None:
         """The table chat of a private message with buttons, None for any other message."""
         try:
             return await self.store.private_message_origin(platform, chat_id, message_id)
@@ -243,7 +249,9 @@ class Core:
                 log.exception("background %s failed", getattr(job, "__name__", "job"))
 
     # ----- the safety net ---------------------------------------------------------------------
-    async def _guarded(self, req: Request, what: str, handle: Callable[[Ctx], Awaitable[list[Reply]]]) -> list[Reply]:
+    async def _guarded(
+        self, req: Request, what: str, handle: Callable[[Ctx], Awaitable[list[Reply]]]
+    ) -> list[Reply]:
         """The safety net around every request, context building included: a busy database
         (``StorageBusy``: locked beyond the bounded wait, read-only, full, connection lost)
         gets "busy, try again" in the chat's language; any other failure the internal-error
@@ -261,7 +269,9 @@ class Core:
             return [self.service.private(ctx or await self._fallback_context(req), "error.busy")]
         except Exception:
             log.exception("failed to handle %s", what)
-            return [self.service.private(ctx or await self._fallback_context(req), "error.internal")]
+            return [
+                self.service.private(ctx or await self._fallback_context(req), "error.internal")
+            ]
 
     async def _context(self, req: Request) -> Ctx:
         now = self.clock()
@@ -324,7 +334,11 @@ class Core:
             return [private(ctx, "button.unknown")]
         session = await self.sessions.get(action.session_id)
         rec = session.record if session is not None else None
-        if session is None or rec is None or (rec.platform, rec.chat_id) != (ctx.req.platform, ctx.req.chat_id):
+        if (
+            session is None
+            or rec is None
+            or (rec.platform, rec.chat_id) != (ctx.req.platform, ctx.req.chat_id)
+        ):
             return [private(ctx, "button.unknown")]
         if not session.is_table:
             # A press on a board left for 24 h ends that game first, as a command would.
@@ -333,7 +347,9 @@ class Core:
         # Every verb is checked against the kind of session it names before anything changes:
         # a forged id (a lobby verb on a solo game, a solo verb on a table, a revision the
         # session has not reached) is refused whole.
-        wrong_kind = (verb.kind == "solo" and session.is_table) or (verb.kind == "table" and not session.is_table)
+        wrong_kind = (verb.kind == "solo" and session.is_table) or (
+            verb.kind == "table" and not session.is_table
+        )
         too_new = action.revision > rec.revision
         stale = verb.exact_revision and action.revision != rec.revision
         if too_new or stale or wrong_kind or (verb.lobby_only and rec.status != LOBBY):

@@ -62,7 +62,9 @@ def finishable(session: Session) -> bool:
 
 def already_playing(ctx: Ctx, core: Service, game_id: str) -> Reply:
     """The refusal of a second casual game of ``game_id`` here."""
-    return core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id)
+    return core.refuse(
+        ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id
+    )
 
 
 class SoloPlay:
@@ -112,7 +114,11 @@ class SoloPlay:
         except AlreadyExists:  # the same player's game, started a moment ago by another process
             return [already_playing(ctx, core, game_id)]
         # Solitario with cards=52 is a French deck: Italian faces cannot draw it.
-        if faces in ITALIAN_FACES and session.game is not None and session.game.view(None).get("deck") == "french52":
+        if (
+            faces in ITALIAN_FACES
+            and session.game is not None
+            and session.game.view(None).get("deck") == "french52"
+        ):
             session.record.faces = "francesi"
             await core.sessions.save(session)
         started = core.say(ctx, "play.started", name=ctx.req.user_name,
@@ -197,7 +203,9 @@ class SoloPlay:
             return [await core.board(ctx, session, fresh=True)]
 
     # ----- moves, undo, resign (commands and buttons) ----------------------------------------
-    async def move(self, ctx: Ctx, session: Session, text: str, revision: int | None = None) -> list[Reply]:
+    async def move(
+        self, ctx: Ctx, session: Session, text: str, revision: int | None = None
+    ) -> list[Reply]:
         core = self.core
         async with core.sessions.lock(session.id):
             refusal = core.refusal(ctx, session, revision, need_turn=True)
@@ -221,7 +229,9 @@ class SoloPlay:
                     mine = await core.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
                     if len(mine) > 1:  # several games open: say which one refused it
                         name = core.game_name(ctx.lang, session.record.game_id)
-                        refusal.text = i18n.t(ctx.lang, "move.in_game", game=name, text=refusal.text)
+                        refusal.text = i18n.t(
+                            ctx.lang, "move.in_game", game=name, text=refusal.text
+                        )
                 return [refusal]
             if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
                 await self.auto_finish(ctx, session)
@@ -247,7 +257,9 @@ class SoloPlay:
         platform = ctx.req.platform
         if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
             return [core.refuse(ctx, "autofinish.usage")]
-        on = args[0].lower() == "on" if args else not await core.store.autofinish(platform, ctx.user)
+        on = (
+            args[0].lower() == "on" if args else not await core.store.autofinish(platform, ctx.user)
+        )
         await core.store.set_autofinish(platform, ctx.user, on)
         return [core.private(ctx, "autofinish.on" if on else "autofinish.off")]
 
@@ -278,7 +290,11 @@ class SoloPlay:
                 return [core.refuse(ctx, "resign.table")]
             await core.sessions.resign(session, ctx.now)
             board = await core.board(ctx, session)
-            return [board, core.end_message(ctx, session), *await core.solo_ended(ctx, session, "resign")]
+            return [
+                board,
+                core.end_message(ctx, session),
+                *await core.solo_ended(ctx, session, "resign"),
+            ]
 
     # ----- buttons ----------------------------------------------------------------------------
     async def press_move(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
@@ -291,7 +307,7 @@ class SoloPlay:
         return await self.resign(ctx, session, action.revision)
 
     async def press_again(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
-        """"Play again" under a finished solo game: a new deal of the same game, faces and
+        """ "Play again" under a finished solo game: a new deal of the same game, faces and
         options, for whoever presses it (a casual game, even after the daily)."""
         rec = session.record
         if session.is_open:

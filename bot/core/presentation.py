@@ -85,7 +85,11 @@ class Presenter:
             render = getattr(renderer_module, "render", None)
             if render is None:
                 return None
-        style: dict[str, Any] = {"faces": session.record.faces, "lang": lang, "words": i18n.board_words(lang)}
+        style: dict[str, Any] = {
+            "faces": session.record.faces,
+            "lang": lang,
+            "words": i18n.board_words(lang),
+        }
         if hand:
             style["hand"] = True
         if selected is not None:
@@ -100,7 +104,9 @@ class Presenter:
             log.exception("rendering %s failed", session.record.game_id)
             return None
 
-    async def board(self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None) -> Reply:
+    async def board(
+        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None
+    ) -> Reply:
         """The session's board: image, caption and buttons. ``fresh``: post a new message
         instead of editing the stored one; ``selected``: the source picked by a first tap."""
         rec = session.record
@@ -117,7 +123,11 @@ class Presenter:
         view = game.view(None)
         if session.is_table:
             key = "board.caption_over" if game.is_over else "table.caption"
-            params: dict[str, Any] = {"game": name, "move": game.move_number, "stock": view.get("stock", 0)}
+            params: dict[str, Any] = {
+                "game": name,
+                "move": game.move_number,
+                "stock": view.get("stock", 0),
+            }
             params["player"] = "" if game.is_over else session.name_of(game.current_player)
         else:
             key = "board.caption_over" if game.is_over else "board.caption"
@@ -125,8 +135,16 @@ class Presenter:
         answer = reply(ctx.lang, key, **params)
         targets = None
         if selected is not None:  # the picked pile and where it may go, marked on the image
-            targets = sorted({str(m.dst) for m in game.legal_moves() if str(m.src) == selected and m.dst is not None})
-        answer.image = await self.render(session, view, ctx.lang, selected=selected, targets=targets)
+            targets = sorted(
+                {
+                    str(m.dst)
+                    for m in game.legal_moves()
+                    if str(m.src) == selected and m.dst is not None
+                }
+            )
+        answer.image = await self.render(
+            session, view, ctx.lang, selected=selected, targets=targets
+        )
         answer.image_name = f"{rec.game_id}-{rec.id}-{game.move_number}.png"
         answer.board = ref
         if session.is_active and not game.is_over:
@@ -158,7 +176,9 @@ class Presenter:
         return [
             Button(button_ids.encode("join", rid, rev), i18n.t(lang, "button.join"), 0, "primary"),
             Button(button_ids.encode("leave", rid, rev), i18n.t(lang, "button.leave"), 0),
-            Button(button_ids.encode("start", rid, rev), i18n.t(lang, "button.start"), 0, "success"),
+            Button(
+                button_ids.encode("start", rid, rev), i18n.t(lang, "button.start"), 0, "success"
+            ),
         ]
 
     @staticmethod
@@ -190,7 +210,9 @@ class Presenter:
                 dst = move.dst
                 if dst is None:
                     label = i18n.t(lang, "button.draw") if src in stock else str(move)
-                    found.append(Button(self.move_button_id(session, legal, move), label, 0, "primary"))
+                    found.append(
+                        Button(self.move_button_id(session, legal, move), label, 0, "primary")
+                    )
                 elif src is not None and src not in sources:
                     sources.append(str(src))
             if any(m.dst in foundations for m in legal):
@@ -206,18 +228,41 @@ class Presenter:
                 per_dst.setdefault(str(move.dst), []).append(move)
             for dst, moves in per_dst.items():
                 for move in moves:
-                    label = labels.target_label(lang, view, faces, dst) if len(moves) == 1 else str(move)
+                    label = (
+                        labels.target_label(lang, view, faces, dst)
+                        if len(moves) == 1
+                        else str(move)
+                    )
                     found.append(Button(self.move_button_id(session, legal, move),
                                         i18n.t(lang, "button.target", target=label), 0, "primary"))  # fmt: skip
-            found.append(Button(button_ids.encode("back", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0))
+            found.append(
+                Button(
+                    button_ids.encode("back", rec.id, rec.revision),
+                    i18n.t(lang, "button.cancel"),
+                    0,
+                )
+            )
         tail = []
         if undo and game.moves and not rec.ranked:
-            tail.append(Button(button_ids.encode("undo", rec.id, rec.revision), i18n.t(lang, "button.undo"), 0))
-        tail.append(Button(button_ids.encode("resign", rec.id, rec.revision), i18n.t(lang, "button.resign"), 0, "danger"))
+            tail.append(
+                Button(
+                    button_ids.encode("undo", rec.id, rec.revision), i18n.t(lang, "button.undo"), 0
+                )
+            )
+        tail.append(
+            Button(
+                button_ids.encode("resign", rec.id, rec.revision),
+                i18n.t(lang, "button.resign"),
+                0,
+                "danger",
+            )
+        )
         found = found[: MAX_BUTTONS - len(tail)] + tail
         return [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(found)]
 
-    async def hand(self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False) -> Reply:
+    async def hand(
+        self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False
+    ) -> Reply:
         """The player's own hand, privately (call under the table's lock): image of their view
         and, when it is their turn, its buttons in two steps: first one button per card and
         place (``Card 2 → path N``), which plays at once when the card fits only one way;
@@ -229,7 +274,9 @@ class Presenter:
         rec = table.record
         view = game.view(ctx.user)
         my_turn = game.current_player == ctx.user and not game.is_over
-        answer = private(ctx, "hand.yours" if my_turn else "hand.wait", player=table.name_of(game.current_player))
+        answer = private(
+            ctx, "hand.yours" if my_turn else "hand.wait", player=table.name_of(game.current_player)
+        )
         answer.image = await self.render(table, view, ctx.lang, hand=True)
         answer.image_name = f"hand-{rec.id}-{game.move_number}.png"
         if my_turn:
@@ -238,7 +285,9 @@ class Presenter:
                      for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing,
                                                                    view.get("hand"))  # fmt: skip
             shown = found[:MAX_BUTTONS]
-            answer.buttons = [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)]
+            answer.buttons = [
+                Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)
+            ]
             if len(found) > len(shown):
                 answer.params["more"] = len(found) - len(shown)
         return answer
@@ -252,13 +301,19 @@ class Presenter:
         rec = table.record
 
         def place(move: Move) -> str:  # the notation without its rotation ("2Nr3" -> "2N")
-            return _ROTATION.sub("", str(move)) if getattr(move, "slot", None) is not None else str(move)
+            return (
+                _ROTATION.sub("", str(move))
+                if getattr(move, "slot", None) is not None
+                else str(move)
+            )
 
         def card(move: Move) -> str:
             slot = getattr(move, "slot", None)
             return str(move) if slot is None or move.dst is None else f"c{slot}"
 
-        back = Button(button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0)
+        back = Button(
+            button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0
+        )
         rotations = [m for m in legal if place(m) == placing]
         if placing is not None and len(rotations) > 1:
             return [*(Button(self.move_button_id(table, legal, m), labels.rotation_label(lang, m), 0, "primary")
@@ -281,7 +336,11 @@ class Presenter:
                     continue
                 shown = hand[slot - 1] if hand and 1 <= slot <= len(hand) else {}
                 label = labels.hand_card_label(lang, shown, slot) + " …" if shown else f"{slot} …"
-                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, key), label, 0, "primary"))
+                found.append(
+                    Button(
+                        button_ids.encode("turn", rec.id, rec.revision, key), label, 0, "primary"
+                    )
+                )
             return found
         found = []
         for key, members in groups.items():

@@ -79,9 +79,9 @@ class Registry:
     #: a solo game ended; ``how`` is "move" (the last move) or "resign"
     solo_ended: list[Callable[[Ctx, Session, str], Replies]] = field(default_factory=list)
     #: extra drawing for a board: (session, view, style) -> the view to draw (style is updated)
-    board_style: list[Callable[[Session, dict[str, Any], dict[str, Any]], Awaitable[dict[str, Any]]]] = field(
-        default_factory=list
-    )
+    board_style: list[
+        Callable[[Session, dict[str, Any], dict[str, Any]], Awaitable[dict[str, Any]]]
+    ] = field(default_factory=list)
     #: True when the session may not be undone (a running race)
     undo_forbidden: list[Callable[[Session], Awaitable[bool]]] = field(default_factory=list)
     #: True when /hint is refused on the session (a race board, like the ranked daily)

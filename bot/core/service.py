@@ -112,11 +112,15 @@ class Service:
                 log.exception("push failed")
 
     # ----- boards -----------------------------------------------------------------------------
-    async def board(self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None) -> Reply:
+    async def board(
+        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None
+    ) -> Reply:
         """The session's board reply (see ``Presenter.board``)."""
         return await self.presenter.board(ctx, session, fresh, selected)
 
-    async def hand(self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False) -> Reply:
+    async def hand(
+        self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False
+    ) -> Reply:
         """The player's private hand at a started table (takes the table's lock); ``placing``
         (``2N``): the rotations of that card on that path (see ``Presenter.hand``)."""
         async with self.sessions.lock(table.id):
@@ -152,7 +156,9 @@ class Service:
                 return session
         return None
 
-    async def game_for_move(self, ctx: Ctx, text: str | None = None, game_id: str | None = None) -> Session | None:
+    async def game_for_move(
+        self, ctx: Ctx, text: str | None = None, game_id: str | None = None
+    ) -> Session | None:
         """Which game a move (``text``) means: the table when it is the sender's turn there,
         else the most recently touched solo game that reads ``text`` as a move (any of them
         when none does; of ``game_id`` if given), else the table they sit at (which then
@@ -185,13 +191,17 @@ class Service:
         expired, when the idle limit ended it, else that they have none (of ``game_id``, when
         the command named one)."""
         if game_id is not None:
-            return self.private(ctx, "move.no_game_named", game=self.game_name(ctx.lang, game_id), word=game_id)
+            return self.private(
+                ctx, "move.no_game_named", game=self.game_name(ctx.lang, game_id), word=game_id
+            )
         last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
         if last is not None and last.expired_at is not None:
             return self.refuse(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))
         return self.refuse(ctx, "move.no_game")
 
-    def refusal(self, ctx: Ctx, session: Session, revision: int | None, need_turn: bool) -> Reply | None:
+    def refusal(
+        self, ctx: Ctx, session: Session, revision: int | None, need_turn: bool
+    ) -> Reply | None:
         """Why the sender may not act on the session now (None: they may)."""
         rec = session.record
         if ctx.user not in rec.players:
@@ -203,7 +213,9 @@ class Service:
         if revision is not None and revision != rec.revision:
             return self.refuse(ctx, "button.stale")
         if need_turn and session.game.current_player != ctx.user:
-            return self.refuse(ctx, "game.not_your_turn", player=session.name_of(session.game.current_player))
+            return self.refuse(
+                ctx, "game.not_your_turn", player=session.name_of(session.game.current_player)
+            )
         return None
 
     async def after_change(self, ctx: Ctx, session: Session) -> list[Reply]:

@@ -175,7 +175,9 @@ class Sessions:
                  if s.record.kind == SOLO and player in s.record.players]  # fmt: skip
         # in_chat lists oldest first: on a tie of times (one second), the later in that order
         order = {s.id: n for n, s in enumerate(found)}
-        found.sort(key=lambda s: (s.record.last_active_at, s.record.created_at, order[s.id]), reverse=True)
+        found.sort(
+            key=lambda s: (s.record.last_active_at, s.record.created_at, order[s.id]), reverse=True
+        )
         return found
 
     async def solo_of(self, platform: str, chat_id: str, player: str) -> Session | None:
@@ -237,7 +239,9 @@ class Sessions:
             # and the results must never load it as an open game.
             record.status, record.outcome = OVER, str(game.outcome)
             await self.store.insert_session(record)
-            await self.store.finish_session(record, results_of(session, datetime.fromisoformat(now)))
+            await self.store.finish_session(
+                record, results_of(session, datetime.fromisoformat(now))
+            )
             return session
         await self.store.insert_session(record)
         self._live[record.id] = session
@@ -291,7 +295,9 @@ class Sessions:
         """Store the session's fields, compare-and-set against the revision this copy was
         read at. ``StaleRevision`` when another process changed it first: the copy is
         dropped (the next ``get`` rebuilds it from storage) and nothing is written."""
-        await self._stored(session, self.store.save_session(session.record, session.stored_revision))
+        await self._stored(
+            session, self.store.save_session(session.record, session.stored_revision)
+        )
 
     async def _stored(self, session: Session, write: Awaitable[None]) -> None:
         try:
@@ -353,7 +359,9 @@ class Sessions:
                 return await change()
             except StaleRevision:
                 if asyncio.get_running_loop().time() >= deadline:
-                    raise StorageBusy(f"session {session.id} kept changing under this move") from None
+                    raise StorageBusy(
+                        f"session {session.id} kept changing under this move"
+                    ) from None
                 await self._reload(session)
                 if session.game is None or not session.is_active:
                     raise engine.IllegalMove("game_over") from None

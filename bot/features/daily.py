@@ -162,7 +162,9 @@ def choose(
 # ----- storage -----------------------------------------------------------------------------------
 def _row_to_choice(row: Sequence[Any]) -> DailyChoice:
     game_id, day, deal, candidate, best, line, nodes, seconds = row
-    return DailyChoice(game_id, day, int(deal), int(candidate), best, json.loads(line), int(nodes), float(seconds))
+    return DailyChoice(
+        game_id, day, int(deal), int(candidate), best, json.loads(line), int(nodes), float(seconds)
+    )
 
 
 async def stored_choice(store: Storage, game_id: str, day: str) -> DailyChoice | None:
@@ -206,7 +208,9 @@ async def _compute(game_id: str, day: date) -> DailyChoice | None:
     return await pending
 
 
-async def daily_choice(store: Storage, game_id: str, day: date, now: datetime) -> DailyChoice | None:
+async def daily_choice(
+    store: Storage, game_id: str, day: date, now: datetime
+) -> DailyChoice | None:
     """The day's deal of ``game_id``: the stored one, else chosen now (off the event loop)
     and stored. None when no candidate was proven; :class:`DailyUnavailable` without solver."""
     while True:
@@ -239,7 +243,9 @@ class Attempt:
     started_at: str
 
 
-async def attempt_of(store: Storage, platform: str, player_id: str, game_id: str, day: str) -> Attempt | None:
+async def attempt_of(
+    store: Storage, platform: str, player_id: str, game_id: str, day: str
+) -> Attempt | None:
     row = await store.daily_attempt_row(platform, player_id, game_id, day)
     return Attempt(*row) if row else None
 
@@ -292,7 +298,9 @@ def verify(claim: ClaimedResult, stored_moves: Sequence[str], daily_deal: int) -
     if list(claim.moves) != list(stored_moves):
         return "moves"
     try:
-        game = engine.replay(claim.game_id, claim.deal, claim.players or None, claim.options, stored_moves)
+        game = engine.replay(
+            claim.game_id, claim.deal, claim.players or None, claim.options, stored_moves
+        )
     except (IllegalMove, BadSetup):
         return "replay"
     if game.outcome is None and claim.outcome == "resigned":
@@ -378,8 +386,13 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     # The ranked attempt is its own session beside a casual game of the same game (the
     # database allows one casual and one ranked per game); a casual replay is a casual game.
     wanted_ranked = attempt is None
-    refusal = core.refuse(ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id)
-    if any(s.record.game_id == game_id and s.record.ranked == wanted_ranked for s in await core.solos(ctx)):
+    refusal = core.refuse(
+        ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id
+    )
+    if any(
+        s.record.game_id == game_id and s.record.ranked == wanted_ranked
+        for s in await core.solos(ctx)
+    ):
         return [refusal]
     faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
     try:
@@ -397,12 +410,16 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     if ranked:
         started = core.say(ctx, "daily.started", name=ctx.req.user_name, game=name, day=choice.day)
     else:
-        started = core.say(ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day)
+        started = core.say(
+            ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day
+        )
     started.params["ranked"] = ranked
     return [started, await core.board(ctx, session, fresh=True)]
 
 
-async def play_refusal(core: Service, ctx: Ctx, game_id: str, deal: int, options: dict[str, Any]) -> Reply | None:
+async def play_refusal(
+    core: Service, ctx: Ctx, game_id: str, deal: int, options: dict[str, Any]
+) -> Reply | None:
     """A private refusal when ``/play`` names today's daily deal before the player's ranked
     attempt at it is over: otherwise anyone could rehearse the challenge first."""
     if options:

@@ -12,7 +12,14 @@ from bot import i18n
 
 # ----- the shareable summary ---------------------------------------------------------------------
 SQUARE_GAIN, SQUARE_SOME, SQUARE_NONE, SQUARE_LOSS = "🟩", "🟨", "⬜", "🟥"
-FINISH_MARK = {"won": "🏆", "completo": "🏆", "solitario": "⭐", "lost": "💀", "stalled": "🧱", "resigned": "🏳️"}
+FINISH_MARK = {
+    "won": "🏆",
+    "completo": "🏆",
+    "solitario": "⭐",
+    "lost": "💀",
+    "stalled": "🧱",
+    "resigned": "🏳️",
+}
 #: how many squares the summary draws (phases of the game)
 PHASES = 10
 
@@ -48,7 +55,9 @@ def phase_squares(scores: Sequence[int], phases: int = PHASES) -> str:
     return "".join(row)
 
 
-def score_curve(game_id: str, deal: int, options: dict[str, Any], moves: Sequence[str]) -> list[int]:
+def score_curve(
+    game_id: str, deal: int, options: dict[str, Any], moves: Sequence[str]
+) -> list[int]:
     """The score before the first move and after each move of a game's move list."""
     game = engine.new_game(game_id, deal, None, options)
     scores = [int(game.score)]

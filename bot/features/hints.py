@@ -58,7 +58,11 @@ def _count(view: dict[str, Any], kind: str, field: str) -> int:
 
 
 def _empty_columns(view: dict[str, Any]) -> int:
-    return sum(1 for p in view.get("piles") or [] if p.get("kind") == "tableau" and not p.get("cards") and not p.get("down"))
+    return sum(
+        1
+        for p in view.get("piles") or []
+        if p.get("kind") == "tableau" and not p.get("cards") and not p.get("down")
+    )
 
 
 def reason_key(game: Game, move: Move) -> str:
@@ -150,7 +154,9 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         if game is None or game.is_over or not session.is_active:
             return [core.refuse(ctx, "game.not_active")]
         if session.is_table and game.current_player != ctx.user:
-            return [core.refuse(ctx, "game.not_your_turn", player=session.name_of(game.current_player))]
+            return [
+                core.refuse(ctx, "game.not_your_turn", player=session.name_of(game.current_player))
+            ]
         moves = list(game.moves)
         record = session.record
     loop = asyncio.get_running_loop()

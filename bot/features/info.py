@@ -17,8 +17,19 @@ def register(registry: Registry, core: Service) -> None:
             return [core.refuse(ctx, "rules.usage", games=core.games_list(ctx.lang, ALL_GAMES))]
         game_id = game_id_of(args[0])
         if game_id is None:
-            return [core.refuse(ctx, "game.unknown", game=args[0][:32], games=core.games_list(ctx.lang, ALL_GAMES))]
-        return [Reply(key="rules.text", text=i18n.rules_text(ctx.lang, game_id), params={"game": game_id})]
+            return [
+                core.refuse(
+                    ctx,
+                    "game.unknown",
+                    game=args[0][:32],
+                    games=core.games_list(ctx.lang, ALL_GAMES),
+                )
+            ]
+        return [
+            Reply(
+                key="rules.text", text=i18n.rules_text(ctx.lang, game_id), params={"game": game_id}
+            )
+        ]
 
     async def help_(ctx: Ctx, args: list[str]) -> list[Reply]:
         game_id = None
@@ -27,7 +38,9 @@ def register(registry: Registry, core: Service) -> None:
             if game_id is None:
                 return [core.refuse(ctx, "game.unknown", game=args[0][:32],
                                      games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
-        return [Reply(key="help.text", text=i18n.help_text(ctx.lang, game_id), params={"game": game_id})]
+        return [
+            Reply(key="help.text", text=i18n.help_text(ctx.lang, game_id), params={"game": game_id})
+        ]
 
     async def lang(ctx: Ctx, args: list[str]) -> list[Reply]:
         choices = ", ".join(i18n.LANGUAGES)

@@ -99,30 +99,43 @@ def since_day(period: str, today: date) -> str:
     return (today if period == "today" else today - timedelta(days=6)).isoformat()
 
 
-async def daily_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
+async def daily_entries(
+    store: Storage, game_id: str, since: str, platform: str, chat: str | None
+) -> list[Entry]:
     """Accepted ranked attempts of the window (by the challenge's day)."""
-    return [Entry(*row) for row in await store.daily_entry_rows(game_id, since, ACCEPTED, platform, chat)]
+    return [
+        Entry(*row)
+        for row in await store.daily_entry_rows(game_id, since, ACCEPTED, platform, chat)
+    ]
 
 
-async def casual_entries(store: Storage, game_id: str, since: str, platform: str, chat: str | None) -> list[Entry]:
+async def casual_entries(
+    store: Storage, game_id: str, since: str, platform: str, chat: str | None
+) -> list[Entry]:
     """Unranked results of the window (by the day they finished). A refused daily attempt is
     not a free game: it stays off both boards."""
     return [Entry(*row) for row in await store.casual_entry_rows(game_id, since, platform, chat)]
 
 
-async def not_played_today(store: Storage, platform: str, chat: str, game_id: str, day: str) -> list[str]:
+async def not_played_today(
+    store: Storage, platform: str, chat: str, game_id: str, day: str
+) -> list[str]:
     """Names of the players known in this chat (they played or joined a game here) with no
     ranked attempt at today's challenge of ``game_id``."""
     return await store.names_without_attempt(platform, chat, game_id, day)
 
 
-async def table_rows(store: Storage, platform: str, chat: str | None, since: str) -> list[tuple[str, int, int]]:
+async def table_rows(
+    store: Storage, platform: str, chat: str | None, since: str
+) -> list[tuple[str, int, int]]:
     """Cartas Maestras: (name, wins, masters) per player over the window, best first."""
     return await store.maestras_table_rows(platform, chat, since)
 
 
 # ----- text tables -------------------------------------------------------------------------------
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]) -> list[str]:
+def text_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[bool]
+) -> list[str]:
     """Columns padded for a monospace block (numbers right-aligned).
 
     >>> print("\\n".join(text_table(["#", "name", "score"], [["1", "Ana", "185"]], [True, False, True])))
@@ -132,7 +145,10 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequ
     widths = [max(len(str(c)) for c in column) for column in zip(header, *rows, strict=False)]
     lines = []
     for row in [header, *rows]:
-        cells = [str(c).rjust(w) if r else str(c).ljust(w) for c, w, r in zip(row, widths, right, strict=False)]
+        cells = [
+            str(c).rjust(w) if r else str(c).ljust(w)
+            for c, w, r in zip(row, widths, right, strict=False)
+        ]
         lines.append("  ".join(cells).rstrip())
     return lines
 
@@ -149,7 +165,10 @@ def _cells(lang: str, game_id: str, entry: Entry) -> list[str]:
 
 def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
     header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, f"lb.cols.{game_id}").split("|")]
-    rows = [[str(place), entry.name[:16], *_cells(lang, game_id, entry)] for place, entry in placed[:LIMIT]]
+    rows = [
+        [str(place), entry.name[:16], *_cells(lang, game_id, entry)]
+        for place, entry in placed[:LIMIT]
+    ]
     text_column = game_id == "squadratik"  # the result is a word: left-aligned
     return [title, *text_table(header, rows, [True, False, not text_column, True])]
 
@@ -179,8 +198,14 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         if game_id == "maestras":
             rows = await table_rows(core.store, platform, chat, since)
             if rows:
-                header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, "lb.cols.maestras").split("|")]
-                cells = [[str(i + 1), n[:16], str(w), str(m)] for i, (n, w, m) in enumerate(rows[:LIMIT])]
+                header = [
+                    "#",
+                    i18n.t(lang, "lb.col.player"),
+                    *i18n.t(lang, "lb.cols.maestras").split("|"),
+                ]
+                cells = [
+                    [str(i + 1), n[:16], str(w), str(m)] for i, (n, w, m) in enumerate(rows[:LIMIT])
+                ]
                 blocks.append([name, *text_table(header, cells, [True, False, True, True])])
             continue
         lines: list[str] = []
@@ -189,7 +214,9 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             if placed:
                 lines += _board_lines(lang, game_id, i18n.t(lang, "lb.daily", game=name), placed)
             if period == "today" and chat is not None and (placed or len(games) == 1):
-                missing = await not_played_today(core.store, platform, chat, game_id, today.isoformat())
+                missing = await not_played_today(
+                    core.store, platform, chat, game_id, today.isoformat()
+                )
                 if missing:
                     if not placed:
                         lines.append(i18n.t(lang, "lb.daily", game=name))

@@ -59,7 +59,15 @@ MAX_MINUTES = 120
 MIN_RACERS, MAX_RACERS = 2, 8
 #: the untimed option in every language's spelling, accepted in every language (help names
 #: each language's own: untimed, sin-tiempo, senza-tempo)
-SENZA_TEMPO_WORDS = ("senza-tempo", "senzatempo", "senza_tempo", "untimed", "sin-tiempo", "sintiempo", "sin_tiempo")
+SENZA_TEMPO_WORDS = (
+    "senza-tempo",
+    "senzatempo",
+    "senza_tempo",
+    "untimed",
+    "sin-tiempo",
+    "sintiempo",
+    "sin_tiempo",
+)
 FACES = "napoletane"
 
 
@@ -89,13 +97,17 @@ def rank(entries: list[Entry], race_id: str, round_number: int) -> list[Placed]:
     >>> [p.place for p in rank([Entry("a", 10, 3, 5), Entry("b", 10, 3, 9)], "r", 1)]
     [1, 1]
     """
-    movers = sorted((e for e in entries if e.moves > 0), key=lambda e: (-e.score, e.score_move, e.player))
+    movers = sorted(
+        (e for e in entries if e.moves > 0), key=lambda e: (-e.score, e.score_move, e.player)
+    )
     idle = sorted((e for e in entries if e.moves == 0), key=lambda e: e.player)
     DealRandom.for_deal(f"race:{race_id}", round_number).shuffle(idle)
     placed: list[Placed] = []
     for i, e in enumerate(movers):
         tied = i > 0 and (e.score, e.score_move) == (movers[i - 1].score, movers[i - 1].score_move)
-        placed.append(Placed(e.player, placed[-1].place if tied else i + 1, e.score, e.score_move, True))
+        placed.append(
+            Placed(e.player, placed[-1].place if tied else i + 1, e.score, e.score_move, True)
+        )
     for e in idle:
         placed.append(Placed(e.player, len(placed) + 1, e.score, e.score_move, False))
     return placed
@@ -214,7 +226,9 @@ class Races:
         if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
             return [core.refuse(ctx, "race.busy")]
         try:
-            lobby = await core.sessions.new_table(platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now))
+            lobby = await core.sessions.new_table(
+                platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now)
+            )
         except AlreadyExists:  # another process opened this chat's table or race a moment ago
             return [core.refuse(ctx, "challenge.exists")]
         lobby.record.faces = FACES
@@ -226,7 +240,10 @@ class Races:
         return [opened, await core.board(ctx, lobby, fresh=True)]
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
-        if await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user) is not None:
+        if (
+            await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+            is not None
+        ):
             return [self.core.refuse(ctx, "race.busy")]
         return await self.tables.join(ctx, lobby)
 
@@ -294,11 +311,19 @@ class Races:
         await core.sessions.save(lobby)
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
-        limit = i18n.t(ctx.lang, "race.no_limit") if race.minutes is None else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
-        replies.append(core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number))
+        limit = (
+            i18n.t(ctx.lang, "race.no_limit")
+            if race.minutes is None
+            else i18n.t(ctx.lang, "tables.minutes", minutes=race.minutes)
+        )
+        replies.append(
+            core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number)
+        )
         for player, board in boards:
             shown = await core.board(ctx, board, fresh=True)
-            shown.text = i18n.t(ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text)
+            shown.text = i18n.t(
+                ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text
+            )
             shown.mentions = [player]
             replies.append(shown)
         return replies
@@ -309,7 +334,12 @@ class Races:
     async def _all_finished(self, race: RaceRow) -> bool:
         for _, session_id in await self._round_sessions(race):
             session = await self.core.sessions.get(session_id)
-            if session is not None and session.is_active and session.game is not None and not session.game.is_over:
+            if (
+                session is not None
+                and session.is_active
+                and session.game is not None
+                and not session.game.is_over
+            ):
                 return False
         return True
 
@@ -338,8 +368,19 @@ class Races:
                 return []
             entries = []
             for player, session_id in await self._round_sessions(race):
-                score, score_move, moves = await self.store.first_result_score(session_id) or (0, 0, 0)
-                entries.append(Entry(player, int(score), await self._race_move(session_id, score_move), int(moves)))
+                score, score_move, moves = await self.store.first_result_score(session_id) or (
+                    0,
+                    0,
+                    0,
+                )
+                entries.append(
+                    Entry(
+                        player,
+                        int(score),
+                        await self._race_move(session_id, score_move),
+                        int(moves),
+                    )
+                )
             placed = rank(entries, race_id, round_number)
             if race.senza_tempo and tie_for_first(placed):
                 tie = core.say(ctx, "race.tie_replay", score=placed[0].score,
@@ -387,7 +428,9 @@ class Races:
         """Close join windows, end rounds whose time is up or whose boards are all finished;
         push what happened. Returns how many races changed."""
         changed = 0
-        for race_id, _listed, platform, chat_id in await self.store.races_in_status((LOBBY, RACING)):
+        for race_id, _listed, platform, chat_id in await self.store.races_in_status(
+            (LOBBY, RACING)
+        ):
             try:
                 # one process acts on a race's clock at a time (status read again under the claim)
                 async with self.store.claimed(f"race:{race_id}") as mine:

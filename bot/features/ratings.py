@@ -60,7 +60,9 @@ def _fresh() -> Rating:
     return Rating(start.mu, start.sigma, 0)
 
 
-async def rating_of(store: Storage, platform: str, scope: str, player_id: str, game_id: str = GAME) -> Rating | None:
+async def rating_of(
+    store: Storage, platform: str, scope: str, player_id: str, game_id: str = GAME
+) -> Rating | None:
     """A player's rating in a scope (a chat id or ``GLOBAL``), None before their first table."""
     row = await store.rating_row(platform, scope, game_id, player_id)
     return Rating(*row) if row else None
@@ -78,11 +80,18 @@ def updated(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     """
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     rated = _MODEL.rate(teams, ranks=[float(p) for p in places])
-    return [Rating(team[0].mu, team[0].sigma, old.games + 1) for team, old in zip(rated, before, strict=True)]
+    return [
+        Rating(team[0].mu, team[0].sigma, old.games + 1)
+        for team, old in zip(rated, before, strict=True)
+    ]
 
 
 async def record_table(
-    store: Storage, platform: str, chat_id: str, game_id: str, placed: Sequence[tuple[str, str, int]]
+    store: Storage,
+    platform: str,
+    chat_id: str,
+    game_id: str,
+    placed: Sequence[tuple[str, str, int]],
 ) -> None:
     """Update the ratings of a finished table's players, given as (id, name, place), in the
     chat's scope and the global one, in one transaction. Fewer than two players: no change."""
@@ -90,10 +99,15 @@ async def record_table(
         return
     rows: list[tuple[str, str, str, str, str, float, float, int]] = []
     for scope in (chat_id, GLOBAL):
-        before = [await rating_of(store, platform, scope, pid, game_id) or _fresh() for pid, _, _ in placed]
+        before = [
+            await rating_of(store, platform, scope, pid, game_id) or _fresh()
+            for pid, _, _ in placed
+        ]
         after = updated(before, [place for _, _, place in placed])
         for (pid, name, _), rating in zip(placed, after, strict=True):
-            rows.append((platform, scope, game_id, pid, name, rating.mu, rating.sigma, rating.games))
+            rows.append(
+                (platform, scope, game_id, pid, name, rating.mu, rating.sigma, rating.games)
+            )
     await store.save_ratings(rows)
 
 

@@ -78,7 +78,9 @@ def draw_replay(
 async def latest_finished(core: Service, ctx: Ctx, game_id: str | None = None) -> str | None:
     """The id of the sender's most recently finished game in this chat (of ``game_id`` when
     given), or None."""
-    return await core.store.latest_finished_session(ctx.req.platform, ctx.req.chat_id, ctx.user, game_id)
+    return await core.store.latest_finished_session(
+        ctx.req.platform, ctx.req.chat_id, ctx.user, game_id
+    )
 
 
 async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races) -> str | None:
@@ -126,14 +128,18 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "gam
     return data
 
 
-async def solution_command(core: Service, races: Races, solutions: Solutions, ctx: Ctx) -> list[Reply]:
+async def solution_command(
+    core: Service, races: Races, solutions: Solutions, ctx: Ctx
+) -> list[Reply]:
     """``/replay solution``: the solver's winning line of the sender's most recent finished
     game among :data:`solutions.GAMES`, as an animation whose last frame is the won deal."""
     latest: SessionRecord | None = None
     for game_id in sorted(solutions_module.GAMES):
         session_id = await latest_finished(core, ctx, game_id)
         rec = None if session_id is None else await core.store.get_session(session_id)
-        if rec is not None and (latest is None or (rec.last_active_at or "") > (latest.last_active_at or "")):
+        if rec is not None and (
+            latest is None or (rec.last_active_at or "") > (latest.last_active_at or "")
+        ):
             latest = rec
     if latest is None:
         return [core.refuse(ctx, "replay.solution_none")]
@@ -150,7 +156,11 @@ async def solution_command(core: Service, races: Races, solutions: Solutions, ct
     found = await solutions.analysis_of(latest, played)
     line = found.solution(played)
     if not line:
-        key = "replay.solution_lost" if found.start == solutions_module.LOST else "replay.solution_unknown"
+        key = (
+            "replay.solution_lost"
+            if found.start == solutions_module.LOST
+            else "replay.solution_unknown"
+        )
         return [core.private(ctx, key, game=game, deal=latest.deal)]
     try:
         image = await _gif(latest, line, ctx.lang, what="solution")

@@ -1,4 +1,4 @@
-""""Could it have been won?": after a Solitario, Canfield or Imaginary Thirteen solo game ends
+""" "Could it have been won?": after a Solitario, Canfield or Imaginary Thirteen solo game ends
 lost, stalled or resigned, the bot asks the solver (``engine.solvers.decide``) whether the deal
 could have been won from the start and from where the player stopped, and offers
 ``/replay solution``: the solver's winning line as an animation.
@@ -132,7 +132,12 @@ class Solutions:
         itself (the verdict is pushed when the solver is done)."""
         game = session.game
         rec = session.record
-        if game is None or rec.kind != SOLO or rec.game_id not in GAMES or str(game.outcome) not in ENDINGS:
+        if (
+            game is None
+            or rec.kind != SOLO
+            or rec.game_id not in GAMES
+            or str(game.outcome) not in ENDINGS
+        ):
             return []
         if await self.races.entry_of(session.id) is not None:
             return []
@@ -171,11 +176,15 @@ class Solutions:
     async def _answer(self, ctx: Ctx, rec: SessionRecord, played: list[str]) -> None:
         try:
             found = await self.analysis_of(rec, played)
-            await self.core.push(rec.platform, rec.chat_id, self.verdict_reply(ctx, rec, played, found))
+            await self.core.push(
+                rec.platform, rec.chat_id, self.verdict_reply(ctx, rec, played, found)
+            )
         except Exception:
             log.exception("could-it-have-been-won of %s (%s) failed", rec.id, rec.game_id)
 
-    def verdict_reply(self, ctx: Ctx, rec: SessionRecord, played: list[str], found: Analysis) -> Reply:
+    def verdict_reply(
+        self, ctx: Ctx, rec: SessionRecord, played: list[str], found: Analysis
+    ) -> Reply:
         """The follow-up message: the answer from the start, from where the player stopped
         (when they moved and it tells more), and the offer of ``/replay solution``."""
         core = self.core
@@ -185,11 +194,17 @@ class Solutions:
                          moves=len(found.start_line))  # fmt: skip
         lines = [reply.text]
         if played and found.start != LOST:
-            lines.append(core.say(ctx, f"solution.stopped_{found.stopped}", moves=len(found.stopped_line)).text)
+            lines.append(
+                core.say(
+                    ctx, f"solution.stopped_{found.stopped}", moves=len(found.stopped_line)
+                ).text
+            )
         solution = found.solution(played)
         if solution:
             lines.append(core.say(ctx, "solution.offer").text)
         reply.key = "solution.verdict"
         reply.text = "\n".join(lines)
-        reply.params.update(start=found.start, stopped=found.stopped, session=rec.id, solution=len(solution))
+        reply.params.update(
+            start=found.start, stopped=found.stopped, session=rec.id, solution=len(solution)
+        )
         return reply

@@ -63,7 +63,10 @@ def streaks(days: Iterable[date], today: date) -> Streaks:
 
 async def daily_days(store: Storage, platform: str, player_id: str) -> list[date]:
     """The challenge days on which the player finished a daily (accepted attempts)."""
-    return [date.fromisoformat(day) for day in await store.accepted_daily_days(platform, player_id, ACCEPTED)]
+    return [
+        date.fromisoformat(day)
+        for day in await store.accepted_daily_days(platform, player_id, ACCEPTED)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,9 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
     for row in rows:
         per_game.setdefault(row[0], []).append(row)
     found = []
-    for game_id in sorted(per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)):
+    for game_id in sorted(
+        per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)
+    ):
         results = per_game[game_id]
         entries = [Entry(*r[1:7]) for r in results]
         best = None if game_id == "maestras" else min(entries, key=lambda e: sort_key(game_id, e))
@@ -150,7 +155,9 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
                             games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
         rate = round(100 * stats.wins / stats.games)
         if stats.game_id in times:
-            lines.append(i18n.t(lang, "stats.rate_time", rate=rate, time=clock_text(times[stats.game_id])))
+            lines.append(
+                i18n.t(lang, "stats.rate_time", rate=rate, time=clock_text(times[stats.game_id]))
+            )
         else:
             lines.append(i18n.t(lang, "stats.rate", rate=rate))
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))

@@ -39,7 +39,14 @@ async def load_play(store: Storage, session_id: str) -> TablePlay:
     if not row:
         return TablePlay(session_id)
     timer, deadline, timeouts, departed, computers = row
-    return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed), json.loads(computers))
+    return TablePlay(
+        session_id,
+        timer,
+        deadline,
+        json.loads(timeouts),
+        json.loads(departed),
+        json.loads(computers),
+    )
 
 
 async def save_play(store: Storage, play: TablePlay) -> None:

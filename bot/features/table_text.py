@@ -35,8 +35,14 @@ def _seat(view: dict[str, Any], player: str) -> dict[str, Any]:
     return next((s for s in view.get("seats") or [] if s.get("player") == player), {})
 
 
-def play_lines(lang: str, game: engine.Game, name: str, player: str, notation: str,
-               before: dict[str, Any] | None) -> list[str]:
+def play_lines(
+    lang: str,
+    game: engine.Game,
+    name: str,
+    player: str,
+    notation: str,
+    before: dict[str, Any] | None,
+) -> list[str]:
     """One short line for a play (who, which card, where) and, when it completed a path, one
     for what it won. ``before`` is the mover's view just before the move (their hand).
 
@@ -58,8 +64,12 @@ def play_lines(lang: str, game: engine.Game, name: str, player: str, notation: s
                     path=labels.path_label(lang, str(destination)))]  # fmt: skip
     if before is not None and before.get("phase") == "main":
         after = game.view(None)
-        cards = int(_seat(after, player).get("cards", 0)) - int(_seat(before, player).get("cards", 0))
-        masters = int(_seat(after, player).get("masters", 0)) - int(_seat(before, player).get("masters", 0))
+        cards = int(_seat(after, player).get("cards", 0)) - int(
+            _seat(before, player).get("cards", 0)
+        )
+        masters = int(_seat(after, player).get("masters", 0)) - int(
+            _seat(before, player).get("masters", 0)
+        )
         if cards > 0:
             lines.append(i18n.t(lang, "tables.path_won", player=name, side=str(destination)[0],
                                 cards=i18n.t(lang, "count.cards", count=cards),

@@ -90,7 +90,6 @@ class Tables:
         #: the id of the race running in a chat, if any (the races feature sets this at wiring)
         self.race_running_in: Callable[[str, str], Awaitable[str | None]] = _no_race
 
-
     @property
     def store(self) -> Storage:
         return self.core.store
@@ -125,7 +124,13 @@ class Tables:
             invited_names.append(name)
         try:
             session = await core.sessions.new_table(
-                ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, invited_ids, iso(ctx.now)
+                ctx.req.platform,
+                ctx.req.chat_id,
+                ctx.user,
+                ctx.req.user_name,
+                GAME,
+                invited_ids,
+                iso(ctx.now),
             )
         except AlreadyExists:  # another process opened this chat's table a moment ago
             return [core.refuse(ctx, "challenge.exists")]
@@ -167,7 +172,10 @@ class Tables:
                 return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
             play = await load_play(self.store, table.id)
             number = 1
-            while f"{COMPUTER_PREFIX}{number}" in rec.players or f"{COMPUTER_PREFIX}{number}" in play.computers:
+            while (
+                f"{COMPUTER_PREFIX}{number}" in rec.players
+                or f"{COMPUTER_PREFIX}{number}" in play.computers
+            ):
                 number += 1
             player = f"{COMPUTER_PREFIX}{number}"
             play.computers.append(player)
@@ -213,7 +221,9 @@ class Tables:
             order = ", ".join(table.name_of(p) for p in rec.players)
             started = core.say(ctx, "start.started", players=order)
             # the timer only: how to change it (at /challenge) no longer applies once dealt
-            started.text += "\n" + i18n.t(ctx.lang, "tables.timer", timer=timer_text(ctx.lang, play.timer_seconds))
+            started.text += "\n" + i18n.t(
+                ctx.lang, "tables.timer", timer=timer_text(ctx.lang, play.timer_seconds)
+            )
             return [started, await core.board(ctx, table), core.turn_announcement(ctx.lang, table)]
 
     async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
@@ -238,7 +248,12 @@ class Tables:
                 return [core.refuse(ctx, "end.not_allowed")]
             wanted = mention_name(args[0]).lower()
             target = next(
-                (p for p in rec.players if p.lower() == wanted or table.name_of(p).lower() == wanted), None
+                (
+                    p
+                    for p in rec.players
+                    if p.lower() == wanted or table.name_of(p).lower() == wanted
+                ),
+                None,
             )
             if target is None:
                 return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
@@ -252,13 +267,17 @@ class Tables:
             if rec.status != LOBBY:
                 return [core.refuse(ctx, "game.not_active")]
             rec.players.remove(target)
-            return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
+            return await self._seating_changed(
+                ctx, table, "kick.kicked", name=table.name_of(target)
+            )
 
     def opening_refusal(self, ctx: Ctx, game_id: str) -> Reply | None:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
         game is not playable yet, or this is not a group. None: it can."""
         if game_id not in engine.GAMES:
-            return self.core.refuse(ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id))
+            return self.core.refuse(
+                ctx, "error.game_unavailable", game=self.core.game_name(ctx.lang, game_id)
+            )
         if not ctx.req.is_group:
             return self.core.refuse(ctx, "challenge.groups_only")
         return None
@@ -281,7 +300,9 @@ class Tables:
             return self.core.refuse(ctx, "start.too_few", min=minimum)
         return None
 
-    async def _seating_changed(self, ctx: Ctx, lobby: Session, key: str, **params: Any) -> list[Reply]:
+    async def _seating_changed(
+        self, ctx: Ctx, lobby: Session, key: str, **params: Any
+    ) -> list[Reply]:
         """Under the lock, after someone sat down or stood up in a lobby: store it (new revision,
         so older lobby buttons go stale) and tell the chat, with the updated lobby board."""
         rec = lobby.record
@@ -331,18 +352,24 @@ class Tables:
         before, table.before_move = table.before_move, None
         if before is not None and game.moves and before.get("viewer") == ctx.user:
             # the move this call follows (a person's): announced like every other play
-            lines += play_lines(ctx.lang, game, table.name_of(ctx.user), ctx.user, game.moves[-1], before)
+            lines += play_lines(
+                ctx.lang, game, table.name_of(ctx.user), ctx.user, game.moves[-1], before
+            )
         played: list[tuple[str, str]] = []
         while not game.is_over and play.auto_played(game.current_player):
             player = game.current_player
             move = computer_move(game, player, seed=len(game.moves)) if player in play.computers \
                 else timeout_move(game, player)  # fmt: skip
             try:
-                played.append((player, await self.core.sessions.play(table, str(move), player, ctx.now)))
+                played.append(
+                    (player, await self.core.sessions.play(table, str(move), player, ctx.now))
+                )
             except IllegalMove:  # the engine offered it, so this would be an engine bug
                 raise RuntimeError(f"the engine refused its own legal move {move}") from None
             before, table.before_move = table.before_move, None
-            lines += play_lines(ctx.lang, game, table.name_of(player), player, played[-1][1], before)
+            lines += play_lines(
+                ctx.lang, game, table.name_of(player), player, played[-1][1], before
+            )
         if game.is_over:
             play.deadline = None
             await self._rate(table, play)
@@ -388,7 +415,9 @@ class Tables:
                                  count=count, max=MAX_TIMEOUTS)]  # fmt: skip
             if count >= MAX_TIMEOUTS:
                 play.departed.append(player)
-                replies.append(core.say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS))
+                replies.append(
+                    core.say(ctx, "tables.removed", player=table.name_of(player), max=MAX_TIMEOUTS)
+                )
                 self._mark_auto(lang, table, player)
                 await core.sessions.save(table)
             await save_play(self.store, play)
@@ -412,7 +441,9 @@ class Tables:
             table.record.names[player] = i18n.t(lang, "tables.auto_name", name=name)
 
     def _restart_clock(self, play: TablePlay, now: datetime) -> None:
-        play.deadline = None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
+        play.deadline = (
+            None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
+        )
 
     async def _stop_timer(self, session_id: str) -> None:
         await self.store.stop_table_timer(session_id)
@@ -435,20 +466,28 @@ class Tables:
         play = await load_play(self.store, session.id)
         if not isinstance(view.get("seats"), list):
             return view
-        seats = [dict(seat, timeouts=play.timeouts.get(str(seat.get("player")), 0)) for seat in view["seats"]]
+        seats = [
+            dict(seat, timeouts=play.timeouts.get(str(seat.get("player")), 0))
+            for seat in view["seats"]
+        ]
         return named_view(session, dict(view, seats=seats))
 
-    async def stats_lines(self, lang: str, platform: str, chat_id: str, player_id: str) -> list[str]:
+    async def stats_lines(
+        self, lang: str, platform: str, chat_id: str, player_id: str
+    ) -> list[str]:
         """``/stats`` lines: the player's Cartas Maestras rating here and everywhere."""
         lines = []
-        for scope, key in ((chat_id, "tables.rating_here"), (ratings.GLOBAL, "tables.rating_global")):
+        for scope, key in (
+            (chat_id, "tables.rating_here"),
+            (ratings.GLOBAL, "tables.rating_global"),
+        ):
             rating = await ratings.rating_of(self.store, platform, scope, player_id)
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
 
     async def rematch(self, ctx: Ctx, table: Session) -> list[Reply]:
-        """"Play again" under a finished table: a new lobby here with the same seats. Whoever
+        """ "Play again" under a finished table: a new lobby here with the same seats. Whoever
         presses it opens it (one of the players); the computer seats sit down at once with
         the same timer, the other people are invited and mentioned, and /join when they are
         still here (a lobby does not deal anyone in who did not say so); the opener /start's."""
@@ -464,7 +503,13 @@ class Tables:
         people = [p for p in rec.players if not is_computer(p) and p != ctx.user]
         try:
             lobby = await core.sessions.new_table(
-                ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name, GAME, people, iso(ctx.now)
+                ctx.req.platform,
+                ctx.req.chat_id,
+                ctx.user,
+                ctx.req.user_name,
+                GAME,
+                people,
+                iso(ctx.now),
             )
         except AlreadyExists:  # another player pressed it a moment ago
             return [core.private(ctx, "challenge.exists")]
@@ -476,7 +521,9 @@ class Tables:
         await save_play(self.store, TablePlay(lobby.id, old.timer_seconds, computers=computers))
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                           invited=", ".join(table.name_of(p) for p in people) or "-")  # fmt: skip
-        opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, old.timer_seconds))
+        opened.text += "\n" + i18n.t(
+            ctx.lang, "tables.settings", timer=timer_text(ctx.lang, old.timer_seconds)
+        )
         opened.mentions = people
         return [opened, await core.board(ctx, lobby, fresh=True)]
 

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.timers")
 
+
 def computer_move(game: Game, player: str, seed: int = 0) -> Any:
     """The move the computer (the engine's greedy strategy) plays for ``player``."""
     return make_player("greedy", seed).choose(game, player)
@@ -54,7 +55,9 @@ def timeout_move(game: Game, player: str) -> Any:
     return computer_move(game, player)
 
 
-async def table_timeouts(core: Service, time_out: Callable[[str, datetime], Awaitable[bool]], now: datetime) -> int:
+async def table_timeouts(
+    core: Service, time_out: Callable[[str, datetime], Awaitable[bool]], now: datetime
+) -> int:
     """Act on every table turn timer that ran out by ``now``; returns how many."""
     handled = 0
     for session_id in await core.store.tables_past_deadline(iso(now)):

@@ -62,7 +62,9 @@ class Console:
     def request(self, name: str) -> Request:
         # The console is one shared table where everyone is trusted: a group whose members
         # are all admins (so /lang, /end and tables work as in a group chat).
-        shown = i18n.t(self.core.default_language, "console.player") if name == DEFAULT_PLAYER else name
+        shown = (
+            i18n.t(self.core.default_language, "console.player") if name == DEFAULT_PLAYER else name
+        )
         return Request(PLATFORM, CHAT_ID, name, shown, is_group=True, is_admin=True)
 
     def banner(self) -> None:
@@ -78,7 +80,9 @@ class Console:
             index = ascii_number(number)
             if index is None:
                 # ``#²`` or ``#x``: refused here, before any button is looked up
-                self.print(f"(#{number[:16]} is not a button number: type # and digits 0-9, e.g. #1)")
+                self.print(
+                    f"(#{number[:16]} is not a button number: type # and digits 0-9, e.g. #1)"
+                )
                 return
             button = self.buttons.get(index)
             if button is None:
@@ -124,7 +128,9 @@ class Console:
         self.out.flush()
 
 
-async def serve(core: Core, settings: Any = None, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+async def serve(
+    core: Core, settings: Any = None, stdin: TextIO | None = None, out: TextIO | None = None
+) -> None:
     """Read lines until end of input, answering each (the no-token default of ``python -m bot``)."""
     stdin = stdin or sys.stdin
     console = Console(core, out or sys.stdout)

@@ -156,6 +156,7 @@ def install_token_redaction(token: str) -> None:
 
     logging.setLogRecordFactory(factory)
 
+
 # ----- the client --------------------------------------------------------------------------------
 class TavoloClient(discord.Client):
     """discord.py client wired to the core. ``setup_hook`` registers the persistent buttons and
@@ -187,7 +188,11 @@ class TavoloClient(discord.Client):
             synced = await self.tree.sync(guild=guild)
         else:
             synced = await self.tree.sync()
-        log.info("synced %d slash commands (%s)", len(synced), "guild" if self.config.guild_id else "global")
+        log.info(
+            "synced %d slash commands (%s)",
+            len(synced),
+            "guild" if self.config.guild_id else "global",
+        )
 
     # --- bookkeeping -----------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -223,13 +228,18 @@ class TavoloClient(discord.Client):
         line = " ".join([f"/{name}", *(str(a) for a in args if a is not None and a != "")])
         req = request_of(interaction)
         await self._handle(
-            interaction, req, lambda: self.core.handle_text(req, line), ephemeral=name in PRIVATE_COMMANDS
+            interaction,
+            req,
+            lambda: self.core.handle_text(req, line),
+            ephemeral=name in PRIVATE_COMMANDS,
         )
 
     async def on_button(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A button press: the custom id is the core's button id."""
         req = request_of(interaction)
-        await self._handle(interaction, req, lambda: self.core.handle_button(req, custom_id), ephemeral=True)
+        await self._handle(
+            interaction, req, lambda: self.core.handle_button(req, custom_id), ephemeral=True
+        )
 
     async def _handle(
         self,
@@ -250,12 +260,21 @@ class TavoloClient(discord.Client):
                 replies = await task
             except Exception:
                 log.exception("core failed on %s", req)
-                replies = [Reply("error.internal", text(answer.lang, "error.busy"), visibility="private", to_user=req.user_id)]
+                replies = [
+                    Reply(
+                        "error.internal",
+                        text(answer.lang, "error.busy"),
+                        visibility="private",
+                        to_user=req.user_id,
+                    )
+                ]
             board_link = await self.deliver(replies, req, answer)
             await answer.finish(board_link)
 
     # --- replies -------------------------------------------------------------------------------
-    async def deliver(self, replies: Iterable[Reply], req: Request, answer: _Answer | None = None) -> str | None:
+    async def deliver(
+        self, replies: Iterable[Reply], req: Request, answer: _Answer | None = None
+    ) -> str | None:
         """Send ``replies`` for a request in ``req.chat_id``; returns the link of the last board
         touched (for the acknowledgement of a command that only changed a board)."""
         link: str | None = None
@@ -272,7 +291,8 @@ class TavoloClient(discord.Client):
                     await answer.send(reply, ephemeral=False)
                 else:
                     await self._channel(req.chat_id).send(
-                        _content(reply), file=_file(reply) or discord.utils.MISSING,
+                        _content(reply),
+                        file=_file(reply) or discord.utils.MISSING,
                         view=build_view(reply.buttons) or discord.utils.MISSING,
                         allowed_mentions=_allowed(reply),
                     )
@@ -284,7 +304,9 @@ class TavoloClient(discord.Client):
             log.exception("could not refresh hands in chat %s", req.chat_id)
         return link
 
-    async def _refresh_hands(self, req: Request, answer: _Answer | None, turn_of: list[str]) -> None:
+    async def _refresh_hands(
+        self, req: Request, answer: _Answer | None, turn_of: list[str]
+    ) -> None:
         """Cartas Maestras: a pressed hand message shows the hand after the move, and the
         player whose turn comes gets their hand privately when Discord lets us reach them."""
         own = answer.interaction.message if answer is not None else None
@@ -321,7 +343,9 @@ class TavoloClient(discord.Client):
         if answer is not None and user == req.user_id:
             own = answer.interaction.message
             if (
-                reply.board is not None and own is not None and own.flags.ephemeral
+                reply.board is not None
+                and own is not None
+                and own.flags.ephemeral
                 and reply.board.message_id == encode_board(own.channel.id, own.id)
             ):
                 await answer.edit_own_message(reply)
@@ -336,16 +360,23 @@ class TavoloClient(discord.Client):
                 await followup.send(reply, ephemeral=True)
                 return
         if ascii_number(user) is not None:
-            nudge = Reply("discord.nudge", text(self._chat_lang(reply), "nudge.hand", mention=f"<@{user}>"), mentions=[])
+            nudge = Reply(
+                "discord.nudge",
+                text(self._chat_lang(reply), "nudge.hand", mention=f"<@{user}>"),
+                mentions=[],
+            )
             await self._channel(req.chat_id).send(
-                nudge.text, allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))])
+                nudge.text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))]),
             )
 
     def _chat_lang(self, reply: Reply) -> str:
         lang = reply.params.get("lang") if isinstance(reply.params, dict) else None
         return lang if lang in LANGUAGES else self.config.default_language
 
-    async def _board(self, reply: Reply, board: BoardRef, chat_id: str, answer: _Answer | None) -> str | None:
+    async def _board(
+        self, reply: Reply, board: BoardRef, chat_id: str, answer: _Answer | None
+    ) -> str | None:
         ref = decode_board(board.message_id) if board.message_id else None
         if ref is not None:
             channel_id = ref[0] or int(chat_id)
@@ -355,7 +386,9 @@ class TavoloClient(discord.Client):
                 if answer is not None and own is not None and own.id == message_id:
                     await answer.edit_own_message(reply)
                 else:
-                    partial = self.get_partial_messageable(channel_id).get_partial_message(message_id)
+                    partial = self.get_partial_messageable(channel_id).get_partial_message(
+                        message_id
+                    )
                     await partial.edit(**_edit_kwargs(reply))
                 return self._link(answer, channel_id, message_id)
             except discord.NotFound:
@@ -366,7 +399,8 @@ class TavoloClient(discord.Client):
             message = None
         if message is None:
             message = await self._channel(chat_id).send(
-                _content(reply), file=_file(reply) or discord.utils.MISSING,
+                _content(reply),
+                file=_file(reply) or discord.utils.MISSING,
                 view=build_view(reply.buttons) or discord.utils.MISSING,
                 allowed_mentions=_allowed(reply),
             )
@@ -376,6 +410,7 @@ class TavoloClient(discord.Client):
     def _link(self, answer: _Answer | None, channel_id: int, message_id: int) -> str:
         guild = answer.interaction.guild_id if answer is not None else None
         return f"https://discord.com/channels/{guild or '@me'}/{channel_id}/{message_id}"
+
 
 # ----- running -------------------------------------------------------------------------------------
 class ShardedTavoloClient(TavoloClient, discord.AutoShardedClient):

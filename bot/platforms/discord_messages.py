@@ -120,7 +120,13 @@ def request_of(interaction: discord.Interaction) -> Request:
 class TavoloButton(discord.ui.DynamicItem[discord.ui.Button], template=r"v1:[\x21-\x7e]{1,97}"):
     """A core button. Rebuilt from its custom id on every press, so it outlives restarts."""
 
-    def __init__(self, custom_id: str, label: str = "\u200b", style: str = "secondary", row: int | None = None) -> None:
+    def __init__(
+        self,
+        custom_id: str,
+        label: str = "\u200b",
+        style: str = "secondary",
+        row: int | None = None,
+    ) -> None:
         super().__init__(
             discord.ui.Button(
                 custom_id=custom_id,
@@ -173,7 +179,9 @@ def _content(reply: Reply) -> str:
     if reply.params.get("preformatted") and text:
         # Tables (leaderboards) line up only in a code block's fixed-width font.
         text = f"```\n{text.replace('```', 'ˋˋˋ')}\n```"
-    mentions = " ".join(f"<@{user_id}>" for user_id in reply.mentions if ascii_number(user_id) is not None)
+    mentions = " ".join(
+        f"<@{user_id}>" for user_id in reply.mentions if ascii_number(user_id) is not None
+    )
     return f"{mentions} {text}".strip() if mentions else text
 
 
@@ -182,7 +190,9 @@ _MENTION_RE = re.compile(r"<@!?(\d{5,20})>")
 
 def _allowed(reply: Reply) -> discord.AllowedMentions:
     """Ping the users the core names (never @everyone or roles)."""
-    ids = {u for u in reply.mentions if ascii_number(u) is not None} | set(_MENTION_RE.findall(reply.text))
+    ids = {u for u in reply.mentions if ascii_number(u) is not None} | set(
+        _MENTION_RE.findall(reply.text)
+    )
     users = [discord.Object(int(u)) for u in sorted(ids)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 
@@ -215,7 +225,10 @@ class _Answer:
             self.original_pending = True
 
     async def send(self, reply: Reply, *, ephemeral: bool) -> discord.Message | None:
-        kwargs: dict[str, Any] = {"content": _content(reply) or None, "allowed_mentions": _allowed(reply)}
+        kwargs: dict[str, Any] = {
+            "content": _content(reply) or None,
+            "allowed_mentions": _allowed(reply),
+        }
         file = _file(reply)
         if file is not None:
             kwargs["file"] = file
@@ -263,7 +276,11 @@ class _Answer:
             return
         if self.said_something and not self.original_pending:
             return
-        note = text(self.lang, "ack.board", link=board_link) if board_link else text(self.lang, "ack.done")
+        note = (
+            text(self.lang, "ack.board", link=board_link)
+            if board_link
+            else text(self.lang, "ack.done")
+        )
         if not self.done:
             await self.interaction.response.send_message(note, ephemeral=True)
         else:
@@ -287,4 +304,3 @@ class _Reachable:
 
     interaction: discord.Interaction
     at: float
-

@@ -40,7 +40,9 @@ UNTIMED = "untimed"
 class CommandSink(Protocol):
     """The client side a slash command goes to."""
 
-    async def on_command(self, interaction: discord.Interaction, name: str, *args: object) -> None: ...
+    async def on_command(
+        self, interaction: discord.Interaction, name: str, *args: object
+    ) -> None: ...
 
 
 # ----- slash commands ----------------------------------------------------------------------------
@@ -64,13 +66,18 @@ class CommandTranslator(app_commands.Translator):
     async def load(self) -> None:
         for lang in LANGUAGES:
             try:
-                self._commands[lang] = {name: desc[:100] for name, desc in self.core.command_list(lang)}
+                self._commands[lang] = {
+                    name: desc[:100] for name, desc in self.core.command_list(lang)
+                }
             except Exception:  # a core without its texts yet: English only
                 log.exception("no command list for %s", lang)
                 self._commands[lang] = {}
 
     async def translate(
-        self, string: locale_str, locale: discord.Locale, context: app_commands.TranslationContextTypes
+        self,
+        string: locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         lang = _LOCALE_LANG.get(locale)
         if lang is None:
@@ -82,7 +89,9 @@ class CommandTranslator(app_commands.Translator):
         return None
 
 
-def _choices(interaction: discord.Interaction, current: str, items: Iterable[tuple[str, str]]) -> list[app_commands.Choice[str]]:
+def _choices(
+    interaction: discord.Interaction, current: str, items: Iterable[tuple[str, str]]
+) -> list[app_commands.Choice[str]]:
     needle = current.strip().lower()
     return [
         app_commands.Choice(name=label[:100], value=value)
@@ -91,40 +100,67 @@ def _choices(interaction: discord.Interaction, current: str, items: Iterable[tup
     ][:25]
 
 
-async def complete_solo_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def complete_solo_game(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
     lang = lang_of(interaction)
     return _choices(interaction, current, ((g, game_name(lang, g)) for g in SOLO_GAMES))
 
 
-async def complete_game(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def complete_game(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
     lang = lang_of(interaction)
     return _choices(interaction, current, ((g, game_name(lang, g)) for g in GAMES))
 
 
-async def complete_faces(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def complete_faces(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
     lang = lang_of(interaction)
     return _choices(interaction, current, ((f, face_name(lang, f)) for f in FACES))
 
 
-async def complete_language(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def complete_language(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
     lang = lang_of(interaction)
-    return _choices(interaction, current, ((code, f"{language_name(code, code)} ({language_name(code, lang)})") for code in LANGUAGES))
+    return _choices(
+        interaction,
+        current,
+        (
+            (code, f"{language_name(code, code)} ({language_name(code, lang)})")
+            for code in LANGUAGES
+        ),
+    )
 
 
-async def complete_timer(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def complete_timer(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
     """Turn timer choices for /challenge: "untimed", the number being typed, common values."""
     lang = lang_of(interaction)
     typed = current.strip()
     number = ascii_number(typed)
     minutes = [number] if number is not None and 1 <= number <= MAX_TIMER_MINUTES else []
-    minutes += [m for m in TIMER_SUGGESTIONS if m not in minutes and (number is None or str(m).startswith(typed))]
+    minutes += [
+        m
+        for m in TIMER_SUGGESTIONS
+        if m not in minutes and (number is None or str(m).startswith(typed))
+    ]
 
     def label(m: int) -> str:
-        return text(lang, "timer.default" if m == DEFAULT_TIMER_MINUTES else "timer.minutes", minutes=m)
+        return text(
+            lang, "timer.default" if m == DEFAULT_TIMER_MINUTES else "timer.minutes", minutes=m
+        )
 
     items = [(UNTIMED, text(lang, "timer.untimed"))] + [(str(m), label(m)) for m in minutes]
     if number is not None:
-        return [app_commands.Choice(name=name[:100], value=value) for value, name in items if value != UNTIMED][:25]
+        return [
+            app_commands.Choice(name=name[:100], value=value)
+            for value, name in items
+            if value != UNTIMED
+        ][:25]
     return _choices(interaction, typed, items)
 
 
@@ -156,7 +192,9 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
     @app_commands.describe(game=_o("option.game"), faces=_o("option.faces"), deal=_o("option.deal"))
     @app_commands.autocomplete(game=complete_solo_game, faces=complete_faces)
     async def play(
-        interaction: discord.Interaction, game: str, faces: str | None = None,
+        interaction: discord.Interaction,
+        game: str,
+        faces: str | None = None,
         deal: app_commands.Range[int, 0, 2_000_000_000] | None = None,
     ) -> None:
         await run(interaction, "play", game, faces, deal)
@@ -167,15 +205,21 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
     async def daily(interaction: discord.Interaction, game: str) -> None:
         await run(interaction, "daily", game)
 
-    @tree.command(name="challenge", description=_d("challenge", "Open a Cartas Maestras table here"))
+    @tree.command(
+        name="challenge", description=_d("challenge", "Open a Cartas Maestras table here")
+    )
     @app_commands.describe(
-        player1=_o("option.player"), player2=_o("option.player"), player3=_o("option.player"),
+        player1=_o("option.player"),
+        player2=_o("option.player"),
+        player3=_o("option.player"),
         timer=_o("option.timer"),
     )
     @app_commands.autocomplete(timer=complete_timer)
     async def challenge(
-        interaction: discord.Interaction, player1: discord.User | None = None,
-        player2: discord.User | None = None, player3: discord.User | None = None,
+        interaction: discord.Interaction,
+        player1: discord.User | None = None,
+        player2: discord.User | None = None,
+        player3: discord.User | None = None,
         timer: app_commands.Range[str, 1, 16] | None = None,
     ) -> None:
         players = (_mention(p) for p in (player1, player2, player3))
@@ -212,12 +256,16 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
         await run(interaction, "stats", _mention(player))
 
     @tree.command(name="leaderboard", description=_d("leaderboard", "Leaderboards"))
-    @app_commands.describe(game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope"))
+    @app_commands.describe(
+        game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope")
+    )
     @app_commands.autocomplete(game=complete_game)
     @app_commands.choices(period=_PERIODS, scope=_SCOPES)
     async def leaderboard(
-        interaction: discord.Interaction, game: str | None = None,
-        period: app_commands.Choice[str] | None = None, scope: app_commands.Choice[str] | None = None,
+        interaction: discord.Interaction,
+        game: str | None = None,
+        period: app_commands.Choice[str] | None = None,
+        scope: app_commands.Choice[str] | None = None,
     ) -> None:
         await run(interaction, "leaderboard", game, period and period.value, scope and scope.value)
 
@@ -234,10 +282,17 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
         await run(interaction, "lang", language)
 
     simple = {
-        "join": "Join the table", "leave": "Leave the table", "start": "Start the table's game",
-        "hand": "Your hand (privately)", "undo": "Take back the last move", "hint": "A hint",
-        "resign": "Give up this game", "board": "Post the board again", "help": "Commands and notation",
-        "addbot": "Seat a computer player at the table", "end": "End this channel's table",
+        "join": "Join the table",
+        "leave": "Leave the table",
+        "start": "Start the table's game",
+        "hand": "Your hand (privately)",
+        "undo": "Take back the last move",
+        "hint": "A hint",
+        "resign": "Give up this game",
+        "board": "Post the board again",
+        "help": "Commands and notation",
+        "addbot": "Seat a computer player at the table",
+        "end": "End this channel's table",
     }
     for name, english in simple.items():
         tree.add_command(_simple_command(name, english, run))
@@ -265,4 +320,3 @@ def _simple_command(
         await run(interaction, name)
 
     return app_commands.Command(name=name, description=_d(name, english), callback=forward)
-

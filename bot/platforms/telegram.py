@@ -138,7 +138,9 @@ class TelegramAdapter(Delivery):
         app = builder.build()
         # Before every handler: an update any worker has handled already is dropped.
         app.add_handler(TypeHandler(Update, self._drop_redelivered), group=-1)
-        app.add_handler(MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.on_command))
+        app.add_handler(
+            MessageHandler(filters.COMMAND & filters.UpdateType.MESSAGE, self.on_command)
+        )
         app.add_handler(CallbackQueryHandler(self.on_button))
         app.add_handler(InlineQueryHandler(self.on_inline_query))
         app.add_handler(ChosenInlineResultHandler(self.on_chosen_result))
@@ -417,7 +419,12 @@ class TelegramAdapter(Delivery):
                 continue
             target = reply.to_user or request.user_id
             message = update.effective_message
-            if reply.refusal and presser_answer is None and target == request.user_id and message is not None:
+            if (
+                reply.refusal
+                and presser_answer is None
+                and target == request.user_id
+                and message is not None
+            ):
                 # A refused command that reveals nothing private: answered where it was typed,
                 # as a reply to it (a player who never opened a private chat still reads it).
                 self._queue(chat_id, Outgoing(reply, chat_id, reply_to=message.message_id))
@@ -458,7 +465,9 @@ class TelegramAdapter(Delivery):
         server.router.add_post(path, receive)
         self._webhook_runner = web.AppRunner(server, access_log=None)
         await self._webhook_runner.setup()
-        site = web.TCPSite(self._webhook_runner, self.config.webhook_listen, self.config.webhook_port)
+        site = web.TCPSite(
+            self._webhook_runner, self.config.webhook_listen, self.config.webhook_port
+        )
         await site.start()
         await app.bot.set_webhook(url, secret_token=secret, allowed_updates=UPDATE_TYPES)
 

@@ -83,10 +83,16 @@ class Delivery:
         answering: dict[str, Any] = {}
         if outgoing.reply_to is not None:
             # still sent when the command was deleted meanwhile
-            answering["reply_parameters"] = ReplyParameters(outgoing.reply_to, allow_sending_without_reply=True)
+            answering["reply_parameters"] = ReplyParameters(
+                outgoing.reply_to, allow_sending_without_reply=True
+            )
         if reply.image is not None:
             # A GIF replay goes out as an animation (it would not move as a photo).
-            send, media = (bot.send_animation, "animation") if is_animation(reply) else (bot.send_photo, "photo")
+            send, media = (
+                (bot.send_animation, "animation")
+                if is_animation(reply)
+                else (bot.send_photo, "photo")
+            )
             message = await send(
                 chat_id,
                 **{media: reply.image},

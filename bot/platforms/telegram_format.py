@@ -276,4 +276,3 @@ class Outgoing:
     origin_chat: int
     notify: tuple[int, str, str] | None = None
     reply_to: int | None = None
-

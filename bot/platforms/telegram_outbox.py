@@ -54,9 +54,7 @@ class FloodLimiter:
     conservative.
     """
 
-    def __init__(
-        self, limits: FloodLimits, clock: Callable[[], float] = time.monotonic
-    ) -> None:
+    def __init__(self, limits: FloodLimits, clock: Callable[[], float] = time.monotonic) -> None:
         self.limits = limits
         self._clock = clock
         self._per_chat: dict[int, deque[float]] = {}
@@ -212,11 +210,15 @@ class Outbox:
                     # PTB 22 warns that ``retry_after`` will become a timedelta: both work here.
                     warnings.simplefilter("ignore", PTBDeprecationWarning)
                     seconds = _seconds(error.retry_after)
-                log.info("telegram asked to wait %.1f s before writing to chat %s", seconds, chat_id)
+                log.info(
+                    "telegram asked to wait %.1f s before writing to chat %s", seconds, chat_id
+                )
                 self.limiter.pause(chat_id, seconds)
                 await self.limiter.wait_turn(chat_id)
             except (Forbidden, ChatMigrated) as error:
-                log.info("cannot write to chat %s any more (%s); dropping its queue", chat_id, error)
+                log.info(
+                    "cannot write to chat %s any more (%s); dropping its queue", chat_id, error
+                )
                 return False
             except BadRequest as error:
                 # A request Telegram will never accept: retrying cannot help.

@@ -30,7 +30,9 @@ async def migrate_to(source_url: str, target_url: str) -> dict[str, int]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.storage")
     commands = parser.add_subparsers(dest="command", required=True)
-    move = commands.add_parser("migrate-to", help="copy the SQLite database into an empty PostgreSQL one")
+    move = commands.add_parser(
+        "migrate-to", help="copy the SQLite database into an empty PostgreSQL one"
+    )
     move.add_argument("url", help="the target, postgresql://...")
     move.add_argument("--from", dest="source", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
                       help="the SQLite database (default: DATABASE_URL, else %(default)s)")  # fmt: skip
@@ -44,7 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"tavolo: cannot migrate: {error}", file=sys.stderr)
         return 1
     total = sum(copied.values())
-    print(f"copied {total} rows to {redacted(args.url)}: " + ", ".join(f"{t} {n}" for t, n in copied.items()))
+    print(
+        f"copied {total} rows to {redacted(args.url)}: "
+        + ", ".join(f"{t} {n}" for t, n in copied.items())
+    )
     return 0
 
 

@@ -229,7 +229,9 @@ class PostgresBackend:
                 timeout=10, command_timeout=busy_timeout * 5,
             )  # fmt: skip
         except Exception as exc:  # bad host, refused, bad password, unknown database ...
-            raise StorageError(f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}") from exc
+            raise StorageError(
+                f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}"
+            ) from exc
         return cls(pool)
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:

@@ -146,7 +146,9 @@ class StorageBase:
             async with self.backend.transaction() as tx:
                 if self.dialect == POSTGRES:
                     await tx.fetch("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK_KEY,))
-                await tx.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+                await tx.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
                 (current,) = (await tx.fetch("SELECT MAX(version) FROM schema_version"))[0]
                 current = current or 0
                 if current > latest:
@@ -157,7 +159,9 @@ class StorageBase:
                     if version > current:
                         for statement in statements(script):
                             await tx.execute(statement)
-                        await tx.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+                        await tx.execute(
+                            "INSERT INTO schema_version (version) VALUES (?)", (version,)
+                        )
         except StorageError as exc:
             if "schema version" in str(exc):
                 raise

@@ -26,7 +26,9 @@ async def copy_database(source: object, target: object) -> dict[str, int]:
             rows = await source.fetch(f"SELECT {', '.join(columns)} FROM {table}")  # type: ignore[attr-defined]
             marks = ", ".join("?" for _ in columns)
             for row in rows:
-                await tx.execute(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", row)
+                await tx.execute(
+                    f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})", row
+                )
             copied[table] = len(rows)
         if target.dialect == POSTGRES:  # type: ignore[attr-defined]
             # results.id keeps counting after the copied ids

@@ -38,7 +38,9 @@ class PlayStore(StorageBase):
 
     async def stop_table_timer(self, session_id: str) -> None:
         async with self._transaction() as tx:
-            await tx.execute("UPDATE table_play SET deadline = NULL WHERE session_id = ?", (session_id,))
+            await tx.execute(
+                "UPDATE table_play SET deadline = NULL WHERE session_id = ?", (session_id,)
+            )
 
     async def tables_past_deadline(self, now: str) -> list[str]:
         """Tables whose turn deadline (ISO text) is at or before ``now``."""
@@ -66,10 +68,14 @@ class PlayStore(StorageBase):
 
     async def race_entry_of(self, session_id: str) -> tuple[str, int] | None:
         """(race id, round) of a racer's board session, None for any other session."""
-        rows = await self.fetch("SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,))
+        rows = await self.fetch(
+            "SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,)
+        )
         return (str(rows[0][0]), int(rows[0][1])) if rows else None
 
-    async def insert_race(self, race_id: str, minutes: int | None, senza_tempo: bool, join_deadline: str) -> None:
+    async def insert_race(
+        self, race_id: str, minutes: int | None, senza_tempo: bool, join_deadline: str
+    ) -> None:
         async with self._transaction() as tx:
             await tx.execute(
                 "INSERT INTO races (id, minutes, senza_tempo, round, join_deadline) VALUES (?, ?, ?, 0, ?)",
@@ -116,13 +122,16 @@ class PlayStore(StorageBase):
     async def race_move_at(self, session_id: str, n: int) -> int | None:
         """The race-wide number of move ``n`` of a race board (None: no such move, or one
         stored before the race-wide counter existed)."""
-        rows = await self.fetch("SELECT race_move FROM moves WHERE session_id = ? AND n = ?", (session_id, n))
+        rows = await self.fetch(
+            "SELECT race_move FROM moves WHERE session_id = ? AND n = ?", (session_id, n)
+        )
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
     async def first_result_score(self, session_id: str) -> tuple[int, int, int] | None:
         """(score, tiebreak_move, move_count) of a session's result, None before it ends."""
         rows = await self.fetch(
-            "SELECT score, tiebreak_move, move_count FROM results WHERE session_id = ? LIMIT 1", (session_id,)
+            "SELECT score, tiebreak_move, move_count FROM results WHERE session_id = ? LIMIT 1",
+            (session_id,),
         )
         return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
 
@@ -157,6 +166,17 @@ class PlayStore(StorageBase):
             "UNION SELECT d.deal FROM daily_attempts a JOIN daily d ON d.game_id = a.game_id AND d.day = a.day "
             "WHERE a.platform = ? AND a.chat_id = ? AND a.game_id = ? AND a.status = ? "
             "UNION SELECT deal FROM daily WHERE game_id = ? AND day = ?",
-            (platform, chat_id, game_id, racing, platform, chat_id, game_id, playing, game_id, today),
+            (
+                platform,
+                chat_id,
+                game_id,
+                racing,
+                platform,
+                chat_id,
+                game_id,
+                playing,
+                game_id,
+                today,
+            ),
         )
         return {int(r[0]) for r in rows if r[0] is not None}

@@ -39,7 +39,8 @@ class PlayersStore(StorageBase):
     async def autofinish(self, platform: str, user_id: str) -> bool:
         """Whether the bot plays the player's last cards to the foundations (default: yes)."""
         rows = await self.fetch(
-            "SELECT autofinish FROM player_settings WHERE platform = ? AND user_id = ?", (platform, user_id)
+            "SELECT autofinish FROM player_settings WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
         )
         return bool(rows[0][0]) if rows else True
 
@@ -56,7 +57,11 @@ class PlayersStore(StorageBase):
         the same name within ``SEEN_PRECISION`` costs no write (this runs on every request)."""
         key, moment = (platform, user_id), datetime.fromisoformat(at)
         seen = self._seen.get(key)
-        if seen is not None and seen[0] == name and timedelta(0) <= moment - seen[1] < SEEN_PRECISION:
+        if (
+            seen is not None
+            and seen[0] == name
+            and timedelta(0) <= moment - seen[1] < SEEN_PRECISION
+        ):
             return
         async with self._transaction() as tx:
             await tx.execute(

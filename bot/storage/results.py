@@ -9,12 +9,12 @@ from bot.storage.base import StorageBase
 Row = tuple[Any, ...]
 
 #: (player key, name, score, tiebreak move, move count, outcome) of a leaderboard entry
-_ENTRY_COLUMNS = (
-    "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
-)
+_ENTRY_COLUMNS = "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
 
 
-def _in_chat(sql: str, params: list[Any], platform: str, chat: str | None, prefix: str = "r.") -> str:
+def _in_chat(
+    sql: str, params: list[Any], platform: str, chat: str | None, prefix: str = "r."
+) -> str:
     if chat is not None:
         sql += f" AND {prefix}platform = ? AND {prefix}chat_id = ?"
         params += [platform, chat]
@@ -24,7 +24,9 @@ def _in_chat(sql: str, params: list[Any], platform: str, chat: str | None, prefi
 class ResultsStore(StorageBase):
     """Queries over results (mixed into ``Storage``)."""
 
-    async def daily_entry_rows(self, game_id: str, since: str, accepted: str, platform: str, chat: str | None) -> list[Row]:
+    async def daily_entry_rows(
+        self, game_id: str, since: str, accepted: str, platform: str, chat: str | None
+    ) -> list[Row]:
         """Accepted ranked attempts of the window (by the challenge's day); ``chat`` None:
         every chat."""
         params: list[Any] = [accepted, game_id, since]
@@ -35,7 +37,9 @@ class ResultsStore(StorageBase):
         )  # fmt: skip
         return await self.fetch(sql, params)
 
-    async def casual_entry_rows(self, game_id: str, since: str, platform: str, chat: str | None) -> list[Row]:
+    async def casual_entry_rows(
+        self, game_id: str, since: str, platform: str, chat: str | None
+    ) -> list[Row]:
         """Unranked results of the window (by finish day), daily attempts left out."""
         params: list[Any] = [game_id, since]
         sql = _in_chat(
@@ -45,7 +49,9 @@ class ResultsStore(StorageBase):
         )  # fmt: skip
         return await self.fetch(sql, params)
 
-    async def names_without_attempt(self, platform: str, chat: str, game_id: str, day: str) -> list[str]:
+    async def names_without_attempt(
+        self, platform: str, chat: str, game_id: str, day: str
+    ) -> list[str]:
         """Names of the players known in this chat (they played or joined a game here) with
         no ranked attempt at ``day``'s challenge of ``game_id``."""
         rows = await self.fetch(
@@ -60,7 +66,9 @@ class ResultsStore(StorageBase):
         )
         return [row[0] for row in rows]
 
-    async def maestras_table_rows(self, platform: str, chat: str | None, since: str) -> list[tuple[str, int, int]]:
+    async def maestras_table_rows(
+        self, platform: str, chat: str | None, since: str
+    ) -> list[tuple[str, int, int]]:
         """Cartas Maestras: (name, wins, masters) per player over the window, best first."""
         params: list[Any] = [since]
         sql = _in_chat(

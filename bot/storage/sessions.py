@@ -72,7 +72,9 @@ class SessionsStore(StorageBase):
         async with self._transaction() as tx:
             await self._checked_update(tx, rec, expected_revision)
 
-    async def _checked_update(self, tx: Tx, rec: SessionRecord, expected_revision: int | None) -> None:
+    async def _checked_update(
+        self, tx: Tx, rec: SessionRecord, expected_revision: int | None
+    ) -> None:
         if expected_revision is None:
             await tx.execute(_SESSION_UPDATE, _update_params(rec))
             return
@@ -84,7 +86,9 @@ class SessionsStore(StorageBase):
     async def set_board_message(self, session_id: str, message_id: str) -> None:
         """Remember the session's board message (this column only: never races a move)."""
         async with self._transaction() as tx:
-            await tx.execute("UPDATE sessions SET board_message_id = ? WHERE id = ?", (message_id, session_id))
+            await tx.execute(
+                "UPDATE sessions SET board_message_id = ? WHERE id = ?", (message_id, session_id)
+            )
 
     async def _swap_revision(self, tx: Tx, rec: SessionRecord) -> None:
         """Store ``rec`` if the stored revision is the one just before it (compare-and-set);
@@ -100,7 +104,9 @@ class SessionsStore(StorageBase):
             raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
 
     async def get_session(self, session_id: str) -> SessionRecord | None:
-        rows = await self.fetch(f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,))
+        rows = await self.fetch(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        )
         return row_to_session(rows[0]) if rows else None
 
     async def session_revision(self, session_id: str) -> int | None:
@@ -135,7 +141,9 @@ class SessionsStore(StorageBase):
         )
         return [row_to_session(r) for r in rows]
 
-    async def last_solo_session(self, platform: str, chat_id: str, player: str) -> SessionRecord | None:
+    async def last_solo_session(
+        self, platform: str, chat_id: str, player: str
+    ) -> SessionRecord | None:
         """The player's most recently started solo game in this chat, whatever its status."""
         # rowid breaks ties within one second on SQLite; PostgreSQL has none (ties are rare)
         tiebreak = "last_active_at DESC" if self.dialect == POSTGRES else "rowid DESC"
@@ -164,7 +172,9 @@ class SessionsStore(StorageBase):
 
     # ----- moves ------------------------------------------------------------------------------
     async def load_moves(self, session_id: str) -> list[str]:
-        rows = await self.fetch("SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,))
+        rows = await self.fetch(
+            "SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
+        )
         return [r[0] for r in rows]
 
     async def record_move(
@@ -194,7 +204,15 @@ class SessionsStore(StorageBase):
                 "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
                 "SELECT id, ?, ?, ?, ?, (SELECT move_counter FROM counted) FROM moved RETURNING n"
             )
-            params = (*_update_params(rec), rec.revision - 1, rec.id, n, player, notation, played_at)
+            params = (
+                *_update_params(rec),
+                rec.revision - 1,
+                rec.id,
+                n,
+                player,
+                notation,
+                played_at,
+            )
             rows = await self.fetch(sql, params)
             if not rows:
                 raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
@@ -216,7 +234,10 @@ class SessionsStore(StorageBase):
 
     # ----- results ----------------------------------------------------------------------------
     async def finish_session(
-        self, rec: SessionRecord, results: Sequence[ResultRecord], expected_revision: int | None = None
+        self,
+        rec: SessionRecord,
+        results: Sequence[ResultRecord],
+        expected_revision: int | None = None,
     ) -> None:
         """Store a session's end and its players' results together (``expected_revision``:
         compare-and-set as in ``save_session``)."""
@@ -244,5 +265,7 @@ class SessionsStore(StorageBase):
         if session_id is None:
             rows = await self.fetch("SELECT COUNT(*) FROM results")
         else:
-            rows = await self.fetch("SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,))
+            rows = await self.fetch(
+                "SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,)
+            )
         return int(rows[0][0]) if rows else 0

@@ -65,7 +65,9 @@ class UpdatesStore(StorageBase):
                 (platform, chat_id, message_id, origin_chat, moment),
             )
 
-    async def private_message_origin(self, platform: str, chat_id: str, message_id: str) -> str | None:
+    async def private_message_origin(
+        self, platform: str, chat_id: str, message_id: str
+    ) -> str | None:
         """The chat whose table a private message belongs to (None: an ordinary message)."""
         rows = await self.fetch(
             "SELECT origin_chat FROM private_messages WHERE platform = ? AND chat_id = ? AND message_id = ?",

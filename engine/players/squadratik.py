@@ -356,7 +356,11 @@ class CarefulPlayer:
         best = 0
         tried: set[tuple[Any, ...]] = set()
         for move, (card_id, target) in table.items():
-            key = (DECK[card_id].sides if not DECK[card_id].is_empty else None, target.side, target.cell)
+            key = (
+                DECK[card_id].sides if not DECK[card_id].is_empty else None,
+                target.side,
+                target.cell,
+            )
             if key in tried:
                 continue  # the same card face on the same place: the same position
             tried.add(key)

@@ -326,7 +326,9 @@ def _verify(game: Game, result: SolveResult) -> None:
             for text in result.moves:
                 move = game.parse_move(text)
                 if move not in game._generate():
-                    raise AssertionError(f"{result.game_id} deal {result.deal}: {text} is not legal")
+                    raise AssertionError(
+                        f"{result.game_id} deal {result.deal}: {text} is not legal"
+                    )
                 game._apply_unchecked(move)
             _check_line(game, result)
         finally:

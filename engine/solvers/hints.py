@@ -83,7 +83,10 @@ def _king_waiting(piles: dict[str, dict[str, Any]], deck: str, top: int) -> bool
     if waste and _rank(waste[-1], deck) == top:
         return True
     return any(
-        pile["kind"] == "tableau" and pile["down"] and pile["cards"] and _rank(pile["cards"][0], deck) == top
+        pile["kind"] == "tableau"
+        and pile["down"]
+        and pile["cards"]
+        and _rank(pile["cards"][0], deck) == top
         for pile in piles.values()
     )
 

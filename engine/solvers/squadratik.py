@@ -96,7 +96,9 @@ class _Position:
         paths = tuple(
             None
             if board.paths[side] is None
-            else tuple((cell, _card_key(board.cells[cell].card)) for cell in board.paths[side].cells)  # type: ignore[union-attr]
+            else tuple(
+                (cell, _card_key(board.cells[cell].card)) for cell in board.paths[side].cells
+            )  # type: ignore[union-attr]
             for side in DIRECTIONS
         )
         return (len(self.stock), tuple(sorted(_card_key(c) for c in self.hand)), paths)

@@ -114,7 +114,9 @@ class Board:
 
     # ----- building -------------------------------------------------------------------------
     @classmethod
-    def from_paths(cls, layout: dict[str, Sequence[tuple[int, ...] | tuple[int, int, str]]]) -> Board:
+    def from_paths(
+        cls, layout: dict[str, Sequence[tuple[int, ...] | tuple[int, int, str]]]
+    ) -> Board:
         """A hand-built board for tests and puzzles: geometry is checked, linking is not.
 
         ``layout`` maps a central side to its cards in order, each ``(card_id, rotation)`` or
@@ -197,7 +199,9 @@ class Board:
     def links(self, target: Target, card_id: int, rotation: int) -> bool:
         """Whether the card links with the card it would be placed against."""
         anchor = self.cells[target.anchor]
-        return sides_link(DECK[anchor.card], anchor.rotation, target.direction, DECK[card_id], rotation)
+        return sides_link(
+            DECK[anchor.card], anchor.rotation, target.direction, DECK[card_id], rotation
+        )
 
     def facing_side(self, target: Target) -> str | None:
         """The side code the new card must match, or None when anything links (empty anchor)."""
@@ -260,7 +264,9 @@ class Board:
                 "card": DECK[placed.card].to_view(placed.rotation),
                 "path": placed.path,
             }
-            for (x, y), placed in sorted(self.cells.items(), key=lambda item: (item[0][1], item[0][0]))
+            for (x, y), placed in sorted(
+                self.cells.items(), key=lambda item: (item[0][1], item[0][0])
+            )
         ]
         paths: dict[str, object] = {}
         for side in DIRECTIONS:
@@ -313,4 +319,3 @@ def _cell_label(placed: Placed | None) -> str:
             placed_sides(placed.card, placed.rotation)
         )
     return f"{label:<{_LABEL_WIDTH}}"
-

@@ -74,7 +74,15 @@ class SquadratikCard:
 #: How many of the 32 normal cards show each side value on each side position (N, E, S and W
 #: alike): mostly two or four balls, a single blank (see docs/squadratik-deck.md for the why).
 SIDE_COUNTS: dict[str, int] = {
-    BLANK: 1, "R1": 0, "R2": 9, "R3": 0, "R4": 7, "B1": 0, "B2": 8, "B3": 0, "B4": 7,
+    BLANK: 1,
+    "R1": 0,
+    "R2": 9,
+    "R3": 0,
+    "R4": 7,
+    "B1": 0,
+    "B2": 8,
+    "B3": 0,
+    "B4": 7,
 }
 #: The 32-entry side list V: every value as often as SIDE_COUNTS says, in that order.
 SIDE_LIST: tuple[str, ...] = tuple(code for code, n in SIDE_COUNTS.items() for _ in range(n))

@@ -125,7 +125,9 @@ class CartasMaestras(SquadratikGame):
         game.turn = turn
         on_board = set(board.card_ids())
         game.first_master_placed = (
-            any(_is_master(i) for i in on_board) if first_master_placed is None else first_master_placed
+            any(_is_master(i) for i in on_board)
+            if first_master_placed is None
+            else first_master_placed
         )
         game.masters_won = list(masters_won) if masters_won else [0] * len(players)
         game.won = [list(w) for w in won] if won else [[] for _ in players]
@@ -199,7 +201,9 @@ class CartasMaestras(SquadratikGame):
         else:
             opening = 1 <= move.slot <= len(hand) and self.board.paths[move.side] is None
             if opening and not _is_master(hand[move.slot - 1]):
-                reason = "only_masters_open_paths" if self.first_master_placed else "master_needed_first"
+                reason = (
+                    "only_masters_open_paths" if self.first_master_placed else "master_needed_first"
+                )
                 raise IllegalMove(reason)
             card_id, target = check_placement(self.board, hand, move)
         del hand[move.slot - 1]

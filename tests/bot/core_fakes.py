@@ -29,7 +29,9 @@ class FakeClock:
 
 def fake_render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
     """A cheap stand-in for the renderer that still encodes what it was asked to draw."""
-    return b"PNG " + json.dumps({"game": game_id, "move": view.get("move_number"), **style}).encode()
+    return (
+        b"PNG " + json.dumps({"game": game_id, "move": view.get("move_number"), **style}).encode()
+    )
 
 
 class FakePlatform:
@@ -46,7 +48,9 @@ class FakePlatform:
         self.admins: set[str] = set()
 
     def request(self, user: str, is_group: bool = True) -> Request:
-        return Request(self.platform, self.chat_id, user, user.capitalize(), is_group, user in self.admins)
+        return Request(
+            self.platform, self.chat_id, user, user.capitalize(), is_group, user in self.admins
+        )
 
     async def _record(self, replies: list[Reply]) -> list[Reply]:
         for reply in replies:

@@ -75,8 +75,12 @@ BAD_LINES = [
 ]
 
 
-@pytest.mark.parametrize(("chat_no", "user", "line", "key"), BAD_LINES, ids=[f"{r[2][:30]}" for r in BAD_LINES])
-async def test_bad_line_gets_a_specific_private_answer_and_changes_nothing(core, scene, chat_no, user, line, key):
+@pytest.mark.parametrize(
+    ("chat_no", "user", "line", "key"), BAD_LINES, ids=[f"{r[2][:30]}" for r in BAD_LINES]
+)
+async def test_bad_line_gets_a_specific_private_answer_and_changes_nothing(
+    core, scene, chat_no, user, line, key
+):
     one, two, _ = scene
     chat = one if chat_no == 1 else two
     chat.admins.add("admin")
@@ -105,19 +109,38 @@ async def test_chatter_that_is_not_a_move_gets_no_answer(core, scene):
 
 
 BAD_PRESSES = [
-    ("stranger presses Ana's board", "bob", lambda board, sid: board.buttons[0].id, "game.not_your_game"),
+    (
+        "stranger presses Ana's board",
+        "bob",
+        lambda board, sid: board.buttons[0].id,
+        "game.not_your_game",
+    ),
     ("Ana presses her out-of-date first board", "ana", lambda board, sid: None, "button.stale"),
     ("forged session", "ana", lambda board, sid: "v1:mv:zzzzzzzz:1:t1", "button.unknown"),
     ("garbage id", "ana", lambda board, sid: "'; DROP TABLE sessions; --", "button.unknown"),
     ("unknown verb", "ana", lambda board, sid: f"v1:win:{sid}:1:", "button.unknown"),
     ("over-long id", "ana", lambda board, sid: f"v1:mv:{sid}:1:" + "a" * 80, "button.unknown"),
-    ("right session, future revision", "ana", lambda board, sid: f"v1:mv:{sid}:9:t4", "button.stale"),
-    ("select a pile that has no move", "ana", lambda board, sid: f"v1:sel:{sid}:1:zz", "button.stale"),
+    (
+        "right session, future revision",
+        "ana",
+        lambda board, sid: f"v1:mv:{sid}:9:t4",
+        "button.stale",
+    ),
+    (
+        "select a pile that has no move",
+        "ana",
+        lambda board, sid: f"v1:sel:{sid}:1:zz",
+        "button.stale",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("what", "user", "make_id", "key"), BAD_PRESSES, ids=[p[0] for p in BAD_PRESSES])
-async def test_bad_press_gets_a_private_answer_and_changes_nothing(core, scene, what, user, make_id, key):
+@pytest.mark.parametrize(
+    ("what", "user", "make_id", "key"), BAD_PRESSES, ids=[p[0] for p in BAD_PRESSES]
+)
+async def test_bad_press_gets_a_private_answer_and_changes_nothing(
+    core, scene, what, user, make_id, key
+):
     one, _, first_board = scene
     board = one.board()
     sid = board.board.session_id

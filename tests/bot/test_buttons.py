@@ -76,12 +76,16 @@ def expected_hand_label(notation: str) -> str:
     """How a Cartas Maestras hand button reads, from the move it plays."""
     if notation in ("pass", "stop"):
         return notation.capitalize()
-    slot, side, turn, rotation = re.fullmatch(r"(\d+)([NESW])([nesw]?)(?:r(\d))?", notation).groups()
+    slot, side, turn, rotation = re.fullmatch(
+        r"(\d+)([NESW])([nesw]?)(?:r(\d))?", notation
+    ).groups()
     path = f"path {side}" + (f", turning {DIRECTIONS[turn]}" if turn else "")
     return f"Card {slot} ({TURNS[rotation]}) → {path}" if rotation else f"Card {slot} → {path}"
 
 
-async def test_cartas_maestras_hand_buttons_name_the_card_the_path_and_the_turn(core: Core, chat: FakePlatform):
+async def test_cartas_maestras_hand_buttons_name_the_card_the_path_and_the_turn(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
     await chat.say("ana", "/start")
@@ -114,7 +118,9 @@ async def check_hand_steps(chat: FakePlatform, hand, seen: set[str]) -> None:
         assert step.is_private and step.key == "hand.yours"
         assert buttons.decode(step.buttons[-1].id).verb == "hand"  # a way back
         if action.arg.startswith("c"):  # many cards and places: the card first, then its places
-            assert button.label.startswith(f"Card {action.arg[1:]} · ") and button.label.endswith(" …")
+            assert button.label.startswith(f"Card {action.arg[1:]} · ") and button.label.endswith(
+                " …"
+            )
             seen.add("card first")
             await check_hand_steps(chat, step, seen)
             continue

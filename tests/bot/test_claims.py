@@ -8,7 +8,9 @@ import asyncio
 from bot.storage import Storage
 
 
-async def test_a_claim_is_taken_once_renewed_by_its_holder_and_taken_over_after_its_lease(db_url: str):
+async def test_a_claim_is_taken_once_renewed_by_its_holder_and_taken_over_after_its_lease(
+    db_url: str,
+):
     store = await Storage.open(db_url)
     try:
         assert await store.try_claim("timeout:t1", "a", 30, now=1000.0)

@@ -27,9 +27,13 @@ def hold_write_lock(path: Path, seconds: float, taken: threading.Event) -> None:
     other.close()
 
 
-async def test_a_move_under_a_7_second_write_lock_is_answered_busy_in_spanish_then_works(tmp_path: Path):
+async def test_a_move_under_a_7_second_write_lock_is_answered_busy_in_spanish_then_works(
+    tmp_path: Path,
+):
     path = tmp_path / "tavolo.db"
-    core = await Core.create(f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render, sweep_interval=None)
+    core = await Core.create(
+        f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render, sweep_interval=None
+    )
     chat = FakePlatform(core)
     try:
         chat.admins.add("ana")

@@ -48,7 +48,9 @@ async def test_plain_text_move_is_played_only_for_someone_with_a_game(chat: Fake
     assert await chat.say("bob", "t4") == []
 
 
-async def test_a_whole_game_by_buttons_ends_with_a_stored_result_and_leaderboard(core: Core, chat: FakePlatform):
+async def test_a_whole_game_by_buttons_ends_with_a_stored_result_and_leaderboard(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/play imaginary13 11")
     for _ in range(400):
         board = chat.board()
@@ -71,13 +73,17 @@ async def test_a_whole_game_by_buttons_ends_with_a_stored_result_and_leaderboard
     assert (await chat.say("ana", "/move t1"))[0].key == "move.no_game"
 
 
-async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(db_url: str, clock: FakeClock):
+async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(
+    db_url: str, clock: FakeClock
+):
     core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await chat.say("ana", "/play imaginary13 5")
     for _ in range(3):
         await chat.press("ana", chat.button(lambda b: verb_of(b) == "found").id)
-    moves_before = engine.replay("imaginary13", 5, ["ana"], {}, await core.store.load_moves(chat.board().board.session_id)).moves
+    moves_before = engine.replay(
+        "imaginary13", 5, ["ana"], {}, await core.store.load_moves(chat.board().board.session_id)
+    ).moves
     old_board = chat.board()
     await core.close()
 
@@ -90,7 +96,9 @@ async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(db_
         old_select = next(b for b in old_board.buttons if verb_of(b) == "sel")
         (targets,) = await again.press("ana", old_select.id)
         assert targets.key == "board.caption"
-        (after,) = await again.press("ana", next(b for b in targets.buttons if verb_of(b) == "mv").id)
+        (after,) = await again.press(
+            "ana", next(b for b in targets.buttons if verb_of(b) == "mv").id
+        )
         assert after.params["move"] == 4
         sid = after.board.session_id
         assert (await core.store.load_moves(sid))[:3] == moves_before
@@ -98,7 +106,9 @@ async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(db_
         await core.close()
 
 
-async def test_two_presses_of_one_button_at_once_apply_the_move_once(core: Core, chat: FakePlatform):
+async def test_two_presses_of_one_button_at_once_apply_the_move_once(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/play imaginary13 5")
     press = chat.button(lambda b: verb_of(b) == "found")
     first, second = await asyncio.gather(chat.press("ana", press.id), chat.press("ana", press.id))
@@ -107,7 +117,9 @@ async def test_two_presses_of_one_button_at_once_apply_the_move_once(core: Core,
     assert len(await core.store.load_moves(chat.board().board.session_id)) == 1
 
 
-async def test_undo_takes_a_move_back_and_old_boards_stay_out_of_date(core: Core, chat: FakePlatform):
+async def test_undo_takes_a_move_back_and_old_boards_stay_out_of_date(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/play imaginary13 5")
     before_move = chat.board()
     await chat.press("ana", chat.button(lambda b: verb_of(b) == "found").id)
@@ -127,7 +139,9 @@ async def test_resign_stores_the_result_and_frees_the_player(core: Core, chat: F
     assert (await chat.say("ana", "/play imaginary13 6"))[0].key == "play.started"
 
 
-async def test_idle_solo_games_end_as_resigned_after_24_hours(core: Core, chat: FakePlatform, clock: FakeClock):
+async def test_idle_solo_games_end_as_resigned_after_24_hours(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
     pushed = []
 
     async def push(platform, chat_id, reply):
@@ -146,7 +160,9 @@ async def test_idle_solo_games_end_as_resigned_after_24_hours(core: Core, chat: 
     # Ana comes back: she is told her game expired, not that she never had one
     (expired,) = await chat.say("ana", "/board")
     assert expired.key == "game.expired" and expired.is_private
-    assert expired.text.startswith("Your Imaginary Thirteen game here was ended after 24 hours without a move")
+    assert expired.text.startswith(
+        "Your Imaginary Thirteen game here was ended after 24 hours without a move"
+    )
     assert (await chat.press("ana", ana_board.buttons[0].id))[0].key == "game.expired"
     clock.advance(hours=20)  # Bob's game idles too: ended when he comes back, before the sweep
     assert (await chat.say("bob", "/move t1"))[0].key == "game.expired"
@@ -187,4 +203,3 @@ async def test_command_list_names_every_command_in_the_language(core: Core):
 async def test_commands_addressed_to_the_bot_by_name_are_understood(chat: FakePlatform):
     (reply,) = await chat.say("ana", "/help@TavoloBot")
     assert reply.key == "help.text" and "/play" in reply.text
-

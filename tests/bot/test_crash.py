@@ -61,7 +61,9 @@ def stored_moves(db: Path) -> dict[int, list[str]]:
         assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         found = {}
         for session_id, deal in connection.execute("SELECT id, deal FROM sessions"):
-            rows = connection.execute("SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,))
+            rows = connection.execute(
+                "SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
+            )
             found[int(deal)] = [r[0] for r in rows]
     connection.close()
     return found
@@ -71,7 +73,11 @@ def run_bot(tmp_path: Path, lines: list[str], kill_after: int | None) -> dict[in
     """Feed ``lines`` to a console bot; SIGKILL it after ``kill_after`` acknowledged moves
     (None: close its input and let it finish). Returns deal -> move numbers acknowledged."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN")}
-    env.update(PYTHONPATH=str(ROOT), DATABASE_URL=f"sqlite:///{tmp_path / 'tavolo.db'}", LOG_LEVEL="WARNING")
+    env.update(
+        PYTHONPATH=str(ROOT),
+        DATABASE_URL=f"sqlite:///{tmp_path / 'tavolo.db'}",
+        LOG_LEVEL="WARNING",
+    )
     bot = subprocess.Popen(
         [sys.executable, "-m", "bot", "--console"], cwd=tmp_path, env=env, text=True,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -124,7 +130,7 @@ def flood(done: dict[int, int]) -> list[str]:
     per_player = []
     for player, game_id, deal in PLAYERS:
         lines = [] if deal in done else [f"@{player} /play {game_id} {deal}"]
-        lines += [f"@{player} /move {m}" for m in PLANS[deal][done.get(deal, 0):]]
+        lines += [f"@{player} /move {m}" for m in PLANS[deal][done.get(deal, 0) :]]
         per_player.append(lines)
     return [line for group in zip(*_padded(per_player), strict=True) for line in group if line]
 
@@ -134,13 +140,19 @@ def _padded(groups: list[list[str]]) -> list[list[str]]:
     return [g + [""] * (longest - len(g)) for g in groups]
 
 
-def check_after(db: Path, acknowledged: dict[int, list[int]], before: dict[int, int]) -> dict[int, int]:
+def check_after(
+    db: Path, acknowledged: dict[int, list[int]], before: dict[int, int]
+) -> dict[int, int]:
     """Every acknowledged move is stored, the stored moves are the planned ones in order, and
     each game went on from where it was. Returns deal -> moves stored."""
     stored = stored_moves(db)
     for deal, numbers in acknowledged.items():
-        assert numbers == list(range(before.get(deal, 0) + 1, max(numbers) + 1)), "the game did not go on in order"
-        assert len(stored[deal]) >= max(numbers), f"deal {deal}: move {max(numbers)} acknowledged, not stored"
+        assert numbers == list(range(before.get(deal, 0) + 1, max(numbers) + 1)), (
+            "the game did not go on in order"
+        )
+        assert len(stored[deal]) >= max(numbers), (
+            f"deal {deal}: move {max(numbers)} acknowledged, not stored"
+        )
     for deal, moves in stored.items():
         assert moves == PLANS[deal][: len(moves)]
         # at most the one move in flight when the kill came is stored but not acknowledged

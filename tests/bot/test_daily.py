@@ -51,7 +51,11 @@ def test_the_days_deal_is_the_same_when_chosen_twice_and_its_line_replays_to_a_w
 
 
 def test_each_game_and_day_has_its_own_candidates():
-    firsts = {(g, d): next(candidates(g, date(2025, 3, d))) for g in ("imaginary13", "canfield") for d in (14, 15)}
+    firsts = {
+        (g, d): next(candidates(g, date(2025, 3, d)))
+        for g in ("imaginary13", "canfield")
+        for d in (14, 15)
+    }
     assert len(set(firsts.values())) == 4
     # pinned: the same numbers on every machine and Python version
     assert next(candidates("imaginary13", DAY)) == 639946839
@@ -65,10 +69,14 @@ async def test_every_chat_on_every_platform_gets_the_days_stored_deal(core: Core
     stored = await daily_choice(core.store, "imaginary13", DAY, clock.now)
     assert one.params["deal"] == two.params["deal"] == stored.deal
     rows = await core.store.fetch("SELECT game_id, day, deal, nodes, seconds, chosen_at FROM daily")
-    assert rows == [("imaginary13", "2025-03-14", stored.deal, stored.nodes, stored.seconds, iso(clock.now))]
+    assert rows == [
+        ("imaginary13", "2025-03-14", stored.deal, stored.nodes, stored.seconds, iso(clock.now))
+    ]
 
 
-async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(core: Core, chat: FakePlatform):
+async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(
+    core: Core, chat: FakePlatform
+):
     started, board = await chat.say("ana", "/daily imaginary13")
     assert started.key == "daily.started" and started.params["ranked"] is True
     assert "ranked" in started.text and "no undo" in started.text
@@ -79,7 +87,11 @@ async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(core: Co
     assert [r.key for r in await other.say("ana", "/daily imaginary13")] == ["daily.in_progress"]
     await chat.say("ana", "/resign")
     again, casual_board = await chat.say("ana", "/daily imaginary13")
-    assert again.key == "daily.casual_started" and again.params["ranked"] is False and "unranked" in again.text
+    assert (
+        again.key == "daily.casual_started"
+        and again.params["ranked"] is False
+        and "unranked" in again.text
+    )
     casual = await core.sessions.get(casual_board.board.session_id)
     assert not casual.record.ranked and casual.record.deal == ranked.record.deal
     attempt = await attempt_of(core.store, "fake", "ana", "imaginary13", "2025-03-14")
@@ -103,7 +115,9 @@ async def test_undo_and_hint_are_refused_in_ranked_play(core: Core, chat: FakePl
     assert session.game.moves == [first]
 
 
-async def test_a_won_daily_is_verified_ranked_and_shared_without_cards(core: Core, chat: FakePlatform, clock):
+async def test_a_won_daily_is_verified_ranked_and_shared_without_cards(
+    core: Core, chat: FakePlatform, clock
+):
     choice = await daily_choice(core.store, "imaginary13", DAY, clock.now)
     await chat.say("ana", "/daily imaginary13")
     for move in choice.line:
@@ -123,7 +137,9 @@ def has_card_code(text: str) -> bool:
     return any(word.strip("·,.") in codes for word in text.split())
 
 
-async def test_a_result_that_does_not_replay_to_its_claim_is_refused_and_not_ranked(core: Core, chat: FakePlatform):
+async def test_a_result_that_does_not_replay_to_its_claim_is_refused_and_not_ranked(
+    core: Core, chat: FakePlatform
+):
     _, board = await chat.say("ana", "/daily imaginary13")
     session = await core.sessions.get(board.board.session_id)
     played = [str(m) for m in session.game.legal_moves()[:1]]
@@ -137,7 +153,9 @@ async def test_a_result_that_does_not_replay_to_its_claim_is_refused_and_not_ran
          "'2025-03-14T12:05:00')", (session.id, session.record.deal, json.dumps(played))),
     ])  # fmt: skip
     assert await settle(core.store, session.id) == REFUSED
-    assert await core.store.fetch("SELECT ranked FROM results WHERE session_id = ?", (session.id,)) == [(0,)]
+    assert await core.store.fetch(
+        "SELECT ranked FROM results WHERE session_id = ?", (session.id,)
+    ) == [(0,)]
     (lb,) = await chat.say("bob", "/leaderboard imaginary13")
     assert lb.key == "leaderboard.empty"  # neither on the daily board nor among free games
     # and the player cannot try again ranked: the attempt is spent
@@ -153,13 +171,31 @@ def test_verify_names_what_does_not_match():
     assert verify(honest, moves, 5) is None
     assert verify(honest, moves, 6) == "deal"
     assert verify(honest, moves[:2], 5) == "moves"
-    assert verify(ClaimedResult("imaginary13", 5, {}, ["p"], ["zz"], 0, "resigned", 1, 1), ["zz"], 5) == "replay"
-    assert verify(ClaimedResult("imaginary13", 5, {}, ["p"], moves, game.score, "won", 3, 3), moves, 5) == "outcome"
-    assert verify(ClaimedResult("imaginary13", 5, {}, ["p"], moves, 80, "resigned", 3, 3), moves, 5) == "score"
-    assert verify(ClaimedResult("imaginary13", 5, {}, ["p"], moves, game.score, "resigned", 4, 3), moves, 5) == "move_count"
+    assert (
+        verify(ClaimedResult("imaginary13", 5, {}, ["p"], ["zz"], 0, "resigned", 1, 1), ["zz"], 5)
+        == "replay"
+    )
+    assert (
+        verify(ClaimedResult("imaginary13", 5, {}, ["p"], moves, game.score, "won", 3, 3), moves, 5)
+        == "outcome"
+    )
+    assert (
+        verify(ClaimedResult("imaginary13", 5, {}, ["p"], moves, 80, "resigned", 3, 3), moves, 5)
+        == "score"
+    )
+    assert (
+        verify(
+            ClaimedResult("imaginary13", 5, {}, ["p"], moves, game.score, "resigned", 4, 3),
+            moves,
+            5,
+        )
+        == "move_count"
+    )
 
 
-async def test_a_daily_started_before_midnight_counts_for_its_own_day(core: Core, chat: FakePlatform, clock):
+async def test_a_daily_started_before_midnight_counts_for_its_own_day(
+    core: Core, chat: FakePlatform, clock
+):
     clock.now = clock.now.replace(hour=23, minute=59, second=30)
     _, board = await chat.say("ana", "/daily imaginary13")
     clock.advance(minutes=1)  # 00:00:30 of the next UTC day
@@ -175,7 +211,9 @@ async def test_a_daily_started_before_midnight_counts_for_its_own_day(core: Core
 async def test_bad_daily_lines_get_specific_answers(chat: FakePlatform):
     assert [r.key for r in await chat.say("ana", "/daily")] == ["daily.usage"]
     assert [r.key for r in await chat.say("ana", "/daily maestras")] == ["daily.unknown_game"]
-    assert [r.key for r in await chat.say("ana", "/daily imaginary13 sideways")] == ["daily.bad_argument"]
+    assert [r.key for r in await chat.say("ana", "/daily imaginary13 sideways")] == [
+        "daily.bad_argument"
+    ]
 
 
 def test_share_text_in_every_language_names_no_card():
@@ -183,7 +221,9 @@ def test_share_text_in_every_language_names_no_card():
     while not game.is_over:
         game.play(game.legal_moves()[0])
     for lang in ("en", "es", "it"):
-        text = share_text(lang, "squadratik", "2025-03-14", str(game.outcome), game.score, game.moves, 3)
+        text = share_text(
+            lang, "squadratik", "2025-03-14", str(game.outcome), game.score, game.moves, 3
+        )
         assert len(text.splitlines()) == 3 and not has_card_code(text)
         assert not any(move in text for move in set(game.moves) if len(move) > 2)
 
@@ -223,7 +263,9 @@ def test_one_days_four_deals_are_pinned():
     (``NODE_BUDGETS``): every machine and every process must pick these. A change of the
     budgets or of a solver's search order moves them: re-pin on purpose, never by accident
     (players of one day compare their results on one deal)."""
-    chosen = {game: choose(game, DAY) for game in ("solitario", "canfield", "imaginary13", "squadratik")}
+    chosen = {
+        game: choose(game, DAY) for game in ("solitario", "canfield", "imaginary13", "squadratik")
+    }
     assert {game: (c.deal, c.candidate, c.best) for game, c in chosen.items() if c is not None} == {
         "solitario": (297431073, 0, "won"),
         "canfield": (226515125, 2, "won"),

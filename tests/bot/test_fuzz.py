@@ -66,7 +66,9 @@ class Scene:
         self.core: Core
 
     async def open(self) -> None:
-        self.core = await Core.create("sqlite:///:memory:", "en", self.clock, renderer=fake_render, sweep_interval=None)
+        self.core = await Core.create(
+            "sqlite:///:memory:", "en", self.clock, renderer=fake_render, sweep_interval=None
+        )
         await self.say("chat-1", "ana", "/play imaginary13 3")
         await self.say("chat-1", "ana", "/move t4")
         await self.say("chat-1", "bob", "/play squadratik 5")
@@ -82,19 +84,25 @@ class Scene:
     async def say(self, chat: str, user: str, text: str, is_admin: bool = False) -> list[Reply]:
         return await self.core.handle_text(self.request(chat, user, is_admin), text)
 
-    async def press(self, chat: str, user: str, button_id: str, is_admin: bool = False) -> list[Reply]:
+    async def press(
+        self, chat: str, user: str, button_id: str, is_admin: bool = False
+    ) -> list[Reply]:
         return await self.core.handle_button(self.request(chat, user, is_admin), button_id)
 
     async def stored(self) -> dict[str, list[tuple[Any, ...]]]:
         state = {}
         for table in STORED_TABLES:
-            async with self.core.store._db.execute(f"SELECT * FROM {table} ORDER BY 1, 2") as cursor:
+            async with self.core.store._db.execute(
+                f"SELECT * FROM {table} ORDER BY 1, 2"
+            ) as cursor:
                 state[table] = [tuple(row) for row in await cursor.fetchall()]
         return state
 
     async def sessions(self) -> list[tuple[str, int, str]]:
         """(id, revision, chat) of every stored session."""
-        async with self.core.store._db.execute("SELECT id, revision, chat_id FROM sessions ORDER BY id") as cursor:
+        async with self.core.store._db.execute(
+            "SELECT id, revision, chat_id FROM sessions ORDER BY id"
+        ) as cursor:
             return [(r[0], int(r[1]), r[2]) for r in await cursor.fetchall()]
 
     async def legal_words(self) -> list[str]:
@@ -126,7 +134,9 @@ def check_replies(replies: list[Reply], user: str) -> None:
 
 
 any_text = st.text(max_size=60)
-huge_text = st.builds(lambda piece, times: piece * times, st.text(min_size=1, max_size=6), st.integers(80, 900))
+huge_text = st.builds(
+    lambda piece, times: piece * times, st.text(min_size=1, max_size=6), st.integers(80, 900)
+)
 word = st.one_of(
     st.sampled_from(WORDS),
     st.text(alphabet=st.characters(blacklist_categories=("Zs", "Cc")), min_size=1, max_size=12),
@@ -147,12 +157,21 @@ def button_id(draw: st.DrawFn, sessions: list[tuple[str, int, str]], legal: list
     sid, revision = draw(
         st.one_of(
             st.sampled_from([(s, r) for s, r, _ in sessions]),
-            st.tuples(st.text(alphabet=string.ascii_lowercase + string.digits, min_size=1, max_size=10), st.integers(0, 9)),
+            st.tuples(
+                st.text(alphabet=string.ascii_lowercase + string.digits, min_size=1, max_size=10),
+                st.integers(0, 9),
+            ),
         )
     )
     revision = draw(st.sampled_from([revision, revision - 1, revision + 1, 0, 10**9]))
     verb = draw(st.sampled_from(sorted(buttons.VERBS) + ["win"]))
-    arg = draw(st.one_of(st.sampled_from(legal or ["t1"]), st.sampled_from(["*", "#0", "#7", "#-1", "", "t", "w", "1"]), any_text))
+    arg = draw(
+        st.one_of(
+            st.sampled_from(legal or ["t1"]),
+            st.sampled_from(["*", "#0", "#7", "#-1", "", "t", "w", "1"]),
+            any_text,
+        )
+    )
     return f"v1:{verb}:{sid}:{max(revision, 0) if draw(st.booleans()) else revision}:{arg}"
 
 
@@ -162,7 +181,10 @@ async def one_input(scene: Scene, data: st.DataObject) -> None:
     admin = data.draw(st.booleans(), label="admin")
     legal = await scene.legal_words()
     sessions = await scene.sessions()
-    kind = data.draw(st.sampled_from(["text", "huge", "command", "plain move", "button", "real button"]), label="kind")
+    kind = data.draw(
+        st.sampled_from(["text", "huge", "command", "plain move", "button", "real button"]),
+        label="kind",
+    )
     before = await scene.stored()
     if kind in ("button", "real button"):
         if kind == "real button":
@@ -180,7 +202,9 @@ async def one_input(scene: Scene, data: st.DataObject) -> None:
         if kind == "text":
             line = data.draw(any_text, label="line")
         elif kind == "huge":
-            line = data.draw(st.one_of(huge_text, huge_text.map(lambda t: "/move " + t)), label="line")
+            line = data.draw(
+                st.one_of(huge_text, huge_text.map(lambda t: "/move " + t)), label="line"
+            )
         elif kind == "command":
             line = data.draw(command_line(legal), label="line")
         else:
@@ -224,13 +248,22 @@ def test_concurrent_presses_of_one_board_apply_one_move(data: st.DataObject):
                 select = next(b.id for b in board.buttons if buttons.decode(b.id).verb == "sel")
                 (board,) = await scene.press("chat-1", "ana", select)
                 moves = [b.id for b in board.buttons if buttons.decode(b.id).verb == "mv"]
-            pressed = data.draw(st.lists(st.sampled_from(moves), min_size=2, max_size=6), label="presses")
-            people = data.draw(st.lists(st.sampled_from(PEOPLE), min_size=len(pressed), max_size=len(pressed)), label="who")
+            pressed = data.draw(
+                st.lists(st.sampled_from(moves), min_size=2, max_size=6), label="presses"
+            )
+            people = data.draw(
+                st.lists(st.sampled_from(PEOPLE), min_size=len(pressed), max_size=len(pressed)),
+                label="who",
+            )
             before = len(await scene.core.store.load_moves(board.board.session_id))
-            answers = await asyncio.gather(*(scene.press("chat-1", u, b) for u, b in zip(people, pressed, strict=True)))
+            answers = await asyncio.gather(
+                *(scene.press("chat-1", u, b) for u, b in zip(people, pressed, strict=True))
+            )
             for user, replies in zip(people, answers, strict=True):
                 check_replies(replies, user)
-            played = [r for r in answers if r and r[0].key in ("board.caption", "board.caption_over")]
+            played = [
+                r for r in answers if r and r[0].key in ("board.caption", "board.caption_over")
+            ]
             after = len(await scene.core.store.load_moves(board.board.session_id))
             assert after - before == len(played) <= 1
             assert len(played) == (1 if "ana" in people else 0)

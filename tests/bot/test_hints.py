@@ -34,7 +34,9 @@ def first_to_foundation(game):
     return next((m for m in moves if m.dst in foundations), moves[0])
 
 
-async def test_hint_names_the_move_and_why_privately_and_changes_nothing(core: Core, chat: FakePlatform, monkeypatch):
+async def test_hint_names_the_move_and_why_privately_and_changes_nothing(
+    core: Core, chat: FakePlatform, monkeypatch
+):
     calls = install_hint(monkeypatch, first_to_foundation)
     await chat.say("ana", "/play imaginary13 3")
     session = await core.sessions.solo_of("fake", "chat-1", "ana")
@@ -47,7 +49,9 @@ async def test_hint_names_the_move_and_why_privately_and_changes_nothing(core: C
     assert calls and calls[0][0] is not session.game and calls[0][1] == "ana"
 
 
-async def test_no_hint_when_the_search_finds_nothing_and_none_without_a_game(chat: FakePlatform, monkeypatch):
+async def test_no_hint_when_the_search_finds_nothing_and_none_without_a_game(
+    chat: FakePlatform, monkeypatch
+):
     install_hint(monkeypatch, lambda game: None)
     assert [r.key for r in await chat.say("ana", "/hint")] == ["move.no_game"]
     await chat.say("ana", "/play imaginary13 3")
@@ -60,7 +64,9 @@ async def test_without_a_hint_search_installed_the_answer_says_so(chat: FakePlat
     assert [r.key for r in await chat.say("ana", "/hint")] == ["hint.unavailable"]
 
 
-async def test_hint_is_refused_in_the_daily_challenge_even_with_a_search(chat: FakePlatform, monkeypatch):
+async def test_hint_is_refused_in_the_daily_challenge_even_with_a_search(
+    chat: FakePlatform, monkeypatch
+):
     calls = install_hint(monkeypatch, first_to_foundation)
     await chat.say("ana", "/daily imaginary13")
     (reply,) = await chat.say("ana", "/hint")

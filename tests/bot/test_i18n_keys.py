@@ -23,7 +23,9 @@ KEY_CALLS = {"t": 1, "say": 1, "private": 1, "refuse": 1, "reply": 1, "Refusal":
 
 
 def _sources() -> dict[Path, ast.Module]:
-    return {path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(BOT_DIR.rglob("*.py"))}
+    return {
+        path: ast.parse(path.read_text(encoding="utf-8")) for path in sorted(BOT_DIR.rglob("*.py"))
+    }
 
 
 def _call_name(node: ast.Call) -> str | None:
@@ -43,7 +45,9 @@ def _key_arguments(tree: ast.Module) -> list[ast.expr]:
             position = KEY_CALLS[_call_name(node)]  # type: ignore[index]
             if len(node.args) > position:
                 found.append(node.args[position])
-        elif isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "key" for t in node.targets):
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "key" for t in node.targets
+        ):
             found.append(node.value)
     return found
 
@@ -106,9 +110,15 @@ def test_every_key_in_the_catalogues_is_used_by_the_bot() -> None:
     # counted words are asked for by the catalogues' own texts: {moves:#count.moves}
     for key in i18n.keys("en"):
         for text in i18n.raw_forms("en", key):
-            literals.update(spec[1:] for _, _, spec, _ in string.Formatter().parse(text) if spec and spec[0] == "#")
+            literals.update(
+                spec[1:]
+                for _, _, spec, _ in string.Formatter().parse(text)
+                if spec and spec[0] == "#"
+            )
     unused = sorted(
-        key for key in i18n.keys("en") if key not in literals and not any(key.startswith(p) for p in prefixes)
+        key
+        for key in i18n.keys("en")
+        if key not in literals and not any(key.startswith(p) for p in prefixes)
     )
     assert unused == []
 

@@ -59,7 +59,9 @@ def rows_of(text: str, title: str) -> list[list[str]]:
     return rows
 
 
-async def test_solitario_equal_scores_are_ordered_by_the_earlier_score_move(core: Core, chat: FakePlatform):
+async def test_solitario_equal_scores_are_ordered_by_the_earlier_score_move(
+    core: Core, chat: FakePlatform
+):
     await add_result(core, "ana", "solitario", 185, tiebreak=97, moves=99)
     await add_result(core, "bob", "solitario", 185, tiebreak=60, moves=140)
     await add_result(core, "cy", "solitario", 200, tiebreak=150, moves=150)
@@ -76,14 +78,20 @@ async def test_canfield_equal_dollars_are_ordered_by_fewer_moves(core: Core, cha
     await add_result(core, "bob", "canfield", 40, moves=90, tiebreak=80)
     await add_result(core, "cy", "canfield", -50, moves=3)
     rows = rows_of(await board(chat, "/leaderboard canfield"), "Canfield · daily challenge")
-    assert [(r[1], r[2], r[3]) for r in rows] == [("Bob", "$40", "90"), ("Ana", "$40", "120"), ("Cy", "-$50", "3")]  # as the board writes it
+    assert [(r[1], r[2], r[3]) for r in rows] == [
+        ("Bob", "$40", "90"),
+        ("Ana", "$40", "120"),
+        ("Cy", "-$50", "3"),
+    ]  # as the board writes it
 
 
 async def test_imaginary_thirteen_by_cards_played_then_fewer_moves(core: Core, chat: FakePlatform):
     await add_result(core, "ana", "imaginary13", 88, moves=130, outcome="won")
     await add_result(core, "bob", "imaginary13", 88, moves=128, outcome="won")
     await add_result(core, "cy", "imaginary13", 60, moves=20)
-    rows = rows_of(await board(chat, "/leaderboard imaginary13"), "Imaginary Thirteen · daily challenge")
+    rows = rows_of(
+        await board(chat, "/leaderboard imaginary13"), "Imaginary Thirteen · daily challenge"
+    )
     assert [r[1] for r in rows] == ["Bob", "Ana", "Cy"]
 
 
@@ -99,24 +107,46 @@ async def test_squadratik_by_result_then_points(core: Core, chat: FakePlatform):
 
 
 async def test_cartas_maestras_by_wins_then_masters(core: Core, chat: FakePlatform):
-    for player, won, masters in [("ana", True, 2), ("bob", False, 3), ("ana", False, 0), ("cy", True, 3)]:
+    for player, won, masters in [
+        ("ana", True, 2),
+        ("bob", False, 3),
+        ("ana", False, 0),
+        ("cy", True, 3),
+    ]:
         await add_result(core, player, "maestras", masters, ranked=False, won=won, masters=masters)
     text = await board(chat, "/leaderboard maestras")
     rows = rows_of(text, "Cartas Maestras")
-    assert [(r[1], r[2], r[3]) for r in rows] == [("Cy", "1", "3"), ("Ana", "1", "2"), ("Bob", "0", "3")]
+    assert [(r[1], r[2], r[3]) for r in rows] == [
+        ("Cy", "1", "3"),
+        ("Ana", "1", "2"),
+        ("Bob", "0", "3"),
+    ]
 
 
 async def test_today_week_and_all_windows(core: Core, chat: FakePlatform):
     await add_result(core, "ana", "imaginary13", 50, day=TODAY)
-    await add_result(core, "bob", "imaginary13", 70, day=TODAY - timedelta(days=6))  # still this week
+    await add_result(
+        core, "bob", "imaginary13", 70, day=TODAY - timedelta(days=6)
+    )  # still this week
     await add_result(core, "cy", "imaginary13", 80, day=TODAY - timedelta(days=7))  # last week
     title = "Imaginary Thirteen · daily challenge"
-    assert [r[1] for r in rows_of(await board(chat, "/leaderboard imaginary13 today"), title)] == ["Ana"]
-    assert [r[1] for r in rows_of(await board(chat, "/leaderboard imaginary13 week"), title)] == ["Bob", "Ana"]
-    assert [r[1] for r in rows_of(await board(chat, "/leaderboard all imaginary13"), title)] == ["Cy", "Bob", "Ana"]
+    assert [r[1] for r in rows_of(await board(chat, "/leaderboard imaginary13 today"), title)] == [
+        "Ana"
+    ]
+    assert [r[1] for r in rows_of(await board(chat, "/leaderboard imaginary13 week"), title)] == [
+        "Bob",
+        "Ana",
+    ]
+    assert [r[1] for r in rows_of(await board(chat, "/leaderboard all imaginary13"), title)] == [
+        "Cy",
+        "Bob",
+        "Ana",
+    ]
 
 
-async def test_here_counts_this_chat_and_global_every_chat_of_every_platform(core: Core, chat: FakePlatform):
+async def test_here_counts_this_chat_and_global_every_chat_of_every_platform(
+    core: Core, chat: FakePlatform
+):
     await add_result(core, "ana", "imaginary13", 50)
     await add_result(core, "bob", "imaginary13", 70, chat="chat-2")
     await add_result(core, "cy", "imaginary13", 60, platform="telegram", chat="chat-1")
@@ -132,7 +162,9 @@ async def test_each_player_once_with_their_best_result(core: Core, chat: FakePla
     await add_result(core, "ana", "imaginary13", 40, day=TODAY - timedelta(days=1))
     await add_result(core, "ana", "imaginary13", 66, day=TODAY - timedelta(days=2))
     await add_result(core, "bob", "imaginary13", 50, day=TODAY - timedelta(days=1))
-    rows = rows_of(await board(chat, "/leaderboard imaginary13 week"), "Imaginary Thirteen · daily challenge")
+    rows = rows_of(
+        await board(chat, "/leaderboard imaginary13 week"), "Imaginary Thirteen · daily challenge"
+    )
     assert [(r[1], r[2]) for r in rows] == [("Ana", "66"), ("Bob", "50")]
 
 
@@ -145,10 +177,14 @@ async def test_refused_and_casual_results_stay_off_the_daily_board(core: Core, c
     assert [r[1] for r in rows_of(text, "Imaginary Thirteen · free games")] == ["Cy"]
 
 
-async def test_the_daily_board_names_who_in_the_chat_has_not_played_today(core: Core, chat: FakePlatform):
+async def test_the_daily_board_names_who_in_the_chat_has_not_played_today(
+    core: Core, chat: FakePlatform
+):
     await add_result(core, "ana", "imaginary13", 50)
     await add_result(core, "bob", "canfield", 10, ranked=False)  # known here, no daily today
-    await add_result(core, "cy", "imaginary13", 50, day=TODAY - timedelta(days=1))  # played yesterday only
+    await add_result(
+        core, "cy", "imaginary13", 50, day=TODAY - timedelta(days=1)
+    )  # played yesterday only
     await add_result(core, "zed", "imaginary13", 50, chat="elsewhere")  # not known in this chat
     for user in ("ana", "bob", "cy", "zed"):
         await core.store.touch_player("fake", user, user.capitalize(), "2025-03-14T10:00:00")
@@ -157,7 +193,9 @@ async def test_the_daily_board_names_who_in_the_chat_has_not_played_today(core: 
     assert "Zed" not in text
 
 
-async def test_the_board_is_a_padded_text_table_and_an_empty_one_says_so(core: Core, chat: FakePlatform):
+async def test_the_board_is_a_padded_text_table_and_an_empty_one_says_so(
+    core: Core, chat: FakePlatform
+):
     assert await board(chat) == "No finished games for this leaderboard yet."
     await add_result(core, "ana", "imaginary13", 8)
     await add_result(core, "bartholomew", "imaginary13", 77)
@@ -166,7 +204,11 @@ async def test_the_board_is_a_padded_text_table_and_an_empty_one_says_so(core: C
     lines = reply.text.splitlines()
     header = lines.index("#  player       cards  moves")
     # numbers right-aligned under their header, names padded to the longest
-    assert lines[header + 1 : header + 3] == ["1  Bartholomew     77     80", "2  Ana              8     80"]
+    assert lines[header + 1 : header + 3] == [
+        "1  Bartholomew     77     80",
+        "2  Ana              8     80",
+    ]
+
 
 @st.composite
 def entries(draw):
@@ -175,7 +217,9 @@ def entries(draw):
                   draw(st.sampled_from(["won", "lost", "solitario", "completo"]))) for p in players]  # fmt: skip
 
 
-@given(entries(), st.sampled_from(["solitario", "canfield", "imaginary13", "squadratik"]), st.randoms())
+@given(
+    entries(), st.sampled_from(["solitario", "canfield", "imaginary13", "squadratik"]), st.randoms()
+)
 def test_ranking_is_one_best_row_per_player_in_order_whatever_the_insert_order(rows, game, rnd):
     placed = rank(game, rows)
     assert len({e.player for _, e in placed}) == len(placed) == len({e.player for e in rows})
@@ -193,4 +237,3 @@ def test_windows_start_on_the_right_day():
     assert since_day("today", TODAY) == "2025-03-14"
     assert since_day("week", TODAY) == "2025-03-08"  # seven days: the 8th to the 14th
     assert since_day("all", TODAY) == ""
-

@@ -32,14 +32,22 @@ async def test_100_players_10_moves_each_at_once_every_acknowledged_move_is_stor
 
 async def test_a_lost_or_invented_move_is_noticed(tmp_path: Path):
     """The load check's own check fails when storage and acknowledgements disagree."""
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(), renderer=cheap_render, sweep_interval=None)
+    core = await Core.create(
+        f"sqlite:///{tmp_path / 't.db'}",
+        "en",
+        FakeClock(),
+        renderer=cheap_render,
+        sweep_interval=None,
+    )
     try:
         crowd = [LoadPlayer(core, i) for i in range(3)]
         await drive_all(crowd, 4)
         assert await stored_problems(core, crowd) == []
         victim = crowd[1]
         session_id = next(iter(victim.acknowledged))
-        await core.store._db.execute("DELETE FROM moves WHERE session_id = ? AND n = 2", (session_id,))
+        await core.store._db.execute(
+            "DELETE FROM moves WHERE session_id = ? AND n = 2", (session_id,)
+        )
         await core.store._db.commit()
         assert len(await stored_problems(core, crowd)) == 1
         victim.acknowledged[session_id].append("t1")
@@ -49,8 +57,16 @@ async def test_a_lost_or_invented_move_is_noticed(tmp_path: Path):
         await core.close()
 
 
-async def test_neighbours_in_one_chat_each_get_their_own_boards_while_moving_together(tmp_path: Path):
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(), renderer=cheap_render, sweep_interval=None)
+async def test_neighbours_in_one_chat_each_get_their_own_boards_while_moving_together(
+    tmp_path: Path,
+):
+    core = await Core.create(
+        f"sqlite:///{tmp_path / 't.db'}",
+        "en",
+        FakeClock(),
+        renderer=cheap_render,
+        sweep_interval=None,
+    )
     try:
         crowd = [LoadPlayer(core, i) for i in range(PLAYERS_PER_CHAT)]  # all in chat-0
         assert len({p.request.chat_id for p in crowd}) == 1
@@ -86,7 +102,9 @@ async def test_a_deal_dead_from_the_start_does_not_trap_the_player(core: Core):
     assert board.key == "board.caption_over" and [b.label for b in board.buttons] == ["Play again"]
     # the channel reads how it ended, as after a last move
     outcome = engine.new_game(game_id, deal, ["ana"]).outcome
-    assert ended.key == f"outcome.{outcome}" and ended.params["name"] == "Ana" and not ended.is_private
+    assert (
+        ended.key == f"outcome.{outcome}" and ended.params["name"] == "Ana" and not ended.is_private
+    )
     # finished and stored at once: the player may start another game, nothing is left open
     assert (await chat.say("ana", "/board"))[0].key == "move.no_game"
     assert (await chat.say("ana", "/resign"))[0].key == "move.no_game"
@@ -94,7 +112,9 @@ async def test_a_deal_dead_from_the_start_does_not_trap_the_player(core: Core):
     assert await core.store.count_results(board.board.session_id) == 1
 
 
-async def test_a_neighbour_reading_the_chat_while_a_dead_deal_is_stored_does_not_trap_its_player(core: Core):
+async def test_a_neighbour_reading_the_chat_while_a_dead_deal_is_stored_does_not_trap_its_player(
+    core: Core,
+):
     # The race the load test met on a cold start: another player's command loads the chat's
     # open games between the dead deal's insert and its results; it must never see it open.
     game_id, deal = dead_deal()

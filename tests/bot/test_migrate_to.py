@@ -13,7 +13,9 @@ from bot.core import Core
 ROOT = Path(__file__).resolve().parents[2]
 
 
-async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(tmp_path: Path, pg_server) -> None:
+async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
+    tmp_path: Path, pg_server
+) -> None:
     sqlite_url = f"sqlite:///{tmp_path / 'old.db'}"
     clock = FakeClock()
     core = await Core.create(sqlite_url, "en", clock, renderer=fake_render, sweep_interval=None)

@@ -26,8 +26,12 @@ def run_processes(url: str, scenario: str, tracebacks_allowed: bool = False) -> 
     """Start the workers, let them act at one moment, collect their answers (bounded wait)."""
     start_at = time.time() + 4.0  # after every worker has opened the database
     workers = [
-        subprocess.Popen([sys.executable, str(WORKER), url, scenario, str(i), str(start_at)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        subprocess.Popen(
+            [sys.executable, str(WORKER), url, scenario, str(i), str(start_at)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
         for i in range(PROCESSES)
     ]
     outputs = []
@@ -54,7 +58,9 @@ async def test_three_processes_start_the_same_players_game_at_once_one_game(db_u
     answers = await asyncio.to_thread(run_processes, db_url, "play", True)
     core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
-        games = await core.store.fetch("SELECT id FROM sessions WHERE kind = 'solo' AND status = 'active'")
+        games = await core.store.fetch(
+            "SELECT id FROM sessions WHERE kind = 'solo' AND status = 'active'"
+        )
         assert len(games) == 1
         started = [a for a in answers if "play.started" in a["keys"]]
         assert len(started) == 1, answers
@@ -71,7 +77,9 @@ async def test_three_players_open_a_table_at_once_from_three_processes_one_table
     answers = await asyncio.to_thread(run_processes, db_url, "challenge")
     core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
-        tables = await core.store.fetch("SELECT id FROM sessions WHERE kind = 'table' AND status = 'lobby'")
+        tables = await core.store.fetch(
+            "SELECT id FROM sessions WHERE kind = 'table' AND status = 'lobby'"
+        )
         assert len(tables) == 1
         opened = [a for a in answers if "challenge.opened" in a["keys"]]
         refused = [a for a in answers if "challenge.exists" in a["keys"]]
@@ -81,15 +89,22 @@ async def test_three_players_open_a_table_at_once_from_three_processes_one_table
 
 
 @pytest.mark.slow
-async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledged_move_stored_once(db_url: str):
+async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledged_move_stored_once(
+    db_url: str,
+):
     core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         deals = iter(range(1, 1000))
         for s in range(10):
             player = f"p{s}"
-            while not await core.store.fetch("SELECT 1 FROM sessions WHERE creator = ? AND status = 'active'", (player,)):
+            while not await core.store.fetch(
+                "SELECT 1 FROM sessions WHERE creator = ? AND status = 'active'", (player,)
+            ):
                 # some deals are over at move 0 (no move at all): take the next
-                await core.handle_text(Request("fake", "chat-1", player, player, True, False), f"/play canfield {next(deals)}")
+                await core.handle_text(
+                    Request("fake", "chat-1", player, player, True, False),
+                    f"/play canfield {next(deals)}",
+                )
     finally:
         await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "flood")
@@ -100,7 +115,9 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
             acknowledged = sum(a["acks"][player] for a in answers)
             (session_id, revision), = await core.store.fetch(
                 "SELECT id, revision FROM sessions WHERE creator = ? AND status = 'active'", (player,))  # fmt: skip
-            moves = await core.store.fetch("SELECT n FROM moves WHERE session_id = ? ORDER BY n", (session_id,))
+            moves = await core.store.fetch(
+                "SELECT n FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
+            )
             assert [n for (n,) in moves] == list(range(1, acknowledged + 1))
             session = await core.sessions.get(session_id)
             assert session.game.move_number == acknowledged == revision
@@ -117,7 +134,9 @@ async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: st
         await core.handle_text(chat[0], "/challenge @bea")
         await core.handle_text(chat[1], "/join")
         await core.handle_text(chat[0], "/start")
-        ((table_id,),) = await core.store.fetch("SELECT id FROM sessions WHERE kind = 'table' AND status = 'active'")
+        ((table_id,),) = await core.store.fetch(
+            "SELECT id FROM sessions WHERE kind = 'table' AND status = 'active'"
+        )
         # Ana's turn timer ran out long ago: every process's next tick sees it
         await core.store.write([("UPDATE table_play SET deadline = ? WHERE session_id = ?",
                                  ("2000-01-01T00:00:00+00:00", table_id))])  # fmt: skip
@@ -131,7 +150,9 @@ async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: st
         announcements = [k for a in answers for k in a["pushed"] if k == "tables.timed_out"]
         assert len(announcements) == 1, answers
         assert sorted(a["handled"] for a in answers) == [0, 0, 1]
-        assert await core.store.claim_holder(f"timeout:{table_id}") is None  # released after the work
+        assert (
+            await core.store.claim_holder(f"timeout:{table_id}") is None
+        )  # released after the work
     finally:
         await core.close()
 

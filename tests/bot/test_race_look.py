@@ -28,7 +28,9 @@ def verbs(reply) -> set[str]:
     return {buttons.decode(b.id).verb for b in reply.buttons}
 
 
-async def test_a_race_board_has_no_undo_names_its_player_and_refuses_hints(core: Core, chat: FakePlatform):
+async def test_a_race_board_has_no_undo_names_its_player_and_refuses_hints(
+    core: Core, chat: FakePlatform
+):
     core.features["races"].pick_deal = lambda: DEAL
     await chat.say("ana", "/race 5")
     await chat.say("bea", "/join")

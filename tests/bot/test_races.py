@@ -55,7 +55,9 @@ async def open_race(chat: FakePlatform, *players: str, args: str = "") -> list[R
     return await chat.say(players[0], "/start")
 
 
-async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(core: Core, chat: FakePlatform, clock):
+async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(
+    core: Core, chat: FakePlatform, clock
+):
     pushed = pushed_into(chat)
     opened = await chat.say("ana", "/race 5")
     assert opened[0].key == "race.opened" and opened[0].params["minutes"] == 5
@@ -100,7 +102,9 @@ async def test_the_race_ends_as_soon_as_every_board_is_finished(core: Core, chat
     assert results.key == "race.results" and results.params["winners"] == ["Ana"]
 
 
-async def test_senza_tempo_tie_for_first_deals_everyone_a_new_game(core: Core, chat: FakePlatform, clock):
+async def test_senza_tempo_tie_for_first_deals_everyone_a_new_game(
+    core: Core, chat: FakePlatform, clock
+):
     pushed = pushed_into(chat)
     opened = await chat.say("ana", "/race senza-tempo")
     assert opened[0].key == "race.opened_senza_tempo"
@@ -192,11 +196,13 @@ def test_ranking_follows_the_seed(rows: list[Entry], race_id: str, round_number:
     for a, b in zip(movers, movers[1:], strict=False):
         assert (a.score, -a.score_move) >= (b.score, -b.score_move)
         assert (a.place == b.place) == ((a.score, a.score_move) == (b.score, b.score_move))
-    assert [p.place for p in placed[len(movers):]] == list(range(len(movers) + 1, len(placed) + 1))
+    assert [p.place for p in placed[len(movers) :]] == list(range(len(movers) + 1, len(placed) + 1))
     assert tie_for_first(placed) == (len(placed) > 1 and placed[0].score == placed[1].score)
 
 
-async def test_equal_scores_rank_by_the_race_wide_move_not_the_players_own(core: Core, chat: FakePlatform):
+async def test_equal_scores_rank_by_the_race_wide_move_not_the_players_own(
+    core: Core, chat: FakePlatform
+):
     """Seed 001's example: one counter for the whole race. Bea needs two of her own moves to
     score and Ana one, but Bea's scoring move is the race's move 2 and Ana's the race's move
     4: Bea reached the same score earlier in the race and wins."""
@@ -219,7 +225,9 @@ async def test_equal_scores_rank_by_the_race_wide_move_not_the_players_own(core:
     assert "move 2" in pushed[-1].text.splitlines()[1]
 
 
-async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(db_url: str, clock: FakeClock):
+async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(
+    db_url: str, clock: FakeClock
+):
     """The counter is read from the database, not kept in a process: a core started in the
     middle of the race numbers the next move after the ones already stored."""
     core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
@@ -269,7 +277,9 @@ async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clo
         await second.close()
 
 
-async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(db_url: str, clock: FakeClock, caplog):
+async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(
+    db_url: str, clock: FakeClock, caplog
+):
     first = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     second = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:

@@ -21,11 +21,17 @@ async def play_table(core: Core, chat: FakePlatform, *players: str) -> None:
     assert chat.replies[-1].key == "table.over"
 
 
-async def test_a_finished_table_rates_its_people_here_and_everywhere(core: Core, chat: FakePlatform):
+async def test_a_finished_table_rates_its_people_here_and_everywhere(
+    core: Core, chat: FakePlatform
+):
     assert (await chat.say("ana", "/stats"))[0].key == "stats.none"
     await play_table(core, chat, "ana", "bea", "cid")
     table_id = chat.board().board.session_id
-    places = dict(await core.store.fetch("SELECT player_id, place FROM results WHERE session_id = ?", (table_id,)))
+    places = dict(
+        await core.store.fetch(
+            "SELECT player_id, place FROM results WHERE session_id = ?", (table_id,)
+        )
+    )
     here = await ratings.top(core.store, "fake", "chat-1")
     assert sorted(name for name, _, _ in here) == ["Ana", "Bea", "Cid"]
     assert all(games == 1 for _, _, games in here)
@@ -41,7 +47,9 @@ async def test_a_finished_table_rates_its_people_here_and_everywhere(core: Core,
     assert "rating everywhere" in stats.text and "(2 tables)" in stats.text
 
 
-async def test_computers_are_not_rated_and_unfinished_tables_change_nothing(core: Core, chat: FakePlatform):
+async def test_computers_are_not_rated_and_unfinished_tables_change_nothing(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
     await chat.say("ana", "/start")

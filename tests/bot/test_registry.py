@@ -16,7 +16,9 @@ from bot.replies import Reply, Request
 BOT_DIR = Path(bot.__file__).parent
 
 
-async def test_a_feature_wired_in_answers_its_command_without_any_change_to_the_core(tmp_path: Path):
+async def test_a_feature_wired_in_answers_its_command_without_any_change_to_the_core(
+    tmp_path: Path,
+):
     def wiring(registry, service):
         features = wire_features(registry, service)
 
@@ -29,14 +31,20 @@ async def test_a_feature_wired_in_answers_its_command_without_any_change_to_the_
     core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", sweep_interval=None, wiring=wiring)
     try:
         replies = await core.handle_text(Request("console", "c", "ana", "Ana"), "/hello there")
-        assert [r.key for r in replies] == ["lang.set"] and replies[0].params == {"language": "there"}
+        assert [r.key for r in replies] == ["lang.set"] and replies[0].params == {
+            "language": "there"
+        }
     finally:
         await core.close()
 
 
 async def test_the_core_refuses_to_start_when_a_command_has_no_handler(tmp_path: Path):
     with pytest.raises(RuntimeError, match="/challenge"):
-        await Core.create(f"sqlite:///{tmp_path / 't.db'}", sweep_interval=None, wiring=lambda registry, service: {})
+        await Core.create(
+            f"sqlite:///{tmp_path / 't.db'}",
+            sweep_interval=None,
+            wiring=lambda registry, service: {},
+        )
 
 
 def test_a_command_or_button_verb_registered_twice_is_a_wiring_mistake():
@@ -60,10 +68,20 @@ def test_no_module_outside_the_core_reaches_a_private_name_of_the_core_or_its_se
         if path.is_relative_to(BOT_DIR / "core"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")):
+            if not (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+            ):
                 continue
             owner = node.value
-            named = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+            named = (
+                owner.id
+                if isinstance(owner, ast.Name)
+                else owner.attr
+                if isinstance(owner, ast.Attribute)
+                else ""
+            )
             if named in ("core", "service"):
                 found.append(f"{path.relative_to(BOT_DIR)}:{node.lineno} {named}.{node.attr}")
     assert found == []

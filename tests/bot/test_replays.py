@@ -106,10 +106,14 @@ async def test_a_table_replay_draws_only_the_public_board(
     assert all("hand" not in style for style in draw_spy.styles)
     rec = await core.store.get_session(table_id)
     # the same game, its seats named as the chat names them (not "~cpu1")
-    final = engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).view(None)
+    final = engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).view(
+        None
+    )
     assert draw_spy.views[-1] == final
-    assert engine.replay("maestras", rec.deal, rec.players, rec.options, moves).returns() == \
-        engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).returns()
+    assert (
+        engine.replay("maestras", rec.deal, rec.players, rec.options, moves).returns()
+        == engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).returns()
+    )
 
 
 async def test_todays_daily_deal_is_replayed_only_the_next_day(

@@ -44,12 +44,18 @@ async def test_race_refuses_minutes_not_in_ascii_digits(chat: FakePlatform, word
 @pytest.mark.parametrize("word", ODD_DIGITS)
 async def test_challenge_refuses_a_timer_not_in_ascii_digits(chat: FakePlatform, word: str):
     replies = await chat.say("ana", f"/challenge timer={word}")
-    assert len(replies) == 1 and replies[0].key != "error.internal" and replies[0].visibility == "private"
+    assert (
+        len(replies) == 1
+        and replies[0].key != "error.internal"
+        and replies[0].visibility == "private"
+    )
     assert (await chat.say("ana", "/join"))[0].key == "table.none"
 
 
 @pytest.mark.parametrize("word", ["#²", "#٣", "#７"])
-async def test_move_by_index_refuses_non_ascii_digits_and_changes_nothing(core: Core, chat: FakePlatform, word: str):
+async def test_move_by_index_refuses_non_ascii_digits_and_changes_nothing(
+    core: Core, chat: FakePlatform, word: str
+):
     started = await chat.say("ana", "/play imaginary13 3")
     session_id = started[1].board.session_id
     replies = await chat.say("ana", f"/move {word}")
@@ -60,7 +66,9 @@ async def test_move_by_index_refuses_non_ascii_digits_and_changes_nothing(core: 
 
 
 async def test_console_refuses_a_button_number_not_in_ascii_digits(tmp_path: Path):
-    core = await Core.create(f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b"")
+    core = await Core.create(
+        f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
+    )
     printed: list[str] = []
     console = console_platform.Console(core, io.StringIO(), out_dir=tmp_path)
     console.print = printed.append  # type: ignore[method-assign]
@@ -94,13 +102,22 @@ async def test_forged_lobby_verbs_on_a_solo_game_change_nothing(core: Core, chat
     assert (await chat.say("ana", "/board"))[0].key == "board.caption"
 
 
-async def test_forged_solo_verbs_and_future_revisions_on_a_table_change_nothing(core: Core, chat: FakePlatform):
+async def test_forged_solo_verbs_and_future_revisions_on_a_table_change_nothing(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/challenge")
     await chat.say("bea", "/join")
     await chat.say("ana", "/start")
     table = await core.sessions.table_of(chat.platform, chat.chat_id)
     revision = table.record.revision
-    for verb, arg in (("sel", "h1"), ("found", "*"), ("back", ""), ("join", ""), ("leave", ""), ("start", "")):
+    for verb, arg in (
+        ("sel", "h1"),
+        ("found", "*"),
+        ("back", ""),
+        ("join", ""),
+        ("leave", ""),
+        ("start", ""),
+    ):
         replies = await chat.press("ana", buttons.encode(verb, table.id, revision, arg))
         assert [r.key for r in replies] == ["button.stale"], verb
     # a move id claiming a revision the table has not reached yet
@@ -113,11 +130,15 @@ async def test_forged_solo_verbs_and_future_revisions_on_a_table_change_nothing(
     assert table.record.players == ["ana", "bea"]
 
 
-async def test_forged_lobby_ids_with_a_future_or_stale_revision_change_nothing(core: Core, chat: FakePlatform):
+async def test_forged_lobby_ids_with_a_future_or_stale_revision_change_nothing(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/challenge")
     table = await core.sessions.table_of(chat.platform, chat.chat_id)
     revision = table.record.revision
-    assert [r.key for r in await chat.press("bea", buttons.encode("join", table.id, revision + 1))] == ["button.stale"]
+    assert [
+        r.key for r in await chat.press("bea", buttons.encode("join", table.id, revision + 1))
+    ] == ["button.stale"]
     await chat.say("bea", "/join")
     # the creator's start from before Bea sat down does not deal a roster he was not shown
     replies = await chat.press("ana", buttons.encode("start", table.id, revision))
@@ -148,7 +169,9 @@ def busy(*args, **kwargs):
     raise StorageBusy("database is locked")
 
 
-async def test_busy_database_while_building_the_context_gets_the_busy_answer(core: Core, chat: FakePlatform, monkeypatch):
+async def test_busy_database_while_building_the_context_gets_the_busy_answer(
+    core: Core, chat: FakePlatform, monkeypatch
+):
     chat.admins.add("ana")
     assert (await chat.say("ana", "/lang es"))[0].key == "lang.set"
     (spanish_help,) = await chat.say("ana", "/help")
@@ -156,21 +179,29 @@ async def test_busy_database_while_building_the_context_gets_the_busy_answer(cor
         # a player's sighting that cannot be stored refuses nothing by itself: the request
         # goes on (and meets the busy database itself if it writes)
         patch.setattr(core.store, "touch_player", busy)
-        assert [(r.key, r.text) for r in await chat.say("ana", "/help")] == [("help.text", spanish_help.text)]
+        assert [(r.key, r.text) for r in await chat.say("ana", "/help")] == [
+            ("help.text", spanish_help.text)
+        ]
         patch.setattr(core.store, "insert_session", busy)
         replies = await chat.say("ana", "/play canfield 7")
         assert [r.key for r in replies] == ["error.busy"]
-        assert replies[0].text.startswith("El bot está ocupado") and replies[0].visibility == "private"
+        assert (
+            replies[0].text.startswith("El bot está ocupado") and replies[0].visibility == "private"
+        )
     # the chat's language cannot be read either: the default language
     with monkeypatch.context() as patch:
         patch.setattr(core.store, "touch_player", busy)
         patch.setattr(core.store, "chat_language", busy)
         replies = await chat.say("ana", "/play canfield 7")
-        assert [r.key for r in replies] == ["error.busy"] and replies[0].text.startswith("The bot is busy")
+        assert [r.key for r in replies] == ["error.busy"] and replies[0].text.startswith(
+            "The bot is busy"
+        )
     assert (await chat.say("ana", "/play canfield 7"))[0].key == "play.started"
 
 
-async def test_busy_database_during_a_move_keeps_the_game_and_the_next_move_works(core: Core, chat: FakePlatform, monkeypatch):
+async def test_busy_database_during_a_move_keeps_the_game_and_the_next_move_works(
+    core: Core, chat: FakePlatform, monkeypatch
+):
     started = await chat.say("ana", "/play imaginary13 3")
     session_id = started[1].board.session_id
     with monkeypatch.context() as patch:
@@ -183,7 +214,9 @@ async def test_busy_database_during_a_move_keeps_the_game_and_the_next_move_work
     assert await moves_stored(core, session_id) == 1
 
 
-async def test_busy_database_on_timer_tick_sweep_and_board_posted_lives_on(core: Core, chat: FakePlatform, clock: FakeClock, monkeypatch):
+async def test_busy_database_on_timer_tick_sweep_and_board_posted_lives_on(
+    core: Core, chat: FakePlatform, clock: FakeClock, monkeypatch
+):
     await chat.say("ana", "/play imaginary13 3")
     clock.advance(hours=25)
     with monkeypatch.context() as patch:

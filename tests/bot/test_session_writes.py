@@ -48,7 +48,9 @@ async def test_a_board_posted_late_does_not_undo_another_processes_move(db_url: 
     first, second = await two_cores(db_url)
     try:
         await first.handle_text(req("ana"), "/play canfield 7")
-        ((game_id, revision),) = await first.store.fetch("SELECT id, revision FROM sessions WHERE kind = 'solo'")
+        ((game_id, revision),) = await first.store.fetch(
+            "SELECT id, revision FROM sessions WHERE kind = 'solo'"
+        )
         await first.sessions.get(game_id)  # the first process holds a copy at this revision
         replies = await second.handle_text(req("ana"), "/move d")
         assert replies[0].board is not None

@@ -21,7 +21,11 @@ def test_environment_wins_over_dotenv_and_empty_values_are_unset(tmp_path: Path)
 
 def test_repr_hides_tokens_and_the_webhook_secret():
     settings = Settings.from_mapping(
-        {"TELEGRAM_TOKEN": "123:AAAbbb", "DISCORD_TOKEN": "mfa.zzz", "TELEGRAM_WEBHOOK_SECRET": "hush"}
+        {
+            "TELEGRAM_TOKEN": "123:AAAbbb",
+            "DISCORD_TOKEN": "mfa.zzz",
+            "TELEGRAM_WEBHOOK_SECRET": "hush",
+        }
     )
     text = repr(settings) + str(settings)
     for secret in ("123:AAAbbb", "mfa.zzz", "hush"):
@@ -30,7 +34,9 @@ def test_repr_hides_tokens_and_the_webhook_secret():
 
 
 def test_log_records_never_carry_a_token():
-    record = logging.LogRecord("x", logging.INFO, __file__, 1, "GET https://api/bot%s/getMe", ("123:AAAbbb",), None)
+    record = logging.LogRecord(
+        "x", logging.INFO, __file__, 1, "GET https://api/bot%s/getMe", ("123:AAAbbb",), None
+    )
     RedactSecrets(["123:AAAbbb"]).filter(record)
     assert "123:AAAbbb" not in record.getMessage()
     assert "bot***" in record.getMessage()

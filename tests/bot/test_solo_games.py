@@ -28,18 +28,25 @@ async def open_both(chat: FakePlatform, clock: FakeClock) -> tuple[str, str]:
     return solitario.board.session_id, canfield.board.session_id
 
 
-async def test_a_canfield_opens_beside_a_solitario_but_not_a_second_solitario(chat: FakePlatform, clock):
+async def test_a_canfield_opens_beside_a_solitario_but_not_a_second_solitario(
+    chat: FakePlatform, clock
+):
     solitario, canfield = await open_both(chat, clock)
     assert solitario != canfield
     (refused,) = await chat.say("ana", "/play solitario")
     assert refused.key == "play.already_playing" and refused.is_private
-    assert refused.text == "You already have a Solitario game here. Finish it or /resign solitario first."
+    assert (
+        refused.text
+        == "You already have a Solitario game here. Finish it or /resign solitario first."
+    )
     # another player's games are their own
     (started, _) = await chat.say("bob", "/play solitario 5")
     assert started.key == "play.started"
 
 
-async def test_a_bare_move_goes_to_the_game_that_reads_it_else_the_last_touched(core: Core, chat, clock):
+async def test_a_bare_move_goes_to_the_game_that_reads_it_else_the_last_touched(
+    core: Core, chat, clock
+):
     solitario_id, canfield_id = await open_both(chat, clock)
     solitario = await core.sessions.get(solitario_id)
     canfield = await core.sessions.get(canfield_id)
@@ -71,7 +78,9 @@ async def test_buttons_act_on_their_own_board(core: Core, chat: FakePlatform, cl
     assert len(solitario.game.moves) == 1 and canfield.game.moves == []
 
 
-async def test_undo_resign_and_board_take_the_last_touched_game_or_the_one_named(core: Core, chat, clock):
+async def test_undo_resign_and_board_take_the_last_touched_game_or_the_one_named(
+    core: Core, chat, clock
+):
     solitario_id, canfield_id = await open_both(chat, clock)
     await chat.say("ana", "/move 47")  # Solitario's (Canfield has four piles)
     clock.advance(minutes=1)
@@ -93,10 +102,15 @@ async def test_undo_resign_and_board_take_the_last_touched_game_or_the_one_named
     chat.admins.add("ana")
     await chat.say("ana", "/lang es")
     (none,) = await chat.say("ana", "/undo canfield")
-    assert none.text == "No tienes ninguna partida de Canfield en este chat. Empieza una con /play canfield."
+    assert (
+        none.text
+        == "No tienes ninguna partida de Canfield en este chat. Empieza una con /play canfield."
+    )
 
 
-async def test_the_daily_is_its_own_session_beside_a_casual_game_of_the_same_game(core: Core, chat, clock):
+async def test_the_daily_is_its_own_session_beside_a_casual_game_of_the_same_game(
+    core: Core, chat, clock
+):
     _, casual = await chat.say("ana", "/play imaginary13 7")
     clock.advance(minutes=1)
     started, daily = await chat.say("ana", "/daily imaginary13")
@@ -127,7 +141,9 @@ async def test_a_bare_move_that_parses_but_is_illegal_is_refused_like_move(chat:
 async def test_a_chosen_pile_and_its_targets_are_marked_on_the_board(chat: FakePlatform):
     _, board = await chat.say("ana", "/play solitario 5")
     assert "selected" not in drawn_style(board)
-    pick = chat.button(lambda b: buttons.decode(b.id).verb == "sel" and buttons.decode(b.id).arg == "4")
+    pick = chat.button(
+        lambda b: buttons.decode(b.id).verb == "sel" and buttons.decode(b.id).arg == "4"
+    )
     (picked,) = await chat.press("ana", pick.id)
     style = drawn_style(picked)
     assert style["selected"] == "4" and style["targets"] == ["7", "f4"]
@@ -137,7 +153,85 @@ async def test_a_chosen_pile_and_its_targets_are_marked_on_the_board(chat: FakeP
 
 # Solitario deal 1: a winning line (found by the solver); after its first 77 moves every card
 # is face up and stock and waste are empty (after 76, the waste still holds a card).
-WINNING_LINE_1 = ["wf1", "d", "d", "d", "d", "d", "wf3", "d", "d", "d", "d", "d", "d", "d", "wf4", "41", "34", "42", "74", "7f4", "6f4", "24", "41", "w2", "52", "5f2", "6f2", "1f2", "6f1", "1f4", "4f1", "d", "wf2", "d", "d", "d", "wf4", "74", "61", "6f3", "6f2", "76", "7f2", "7f3", "1f3", "3f3", "3f1", "1f1", "1f4", "2f4", "1f2", "1f4", "7f2", "1f2", "6f2", "d", "d", "d", "wf1", "d", "wf1", "2f1", "d", "d", "wf4", "w1", "wf1", "1f1", "f21", "f13", "f14", "1f2", "54", "5f4", "5f3", "d", "wf3"]
+WINNING_LINE_1 = [
+    "wf1",
+    "d",
+    "d",
+    "d",
+    "d",
+    "d",
+    "wf3",
+    "d",
+    "d",
+    "d",
+    "d",
+    "d",
+    "d",
+    "d",
+    "wf4",
+    "41",
+    "34",
+    "42",
+    "74",
+    "7f4",
+    "6f4",
+    "24",
+    "41",
+    "w2",
+    "52",
+    "5f2",
+    "6f2",
+    "1f2",
+    "6f1",
+    "1f4",
+    "4f1",
+    "d",
+    "wf2",
+    "d",
+    "d",
+    "d",
+    "wf4",
+    "74",
+    "61",
+    "6f3",
+    "6f2",
+    "76",
+    "7f2",
+    "7f3",
+    "1f3",
+    "3f3",
+    "3f1",
+    "1f1",
+    "1f4",
+    "2f4",
+    "1f2",
+    "1f4",
+    "7f2",
+    "1f2",
+    "6f2",
+    "d",
+    "d",
+    "d",
+    "wf1",
+    "d",
+    "wf1",
+    "2f1",
+    "d",
+    "d",
+    "wf4",
+    "w1",
+    "wf1",
+    "1f1",
+    "f21",
+    "f13",
+    "f14",
+    "1f2",
+    "54",
+    "5f4",
+    "5f3",
+    "d",
+    "wf3",
+]
 
 
 async def near_the_end(core: Core, chat: FakePlatform) -> str:
@@ -153,7 +247,10 @@ async def test_auto_finish_plays_the_last_cards_as_stored_moves(core: Core, chat
     session_id = await near_the_end(core, chat)
     board, end, *_ = await chat.say("ana", f"/move {WINNING_LINE_1[76]}")
     assert end.key == "outcome.won"
-    assert buttons.decode(board.buttons[0].id).verb == "again" and board.buttons[0].label == "Play again"
+    assert (
+        buttons.decode(board.buttons[0].id).verb == "again"
+        and board.buttons[0].label == "Play again"
+    )
     session = await core.sessions.get(session_id)
     stored = await core.store.load_moves(session_id)
     assert len(stored) > 77 and stored[:77] == WINNING_LINE_1[:77]
@@ -162,7 +259,9 @@ async def test_auto_finish_plays_the_last_cards_as_stored_moves(core: Core, chat
     assert replayed.is_over and str(replayed.outcome) == "won"
 
 
-async def test_auto_finish_can_be_turned_off_per_player_in_every_language(core: Core, chat: FakePlatform):
+async def test_auto_finish_can_be_turned_off_per_player_in_every_language(
+    core: Core, chat: FakePlatform
+):
     (off,) = await chat.say("ana", "/autofinish off")
     assert off.key == "autofinish.off" and off.is_private
     session_id = await near_the_end(core, chat)
@@ -194,17 +293,25 @@ async def test_play_again_deals_a_new_game_of_the_same_game_and_faces(
     started, new_board = await chat.press("ana", again.id)
     assert started.key == "play.started" and new_board.board.session_id != board.board.session_id
     fresh = await core.sessions.get(new_board.board.session_id)
-    assert fresh.record.game_id == "solitario" and fresh.record.faces == "piacentine" and fresh.is_active
+    assert (
+        fresh.record.game_id == "solitario"
+        and fresh.record.faces == "piacentine"
+        and fresh.is_active
+    )
     # a second press finds the new game open
     (refused,) = await chat.press("ana", again.id)
     assert refused.key == "play.already_playing"
     chat.admins.add("ana")
     await chat.say("ana", "/lang it")
     board, *_ = await chat.say("ana", "/resign")
-    assert chat.button(lambda b: buttons.decode(b.id).verb == "again", board).label == "Gioca ancora"
+    assert (
+        chat.button(lambda b: buttons.decode(b.id).verb == "again", board).label == "Gioca ancora"
+    )
 
 
-async def test_stats_give_win_rate_and_median_time_of_a_win(core: Core, chat: FakePlatform, clock: FakeClock):
+async def test_stats_give_win_rate_and_median_time_of_a_win(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
     await near_the_end(core, chat)
     clock.advance(minutes=5, seconds=7)
     await chat.say("ana", f"/move {WINNING_LINE_1[76]}")  # auto-finish wins it
@@ -223,10 +330,15 @@ async def test_stats_give_win_rate_and_median_time_of_a_win(core: Core, chat: Fa
     chat.admins.add("ana")
     await chat.say("ana", "/lang it")
     (stats,) = await chat.say("ana", "/stats")
-    assert "  percentuale di vittorie 50%, tempo mediano di una vittoria 5:07" in stats.text.splitlines()
+    assert (
+        "  percentuale di vittorie 50%, tempo mediano di una vittoria 5:07"
+        in stats.text.splitlines()
+    )
 
 
-async def test_play_again_at_a_finished_table_opens_a_lobby_with_the_same_seats(core: Core, chat: FakePlatform):
+async def test_play_again_at_a_finished_table_opens_a_lobby_with_the_same_seats(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/challenge @bea timer=5")
     await chat.say("bea", "/join")
     await chat.say("ana", "/addbot")
@@ -238,9 +350,15 @@ async def test_play_again_at_a_finished_table_opens_a_lobby_with_the_same_seats(
     (refused,) = await chat.press("cid", again.id)  # not one of its players
     assert refused.key == "game.not_your_game"
     opened, lobby = await chat.press("bea", again.id)
-    assert opened.key == "challenge.opened" and opened.mentions == ["ana"] and "5 min" in opened.text
+    assert (
+        opened.key == "challenge.opened" and opened.mentions == ["ana"] and "5 min" in opened.text
+    )
     new = await core.sessions.get(lobby.board.session_id)
-    assert new.record.creator == "bea" and new.record.players == ["bea", "~cpu1"] and new.record.invited == ["ana"]
+    assert (
+        new.record.creator == "bea"
+        and new.record.players == ["bea", "~cpu1"]
+        and new.record.invited == ["ana"]
+    )
     assert new.record.status == "lobby"
     (taken,) = await chat.press("ana", again.id)  # the chat's one table is open again
     assert taken.key == "challenge.exists"
@@ -254,9 +372,13 @@ async def test_the_database_holds_one_casual_and_one_ranked_game_per_game(core: 
     start = ("fake", "chat-1", "ana", "Ana")
     await core.sessions.new_solo(*start, "canfield", {}, 1, "francesi", "2025-03-14T12:00:00")
     await core.sessions.new_solo(*start, "solitario", {}, 1, "napoletane", "2025-03-14T12:00:00")
-    await core.sessions.new_solo(*start, "canfield", {}, 2, "francesi", "2025-03-14T12:00:00", ranked=True)
+    await core.sessions.new_solo(
+        *start, "canfield", {}, 2, "francesi", "2025-03-14T12:00:00", ranked=True
+    )
     with pytest.raises(AlreadyExists):
         await core.sessions.new_solo(*start, "canfield", {}, 3, "francesi", "2025-03-14T12:00:00")
     with pytest.raises(AlreadyExists):
-        await core.sessions.new_solo(*start, "canfield", {}, 4, "francesi", "2025-03-14T12:00:00", ranked=True)
+        await core.sessions.new_solo(
+            *start, "canfield", {}, 4, "francesi", "2025-03-14T12:00:00", ranked=True
+        )
     assert len(await core.sessions.solos_of("fake", "chat-1", "ana")) == 3

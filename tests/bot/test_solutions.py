@@ -1,4 +1,4 @@
-""""Could it have been won?": after a lost, stalled or resigned Solitario, Canfield or Imaginary
+""" "Could it have been won?": after a lost, stalled or resigned Solitario, Canfield or Imaginary
 Thirteen game the solver's answer arrives as a pushed follow-up, ``/replay solution`` animates
 its winning line, and nothing is said while a daily challenge on that deal runs in the chat.
 
@@ -87,7 +87,9 @@ async def test_a_lost_deal_could_not_be_won_in_every_language(core: Core, chat: 
     assert refused.key == "replay.solution_lost" and refused.is_private
 
 
-async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(core: Core, chat: FakePlatform, clock: FakeClock):
+async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
     pushed = pushed_into(chat)
     await store_choice(core.store, DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
                        clock().isoformat())  # fmt: skip
@@ -100,7 +102,9 @@ async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(core: C
     assert refused.is_private and refused.key in ("replay.daily_today", "replay.solution_wait")
 
 
-async def test_no_answer_for_el_solitario_and_no_solution_before_a_game(core: Core, chat: FakePlatform):
+async def test_no_answer_for_el_solitario_and_no_solution_before_a_game(
+    core: Core, chat: FakePlatform
+):
     pushed = pushed_into(chat)
     [nothing] = await chat.say("ana", "/replay solution")
     assert nothing.key == "replay.solution_none" and nothing.is_private

@@ -41,7 +41,9 @@ async def test_three_processes_starting_together_migrate_once(empty_url: str):
         await store.close()
 
 
-def _record(sid: str, kind: str = SOLO, player: str = "ana", game: str = "canfield") -> SessionRecord:
+def _record(
+    sid: str, kind: str = SOLO, player: str = "ana", game: str = "canfield"
+) -> SessionRecord:
     return SessionRecord(
         id=sid, platform="fake", chat_id="c", kind=kind, game_id=game, options={}, deal=1,
         players=[player], names={player: player}, creator=player, status=ACTIVE if kind == SOLO else "lobby",
@@ -76,7 +78,8 @@ async def test_a_lost_postgresql_connection_is_busy_then_the_next_request_works(
         admin = await asyncpg.connect(pg_server.url(), timeout=10)
         try:
             await admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", database
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
+                database,
             )
         finally:
             await admin.close()

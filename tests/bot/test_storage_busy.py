@@ -37,7 +37,9 @@ def _session(sid: str) -> SessionRecord:
     )  # fmt: skip
 
 
-async def test_a_write_lock_held_for_7_seconds_gives_busy_in_bounded_time_then_writes_work(tmp_path: Path):
+async def test_a_write_lock_held_for_7_seconds_gives_busy_in_bounded_time_then_writes_work(
+    tmp_path: Path,
+):
     path = tmp_path / "locked.db"
     store = await Storage.open(f"sqlite:///{path}")
     try:
@@ -106,7 +108,9 @@ async def test_a_closed_connection_is_busy_not_a_driver_error(tmp_path: Path):
 
 
 @pytest.mark.parametrize("kind", ["folder", "missing folder", "not a database"])
-async def test_a_bad_database_path_is_one_line_at_start_without_traceback(tmp_path: Path, kind: str):
+async def test_a_bad_database_path_is_one_line_at_start_without_traceback(
+    tmp_path: Path, kind: str
+):
     import subprocess
     import sys
 

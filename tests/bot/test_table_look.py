@@ -43,14 +43,20 @@ async def in_language(chat: FakePlatform, lang: str) -> None:
 
 async def test_an_invitation_for_nobody_has_no_empty_invited_list(chat: FakePlatform):
     (opened, _lobby) = await chat.say("ana", "/challenge")
-    assert opened.key == "challenge.opened" and "Invited" not in opened.text and ": -" not in opened.text
+    assert (
+        opened.key == "challenge.opened"
+        and "Invited" not in opened.text
+        and ": -" not in opened.text
+    )
     await chat.say("ana", "/end")
     (opened, _lobby) = await chat.say("ana", "/challenge @bea")
     assert "Invited: bea." in opened.text
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "it"])
-async def test_the_timer_tip_is_given_when_opening_and_not_repeated_when_dealing(chat: FakePlatform, lang: str):
+async def test_the_timer_tip_is_given_when_opening_and_not_repeated_when_dealing(
+    chat: FakePlatform, lang: str
+):
     await in_language(chat, lang)
     (opened, _lobby) = await chat.say("ana", "/challenge")
     assert "/challenge timer=5" in opened.text and "/addbot" in opened.text
@@ -70,9 +76,12 @@ async def test_a_computer_seat_has_its_name_on_the_board_and_in_the_chat(chat: F
     assert "~cpu" not in json.dumps(drawn(board))
     (hand,) = await chat.say("ana", "/hand")
     assert drawn(hand)["viewer"] == "Ana"
-    played = await chat.press("ana", next(b for b in hand.buttons if buttons.decode(b.id).verb == "mv").id
-                              if any(buttons.decode(b.id).verb == "mv" for b in hand.buttons)
-                              else (await chat.press("ana", hand.buttons[0].id))[0].buttons[0].id)
+    played = await chat.press(
+        "ana",
+        next(b for b in hand.buttons if buttons.decode(b.id).verb == "mv").id
+        if any(buttons.decode(b.id).verb == "mv" for b in hand.buttons)
+        else (await chat.press("ana", hand.buttons[0].id))[0].buttons[0].id,
+    )
     lines = played[0].text.splitlines()
     assert played[0].key == "tables.plays" and lines[0].startswith(("Ana plays ", "Ana passes."))
     assert any(line.startswith("Computer 1 ") for line in lines[1:])
@@ -87,7 +96,9 @@ async def test_a_removed_players_seat_is_shown_as_played_for_them(chat: FakePlat
     await chat.say("cid", "/join")
     await chat.say("ana", "/start")
     kicked = await chat.say("ana", "/kick @bea")
-    assert kicked[0].key == "kick.kicked" and "Bea (auto)" not in kicked[0].text  # the news names her
+    assert (
+        kicked[0].key == "kick.kicked" and "Bea (auto)" not in kicked[0].text
+    )  # the news names her
     (board,) = await chat.say("cid", "/board")
     assert drawn(board)["seats"] == ["Ana", "Bea (auto)", "Cid"]
     # her turns are played for her, under that name
@@ -106,7 +117,9 @@ async def test_a_removed_players_seat_is_shown_as_played_for_them(chat: FakePlat
 
 @pytest.mark.parametrize(("lang", "word"), [("es", "pasar"), ("es", "Paso"), ("it", "PASSA"), ("it", "pass"),
                                             ("en", "Pass")])  # fmt: skip
-async def test_pass_typed_in_the_chats_language_is_the_pass_move(chat: FakePlatform, lang: str, word: str):
+async def test_pass_typed_in_the_chats_language_is_the_pass_move(
+    chat: FakePlatform, lang: str, word: str
+):
     await in_language(chat, lang)
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
@@ -148,7 +161,6 @@ def test_a_completed_path_is_announced_with_what_it_won():
     assert "1 cards" not in line and "1 masters" not in line
 
 
-
 def test_a_big_hand_is_offered_card_first_then_places_then_rotations_never_cut():
     from types import SimpleNamespace
 
@@ -168,13 +180,23 @@ def test_a_big_hand_is_offered_card_first_then_places_then_rotations_never_cut()
     places = presenter.hand_buttons("en", table, legal, "c2", hand)
     assert [b.label for b in places] == [f"Card 2 → path {s} …" for s in "NESW"] + ["Cancel"]
     rotations = presenter.hand_buttons("es", table, legal, buttons.decode(places[2].id).arg, hand)
-    assert [b.label for b in rotations] == ["Sin girar", "¼ de vuelta", "½ vuelta", "¾ de vuelta", "Cancelar"]
+    assert [b.label for b in rotations] == [
+        "Sin girar",
+        "¼ de vuelta",
+        "½ vuelta",
+        "¾ de vuelta",
+        "Cancelar",
+    ]
     assert [buttons.decode(b.id).arg for b in rotations[:4]] == ["2S", "2Sr1", "2Sr2", "2Sr3"]
     assert max(len(first), len(places), len(rotations)) <= MAX_BUTTONS
 
 
-@pytest.mark.parametrize(("lang", "words"), [("es", ("pasar", "parar")), ("it", ("passa", "basta"))])
-def test_help_names_the_move_words_of_its_language_and_they_are_read(lang: str, words: tuple[str, str]):
+@pytest.mark.parametrize(
+    ("lang", "words"), [("es", ("pasar", "parar")), ("it", ("passa", "basta"))]
+)
+def test_help_names_the_move_words_of_its_language_and_they_are_read(
+    lang: str, words: tuple[str, str]
+):
     from bot import i18n
     from bot.core.commands import move_word
 

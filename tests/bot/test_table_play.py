@@ -50,7 +50,9 @@ async def stored_phases(core: Core, table_id: str) -> list[str]:
     return phases
 
 
-async def test_one_person_plays_seven_computers_to_the_end_including_the_final_phase(core: Core, chat: FakePlatform):
+async def test_one_person_plays_seven_computers_to_the_end_including_the_final_phase(
+    core: Core, chat: FakePlatform
+):
     await chat.say("ana", "/challenge")
     for count in range(2, 9):
         joined, _ = await chat.say("ana", "/addbot")
@@ -66,8 +68,10 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
     assert len(replies[0].params["moves"]) == 7 and replies[0].text.startswith("Ana ")
     # every play in one line (who, which card, where), people and computers alike
     plays = [line for line in replies[0].text.splitlines() if " completes path " not in line]
-    assert [line.split(" ")[0] + line.split(" ")[1] for line in plays] == \
-        ["Anaplays" if "plays" in plays[0] else "Anapasses.", *(f"Computer{n}" for n in range(1, 8))]
+    assert [line.split(" ")[0] + line.split(" ")[1] for line in plays] == [
+        "Anaplays" if "plays" in plays[0] else "Anapasses.",
+        *(f"Computer{n}" for n in range(1, 8)),
+    ]
     assert all(" on path " in line or line.endswith(" passes.") for line in plays)
     await play_out(core, chat)
     table_id = chat.board().board.session_id
@@ -84,9 +88,13 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
 
 async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeClock):
     def hand_revealing_render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
-        return b"PNG " + json.dumps({"viewer": view.get("viewer"), "hand": view.get("hand")}).encode()
+        return (
+            b"PNG " + json.dumps({"viewer": view.get("viewer"), "hand": view.get("hand")}).encode()
+        )
 
-    core = await Core.create(db_url, "en", clock, renderer=hand_revealing_render, sweep_interval=None)
+    core = await Core.create(
+        db_url, "en", clock, renderer=hand_revealing_render, sweep_interval=None
+    )
     chat = FakePlatform(core)
     try:
         await chat.say("ana", "/challenge @bea @cid")
@@ -100,7 +108,9 @@ async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeCloc
             player = turn.mentions[0]
             (hand,) = await chat.say(player, "/hand")
             assert hand.is_private and hand.to_user == player
-            assert json.loads(hand.image[4:])["viewer"] == player.capitalize()  # drawn under the name players read
+            assert (
+                json.loads(hand.image[4:])["viewer"] == player.capitalize()
+            )  # drawn under the name players read
             button = hand.buttons[0]
             # A hand with many placements is chosen in steps (card, place, rotation): follow them.
             while buttons.decode(button.id).verb == "turn":
@@ -114,12 +124,20 @@ async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeCloc
         for reply in channel:
             if reply.image is not None:
                 assert json.loads(reply.image[4:]) == {"viewer": None, "hand": []}
-            assert {buttons.decode(b.id).verb for b in reply.buttons} <= {"hand", "join", "leave", "start", "rematch"}
+            assert {buttons.decode(b.id).verb for b in reply.buttons} <= {
+                "hand",
+                "join",
+                "leave",
+                "start",
+                "rematch",
+            }
     finally:
         await core.close()
 
 
-async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row(core: Core, chat: FakePlatform, clock):
+async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row(
+    core: Core, chat: FakePlatform, clock
+):
     pushed = Pushed(chat)
     core.set_push(pushed)
     await deal_ana_and_bea(chat)
@@ -137,7 +155,10 @@ async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row
         pushed.replies.clear()
         clock.advance(minutes=3)
         assert await core.tick() == 1
-        assert pushed.replies[0].key == "tables.timed_out" and pushed.replies[0].params["count"] == expected
+        assert (
+            pushed.replies[0].key == "tables.timed_out"
+            and pushed.replies[0].params["count"] == expected
+        )
     assert "tables.removed" in pushed.reply_keys()
     assert pushed.replies[-1].key == "table.turn" and pushed.replies[-1].mentions == ["bea"]
     # from now on Ana's seat plays itself right after Bea's moves: Bea is always the one to play
@@ -151,7 +172,9 @@ async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row
     assert (await chat.say("ana", "/hand"))[0].key in ("hand.wait", "hand.no_table")
 
 
-async def test_own_moves_reset_the_timeouts_and_untimed_tables_never_time_out(core: Core, chat: FakePlatform, clock):
+async def test_own_moves_reset_the_timeouts_and_untimed_tables_never_time_out(
+    core: Core, chat: FakePlatform, clock
+):
     pushed = Pushed(chat)
     core.set_push(pushed)
     await deal_ana_and_bea(chat, "timer=5")
@@ -194,7 +217,10 @@ async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
     core.set_push(pushed)
     try:
         assert await core.tick() == 1
-        assert pushed.replies[0].key == "tables.timed_out" and pushed.replies[0].params["player"] == "Bea"
+        assert (
+            pushed.replies[0].key == "tables.timed_out"
+            and pushed.replies[0].params["player"] == "Bea"
+        )
         assert pushed.replies[-1].mentions == ["ana"]
         hand = await core.hand_buttons(chat.request("ana"))
         replies = await chat.press("ana", hand.buttons[0].id)
@@ -253,7 +279,11 @@ async def test_everyone_leaving_closes_the_table_without_a_result(core: Core, ch
 
 
 async def test_discord_mentions_invite_by_user_id(core: Core, chat: FakePlatform):
-    assert mention_name("<@123>") == "123" and mention_name("<@!123>") == "123" and mention_name("@bea") == "bea"
+    assert (
+        mention_name("<@123>") == "123"
+        and mention_name("<@!123>") == "123"
+        and mention_name("@bea") == "bea"
+    )
     await chat.say("123", "/stats")  # Discord ids are digits; the player has been seen
     replies = await chat.say("ana", "/challenge <@!123> @nobody")
     assert replies[0].mentions == ["123"]
@@ -267,6 +297,7 @@ async def test_every_adapter_push_gets_the_replies_once(core: Core, chat: FakePl
         async def push(reply_platform: str, chat_id: str, reply: Reply) -> None:
             if reply_platform == platform:
                 seen[platform].append(reply.key)
+
         return push
 
     discord_push, telegram_push = adapter("discord"), adapter("telegram")

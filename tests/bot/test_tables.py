@@ -17,7 +17,9 @@ async def seat(chat: FakePlatform, *players: str) -> None:
         await chat.say(player, "/join")
 
 
-async def test_creator_deals_and_turns_follow_creator_then_joining_order(core: Core, chat: FakePlatform):
+async def test_creator_deals_and_turns_follow_creator_then_joining_order(
+    core: Core, chat: FakePlatform
+):
     await chat.say("bea", "/stats")  # Bea has been seen: the invitation can mention her
     replies = await chat.say("ana", "/challenge @bea @cid")
     assert replies[0].key == "challenge.opened" and replies[0].mentions == ["bea"]
@@ -33,7 +35,9 @@ async def test_creator_deals_and_turns_follow_creator_then_joining_order(core: C
     assert [verb_of(b) for b in replies[1].buttons] == ["hand"]
 
 
-async def test_hands_are_only_ever_private_and_only_the_player_to_move_acts(core: Core, chat: FakePlatform):
+async def test_hands_are_only_ever_private_and_only_the_player_to_move_acts(
+    core: Core, chat: FakePlatform
+):
     await seat(chat, "ana", "bea")
     await chat.say("ana", "/start")
     hand = await core.hand_buttons(chat.request("ana"))
@@ -49,7 +53,9 @@ async def test_hands_are_only_ever_private_and_only_the_player_to_move_acts(core
     replies = await chat.press("ana", hand.buttons[0].id)
     # a person's play is announced in the chat too: who, which card, where
     assert [r.key for r in replies] == ["tables.plays", "table.caption", "table.turn"]
-    assert replies[0].text == "Ana passes." or (replies[0].text.startswith("Ana plays ") and " on path " in replies[0].text)
+    assert replies[0].text == "Ana passes." or (
+        replies[0].text.startswith("Ana plays ") and " on path " in replies[0].text
+    )
     assert replies[2].mentions == ["bea"]
     assert all(r.visibility == "channel" for r in replies)
 
@@ -68,7 +74,9 @@ async def test_a_table_is_played_to_the_end_with_hand_buttons(core: Core, chat: 
     assert await core.store.count_results() == 3
     (board,) = await chat.say("ana", "/leaderboard maestras all")
     assert board.key == "leaderboard.text" and "masters" in board.text
-    assert (await chat.say("ana", "/challenge"))[0].key == "challenge.opened"  # the chat is free again
+    assert (await chat.say("ana", "/challenge"))[
+        0
+    ].key == "challenge.opened"  # the chat is free again
 
 
 async def test_lobby_leave_kick_and_end(core: Core, chat: FakePlatform):

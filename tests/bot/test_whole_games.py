@@ -38,7 +38,9 @@ async def press_move(chat: FakePlatform, user: str, mirror, notation: str) -> No
               and _arg_plays(buttons.decode(b.id).arg, notation, legal)]  # fmt: skip
     if not direct:
         src = str(mirror.parse_move(notation).src)
-        select = chat.button(lambda b: buttons.decode(b.id).verb == "sel" and buttons.decode(b.id).arg == src)
+        select = chat.button(
+            lambda b: buttons.decode(b.id).verb == "sel" and buttons.decode(b.id).arg == src
+        )
         (targets,) = await chat.press(user, select.id)
         direct = [b for b in targets.buttons if buttons.decode(b.id).verb == "mv"
                   and _arg_plays(buttons.decode(b.id).arg, notation, legal)]  # fmt: skip
@@ -63,7 +65,9 @@ async def test_a_whole_game_won_by_buttons(core: Core, chat: FakePlatform, game_
 
 
 @pytest.mark.parametrize(("game_id", "deal"), WINNABLE[:2])
-async def test_a_whole_game_won_by_commands_with_a_restart_halfway(db_url, clock, game_id: str, deal: int):
+async def test_a_whole_game_won_by_commands_with_a_restart_halfway(
+    db_url, clock, game_id: str, deal: int
+):
     from core_fakes import fake_render
 
     line = winning_line(game_id, deal)

@@ -21,7 +21,9 @@ def test_counted_words_take_the_languages_plural_form(lang: str, one: str, two: 
     line = i18n.t(lang, "stats.game_line", game="Canfield", games=1, wins=0, best="-")
     assert one in line
     assert two in i18n.t(lang, "stats.game_line", game="Canfield", games=2, wins=0, best="-")
-    assert i18n.t(lang, "count.moves", count=1) != i18n.t(lang, "count.moves", count=2).replace("2", "1")
+    assert i18n.t(lang, "count.moves", count=1) != i18n.t(lang, "count.moves", count=2).replace(
+        "2", "1"
+    )
 
 
 def test_no_message_says_1_followed_by_a_plural() -> None:
@@ -56,7 +58,9 @@ async def test_stats_say_one_game_and_the_boards_money(chat: FakePlatform) -> No
     assert "Canfield: 1 game, 0 won, best -$45 in 0 moves" in stats.text
 
 
-@pytest.mark.parametrize(("lang", "own"), [("en", "untimed"), ("es", "sin-tiempo"), ("it", "senza-tempo")])
+@pytest.mark.parametrize(
+    ("lang", "own"), [("en", "untimed"), ("es", "sin-tiempo"), ("it", "senza-tempo")]
+)
 def test_help_names_the_untimed_race_in_each_language(lang: str, own: str) -> None:
     race_line = next(line for line in i18n.help_text(lang).splitlines() if line.startswith("/race"))
     assert f"[{own}]" in race_line
@@ -65,7 +69,9 @@ def test_help_names_the_untimed_race_in_each_language(lang: str, own: str) -> No
 
 @pytest.mark.parametrize("lang", ["en", "es", "it"])
 @pytest.mark.parametrize("word", ["untimed", "sin-tiempo", "senza-tempo", "Senza-Tempo"])
-async def test_every_spelling_of_untimed_opens_an_untimed_race(core: Core, chat: FakePlatform, lang: str, word: str):
+async def test_every_spelling_of_untimed_opens_an_untimed_race(
+    core: Core, chat: FakePlatform, lang: str, word: str
+):
     chat.admins.add("ana")
     await chat.say("ana", f"/lang {lang}")
     (opened, *_) = await chat.say("ana", f"/race {word}")
@@ -73,7 +79,9 @@ async def test_every_spelling_of_untimed_opens_an_untimed_race(core: Core, chat:
     assert "senza tempo" not in opened.text or lang == "it"  # the option in the chat's words
 
 
-@pytest.mark.parametrize(("lang", "one"), [("en", "1 minute on"), ("es", "1 minuto con"), ("it", "1 minuto sulla")])
+@pytest.mark.parametrize(
+    ("lang", "one"), [("en", "1 minute on"), ("es", "1 minuto con"), ("it", "1 minuto sulla")]
+)
 async def test_a_one_minute_race_says_one_minute(chat: FakePlatform, lang: str, one: str) -> None:
     chat.admins.add("ana")
     await chat.say("ana", f"/lang {lang}")

@@ -50,7 +50,9 @@ def _json(data: Any, status: int = 200, headers: dict[str, str] | None = None) -
 def _content_type(filename: str) -> str:
     """What Discord reports for an uploaded file, from its name."""
     extension = filename.rsplit(".", 1)[-1].lower()
-    return {"gif": "image/gif", "webp": "image/webp", "jpg": "image/jpeg"}.get(extension, "image/png")
+    return {"gif": "image/gif", "webp": "image/webp", "jpg": "image/jpeg"}.get(
+        extension, "image/png"
+    )
 
 
 def _error(status: int, code: int, message: str) -> web.Response:
@@ -150,9 +152,7 @@ class FakeMessage:
     @property
     def labels(self) -> list[str]:
         return [
-            child.get("label", "")
-            for row in self.components
-            for child in row.get("components", [])
+            child.get("label", "") for row in self.components for child in row.get("components", [])
         ]
 
     def image(self) -> bytes | None:
@@ -171,9 +171,7 @@ class FakeMessage:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [
-                {k: v for k, v in a.items() if k != "data"} for a in self.attachments
-            ],
+            "attachments": [{k: v for k, v in a.items() if k != "data"} for a in self.attachments],
             "embeds": self.embeds,
             "pinned": False,
             "type": 0 if self.interaction_id is None else 20,
@@ -245,7 +243,9 @@ class FakeDiscord:
 
     def add_channel(self, name: str, *, thread_of: FakeChannel | None = None) -> FakeChannel:
         channel = FakeChannel(
-            snowflake(), name, type=11 if thread_of else 0,
+            snowflake(),
+            name,
+            type=11 if thread_of else 0,
             parent_id=thread_of.id if thread_of else None,
         )
         self.channels[channel.id] = channel
@@ -262,18 +262,23 @@ class FakeDiscord:
     def visible_to(self, user: FakeUser, channel: FakeChannel | None = None) -> list[FakeMessage]:
         """Every message ``user`` can see (in ``channel``), oldest first."""
         return [
-            m for m in self.messages.values()
-            if m.visible_to in (None, user.id) and (channel is None or m.channel_id == channel.id)
+            m
+            for m in self.messages.values()
+            if m.visible_to in (None, user.id)
+            and (channel is None or m.channel_id == channel.id)
             and not m.flags & LOADING
         ]
 
     def channel_messages(self, channel: FakeChannel) -> list[FakeMessage]:
         """The public messages of ``channel``: what everyone there sees."""
-        return [m for m in self.messages.values() if m.channel_id == channel.id and m.visible_to is None]
+        return [
+            m for m in self.messages.values() if m.channel_id == channel.id and m.visible_to is None
+        ]
 
     def ephemerals(self, user: FakeUser | None = None) -> list[FakeMessage]:
         return [
-            m for m in self.messages.values()
+            m
+            for m in self.messages.values()
             if m.visible_to is not None and (user is None or m.visible_to == user.id)
         ]
 
@@ -295,7 +300,9 @@ class FakeDiscord:
             await self._runner.cleanup()
 
     # ----- gateway ----------------------------------------------------------------------------
-    async def _send(self, ws: web.WebSocketResponse, op: int, data: Any, event: str | None = None) -> None:
+    async def _send(
+        self, ws: web.WebSocketResponse, op: int, data: Any, event: str | None = None
+    ) -> None:
         payload: dict[str, Any] = {"op": op, "d": data, "s": None, "t": event}
         if op == 0:
             self._seq += 1
@@ -349,11 +356,19 @@ class FakeDiscord:
             "name": "Tavolo test guild",
             "icon": None,
             "owner_id": str(self.owner.id),
-            "roles": [{
-                "id": str(self.guild_id), "name": "@everyone", "permissions": str(0x1_0000_0000 - 1),
-                "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
-                "flags": 0,
-            }],
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "permissions": str(0x1_0000_0000 - 1),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -395,8 +410,13 @@ class FakeDiscord:
 
     # ----- interactions -----------------------------------------------------------------------
     async def _interact(
-        self, kind: int, user: FakeUser, channel: FakeChannel, data: dict[str, Any],
-        message: FakeMessage | None = None, locale: str = "en-US",
+        self,
+        kind: int,
+        user: FakeUser,
+        channel: FakeChannel,
+        data: dict[str, Any],
+        message: FakeMessage | None = None,
+        locale: str = "en-US",
     ) -> FakeInteraction:
         interaction_id = snowflake()
         token = f"itoken-{interaction_id}"
@@ -462,24 +482,48 @@ class FakeDiscord:
         return options, resolved
 
     async def slash(
-        self, user: FakeUser, channel: FakeChannel, name: str, *, locale: str = "en-US", **values: Any
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        *,
+        locale: str = "en-US",
+        **values: Any,
     ) -> FakeInteraction:
         """``user`` runs ``/name`` with option ``values`` in ``channel``."""
         command = self._command(name)
         options, resolved = self._options(command, values, None)
-        data = {"id": command["id"], "name": name, "type": 1, "options": options, "resolved": resolved}
+        data = {
+            "id": command["id"],
+            "name": name,
+            "type": 1,
+            "options": options,
+            "resolved": resolved,
+        }
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
         return await self._interact(2, user, channel, data, locale=locale)
 
     async def autocomplete(
-        self, user: FakeUser, channel: FakeChannel, name: str, focused: str, *,
-        locale: str = "en-US", **values: Any,
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        name: str,
+        focused: str,
+        *,
+        locale: str = "en-US",
+        **values: Any,
     ) -> list[dict[str, Any]]:
         """The choices the bot offers while ``user`` types option ``focused`` of ``/name``."""
         command = self._command(name)
         options, resolved = self._options(command, values, focused)
-        data = {"id": command["id"], "name": name, "type": 1, "options": options, "resolved": resolved}
+        data = {
+            "id": command["id"],
+            "name": name,
+            "type": 1,
+            "options": options,
+            "resolved": resolved,
+        }
         if "guild_id" in command:
             data["guild_id"] = command["guild_id"]
         record = await self._interact(4, user, channel, data, locale=locale)
@@ -506,8 +550,13 @@ class FakeDiscord:
                 if part.name == "payload_json":
                     payload = json.loads(await part.text())
                 else:
-                    files.append({"field": part.name, "filename": part.filename,
-                                  "data": bytes(await part.read())})
+                    files.append(
+                        {
+                            "field": part.name,
+                            "filename": part.filename,
+                            "data": bytes(await part.read()),
+                        }
+                    )
             return payload, files
         if request.can_read_body:
             return await request.json(), []
@@ -526,9 +575,14 @@ class FakeDiscord:
             return _json(
                 {"message": "You are being rate limited.", "retry_after": 0.05, "global": False},
                 status=429,
-                headers={"Via": "1.1 google", "X-RateLimit-Scope": "user",
-                         "X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "0",
-                         "X-RateLimit-Reset-After": "0.05", "X-RateLimit-Bucket": "fakebucket"},
+                headers={
+                    "Via": "1.1 google",
+                    "X-RateLimit-Scope": "user",
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": "0.05",
+                    "X-RateLimit-Bucket": "fakebucket",
+                },
             )
         payload, files = await self._body(request)
         parts = path.strip("/").split("/")
@@ -539,8 +593,12 @@ class FakeDiscord:
             return _error(404, 10008, f"Unknown: {exc}")
 
     async def _route(
-        self, method: str, parts: list[str], payload: dict[str, Any],
-        files: list[dict[str, Any]], request: web.Request,
+        self,
+        method: str,
+        parts: list[str],
+        payload: dict[str, Any],
+        files: list[dict[str, Any]],
+        request: web.Request,
     ) -> web.StreamResponse:
         match parts:
             case ["users", "@me"]:
@@ -614,22 +672,34 @@ class FakeDiscord:
         return stored
 
     def _new_message(
-        self, channel_id: int, payload: dict[str, Any], files: list[dict[str, Any]],
-        *, visible_to: int | None = None, interaction_id: int | None = None,
+        self,
+        channel_id: int,
+        payload: dict[str, Any],
+        files: list[dict[str, Any]],
+        *,
+        visible_to: int | None = None,
+        interaction_id: int | None = None,
     ) -> FakeMessage:
         if channel_id not in self.channels:
             raise KeyError(f"channel {channel_id}")
         flags = int(payload.get("flags") or 0)
         message = FakeMessage(
-            snowflake(), channel_id, self.bot_user, flags=flags,
-            visible_to=visible_to if flags & EPHEMERAL else None, interaction_id=interaction_id,
+            snowflake(),
+            channel_id,
+            self.bot_user,
+            flags=flags,
+            visible_to=visible_to if flags & EPHEMERAL else None,
+            interaction_id=interaction_id,
         )
         self._edit(message, payload, files, count=False)
         self.messages[message.id] = message
         return message
 
     def _edit(
-        self, message: FakeMessage, payload: dict[str, Any], files: list[dict[str, Any]],
+        self,
+        message: FakeMessage,
+        payload: dict[str, Any],
+        files: list[dict[str, Any]],
         count: bool = True,
     ) -> None:
         if "content" in payload:
@@ -643,20 +713,29 @@ class FakeDiscord:
             attachments = [a for a in message.attachments if str(a["id"]) in kept]
             for upload in files:
                 attachment_id = snowflake()
-                attachments.append({
-                    "id": str(attachment_id), "filename": upload["filename"], "size": len(upload["data"]),
-                    "url": f"https://cdn.fake/{attachment_id}/{upload['filename']}",
-                    "proxy_url": f"https://media.fake/{attachment_id}/{upload['filename']}",
-                    "content_type": _content_type(upload["filename"] or ""), "data": upload["data"],
-                })
+                attachments.append(
+                    {
+                        "id": str(attachment_id),
+                        "filename": upload["filename"],
+                        "size": len(upload["data"]),
+                        "url": f"https://cdn.fake/{attachment_id}/{upload['filename']}",
+                        "proxy_url": f"https://media.fake/{attachment_id}/{upload['filename']}",
+                        "content_type": _content_type(upload["filename"] or ""),
+                        "data": upload["data"],
+                    }
+                )
             message.attachments = attachments
         if count:
             message.edits += 1
             message.flags &= ~LOADING
 
     def _callback(
-        self, interaction_id: int, token: str, body: dict[str, Any],
-        files: list[dict[str, Any]], request: web.Request,
+        self,
+        interaction_id: int,
+        token: str,
+        body: dict[str, Any],
+        files: list[dict[str, Any]],
+        request: web.Request,
     ) -> web.Response:
         record = self.interactions[interaction_id]
         if record.token != token:
@@ -673,7 +752,11 @@ class FakeDiscord:
         message: FakeMessage | None = None
         if kind in (4, 5):  # a new message (5: "thinking" until the first follow-up)
             message = self._new_message(
-                record.channel.id, data, files, visible_to=record.user.id, interaction_id=interaction_id,
+                record.channel.id,
+                data,
+                files,
+                visible_to=record.user.id,
+                interaction_id=interaction_id,
             )
             if kind == 5:
                 message.flags |= LOADING
@@ -701,7 +784,9 @@ class FakeDiscord:
             answer["resource"] = {"type": kind}
         return _json(answer)
 
-    def _followup(self, token: str, payload: dict[str, Any], files: list[dict[str, Any]]) -> web.Response:
+    def _followup(
+        self, token: str, payload: dict[str, Any], files: list[dict[str, Any]]
+    ) -> web.Response:
         record = self.by_token[token]
         if record.acked_at is None:
             return _error(404, 10015, "Unknown Webhook")
@@ -711,12 +796,21 @@ class FakeDiscord:
             self._edit(original, payload, files)
             return _json(original.payload(self.guild_id))
         message = self._new_message(
-            record.channel.id, payload, files, visible_to=record.user.id, interaction_id=record.id,
+            record.channel.id,
+            payload,
+            files,
+            visible_to=record.user.id,
+            interaction_id=record.id,
         )
         return _json(message.payload(self.guild_id))
 
     def _webhook_message(
-        self, method: str, token: str, which: str, payload: dict[str, Any], files: list[dict[str, Any]],
+        self,
+        method: str,
+        token: str,
+        which: str,
+        payload: dict[str, Any],
+        files: list[dict[str, Any]],
     ) -> web.Response:
         record = self.by_token[token]
         if which == "@original":
@@ -786,8 +880,10 @@ class Table:
         self.fake.identified.clear()
         self.core = await Core.create(self.db_url, renderer=self.renderer, sweep_interval=None)
         settings = SimpleNamespace(
-            discord_token=TOKEN, discord_guild_id=str(self.fake.guild_id),
-            discord_api_base=self.fake.api_base, discord_gateway_url=self.fake.gateway_url,
+            discord_token=TOKEN,
+            discord_guild_id=str(self.fake.guild_id),
+            discord_api_base=self.fake.api_base,
+            discord_gateway_url=self.fake.gateway_url,
             **self.settings,
         )
         self.client = create_client(self.core, settings)
@@ -812,7 +908,9 @@ class Table:
         assert self.task is not None
         ready = asyncio.create_task(self.client.wait_until_ready())
         done, _ = await asyncio.wait(
-            {ready, self.task}, timeout=READY_SECONDS, return_when=asyncio.FIRST_COMPLETED,
+            {ready, self.task},
+            timeout=READY_SECONDS,
+            return_when=asyncio.FIRST_COMPLETED,
         )
         if ready in done:
             ready.result()
@@ -848,7 +946,8 @@ class Table:
     def board(self, channel: FakeChannel) -> FakeMessage:
         """The newest public board (a message whose picture is a drawn view) in ``channel``."""
         boards = [
-            m for m in self.fake.channel_messages(channel)
+            m
+            for m in self.fake.channel_messages(channel)
             if m.attachments and m.attachments[0]["filename"].endswith(".png")
         ]
         assert boards, "no board in the channel"

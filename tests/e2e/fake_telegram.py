@@ -258,7 +258,12 @@ class FakeTelegram:
         self.kicked_from.add(chat_id)
 
     def fail_next(
-        self, method: str, code: int, description: str, retry_after: int | None = None, times: int = 1
+        self,
+        method: str,
+        code: int,
+        description: str,
+        retry_after: int | None = None,
+        times: int = 1,
     ) -> None:
         """Make the next ``times`` calls of ``method`` fail as Telegram would."""
         self._failures.append(_Failure(method, code, description, retry_after, times))
@@ -525,10 +530,14 @@ class FakeTelegram:
         reply_to = self._reply_target(chat, params)
         if isinstance(reply_to, tuple):
             return reply_to
-        message = self._store(chat, text=params["text"], reply_markup=params.get("reply_markup"), reply_to=reply_to)
+        message = self._store(
+            chat, text=params["text"], reply_markup=params.get("reply_markup"), reply_to=reply_to
+        )
         return self._message_json(message, BOT_USER)
 
-    def _reply_target(self, chat: int, params: dict[str, Any]) -> int | None | tuple[int, str, None]:
+    def _reply_target(
+        self, chat: int, params: dict[str, Any]
+    ) -> int | None | tuple[int, str, None]:
         """The message a new one replies to (``reply_parameters`` or the older
         ``reply_to_message_id``), checked as Telegram does: it must be in the same chat unless
         ``allow_sending_without_reply`` is set (then a missing one is dropped)."""
@@ -568,7 +577,9 @@ class FakeTelegram:
         stored: dict[str, Any] = {kind: media}
         if kind == "photo":
             stored["photo_sha"] = hashlib.sha1(media).hexdigest()
-        message = self._store(chat, caption=params.get("caption"), reply_markup=params.get("reply_markup"), **stored)
+        message = self._store(
+            chat, caption=params.get("caption"), reply_markup=params.get("reply_markup"), **stored
+        )
         return self._message_json(message, BOT_USER)
 
     def _api_editMessageMedia(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
@@ -580,16 +591,22 @@ class FakeTelegram:
             return problem
         media = params["media"]
         reference = media["media"]
-        photo = files.get(reference.removeprefix("attach://")) if reference.startswith(
-            "attach://"
-        ) else None
+        photo = (
+            files.get(reference.removeprefix("attach://"))
+            if reference.startswith("attach://")
+            else None
+        )
         if photo is None:
             return 400, "Bad Request: wrong file identifier/HTTP URL specified", None
         sha = hashlib.sha1(photo).hexdigest()
         markup = params.get("reply_markup")
         caption = media.get("caption")
         if (sha, caption, markup) == (target.photo_sha, target.caption, target.reply_markup):
-            return 400, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same", None
+            return (
+                400,
+                "Bad Request: message is not modified: specified new message content and reply markup are exactly the same",
+                None,
+            )
         target.photo, target.photo_sha, target.caption = photo, sha, caption
         target.reply_markup = markup
         target.edits += 1
@@ -644,7 +661,10 @@ class FakeTelegram:
 
 
 def assert_rate_limits(
-    calls: list[Call], per_chat_interval: float = 1.0, group_per_minute: int = 20, slack: float = 0.05
+    calls: list[Call],
+    per_chat_interval: float = 1.0,
+    group_per_minute: int = 20,
+    slack: float = 0.05,
 ) -> None:
     """Check recorded calls against Telegram's flood limits: about one message per second per
     chat, at most ``group_per_minute`` per group in any 60 s window."""

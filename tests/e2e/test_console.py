@@ -11,7 +11,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_URL")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_URL")
+    }
     env["PYTHONPATH"] = str(ROOT)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
@@ -27,7 +31,17 @@ def run_console(tmp_path: Path, lines: list[str], *args: str) -> subprocess.Comp
 def test_console_plays_prints_images_and_presses_buttons(tmp_path: Path):
     result = run_console(
         tmp_path,
-        ["/play imaginary13 3", "#2", "#1", "@bob #1", "/frobnicate", "/challenge", "@bob /join", "/start", "/hand"],
+        [
+            "/play imaginary13 3",
+            "#2",
+            "#1",
+            "@bob #1",
+            "/frobnicate",
+            "/challenge",
+            "@bob /join",
+            "/start",
+            "/hand",
+        ],
         "--console",
     )
     assert result.returncode == 0, result.stderr

@@ -58,8 +58,25 @@ def winning_line(game_id: str = "imaginary13", tries: int = 4000) -> tuple[int, 
 async def test_commands_are_synced_to_the_guild_with_translations(table: Table) -> None:
     fake = table.fake
     names = set(fake.command_names())
-    wanted = {"play", "daily", "challenge", "join", "leave", "start", "move", "hand", "undo", "hint",
-              "resign", "board", "leaderboard", "stats", "rules", "help", "lang"}
+    wanted = {
+        "play",
+        "daily",
+        "challenge",
+        "join",
+        "leave",
+        "start",
+        "move",
+        "hand",
+        "undo",
+        "hint",
+        "resign",
+        "board",
+        "leaderboard",
+        "stats",
+        "rules",
+        "help",
+        "lang",
+    }
     assert wanted <= names
     assert "global" not in fake.commands  # development sync goes to the one guild
     play = fake._command("play")
@@ -81,7 +98,9 @@ async def test_autocomplete_offers_games_faces_and_languages(table: Table) -> No
     assert [c["value"] for c in games] == ["imaginary13"]
     faces = await fake.autocomplete(alice, general, "play", "faces", game="solitario", faces="")
     assert {c["value"] for c in faces} == {"napoletane", "piacentine", "francesi"}
-    languages = await fake.autocomplete(alice, general, "lang", "language", language="it", locale="it")
+    languages = await fake.autocomplete(
+        alice, general, "lang", "language", language="it", locale="it"
+    )
     assert [c["value"] for c in languages] == ["it"]
 
 
@@ -128,7 +147,9 @@ async def test_a_whole_imaginary_thirteen_game_by_slash_commands_and_buttons(tab
     final = view_of(board)
     assert final["outcome"] == "won" and final["move_number"] == len(line)
     assert table.board(general) is board  # one board message, edited in place all along
-    assert [buttons.decode(i).verb for i in board.custom_ids] == ["again"]  # a finished game: play again
+    assert [buttons.decode(i).verb for i in board.custom_ids] == [
+        "again"
+    ]  # a finished game: play again
     assert not [m for m in fake.channel_messages(general) if m.ephemeral]
 
 
@@ -145,7 +166,11 @@ async def test_three_player_cartas_maestras_hands_stay_private(table: Table) -> 
     lobby = fake.messages[lobby.id]
     start = next(c for c in lobby.custom_ids if ":start:" in c)
     await table.press(alice, lobby, start)
-    board = next(m for m in reversed(fake.channel_messages(room)) if m.attachments and view_of(m).get("move_number") == 0)
+    board = next(
+        m
+        for m in reversed(fake.channel_messages(room))
+        if m.attachments and view_of(m).get("move_number") == 0
+    )
 
     for _turn in range(6):
         current = players[view_of(board)["current_player"]]
@@ -161,7 +186,9 @@ async def test_three_player_cartas_maestras_hands_stay_private(table: Table) -> 
         assert len(hand.custom_ids) <= 25
         if ":turn:" in hand.custom_ids[0]:  # a card that fits several ways: the rotation next
             await table.press(current, hand, hand.custom_ids[0])
-            hand = [m for m in fake.ephemerals(current) if any(":mv:" in c for c in m.custom_ids)][-1]
+            hand = [m for m in fake.ephemerals(current) if any(":mv:" in c for c in m.custom_ids)][
+                -1
+            ]
             assert ":hand:" in hand.custom_ids[-1]  # a way back to the whole hand
         await table.press(current, hand, next(c for c in hand.custom_ids if ":mv:" in c))
         assert view_of(board)["move_number"] == moves_before + 1

@@ -39,11 +39,15 @@ async def test_every_core_command_is_a_slash_command_in_three_languages(table: A
     kick = fake._command("kick")
     assert option(kick, "player")["type"] == 6 and option(kick, "player")["required"]  # a user
     timer = option(fake._command("challenge"), "timer")
-    assert timer["autocomplete"] and timer["description_localizations"]["it"].startswith("Tempo per turno")
+    assert timer["autocomplete"] and timer["description_localizations"]["it"].startswith(
+        "Tempo per turno"
+    )
     race = fake._command("race")
     assert option(race, "minutes")["max_value"] == 120
     assert option(race, "senza_tempo")["type"] == 5  # a yes/no option
-    assert option(race, "senza_tempo")["description_localizations"]["es-ES"].startswith("Sin tiempo")
+    assert option(race, "senza_tempo")["description_localizations"]["es-ES"].startswith(
+        "Sin tiempo"
+    )
 
 
 async def test_the_timer_option_offers_untimed_and_the_minutes_being_typed(table: Any) -> None:
@@ -82,7 +86,10 @@ async def test_an_untimed_table_with_a_computer_a_kick_and_an_end(table: Any) ->
     assert "Turn timer: 5 min" in said_since(fake, room, start)
     await table.slash(alice, room, "end")
     await table.slash(alice, room, "challenge", timer="9999")
-    assert "the turn timer is timer=<minutes> (1 to 1440) or untimed" in fake.ephemerals(alice)[-1].content
+    assert (
+        "the turn timer is timer=<minutes> (1 to 1440) or untimed"
+        in fake.ephemerals(alice)[-1].content
+    )
     assert await table.core.sessions.table_of("discord", str(room.id)) is None
 
 

@@ -42,4 +42,9 @@ def test_board_ids_round_trip_and_foreign_ids_are_refused() -> None:
 
 def test_settings_are_read_with_defaults() -> None:
     config = DiscordConfig.from_settings(SimpleNamespace(discord_token=" t0k "))
-    assert (config.token, config.guild_id, config.api_base, config.default_language) == ("t0k", None, None, "en")
+    assert (config.token, config.guild_id, config.api_base, config.default_language) == (
+        "t0k",
+        None,
+        None,
+        "en",
+    )

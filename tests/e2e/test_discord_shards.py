@@ -12,10 +12,15 @@ from bot.settings import Settings
 from tests.e2e.fake_discord import running_table
 
 
-async def test_the_shard_settings_run_the_chosen_shards_and_a_command_is_served(tmp_path: Any, caplog: Any) -> None:
+async def test_the_shard_settings_run_the_chosen_shards_and_a_command_is_served(
+    tmp_path: Any, caplog: Any
+) -> None:
     settings = Settings.from_mapping({"DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "1, 3"})
     assert (settings.discord_shard_count, settings.discord_shard_ids) == (4, (1, 3))
-    shards = {"discord_shard_count": settings.discord_shard_count, "discord_shard_ids": settings.discord_shard_ids}
+    shards = {
+        "discord_shard_count": settings.discord_shard_count,
+        "discord_shard_ids": settings.discord_shard_ids,
+    }
     async for table in running_table(tmp_path, caplog, shards):
         client = table.client
         assert isinstance(client, discord.AutoShardedClient)
@@ -28,7 +33,9 @@ async def test_the_shard_settings_run_the_chosen_shards_and_a_command_is_served(
         assert shown and "/play" in shown[-1].content
 
 
-async def test_without_shard_settings_the_plain_client_identifies_unsharded(tmp_path: Any, caplog: Any) -> None:
+async def test_without_shard_settings_the_plain_client_identifies_unsharded(
+    tmp_path: Any, caplog: Any
+) -> None:
     async for table in running_table(tmp_path, caplog):
         assert not isinstance(table.client, discord.AutoShardedClient)
         assert table.fake.identified_shards in ([None], [[0, 1]])
@@ -39,6 +46,8 @@ async def test_without_shard_settings_the_plain_client_identifies_unsharded(tmp_
     [(None, "0", "needs DISCORD_SHARD_COUNT"), ("0", None, "from 1"), ("2", "2", "not below"),
      ("2", "0,x", "separated by commas"), ("4", "1,1", "twice")],
 )  # fmt: skip
-def test_a_wrong_shard_setting_is_one_clear_line(count: str | None, ids: str | None, says: str) -> None:
+def test_a_wrong_shard_setting_is_one_clear_line(
+    count: str | None, ids: str | None, says: str
+) -> None:
     with pytest.raises(ValueError, match=says):
         Settings.from_mapping({"DISCORD_SHARD_COUNT": count, "DISCORD_SHARD_IDS": ids})

@@ -21,13 +21,18 @@ async def world(tmp_path):
 
 
 async def test_command_menus_are_registered_in_three_languages(world):
-    menus = {c.params.get("language_code"): c.params["commands"] for c in world.fake.calls_of("setMyCommands")}
+    menus = {
+        c.params.get("language_code"): c.params["commands"]
+        for c in world.fake.calls_of("setMyCommands")
+    }
     assert set(menus) == {"en", "es", "it", None}
     names = [c["command"] for c in menus["en"]]
     assert {"play", "move", "hand", "help", "lang"} <= set(names)
     assert [c["command"] for c in menus["it"]] == names
     for lang in ("en", "es", "it"):  # each menu in its language, as the core words it
-        assert [c["description"] for c in menus[lang]] == [d for _, d in world.core.command_list(lang)]
+        assert [c["description"] for c in menus[lang]] == [
+            d for _, d in world.core.command_list(lang)
+        ]
 
 
 async def test_help_is_answered_in_the_group(world):

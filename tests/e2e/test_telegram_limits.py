@@ -48,14 +48,21 @@ async def test_fifty_presses_in_five_seconds_keep_every_move_within_the_limits(t
         for i in range(50):
             board = world.fake.latest_photo(GROUP)
             data = next_press(board.callback_data())
-            presses.append((world.fake.press(GROUP, ALICE, board.message_id, data), data, time.monotonic()))
+            presses.append(
+                (world.fake.press(GROUP, ALICE, board.message_id, data), data, time.monotonic())
+            )
             await asyncio.sleep(max(0.0, began + (i + 1) * 0.1 - time.monotonic()))
         assert time.monotonic() - began < 5.5
         accepted = 0
-        answered_at = {c.params["callback_query_id"]: c.at for c in world.fake.calls_of("answerCallbackQuery")}
+        answered_at = {
+            c.params["callback_query_id"]: c.at for c in world.fake.calls_of("answerCallbackQuery")
+        }
         for query_id, data, pressed_at in presses:
             answer = await world.fake.answer_of(query_id)
-            answered_at = {c.params["callback_query_id"]: c.at for c in world.fake.calls_of("answerCallbackQuery")}
+            answered_at = {
+                c.params["callback_query_id"]: c.at
+                for c in world.fake.calls_of("answerCallbackQuery")
+            }
             assert answered_at[query_id] - pressed_at < 1.0  # every press answered at once
             if not answer.get("text") and button_verb(data) in ("mv", "found"):
                 accepted += 1
@@ -77,8 +84,12 @@ async def test_fifty_presses_in_five_seconds_keep_every_move_within_the_limits(t
 async def test_retry_after_is_waited_out_and_the_board_still_arrives(tmp_path):
     async with TelegramWorld(tmp_path) as world:
         board = await start_game(world)
-        world.fake.fail_next("editMessageMedia", 429, "Too Many Requests: retry after 1", retry_after=1)
-        answer = await world.press(GROUP, ALICE, board.message_id, next_press(board.callback_data()))
+        world.fake.fail_next(
+            "editMessageMedia", 429, "Too Many Requests: retry after 1", retry_after=1
+        )
+        answer = await world.press(
+            GROUP, ALICE, board.message_id, next_press(board.callback_data())
+        )
         assert not answer.get("text")
         failed, retried = world.fake.calls_of("editMessageMedia")
         assert not failed.ok and retried.ok
@@ -108,12 +119,16 @@ async def test_unchanged_board_and_removed_bot_are_handled_quietly(tmp_path, cap
         revision = button_revision(board.callback_data()[0])
         # "back" with nothing selected draws the same board: Telegram says "not modified".
         await world.press(GROUP, ALICE, board.message_id, f"v1:back:{session}:{revision}:")
-        assert any("not modified" in (c.error or "") for c in world.fake.calls_of("editMessageMedia"))
+        assert any(
+            "not modified" in (c.error or "") for c in world.fake.calls_of("editMessageMedia")
+        )
         world.fake.kick(GROUP)
         await world.command(GROUP, ALICE, "/help")
         world.fake.group(OTHER_GROUP)
         await world.command(OTHER_GROUP, BOB, "/help")  # the bot goes on elsewhere
         assert world.fake.bot_messages(OTHER_GROUP)
         assert len(world.fake.calls_of("sendPhoto")) == 1  # nothing re-posted
-    noisy = [r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING]
+    noisy = [
+        r for r in caplog.records if r.name.startswith("bot.") and r.levelno >= logging.WARNING
+    ]
     assert noisy == []

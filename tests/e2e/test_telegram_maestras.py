@@ -57,7 +57,9 @@ async def table(tmp_path):
         lobby = world.fake.latest_photo(GROUP) or world.fake.bot_messages(GROUP)[-1]
         join = next(d for d in lobby.callback_data() if d.startswith("v1:join:"))
         for user in (BOB, CAROL):
-            lobby = next(m for m in world.fake.bot_messages(GROUP) if m.message_id == lobby.message_id)
+            lobby = next(
+                m for m in world.fake.bot_messages(GROUP) if m.message_id == lobby.message_id
+            )
             join = next(d for d in lobby.callback_data() if d.startswith("v1:join:"))
             await world.press(GROUP, user, lobby.message_id, join)
         lobby = next(m for m in world.fake.bot_messages(GROUP) if m.message_id == lobby.message_id)
@@ -147,7 +149,11 @@ async def bobs_private_hand(world: TelegramWorld) -> tuple[Any, str]:
     def private_hand() -> tuple[Any, list[str], list[str]]:
         message = [m for m in world.fake.bot_messages(BOB) if m.callback_data()][-1]
         data = message.callback_data()
-        return message, [d for d in data if d.startswith("v1:mv:")], [d for d in data if d.startswith("v1:turn:")]
+        return (
+            message,
+            [d for d in data if d.startswith("v1:mv:")],
+            [d for d in data if d.startswith("v1:turn:")],
+        )
 
     private, moves, steps = private_hand()
     while not moves and steps:

@@ -72,7 +72,11 @@ async def test_boards_waiting_their_turn_are_replaced_by_the_newest_and_keep_the
     outbox.put(-6, "another chat")
     gate.set()
     await outbox.drain(5)
-    assert [p for c, p in delivered if c == -5] == ["first message", "board 3", "text after board 1"]
+    assert [p for c, p in delivered if c == -5] == [
+        "first message",
+        "board 3",
+        "text after board 1",
+    ]
     assert (-6, "another chat") in delivered
     assert item.coalesced == 2
     await outbox.close()

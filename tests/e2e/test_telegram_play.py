@@ -63,7 +63,9 @@ async def test_a_strangers_press_is_refused_privately(world):
 async def test_after_a_restart_the_old_boards_buttons_still_work(world):
     await world.command(GROUP, ALICE, "/play imaginary13 4")
     for _ in range(3):
-        await press_on_board(world, ALICE, eager_press(world.fake.latest_photo(GROUP).callback_data()))
+        await press_on_board(
+            world, ALICE, eager_press(world.fake.latest_photo(GROUP).callback_data())
+        )
     board = world.fake.latest_photo(GROUP)
     edits_before = board.edits
     session = button_session(board.callback_data()[0])

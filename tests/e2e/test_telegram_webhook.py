@@ -46,9 +46,13 @@ async def test_webhook_mode_takes_updates_only_with_the_secret(tmp_path):
         update = fake._updates.pop()
         async with aiohttp.ClientSession() as http:
             url = config.webhook_url
-            forged = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "nope"})
+            forged = await http.post(
+                url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "nope"}
+            )
             assert forged.status == 403
-            real = await http.post(url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-Token_1"})
+            real = await http.post(
+                url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret-Token_1"}
+            )
             assert real.status == 200
         await adapter.processed(update["update_id"])
         await adapter.outbox.drain(10)
@@ -84,7 +88,9 @@ async def test_two_webhook_workers_behind_one_url_handle_an_update_delivered_twi
         async with aiohttp.ClientSession() as http:
             # delivered to both workers, and retried to the first
             for _core, _adapter, config in (*workers, workers[0]):
-                assert (await http.post(config.webhook_url, json=update, headers=headers)).status == 200
+                assert (
+                    await http.post(config.webhook_url, json=update, headers=headers)
+                ).status == 200
         # the first worker got it twice: wait for both, or the dropped copy's mark could end
         # the wait before the first copy's answer was even queued
         for (_core, adapter, _config), deliveries in zip(workers, (2, 1), strict=True):

@@ -111,7 +111,10 @@ def test_canfield_tableau_building_wraps_king_on_ace():
 def test_tableau_refuses_same_colour_and_wrong_rank_specifically():
     game = layout(["9s", "8c", "7h"], reserve="5s")
     error = refusal(game, "21")
-    assert error.reason == "not_alternating_colour" and error.details == {"card": "8c", "onto": "9s"}
+    assert error.reason == "not_alternating_colour" and error.details == {
+        "card": "8c",
+        "onto": "9s",
+    }
     error = refusal(game, "31")
     assert error.reason == "not_one_lower" and error.details == {"card": "7h", "onto": "9s"}
 
@@ -279,10 +282,14 @@ def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, see
 
 def test_a_waste_card_that_only_the_turned_over_stock_brings_up_is_progress():
     # Turning: 7c 2h Js (Js on top), then 7s; turned over: 3s 7c 2h puts the 2h on top.
-    game = layout(["9s", "9c"], reserve="Qd 5h", stock="7c 2h Js 7s", waste="3s", foundations=["", "Ah"])
+    game = layout(
+        ["9s", "9c"], reserve="Qd 5h", stock="7c 2h Js 7s", waste="3s", foundations=["", "Ah"]
+    )
     assert game.outcome is None
     # With the Qc on the waste too the groups shift and the 2h is never on top.
-    buried = layout(["9s", "9c"], reserve="Qd 5h", stock="7c 2h Js 7s", waste="3s Qc", foundations=["", "Ah"])
+    buried = layout(
+        ["9s", "9c"], reserve="Qd 5h", stock="7c 2h Js 7s", waste="3s Qc", foundations=["", "Ah"]
+    )
     assert buried.outcome == "stalled" and reference_stalled(buried)
 
 
@@ -304,7 +311,9 @@ def test_a_deep_copy_plays_on_and_still_detects_a_stall():
     st.one_of(st.none(), st.integers(0, 51)),
     st.integers(0, 51),
 )
-def test_a_pile_rule_accepts_exactly_what_it_does_not_refuse(suit_rule, direction, wrap, empty, suit, under, card):
+def test_a_pile_rule_accepts_exactly_what_it_does_not_refuse(
+    suit_rule, direction, wrap, empty, suit, under, card
+):
     from engine.cards import FRENCH_52, full_deck
     from engine.piles import PileRule, SuitRule
 

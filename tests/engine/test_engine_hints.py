@@ -14,8 +14,12 @@ from engine.squadratik.solitario import ElSolitario
 
 def test_the_same_visible_board_gets_the_same_hint_whatever_is_hidden():
     # Same face-up cards, waste and counts; the face-down cards and the stock differ.
-    one = Solitario.from_layout(["5h Qc | Kd", "3s | 4c", "2d | 6h 5s"], waste="Jd", stock="7c 7d Ac")
-    two = Solitario.from_layout(["Ac 7c | Kd", "Qc | 4c", "7d | 6h 5s"], waste="Jd", stock="2d 5h 3s")
+    one = Solitario.from_layout(
+        ["5h Qc | Kd", "3s | 4c", "2d | 6h 5s"], waste="Jd", stock="7c 7d Ac"
+    )
+    two = Solitario.from_layout(
+        ["Ac 7c | Kd", "Qc | 4c", "7d | 6h 5s"], waste="Jd", stock="2d 5h 3s"
+    )
     assert one.view() == two.view()
     assert str(hint(one)) == str(hint(two))
 

@@ -34,7 +34,9 @@ def refused(game, text, player=None):
 
 
 # ----- set-up -----------------------------------------------------------------------------
-@pytest.mark.parametrize(("seats", "in_play"), [(2, 43), (3, 43), (4, 41), (5, 41), (6, 43), (7, 43), (8, 41)])
+@pytest.mark.parametrize(
+    ("seats", "in_play"), [(2, 43), (3, 43), (4, 41), (5, 41), (6, 43), (7, 43), (8, 41)]
+)
 def test_set_up_removes_three_or_five_empties_and_deals_four_each(seats, in_play):
     game = CartasMaestras(deal=3, players=[f"p{i}" for i in range(seats)])
     dealt = [c for hand in game.hands for c in hand] + game.stock
@@ -56,7 +58,9 @@ def test_pinned_deal_one_for_two_players():
 
 
 def test_turn_order_is_the_players_order_creator_first():
-    game = CartasMaestras.from_position(["cy", "ana", "bo"], Board(), [[7], [8], [9]], stock=[20, 21, 22])
+    game = CartasMaestras.from_position(
+        ["cy", "ana", "bo"], Board(), [[7], [8], [9]], stock=[20, 21, 22]
+    )
     order = []
     for _ in range(3):
         order.append(game.current_player)
@@ -168,8 +172,12 @@ def test_main_phase_ends_when_every_master_has_been_won():
     won_masters = [8, 9, 10, 11, 12, 13, 14]  # seven won already
     board = Board.from_paths({"N": THREE_SHORT})
     game = CartasMaestras.from_position(
-        TWO, board, [[18, 20], [26]], stock=[30, 31],
-        masters_won=[4, 3], won=[won_masters[:4], won_masters[4:]],
+        TWO,
+        board,
+        [[18, 20], [26]],
+        stock=[30, 31],
+        masters_won=[4, 3],
+        won=[won_masters[:4], won_masters[4:]],
     )
     game.play("1N")
     assert game.masters_won == [5, 3] and game.phase == "final"
@@ -230,7 +238,9 @@ def test_final_phase_masters_count_as_cards_only_and_paths_are_not_removed_at_fo
 
 
 def test_final_phase_turn_ends_by_itself_when_nothing_fits_and_empty_hands_are_skipped():
-    game = CartasMaestras.from_position(["a", "b", "c"], Board(), [[20, 34], [], [45]], final_phase=True)
+    game = CartasMaestras.from_position(
+        ["a", "b", "c"], Board(), [[20, 34], [], [45]], final_phase=True
+    )
     game.play("1N")  # 34 (no R2 side) cannot follow 20's R2
     assert game.won[0] == [20] and game.current_player == "c"
 
@@ -287,7 +297,9 @@ def test_views_show_only_the_viewers_hand():
 
 
 def test_current_player_is_whoever_must_act_in_the_final_phase():
-    game = CartasMaestras.from_position(["a", "b", "c"], Board(), [[], [20], [21]], final_phase=True)
+    game = CartasMaestras.from_position(
+        ["a", "b", "c"], Board(), [[], [20], [21]], final_phase=True
+    )
     assert game.current_player == "b" and game.legal_moves("a") == []
 
 
@@ -295,7 +307,9 @@ def test_current_player_is_whoever_must_act_in_the_final_phase():
 NOTATION = st.one_of(
     st.builds(
         lambda slot, side, turn, rot: f"{slot}{side}{turn}{rot}",
-        st.integers(0, 9), st.sampled_from("NESW"), st.sampled_from(["", "n", "e", "s", "w"]),
+        st.integers(0, 9),
+        st.sampled_from("NESW"),
+        st.sampled_from(["", "n", "e", "s", "w"]),
         st.sampled_from(["", "r1", "r2", "r3"]),
     ),
     st.sampled_from(["pass", "stop", "", "xx", "1Nr9"]),
@@ -318,8 +332,11 @@ def card_ids_in(view):
 
 def check_position(game, in_play):
     everything = Counter(
-        [c for hand in game.hands for c in hand] + game.stock + game.out_of_play
-        + [c for won in game.won for c in won] + [c for c in game.board.card_ids() if c]
+        [c for hand in game.hands for c in hand]
+        + game.stock
+        + game.out_of_play
+        + [c for won in game.won for c in won]
+        + [c for c in game.board.card_ids() if c]
     )
     assert everything == Counter(in_play), "every card in play exactly once"
     on_board = set(game.board.card_ids())
@@ -332,7 +349,12 @@ def check_position(game, in_play):
         assert sum(game.masters_won) == won_masters
 
 
-@given(seats=st.sampled_from([2, 3, 4, 8]), deal=st.integers(0, 10**6), guided=st.booleans(), data=st.data())
+@given(
+    seats=st.sampled_from([2, 3, 4, 8]),
+    deal=st.integers(0, 10**6),
+    guided=st.booleans(),
+    data=st.data(),
+)
 def test_random_playouts_keep_the_rules(seats, deal, guided, data):
     players = [f"p{i}" for i in range(seats)]
     game = engine.new_game("maestras", deal=deal, players=players)

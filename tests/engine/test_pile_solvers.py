@@ -126,6 +126,7 @@ def _brute_force_wins(game, limit=40_000):
     """Whether ``game`` (a small Solitario position) can be won, trying every legal move of the
     engine itself (no pruning, no automatic moves) with a set of seen positions; None when
     more than ``limit`` positions would be needed."""
+
     def key():
         return (
             tuple(tuple(map(str, col)) for col in game._tableau),
@@ -149,7 +150,9 @@ def _random_small_position(rng, in_play):
         heights = [rng.randint(0, 10) for _ in range(4)]
         if 40 - sum(heights) == in_play:
             break
-    cards = [_NAMES[r - 1] + s for s, h in zip("dhcs", heights, strict=True) for r in range(h + 1, 11)]
+    cards = [
+        _NAMES[r - 1] + s for s, h in zip("dhcs", heights, strict=True) for r in range(h + 1, 11)
+    ]
     rng.shuffle(cards)
     rank = _NAMES.index
 
@@ -177,24 +180,51 @@ def _random_small_position(rng, in_play):
         for col, down in zip(columns, downs, strict=True)
     ]
     waste = rng.randint(0, len(talon))
-    foundations = [" ".join(_NAMES[r - 1] + s for r in range(1, h + 1)) for s, h in zip("dhcs", heights, strict=True)]
-    return {"columns": texts, "waste": " ".join(talon[:waste]), "stock": " ".join(talon[waste:]),
-            "foundations": foundations}
+    foundations = [
+        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
+        for s, h in zip("dhcs", heights, strict=True)
+    ]
+    return {
+        "columns": texts,
+        "waste": " ".join(talon[:waste]),
+        "stock": " ".join(talon[waste:]),
+        "foundations": foundations,
+    }
 
 
 #: Won positions whose every win brings foundation cards back to the table (kings into
 #: spaces, queens onto them, ...). The first search's heuristic prunings miss them, and so did
 #: the old automatic "safe" moves home, which sent such a king straight back: "lost" came out.
 NEEDS_FOUNDATION_CARDS_BACK = [
-    {"columns": ["Qd | Ad", "6d | 7d", "Kd Jd | 4d", "", "5d", ""], "waste": "3d 2d",
-     "foundations": ["", "Ah 2h 3h 4h 5h 6h 7h Jh Qh Kh", "Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc",
-                     "As 2s 3s 4s 5s 6s 7s Js Qs Ks"]},
-    {"columns": ["4d 7d | 6d", "Jd Kc | Qc", "Kh", "Kd | Qd", "", "5d", ""],
-     "foundations": ["Ad 2d 3d", "Ah 2h 3h 4h 5h 6h 7h Jh Qh", "Ac 2c 3c 4c 5c 6c 7c Jc",
-                     "As 2s 3s 4s 5s 6s 7s Js Qs Ks"]},
-    {"columns": ["Ks | 6s", "Kh", "4s | 5s", "Qs", "Js 7s | Kd"], "waste": "3s",
-     "foundations": ["Ad 2d 3d 4d 5d 6d 7d Jd Qd", "Ah 2h 3h 4h 5h 6h 7h Jh Qh",
-                     "Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc", "As 2s"]},
+    {
+        "columns": ["Qd | Ad", "6d | 7d", "Kd Jd | 4d", "", "5d", ""],
+        "waste": "3d 2d",
+        "foundations": [
+            "",
+            "Ah 2h 3h 4h 5h 6h 7h Jh Qh Kh",
+            "Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc",
+            "As 2s 3s 4s 5s 6s 7s Js Qs Ks",
+        ],
+    },
+    {
+        "columns": ["4d 7d | 6d", "Jd Kc | Qc", "Kh", "Kd | Qd", "", "5d", ""],
+        "foundations": [
+            "Ad 2d 3d",
+            "Ah 2h 3h 4h 5h 6h 7h Jh Qh",
+            "Ac 2c 3c 4c 5c 6c 7c Jc",
+            "As 2s 3s 4s 5s 6s 7s Js Qs Ks",
+        ],
+    },
+    {
+        "columns": ["Ks | 6s", "Kh", "4s | 5s", "Qs", "Js 7s | Kd"],
+        "waste": "3s",
+        "foundations": [
+            "Ad 2d 3d 4d 5d 6d 7d Jd Qd",
+            "Ah 2h 3h 4h 5h 6h 7h Jh Qh",
+            "Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc",
+            "As 2s",
+        ],
+    },
 ]
 
 
@@ -216,15 +246,38 @@ def test_a_win_that_needs_foundation_cards_back_is_found(layout):
 #: that queen): a rule "after a card is put on the table the next move must use it", which
 #: looks exact, calls them lost (docs/solvers.md), so the solver must not use it.
 TWO_PREPARATORY_MOVES = [
-    {"columns": ["", "", "Jc Ks Qd | Kh", "6c", "Kd Kc | 3c"], "waste": "2c 4c Qc", "stock": "5c 7c Ac",
-     "foundations": ["Ad 2d 3d 4d 5d 6d 7d Jd", "Ah 2h 3h 4h 5h 6h 7h Jh Qh", "",
-                     "As 2s 3s 4s 5s 6s 7s Js Qs"]},
-    {"columns": ["Qc 4h | Kh"], "waste": "Qh Ah 5h 3h", "stock": "2h 7h Jh 6h Kc",
-     "foundations": ["Ad 2d 3d 4d 5d 6d 7d Jd Qd Kd", "", "Ac 2c 3c 4c 5c 6c 7c Jc",
-                     "As 2s 3s 4s 5s 6s 7s Js Qs Ks"]},
-    {"columns": ["", "5d", "", "Qd | Jd", "", "3d", "Kd 2d Jh | 6d"], "stock": "4d Qh Kh 7d",
-     "foundations": ["Ad", "Ah 2h 3h 4h 5h 6h 7h", "Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc",
-                     "As 2s 3s 4s 5s 6s 7s Js Qs Ks"]},
+    {
+        "columns": ["", "", "Jc Ks Qd | Kh", "6c", "Kd Kc | 3c"],
+        "waste": "2c 4c Qc",
+        "stock": "5c 7c Ac",
+        "foundations": [
+            "Ad 2d 3d 4d 5d 6d 7d Jd",
+            "Ah 2h 3h 4h 5h 6h 7h Jh Qh",
+            "",
+            "As 2s 3s 4s 5s 6s 7s Js Qs",
+        ],
+    },
+    {
+        "columns": ["Qc 4h | Kh"],
+        "waste": "Qh Ah 5h 3h",
+        "stock": "2h 7h Jh 6h Kc",
+        "foundations": [
+            "Ad 2d 3d 4d 5d 6d 7d Jd Qd Kd",
+            "",
+            "Ac 2c 3c 4c 5c 6c 7c Jc",
+            "As 2s 3s 4s 5s 6s 7s Js Qs Ks",
+        ],
+    },
+    {
+        "columns": ["", "5d", "", "Qd | Jd", "", "3d", "Kd 2d Jh | 6d"],
+        "stock": "4d Qh Kh 7d",
+        "foundations": [
+            "Ad",
+            "Ah 2h 3h 4h 5h 6h 7h",
+            "Ac 2c 3c 4c 5c 6c 7c Jc Qc Kc",
+            "As 2s 3s 4s 5s 6s 7s Js Qs Ks",
+        ],
+    },
 ]
 
 
@@ -252,8 +305,12 @@ def _layout_of(game):
     columns = []
     for col, down in zip(game._tableau, game._down, strict=True):
         columns.append(f"{text(col[:down])} | {text(col[down:])}" if down else text(col))
-    return {"columns": columns, "waste": text(game._waste), "stock": text(reversed(game._stock)),
-            "foundations": [text(pile) for pile in game._fnd]}
+    return {
+        "columns": columns,
+        "waste": text(game._waste),
+        "stock": text(reversed(game._stock)),
+        "foundations": [text(pile) for pile in game._fnd],
+    }
 
 
 def _random_deep_position(rng, in_play):
@@ -264,18 +321,29 @@ def _random_deep_position(rng, in_play):
         heights = [rng.randint(0, 10) for _ in range(4)]
         if 40 - sum(heights) == in_play:
             break
-    cards = [_NAMES[r - 1] + s for s, h in zip("dhcs", heights, strict=True) for r in range(h + 1, 11)]
+    cards = [
+        _NAMES[r - 1] + s for s, h in zip("dhcs", heights, strict=True) for r in range(h + 1, 11)
+    ]
     rng.shuffle(cards)
     columns = []
     for _ in range(rng.randint(2, 5)):
         size = rng.randint(1, min(6, len(cards))) if cards else 0
         columns.append(cards[:size])
         cards = cards[size:]
-    texts = [" ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns]
+    texts = [
+        " ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns
+    ]
     waste = rng.randint(0, len(cards))
-    foundations = [" ".join(_NAMES[r - 1] + s for r in range(1, h + 1)) for s, h in zip("dhcs", heights, strict=True)]
-    return {"columns": texts, "waste": " ".join(cards[:waste]), "stock": " ".join(cards[waste:]),
-            "foundations": foundations}
+    foundations = [
+        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
+        for s, h in zip("dhcs", heights, strict=True)
+    ]
+    return {
+        "columns": texts,
+        "waste": " ".join(cards[:waste]),
+        "stock": " ".join(cards[waste:]),
+        "foundations": foundations,
+    }
 
 
 def test_lost_deep_positions_agree_with_a_search_without_pruning():
@@ -327,10 +395,15 @@ def _position_with_a_buried_card(rng, in_play):
     often a lower card of its suit."""
     while True:
         layout = _random_deep_position(rng, in_play)
-        off = " ".join([*layout["columns"], layout["waste"], layout["stock"]]).replace("|", "").split()
+        off = (
+            " ".join([*layout["columns"], layout["waste"], layout["stock"]])
+            .replace("|", "")
+            .split()
+        )
         candidates = [
-            card for card in off if card[0] != "K"
-            and all(parent in off for parent in _parents(card))
+            card
+            for card in off
+            if card[0] != "K" and all(parent in off for parent in _parents(card))
         ]
         if candidates:
             break
@@ -344,13 +417,20 @@ def _position_with_a_buried_card(rng, in_play):
         rest.append(parents.pop(rng.randrange(2)))
     under = [*parents, *rest[: rng.randint(0, 3)]]
     rng.shuffle(under)
-    first = [*under, card, *rest[3:3 + rng.randint(0, 2)]]
+    first = [*under, card, *rest[3 : 3 + rng.randint(0, 2)]]
     rest = [c for c in rest if c not in first]
     others, talon = rest[: len(rest) // 2], rest[len(rest) // 2 :]
     columns = [first, *(others[i : i + 4] for i in range(0, len(others), 4))]
-    texts = [" ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns]
+    texts = [
+        " ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns
+    ]
     waste = rng.randint(0, len(talon))
-    return {**layout, "columns": texts, "waste": " ".join(talon[:waste]), "stock": " ".join(talon[waste:])}
+    return {
+        **layout,
+        "columns": texts,
+        "waste": " ".join(talon[:waste]),
+        "stock": " ".join(talon[waste:]),
+    }
 
 
 def _parents(card):

@@ -52,7 +52,9 @@ def test_players_finish_both_games_with_legal_moves_seeing_only_their_seat(strat
 
 def test_random_player_repeats_with_the_same_seed_and_varies_with_another():
     def moves(seed):
-        return play_out(engine.new_game("maestras", deal=2, players=["a", "b"]), RandomPlayer(seed).choose).moves
+        return play_out(
+            engine.new_game("maestras", deal=2, players=["a", "b"]), RandomPlayer(seed).choose
+        ).moves
 
     assert moves(5) == moves(5)
     assert moves(5) != moves(6)
@@ -67,7 +69,9 @@ def test_greedy_completes_a_path_in_el_solitario():
 
 def test_greedy_wins_an_open_master_in_cartas_maestras():
     board = Board.from_paths({"N": THREE_SHORT})
-    game = CartasMaestras.from_position(["a", "b"], board, [[17, 18], [26]], stock=[30])  # 17: no R4
+    game = CartasMaestras.from_position(
+        ["a", "b"], board, [[17, 18], [26]], stock=[30]
+    )  # 17: no R4
     assert str(GreedyPlayer().choose(game, "a")) == "2N"
 
 
@@ -101,7 +105,9 @@ def test_careful_plays_its_last_hand_for_the_completo():
     # Both 25 and 46 complete path N (S R2 on 23's N R2); only 25 (W R4) completes path E
     # (24's E R4). Sending 25 north first would strand 46: a solitario instead of a completo.
     def position():
-        board = Board.from_paths({"N": [(15, 0), (21, 0), (23, 0)], "E": [(16, 0), (17, 0), (24, 0)]})
+        board = Board.from_paths(
+            {"N": [(15, 0), (21, 0), (23, 0)], "E": [(16, 0), (17, 0), (24, 0)]}
+        )
         return ElSolitario.from_position(board, hand=[25, 46])
 
     game = play_out(position(), make_player("careful").choose)

@@ -51,8 +51,14 @@ def test_decks_have_the_right_cards():
 
 @pytest.mark.parametrize(
     ("code", "deck", "rank", "colour"),
-    [("Ad", ITALIAN_40, 1, "red"), ("Jc", ITALIAN_40, 8, "black"), ("Kh", ITALIAN_40, 10, "red"),
-     ("Ts", FRENCH_52, 10, "black"), ("10s", FRENCH_52, 10, "black"), ("Qd", FRENCH_52, 12, "red")],
+    [
+        ("Ad", ITALIAN_40, 1, "red"),
+        ("Jc", ITALIAN_40, 8, "black"),
+        ("Kh", ITALIAN_40, 10, "red"),
+        ("Ts", FRENCH_52, 10, "black"),
+        ("10s", FRENCH_52, 10, "black"),
+        ("Qd", FRENCH_52, 12, "red"),
+    ],
 )
 def test_card_codes_round_trip(code, deck, rank, colour):
     card = Card.parse(code, deck)

@@ -326,7 +326,9 @@ def test_score_move_is_the_last_move_that_raised_the_score_through_play_and_undo
         assert game.score_move == (raised[-1] if raised else 0) == game.view()["score_move"]
         # every move after the score move left the score as it was or lowered it
         assert all(scores[n] <= scores[n - 1] for n in range(game.score_move + 1, len(scores)))
-    replayed = engine.replay("solitario", deal, None, {"cards": cards}, [str(m) for m in game.moves])
+    replayed = engine.replay(
+        "solitario", deal, None, {"cards": cards}, [str(m) for m in game.moves]
+    )
     assert replayed.score_move == game.score_move
 
 
@@ -381,7 +383,9 @@ def test_a_stalled_game_found_by_random_play_is_announced():
 
 
 # ----- notation and view -----------------------------------------------------------------------
-@pytest.mark.parametrize("text", ["", "x", "18", "9 1", "f5 1", "1f5", "r1", "1r", "s1", "12:0", "w1:"])
+@pytest.mark.parametrize(
+    "text", ["", "x", "18", "9 1", "f5 1", "1f5", "r1", "1r", "s1", "12:0", "w1:"]
+)
 def test_bad_notation_is_refused(text):
     assert refusal(layout(["Kd", "Qs"], waste="Jh"), text).reason == "bad_notation"
 
@@ -391,7 +395,11 @@ def test_notation_ignores_case_and_spaces_and_every_move_has_src_and_dst():
     moves = game.legal_moves()
     kings_to_spaces = [("1", column) for column in "3456"]
     assert [(m.src, m.dst) for m in moves] == [
-        ("7", "f4"), ("w", "2"), *kings_to_spaces, ("2", "1"), ("s", None)
+        ("7", "f4"),
+        ("w", "2"),
+        *kings_to_spaces,
+        ("2", "1"),
+        ("s", None),
     ]
     assert game.parse_move(" W 2 ") == moves[1] and hash(moves[1]) == hash(game.parse_move("w2"))
 
@@ -419,7 +427,10 @@ def expected_points(before: dict, after: dict, move: str) -> int:
     """The seed's score events, read off two views: waste, turned cards, foundations."""
     down = {p["id"]: p["down"] for p in before["piles"] if p["kind"] == "tableau"}
     turned = sum(down[p["id"]] - p["down"] for p in after["piles"] if p["kind"] == "tableau")
-    home = [sum(len(p["cards"]) for p in v["piles"] if p["kind"] == "foundation") for v in (before, after)]
+    home = [
+        sum(len(p["cards"]) for p in v["piles"] if p["kind"] == "foundation")
+        for v in (before, after)
+    ]
     return 5 * move.startswith("w") + 5 * turned + 10 * (home[1] - home[0])
 
 
@@ -463,9 +474,7 @@ def test_a_card_that_only_the_turned_over_stock_brings_up_is_progress():
     assert buried.outcome == "stalled" and reference_stalled(buried)
 
 
-@given(
-    st.lists(st.sampled_from(range(52)), unique=True, max_size=24), st.integers(0, 24)
-)
+@given(st.lists(st.sampled_from(range(52)), unique=True, max_size=24), st.integers(0, 24))
 def test_the_stock_cycle_lists_every_waste_top_that_turning_reaches(picks, split):
     from engine.cards import FRENCH_52, full_deck
     from engine.piles import draw_three, stock_cycle

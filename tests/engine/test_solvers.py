@@ -93,7 +93,9 @@ def test_nearly_finished_canfield_needs_the_stock_turned():
     assert result.status == WON and result.moves == ["d", "wf1"]
 
 
-@pytest.mark.parametrize(("game_id", "deal"), [("solitario", 3), ("solitario", 25), ("canfield", 9)])
+@pytest.mark.parametrize(
+    ("game_id", "deal"), [("solitario", 3), ("solitario", 25), ("canfield", 9)]
+)
 def test_deals_with_a_buried_key_card_are_lost(game_id, deal):
     # Found by the solver; e.g. Solitario 3: after Ad goes home only the waste cycles, and
     # the 5s the tableau needs stays under 2h 2c, which can never move.

@@ -102,7 +102,9 @@ def test_an_empty_card_links_with_anything_either_way():
 
 def test_any_card_links_with_the_central_card():
     board = Board()
-    assert all(board.links(board.target("E", None), card, r) for card in range(1, 47) for r in range(4))
+    assert all(
+        board.links(board.target("E", None), card, r) for card in range(1, 47) for r in range(4)
+    )
 
 
 def test_four_non_empty_cards_complete_a_path_the_central_card_counting_as_first_empty():
@@ -140,13 +142,24 @@ def test_view_lists_cells_paths_and_their_ends():
     board = Board.from_paths({"N": [(C20, 1), (EMPTY, 0)]})
     cells, paths = board.to_view()
     assert cells[0] == {
-        "x": 0, "y": -2, "path": "N",
-        "card": {"id": 1, "kind": "empty", "sides": ["0", "0", "0", "0"], "rotation": 0, "points": 0},
+        "x": 0,
+        "y": -2,
+        "path": "N",
+        "card": {
+            "id": 1,
+            "kind": "empty",
+            "sides": ["0", "0", "0", "0"],
+            "rotation": 0,
+            "points": 0,
+        },
     }
     assert cells[1]["card"]["rotation"] == 1 and cells[2]["card"]["kind"] == "central"
     assert paths["E"] is None
     assert paths["N"] == {
-        "open": True, "cells": [[0, -1], [0, -2]], "ends": ["N", "N>e", "N>w"], "after_empty": 0,
+        "open": True,
+        "cells": [[0, -1], [0, -2]],
+        "ends": ["N", "N>e", "N>w"],
+        "after_empty": 0,
     }
 
 

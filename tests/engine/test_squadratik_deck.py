@@ -26,8 +26,12 @@ def test_the_deck_has_47_cards_one_central_six_empties_eight_masters_32_normals(
     assert [card.id for card in DECK] == list(range(47))
     assert DECK[0].kind is Kind.CENTRAL
     assert all(DECK[i].kind is Kind.EMPTY for i in EMPTY_IDS) and tuple(range(1, 7)) == EMPTY_IDS
-    assert all(DECK[i].kind is Kind.MASTER for i in MASTER_IDS) and tuple(range(7, 15)) == MASTER_IDS
-    assert all(DECK[i].kind is Kind.NORMAL for i in NORMAL_IDS) and tuple(range(15, 47)) == NORMAL_IDS
+    assert (
+        all(DECK[i].kind is Kind.MASTER for i in MASTER_IDS) and tuple(range(7, 15)) == MASTER_IDS
+    )
+    assert (
+        all(DECK[i].kind is Kind.NORMAL for i in NORMAL_IDS) and tuple(range(15, 47)) == NORMAL_IDS
+    )
 
 
 def test_side_list_has_the_listed_value_counts_in_order():
@@ -69,10 +73,14 @@ def test_no_two_normal_cards_are_the_same():
 
 def test_masters_show_two_and_four_balls_in_both_colours_rotated_left():
     assert [DECK[i].sides for i in MASTER_IDS] == [
-        ("R2", "R4", "B2", "B4"), ("R4", "B2", "B4", "R2"),
-        ("B2", "B4", "R2", "R4"), ("B4", "R2", "R4", "B2"),
-        ("B2", "R2", "B4", "R4"), ("R2", "B4", "R4", "B2"),
-        ("B4", "R4", "B2", "R2"), ("R4", "B2", "R2", "B4"),
+        ("R2", "R4", "B2", "B4"),
+        ("R4", "B2", "B4", "R2"),
+        ("B2", "B4", "R2", "R4"),
+        ("B4", "R2", "R4", "B2"),
+        ("B2", "R2", "B4", "R4"),
+        ("R2", "B4", "R4", "B2"),
+        ("B4", "R4", "B2", "R2"),
+        ("R4", "B2", "R2", "B4"),
     ]
     # every side a master shows is also shown by normal cards: a master is never a dead end
     normal_sides = {side for i in NORMAL_IDS for side in DECK[i].sides}
@@ -83,9 +91,9 @@ def test_points_are_total_balls_on_normal_cards_only():
     assert DECK[16].sides == ("R2", "B2", "R4", "B4") and DECK[16].points == 12
     assert DECK[15].points == 10  # blank, B4, B4, R2
     assert all(DECK[i].points == 0 for i in (0, *EMPTY_IDS, *MASTER_IDS))
-    assert sum(DECK[i].points for i in NORMAL_IDS) == sum(
-        int(v[1]) for v in SIDE_LIST if v != "0"
-    ) * 4
+    assert (
+        sum(DECK[i].points for i in NORMAL_IDS) == sum(int(v[1]) for v in SIDE_LIST if v != "0") * 4
+    )
 
 
 def test_empty_and_central_cards_show_nothing():

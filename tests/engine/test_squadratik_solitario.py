@@ -162,7 +162,8 @@ def test_leaderboard_orders_result_first_then_points():
     solitario.play("1N")
     lost = ElSolitario.from_position(
         Board.from_paths({"N": [(17, 0)], "E": [(18, 0)], "S": [(19, 0)], "W": [(20, 0)]}),
-        hand=[16], removed_points=400,
+        hand=[16],
+        removed_points=400,
     )
     ranked = sorted([lost, solitario, completo], key=lambda g: g.leaderboard_key, reverse=True)
     assert ranked == [completo, solitario, lost]
@@ -187,8 +188,13 @@ def test_view_has_the_views_md_shape():
     assert view["stock"] == 0 and view["removed_points"] == 0
     assert view["last_move_cells"] == [[0, -2]]
     assert [c["id"] for c in view["hand"]] == [23, 30]
-    assert view["hand"][0] == {"id": 23, "kind": "normal", "sides": ["R2", "B2", "R2", "0"],
-                               "rotation": 0, "points": 6}
+    assert view["hand"][0] == {
+        "id": 23,
+        "kind": "normal",
+        "sides": ["R2", "B2", "R2", "0"],
+        "rotation": 0,
+        "points": 6,
+    }
     assert view["paths"]["N"]["cells"] == [[0, -1], [0, -2]] and view["paths"]["E"] is None
 
 
@@ -202,7 +208,9 @@ def test_text_board_shows_cards_hand_and_counters():
 NOTATION = st.one_of(
     st.builds(
         lambda slot, side, turn, rot: f"{slot}{side}{turn}{rot}",
-        st.integers(0, 6), st.sampled_from("NESWnx"), st.sampled_from(["", "n", "e", "s", "w", ">e"]),
+        st.integers(0, 6),
+        st.sampled_from("NESWnx"),
+        st.sampled_from(["", "n", "e", "s", "w", ">e"]),
         st.sampled_from(["", "r1", "r0", "r4"]),
     ),
     st.sampled_from(["pass", "stop", "", "N1", "1", "12", "1NN"]),

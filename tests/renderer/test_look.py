@@ -54,7 +54,7 @@ def test_names_in_covered_scripts_are_drawn_letter_for_letter(name):
     # each letter is its own glyph: replacing it with a code point no font has changes the ink
     for k, char in enumerate(name):
         if char != " ":
-            assert _raw_mask(name) != _raw_mask(name[:k] + "\U0010fffd" + name[k + 1:]), char
+            assert _raw_mask(name) != _raw_mask(name[:k] + "\U0010fffd" + name[k + 1 :]), char
 
 
 @pytest.mark.parametrize("name", SUBSTITUTED)
@@ -83,10 +83,12 @@ def test_boards_and_hands_with_names_in_every_script_render_deterministically():
     view = samples.squadratik_view("maestras")
     seats = view["seats"]
     for k in range(0, len(names), len(seats)):
-        chunk = names[k:k + len(seats)]
-        board = dict(view, seats=[dict(seat, player=name) for seat, name in
-                                  zip(seats, chunk, strict=False)],
-                     current_player=chunk[0])
+        chunk = names[k : k + len(seats)]
+        board = dict(
+            view,
+            seats=[dict(seat, player=name) for seat, name in zip(seats, chunk, strict=False)],
+            current_player=chunk[0],
+        )
         first = renderer.render("maestras", board)
         renderer.clear_cache()
         assert renderer.render("maestras", board) == first
@@ -108,8 +110,9 @@ def _playout_sizes(game_id: str, players, deal: int) -> set[tuple[int, int]]:
         game.play(rng.choice(legal))
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("squadratik", None),
-                                                   ("maestras", ["ana", "bob", "cy"])])
+@pytest.mark.parametrize(
+    ("game_id", "players"), [("squadratik", None), ("maestras", ["ana", "bob", "cy"])]
+)
 def test_squadratik_image_keeps_one_size_through_random_games(game_id, players):
     for deal in range(25):
         assert len(_playout_sizes(game_id, players, deal)) == 1, deal
@@ -179,8 +182,12 @@ def test_palette_imports_no_card_module_and_matches_the_gallery_fit():
 
     tree = ast.parse(Path(palette.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
-                 for alias in node.names}
+    imported |= {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
     assert not {name for name in imported if name and name.startswith("renderer.cards")}
     stored = json.loads(palette.PALETTE_FILE.read_text())
     assert stored == palette.fit_palette(gallery.sample_sheet())  # refit: gallery --palette

@@ -42,8 +42,9 @@ def test_face_down_cards_show_the_back_and_face_up_cards_do_not():
     column = pile_layout(view).piles["3"]  # one card down, then a run face up
     down = column.cards[0]
     assert down.face == "down"
-    strip = pixels_in(image, (down.rect.x + 20, down.rect.y + 6, down.rect.right - 20,
-                              down.rect.y + 12))
+    strip = pixels_in(
+        image, (down.rect.x + 20, down.rect.y + 6, down.rect.right - 20, down.rect.y + 12)
+    )
     assert sum(map(is_back_blue, strip)) > len(strip) * 0.6
     face = column.cards[-1].rect
     centre = pixels_in(image, (face.x + 10, face.y + 40, face.right - 10, face.bottom - 10))
@@ -66,10 +67,13 @@ def test_card_colours_follow_the_suit_in_every_face_style():
         # f1 holds 3 of denari/diamonds (red), f4 2 of spade/spades (black): the rank corner
         red_corner = layout.piles["f1"].top
         black_corner = layout.piles["f4"].top
-        red = pixels_in(image, (red_corner.x + 6, red_corner.y + 6, red_corner.x + 30,
-                                red_corner.y + 30))
-        black = pixels_in(image, (black_corner.x + 6, black_corner.y + 6, black_corner.x + 30,
-                                  black_corner.y + 30))
+        red = pixels_in(
+            image, (red_corner.x + 6, red_corner.y + 6, red_corner.x + 30, red_corner.y + 30)
+        )
+        black = pixels_in(
+            image,
+            (black_corner.x + 6, black_corner.y + 6, black_corner.x + 30, black_corner.y + 30),
+        )
         assert any(map(is_red, red)) and not any(map(is_black, red))
         assert any(map(is_black, black)) and not any(map(is_red, black))
 
@@ -117,7 +121,9 @@ def test_words_follow_the_language():
     view = samples.solitario_view("mid")
     # the bot passes the words of the chat's language (from its catalogues); English without
     italian = {"deal": "Smazzata", "score": "Punti", "moves": "Mosse", "stock": "Tallone"}
-    assert renderer.render("solitario", view, lang="it", words=italian) != renderer.render("solitario", view)
+    assert renderer.render("solitario", view, lang="it", words=italian) != renderer.render(
+        "solitario", view
+    )
     assert renderer.render("solitario", view, words={}) == renderer.render("solitario", view)
     assert renderer.render("solitario", view, clock="01:00") != renderer.render("solitario", view)
 

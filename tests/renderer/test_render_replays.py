@@ -47,8 +47,9 @@ def test_gif_replay_shows_the_start_and_every_move_then_pauses(game_id):
     assert gif.n_frames == len(moves) + 1
     durations = frame_durations(gif)
     assert durations[-1] >= 3 * durations[0]  # the end stays up long enough to be read
-    start = decode(renderer.render(game_id, engine.new_game(
-        game_id, 11, PLAYERS.get(game_id)).view()))
+    start = decode(
+        renderer.render(game_id, engine.new_game(game_id, 11, PLAYERS.get(game_id)).view())
+    )
     assert gif.width >= start.width
 
 

@@ -21,8 +21,12 @@ def edge_band(image, index: int):
     """The middle of one edge (N, E, S, W) of a card image: where that side's balls are (the
     corners hold the summary grid and the totals)."""
     lo, hi, depth = int(SIZE * 0.36), int(SIZE * 0.64), int(SIZE * 0.17)
-    box = {0: (lo, 2, hi, depth), 1: (SIZE - depth, lo, SIZE - 2, hi),
-           2: (lo, SIZE - depth, hi, SIZE - 2), 3: (2, lo, depth, hi)}[index]
+    box = {
+        0: (lo, 2, hi, depth),
+        1: (SIZE - depth, lo, SIZE - 2, hi),
+        2: (lo, SIZE - depth, hi, SIZE - 2),
+        3: (2, lo, depth, hi),
+    }[index]
     return pixels_in(image.convert("RGB"), box)
 
 
@@ -42,8 +46,12 @@ def test_one_quarter_turn_puts_the_printed_top_on_the_right_edge():
 
 
 def test_card_kinds_look_different():
-    centres = {kind: squadratik_card(kind, ("0",) * 4, 0, 0, SIZE).convert("RGB").getpixel(
-        (int(SIZE * 0.15), int(SIZE * 0.85))) for kind in ("central", "empty")}
+    centres = {
+        kind: squadratik_card(kind, ("0",) * 4, 0, 0, SIZE)
+        .convert("RGB")
+        .getpixel((int(SIZE * 0.15), int(SIZE * 0.85)))
+        for kind in ("central", "empty")
+    }
     master = squadratik_card("master", ("R1", "R2", "R3", "R4"), 0, 0, SIZE).convert("RGB")
     centres["master"] = master.getpixel((int(SIZE * 0.15), int(SIZE * 0.85)))
     normal = squadratik_card("normal", ("R1", "R2", "R3", "R4"), 10, 0, SIZE).convert("RGB")
@@ -62,8 +70,9 @@ def test_board_cells_are_drawn_where_the_layout_says():
     assert close(image.getpixel(probe), STOCK["central"], 20)
     master = layout.cells[(1, 0)]
     # between the W balls and the crown: plain card whatever the rotation
-    assert close(image.getpixel((master.x + master.w // 5, master.y + master.h // 2)),
-                 STOCK["master"], 30)
+    assert close(
+        image.getpixel((master.x + master.w // 5, master.y + master.h // 2)), STOCK["master"], 30
+    )
     assert layout.cell_size >= 64
     # the last move is ringed
     last = layout.cells[(0, -2)]
@@ -118,9 +127,14 @@ def test_a_long_path_shrinks_the_cards_not_the_image():
     cells = [[x, 0] for x in range(1, 16)]
     view["board"] = [{"x": 0, "y": 0, "card": samples.CENTRAL, "path": None}] + [
         {"x": x, "y": y, "card": samples.sq_card(3, "empty", ["0"] * 4), "path": "E"}
-        for x, y in cells]
-    view["paths"] = {"E": {"open": True, "cells": cells, "ends": ["E"], "after_empty": 0},
-                     "N": None, "S": None, "W": None}
+        for x, y in cells
+    ]
+    view["paths"] = {
+        "E": {"open": True, "cells": cells, "ends": ["E"], "after_empty": 0},
+        "N": None,
+        "S": None,
+        "W": None,
+    }
     view["last_move_cells"] = []
     layout = squadratik_layout(view)
     image = decode(renderer.render("squadratik", view))
@@ -133,8 +147,9 @@ def test_a_long_path_shrinks_the_cards_not_the_image():
 def ink_height(image, box, is_colour) -> int:
     """How many pixel rows of ``box`` hold ``is_colour`` ink (the height of a digit)."""
     crop = image.convert("RGB").crop(box)
-    rows = {y for y in range(crop.height) for x in range(crop.width)
-            if is_colour(crop.getpixel((x, y)))}
+    rows = {
+        y for y in range(crop.height) for x in range(crop.width) if is_colour(crop.getpixel((x, y)))
+    }
     return max(rows) - min(rows) + 1 if rows else 0
 
 
@@ -143,10 +158,10 @@ def test_summary_grid_and_totals_stay_legible_on_the_smallest_cards():
     image = squadratik_card("normal", ("R4", "0", "0", "B3"), 7, 0, size)
     corner = int(size * 0.36)
     # the N count (red 4) and the W count (black 3) in the top-left grid: at least 6 px tall
-    assert ink_height(image, (int(size * 0.12), 0, int(size * 0.28), int(size * 0.2)),
-                      is_red) >= 6
-    assert ink_height(image, (0, int(size * 0.13), int(size * 0.15), int(size * 0.3)),
-                      is_black) >= 6
+    assert ink_height(image, (int(size * 0.12), 0, int(size * 0.28), int(size * 0.2)), is_red) >= 6
+    assert (
+        ink_height(image, (0, int(size * 0.13), int(size * 0.15), int(size * 0.3)), is_black) >= 6
+    )
     # the totals (red 4 over black 3) in the bottom-right corner, as tall
     bottom_right = (size - corner // 2, size - corner, size, size)
     assert ink_height(image, bottom_right, is_red) >= 6

@@ -35,7 +35,9 @@ _MODULES: list[ModuleType] = [
 # Branches that each add a migration meet at merge time: a number listed twice, out of order
 # or skipped would leave some databases without a change, so a gap stops the import.
 if [module.VERSION for module in _MODULES] != list(range(1, len(_MODULES) + 1)):
-    raise RuntimeError(f"migrations must be numbered 1..{len(_MODULES)} in order: {[m.__name__ for m in _MODULES]}")
+    raise RuntimeError(
+        f"migrations must be numbered 1..{len(_MODULES)} in order: {[m.__name__ for m in _MODULES]}"
+    )
 
 
 def migrations(dialect: str) -> list[tuple[int, str]]:
