@@ -16,7 +16,8 @@ from bot.i18n import GAME_IDS, LANGUAGES, has_key, help_text, reason_text, rules
 ENGINE_DIR = Path(engine.__file__).parent
 _LITERAL_CODE = re.compile(r"\b(?:IllegalMove|BadSetup)\(\s*\"([a-z0-9_]+)\"")
 _CONSTANT_CODE = re.compile(r"\b(?:IllegalMove|BadSetup)\(\s*([A-Z][A-Z0-9_]*)\b")
-_REASON_VARIABLE = re.compile(r"^\s*reason\s*=\s*(.+)$", re.M)
+# ``reason = "a" if ... else "b"``, also wrapped in parentheses over several lines
+_REASON_VARIABLE = re.compile(r"^\s*reason\s*=\s*(\([^)]*\)|.+)$", re.M)
 _QUOTED_CODE = re.compile(r"\"([a-z][a-z0-9_]*)\"")
 _CONSTANT_DEF = re.compile(r"^([A-Z][A-Z0-9_]*)\s*(?::[^=]+)?=\s*\"([a-z0-9_]+)\"", re.M)
 
