@@ -55,7 +55,12 @@ def configure_logging(settings: Settings) -> None:
 
 async def run(settings: Settings, console: bool) -> None:
     core = await Core.create(settings.database_url, settings.default_language)
+    http = None
     try:
+        if settings.http_port is not None:
+            from bot.http import HttpServer
+
+            http = await HttpServer.start(core, settings.http_host, settings.http_port)
         services = []
         if not console and settings.telegram_token:
             from bot.platforms import telegram
@@ -77,6 +82,8 @@ async def run(settings: Settings, console: bool) -> None:
 
             await console_platform.serve(core, settings)
     finally:
+        if http is not None:
+            await http.stop()
         await core.close()
 
 

@@ -33,6 +33,9 @@ _VARIABLES = {
     "discord_gateway_url": "DISCORD_GATEWAY_URL",
     "discord_shard_count": "DISCORD_SHARD_COUNT",
     "discord_shard_ids": "DISCORD_SHARD_IDS",
+    "http_host": "HTTP_HOST",
+    "http_port": "HTTP_PORT",
+    "log_format": "LOG_FORMAT",
 }
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
@@ -95,6 +98,11 @@ class Settings:
     #: runs (``0,1``); unset: one process, one shard. See ``shard_ids`` for the rules.
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] | None = None
+    #: the HTTP server (``/healthz``, ``/metrics``, the web pages): off unless a port is set
+    http_host: str = "127.0.0.1"
+    http_port: int | None = None
+    #: ``text`` (one readable line per record) or ``json`` (one JSON object per line)
+    log_format: str = "text"
 
     def __repr__(self) -> str:
         shown = []
@@ -124,7 +132,16 @@ class Settings:
             found["log_level"] = found["log_level"].upper()
         if "default_language" in found:
             found["default_language"] = found["default_language"].lower()
+        if "log_format" in found:
+            found["log_format"] = found["log_format"].lower()
+            if found["log_format"] not in ("text", "json"):
+                raise ValueError(f"LOG_FORMAT must be text or json (got {found['log_format']!r})")
         parsed: dict[str, object] = dict(found)
+        if "http_port" in found:
+            port = found["http_port"]
+            if not port.isdigit() or not 0 <= int(port) <= 65535:
+                raise ValueError(f"HTTP_PORT must be a port number 0-65535 (got {port!r})")
+            parsed["http_port"] = int(port)
         count, ids = shard_settings(
             found.get("discord_shard_count"), found.get("discord_shard_ids")
         )

@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
@@ -41,6 +42,7 @@ from bot.core.presentation import Presenter, RenderFn, game_name
 from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
+from bot.metrics import Metrics
 from bot.replies import Reply, Request
 from bot.storage import DEFAULT_DATABASE_URL, LOBBY, StaleRevision, Storage, StorageBusy
 
@@ -67,6 +69,11 @@ class Core:
         self.sessions = self.service.sessions
         self.default_language = self.service.default_language
         self.clock = clock
+        self.metrics = Metrics()
+        self.metrics.track_live_sessions(self.sessions.live_count)
+        #: platform name -> a check that says why it is not connected (None when it is);
+        #: each adapter adds its own, ``/healthz`` reads them
+        self.platform_status: dict[str, Callable[[], str | None]] = {}
         self.play = SoloPlay(self.service)
         self.play.register(self.registry)
         if wiring is None:
@@ -137,12 +144,36 @@ class Core:
     async def handle_text(self, req: Request, text: str) -> list[Reply]:
         """Answer one chat line (``/cmd args``, ``/cmd@bot args`` or plain text)."""
         text = well_formed(text)
-        return await self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text))
+        return await self._measured(
+            self._command_label(text),
+            self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text)),
+        )
 
     async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
         """Answer one button press."""
         button_id = well_formed(button_id)
-        return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
+        return await self._measured(
+            "button",
+            self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id)),
+        )
+
+    def _command_label(self, text: str) -> str:
+        """The metrics label of a chat line: a known command's name, ``unknown`` for any other
+        command, ``text`` for plain text (never what was typed: labels stay few and clean)."""
+        if len(text) > MAX_LINE:
+            return "unknown"
+        command = parse_line(text).command
+        if command is None:
+            return "text"
+        return command if command in self.registry.commands else "unknown"
+
+    async def _measured(self, label: str, answering: Awaitable[list[Reply]]) -> list[Reply]:
+        """Count the request by command and outcome and time its answer."""
+        started = time.perf_counter()
+        replies = await answering
+        self.metrics.reply_seconds.observe(time.perf_counter() - started)
+        self.metrics.commands.labels(command=label, outcome=outcome_of(replies)).inc()
+        return replies
 
     async def hand_buttons(self, req: Request, flat: bool = True) -> Reply | None:
         """The requester's private Cartas Maestras hand (image + one button per playable move),
@@ -355,6 +386,21 @@ class Core:
         if too_new or stale or wrong_kind or (verb.lobby_only and rec.status != LOBBY):
             return [private(ctx, "button.stale")]
         return await verb.handler(ctx, session, action)
+
+
+#: the outcome of a request by the key of its reply, for the metrics
+_OUTCOMES = {"error.busy": "busy", "error.internal": "error", "error.slow_down": "limited"}
+
+
+def outcome_of(replies: list[Reply]) -> str:
+    """``ok``, ``refused`` (a bad command, an illegal move), ``busy``, ``error`` or
+    ``limited`` (a rate limit's notice, or its silence: no reply at all)."""
+    for reply in replies:
+        if reply.key in _OUTCOMES:
+            return _OUTCOMES[reply.key]
+        if reply.refusal:
+            return "refused"
+    return "ok"
 
 
 def well_formed(text: str) -> str:

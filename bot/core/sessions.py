@@ -112,6 +112,10 @@ class Sessions:
         self._live: dict[str, Session] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
+    def live_count(self) -> int:
+        """How many sessions this process holds in memory."""
+        return len(self._live)
+
     def lock(self, session_id: str) -> asyncio.Lock:
         """The one lock of a session (created on first use)."""
         lock = self._locks.get(session_id)

@@ -177,6 +177,13 @@ class TavoloClient(discord.Client):
         self._idle.set()
         # The core keeps every adapter's push; each keeps only its own platform's replies.
         core.set_push(self.push)
+        core.platform_status["discord"] = self.connection_problem
+
+    def connection_problem(self) -> str | None:
+        """Why this client takes no interactions now (``/healthz``), None when it does."""
+        if self.is_closed():
+            return "closed"
+        return None if self.is_ready() else "not connected"
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TavoloButton)

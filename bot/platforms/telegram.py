@@ -175,6 +175,7 @@ class TelegramAdapter(Delivery):
         """Connect, register the command menus, then poll (or serve the webhook)."""
         install_token_redaction(self.config.token)
         app = self.application
+        self.core.platform_status[PLATFORM] = self.connection_problem
         await app.initialize()
         self.username = app.bot.username
         await self.register_commands()
@@ -187,6 +188,17 @@ class TelegramAdapter(Delivery):
                 timeout=self.config.poll_timeout, allowed_updates=UPDATE_TYPES
             )
         log.info("telegram adapter running as @%s", self.username)
+
+    def connection_problem(self) -> str | None:
+        """Why this adapter takes no updates now (``/healthz``), None when it does."""
+        app = self.application
+        if not app.running:
+            return "not connected"
+        if self.config.webhook_url:
+            return None if self._webhook_runner is not None else "webhook not listening"
+        if app.updater is None or not app.updater.running:
+            return "not polling"
+        return None
 
     async def stop(self) -> None:
         """Stop taking updates, deliver what is queued, disconnect."""
