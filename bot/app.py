@@ -69,6 +69,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
 
     # after the daily verdict: "could it have been won?", pushed when the solver is done
     registry.solo_ended += [race_ended, daily_ended, solutions.game_ended]
+    # last: the ended game's race entry leaves memory once every hook has asked for it
+    registry.solo_ended.append(races.forget_board)
     registry.closing.append(solutions.close)
     # A race board refuses undo (and shows no Undo button) and, ranked like the daily, hints.
     registry.undo_forbidden.append(races.forbids_undo)

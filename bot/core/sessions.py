@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -110,14 +111,17 @@ class Sessions:
     def __init__(self, store: Storage) -> None:
         self.store = store
         self._live: dict[str, Session] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Weak: a lock lives while a coroutine holds or waits for it (``async with`` keeps it),
+        # then goes, so a process that ran for weeks keeps no lock of a game that ended.
+        # Everyone using the session at the same moment still gets the same lock object.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def live_count(self) -> int:
         """How many sessions this process holds in memory."""
         return len(self._live)
 
     def lock(self, session_id: str) -> asyncio.Lock:
-        """The one lock of a session (created on first use)."""
+        """The one lock of a session (created on first use, gone once nobody holds it)."""
         lock = self._locks.get(session_id)
         if lock is None:
             lock = self._locks[session_id] = asyncio.Lock()
