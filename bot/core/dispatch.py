@@ -71,6 +71,8 @@ class Core:
         self.clock = clock
         self.metrics = Metrics()
         self.metrics.track_live_sessions(self.sessions.live_count)
+        store.backend.on_wait = self.metrics.database_wait_seconds.observe
+        store.backend.on_error = lambda kind: self.metrics.database_errors.labels(kind=kind).inc()
         #: platform name -> a check that says why it is not connected (None when it is);
         #: each adapter adds its own, ``/healthz`` reads them
         self.platform_status: dict[str, Callable[[], str | None]] = {}
@@ -307,7 +309,11 @@ class Core:
     async def _context(self, req: Request) -> Ctx:
         now = self.clock()
         try:
-            await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+            # not waited for: a command that only reads must not stall behind another
+            # process's write lock (a write of this request waits on its own)
+            await self.store.touch_player(
+                req.platform, req.user_id, req.user_name, iso(now), wait=False
+            )
         except StorageBusy as error:
             # a sighting is not worth refusing a request: reads (/help, boards) go on, and a
             # write of this request meets the busy database itself

@@ -176,10 +176,11 @@ class StorageBase:
 
     # ----- helpers for the concern modules ---------------------------------------------------
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
+    async def _transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
         """Statements that belong together: committed at the end, all rolled back on any
-        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's)."""
-        async with self.backend.transaction() as tx:
+        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's).
+        ``wait=False``: busy at once rather than wait for the write lock (SQLite)."""
+        async with self.backend.transaction(wait) as tx:
             yield tx
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

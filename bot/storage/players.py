@@ -55,9 +55,13 @@ class PlayersStore(StorageBase):
                 (platform, user_id, int(on)),
             )
 
-    async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
+    async def touch_player(
+        self, platform: str, user_id: str, name: str, at: str, wait: bool = True
+    ) -> None:
         """Remember a player's name and when they were last seen; a player seen again under
-        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request)."""
+        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request).
+        ``wait=False``: ``StorageBusy`` at once when the write lock is taken (a sighting is
+        not worth delaying a reply)."""
         key, moment = (platform, user_id), datetime.fromisoformat(at)
         seen = self._seen.get(key)
         if (
@@ -66,7 +70,7 @@ class PlayersStore(StorageBase):
             and timedelta(0) <= moment - seen[1] < SEEN_PRECISION
         ):
             return
-        async with self._transaction() as tx:
+        async with self._transaction(wait) as tx:
             await tx.execute(
                 "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET "
