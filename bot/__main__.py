@@ -15,7 +15,9 @@ import logging
 import sys
 from collections.abc import Sequence
 
+from bot import logs
 from bot.core import Core
+from bot.redact import redact
 from bot.settings import Settings
 from bot.storage import StorageError
 from bot.warmup import keep_warm
@@ -23,34 +25,9 @@ from bot.warmup import keep_warm
 log = logging.getLogger("tavolo")
 
 
-class RedactSecrets(logging.Filter):
-    """Replaces every secret value (tokens) in a log record's text by ``***``."""
-
-    def __init__(self, secrets: Sequence[str]) -> None:
-        super().__init__()
-        self.secrets = [s for s in secrets if s]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
-        message = record.getMessage()
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        for secret in self.secrets:
-            message = message.replace(secret, "***")
-            if record.exc_text:
-                record.exc_text = record.exc_text.replace(secret, "***")
-        record.msg, record.args = message, None
-        return True
-
-
 def configure_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactSecrets(settings.secrets))
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO), handlers=[handler], force=True
-    )
+    """Logging at the root: every line redacted, text or JSON (``LOG_FORMAT``)."""
+    logs.configure(settings.log_level, settings.log_format, settings.secrets)
 
 
 async def run(settings: Settings, console: bool) -> None:
@@ -100,10 +77,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         asyncio.run(run(settings, args.console))
     except StorageError as error:
-        print(f"tavolo: cannot start: {error}", file=sys.stderr)
+        print(redact(f"tavolo: cannot start: {error}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
+    except Exception:
+        # through the redacting log, not Python's own traceback printer: a driver's or an HTTP
+        # library's exception text may quote a URL with a token or a password in it
+        log.exception("tavolo stopped on an error")
+        return 1
     return 0
 
 

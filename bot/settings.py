@@ -16,6 +16,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL
 
 #: attribute name -> environment variable
@@ -39,6 +40,8 @@ _VARIABLES = {
 }
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
+#: URLs that may carry a password: shown with it masked
+URLS = frozenset({"database_url", "telegram_base_url", "telegram_webhook_url"})
 
 
 def shard_settings(
@@ -110,6 +113,8 @@ class Settings:
             value = getattr(self, f.name)
             if f.name in SECRETS and value:
                 value = "***"
+            elif f.name in URLS and value:
+                value = redact(value)  # the URL stays readable, its password does not
             shown.append(f"{f.name}={value!r}")
         return f"Settings({', '.join(shown)})"
 
@@ -117,8 +122,10 @@ class Settings:
 
     @property
     def secrets(self) -> list[str]:
-        """The secret values that are set (for log redaction)."""
-        return [v for name in SECRETS if (v := getattr(self, name))]
+        """The secret values that are set (for log redaction): tokens, the webhook secret and
+        the passwords inside the database URL."""
+        found = [v for name in SECRETS if (v := getattr(self, name))]
+        return found + url_secrets(self.database_url)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str | None]) -> Settings:

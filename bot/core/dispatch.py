@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from bot import i18n
+from bot import i18n, logs
 from bot.core import buttons as button_ids
 from bot.core.commands import COMMANDS, MAX_LINE, parse_line
 from bot.core.context import Ctx, utc_now
@@ -292,6 +292,7 @@ class Core:
         the request's transaction back)."""
         ctx: Ctx | None = None
         req = well_formed_request(req)
+        logs.begin_request(req.chat_id)
         try:
             ctx = await self._context(req)
             return await handle(ctx)

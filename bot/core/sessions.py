@@ -31,6 +31,7 @@ from datetime import datetime
 from typing import Any
 
 import engine
+from bot import logs
 from bot.storage import (
     ACTIVE,
     ENDED,
@@ -122,6 +123,7 @@ class Sessions:
 
     def lock(self, session_id: str) -> asyncio.Lock:
         """The one lock of a session (created on first use, gone once nobody holds it)."""
+        logs.bind(session_id=session_id)  # every change happens under it: name the game
         lock = self._locks.get(session_id)
         if lock is None:
             lock = self._locks[session_id] = asyncio.Lock()
@@ -129,6 +131,7 @@ class Sessions:
 
     async def get(self, session_id: str) -> Session | None:
         """The session, rebuilt from storage if it is not in memory; None if unknown."""
+        logs.bind(session_id=session_id)  # this request's later log lines name the game
         live = self._live.get(session_id)
         if live is not None:
             # Another process may have moved on: the copy in memory is checked against the
@@ -240,6 +243,7 @@ class Sessions:
             last_active_at=now,
         )
         session = Session(record, game)
+        logs.bind(session_id=record.id)
         if game.is_over:
             # Some deals are dead from the start (over at move 0): stored finished at once, or
             # the player could neither play it nor resign it nor start another game here. The

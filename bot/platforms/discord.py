@@ -61,6 +61,7 @@ from bot.platforms.discord_slash import (  # noqa: F401 - the adapter's public n
     register_commands,
     timer_argument,
 )
+from bot.redact import add_secret
 from bot.replies import BoardRef, Reply, Request
 
 if TYPE_CHECKING:
@@ -136,6 +137,7 @@ def install_token_redaction(token: str) -> None:
     if not token or token in _REDACTED:
         return
     _REDACTED.add(token)
+    add_secret(token)  # the root log handler masks it too, in every spelling
     previous = logging.getLogRecordFactory()
 
     def redact(value: Any) -> Any:

@@ -90,6 +90,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     parse_hand_query,
 )
 from bot.platforms.telegram_outbox import Outbox
+from bot.redact import add_secret
 from bot.replies import Button, Reply, Request
 
 if TYPE_CHECKING:
@@ -459,6 +460,7 @@ class TelegramAdapter(Delivery):
         url = self.config.webhook_url
         assert url is not None
         secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+        add_secret(secret)  # masked in every log line from now on (the library logs requests)
         path = urlsplit(url).path or "/"
         app = self.application
 

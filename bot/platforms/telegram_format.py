@@ -19,6 +19,7 @@ from telegram import (
 
 from bot.core import buttons as button_ids
 from bot.platforms.telegram_outbox import FloodLimits
+from bot.redact import add_secret
 from bot.replies import Button, Reply
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ def install_token_redaction(token: str) -> None:
     httpx logs each request URL (which contains the token) at INFO, and exceptions quote URLs;
     a record factory catches every logger, whatever handlers the application configures.
     """
+    add_secret(token)  # the root log handler masks it too, in every spelling
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     previous = logging.getLogRecordFactory()

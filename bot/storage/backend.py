@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from bot.redact import redact
 from bot.storage.errors import AlreadyExists, StorageBusy, StorageError
 from bot.storage.migrations.dialect import POSTGRES, SQLITE
 
@@ -305,9 +306,10 @@ class PostgresBackend(_Observed):
                 timeout=10, command_timeout=busy_timeout * 5,
             )  # fmt: skip
         except Exception as exc:  # bad host, refused, bad password, unknown database ...
+            # redacted: a driver may quote the DSN it was given, password and all
             raise StorageError(
-                f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}"
-            ) from exc
+                redact(f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}")
+            ) from None
         return cls(pool)
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:

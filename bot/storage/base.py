@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.redact import redact
 from bot.storage.backend import Backend, PostgresBackend, SqliteBackend, Tx
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrations
@@ -56,12 +57,14 @@ def statements(script: str) -> list[str]:
 
 
 def redacted(database_url: str) -> str:
-    """A database URL safe for logs and messages: no password.
+    """A database URL safe for logs and messages: no password, in either place.
 
     >>> redacted("postgresql://bot:s3cret@db:5432/tavolo")
     'postgresql://bot:***@db:5432/tavolo'
+    >>> redacted("postgresql:///tavolo?user=bot&password=s3cret")
+    'postgresql:///tavolo?user=bot&password=***'
     """
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", database_url)
+    return redact(database_url)
 
 
 class StorageBase:
