@@ -168,6 +168,8 @@ class TavoloClient(discord.Client):
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("guild_ready_timeout", 0.2)
+        # a message sent without its own allowed_mentions pings nobody
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(intents=intents, **options)
         self.core = core
         self.config = config
