@@ -31,7 +31,9 @@ def configure_logging(settings: Settings) -> None:
 
 
 async def run(settings: Settings, console: bool) -> None:
-    core = await Core.create(settings.database_url, settings.default_language)
+    core = await Core.create(
+        settings.database_url, settings.default_language, limits=settings.limits
+    )
     http = None
     try:
         if settings.http_port is not None:
@@ -72,7 +74,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--console", action="store_true", help="play in this terminal, ignoring any tokens"
     )
     args = parser.parse_args(argv)
-    settings = Settings.load()
+    try:
+        settings = Settings.load()
+    except ValueError as error:  # a setting that cannot be used: one line, no traceback
+        print(redact(f"tavolo: cannot start: {error}"), file=sys.stderr)
+        return 2
     configure_logging(settings)
     try:
         asyncio.run(run(settings, args.console))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.core.limits import Limits
 from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL
 
@@ -37,6 +38,17 @@ _VARIABLES = {
     "http_host": "HTTP_HOST",
     "http_port": "HTTP_PORT",
     "log_format": "LOG_FORMAT",
+    "rate_user_burst": "RATE_USER_BURST",
+    "rate_user_per_minute": "RATE_USER_PER_MINUTE",
+    "rate_chat_burst": "RATE_CHAT_BURST",
+    "rate_chat_per_minute": "RATE_CHAT_PER_MINUTE",
+}
+#: the rate limit settings: attribute -> (whole number?, default)
+_RATES = {
+    "rate_user_burst": (True, 8),
+    "rate_user_per_minute": (False, 30.0),
+    "rate_chat_burst": (True, 40),
+    "rate_chat_per_minute": (False, 120.0),
 }
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
@@ -82,6 +94,18 @@ def shard_settings(
     return count, ids
 
 
+def _rate(variable: str, text: str, whole: bool) -> float:
+    """A rate limit setting: a number from 0 (a whole one for a burst)."""
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        value = -1
+    if value < 0 or value != value or value == float("inf"):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"{variable} must be {kind} from 0 (got {text!r})")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every setting of the bot and its adapters. Empty values count as unset (None)."""
@@ -106,6 +130,12 @@ class Settings:
     http_port: int | None = None
     #: ``text`` (one readable line per record) or ``json`` (one JSON object per line)
     log_format: str = "text"
+    #: rate limits: a user's burst, then so many requests a minute; the same for a whole chat
+    #: (a burst of 0 turns that limit off)
+    rate_user_burst: int = 8
+    rate_user_per_minute: float = 30.0
+    rate_chat_burst: int = 40
+    rate_chat_per_minute: float = 120.0
 
     def __repr__(self) -> str:
         shown = []
@@ -119,6 +149,12 @@ class Settings:
         return f"Settings({', '.join(shown)})"
 
     __str__ = __repr__
+
+    @property
+    def limits(self) -> Limits:
+        """The per-user and per-chat rate limits of the core."""
+        return Limits(self.rate_user_burst, self.rate_user_per_minute,
+                      self.rate_chat_burst, self.rate_chat_per_minute)  # fmt: skip
 
     @property
     def secrets(self) -> list[str]:
@@ -144,6 +180,14 @@ class Settings:
             if found["log_format"] not in ("text", "json"):
                 raise ValueError(f"LOG_FORMAT must be text or json (got {found['log_format']!r})")
         parsed: dict[str, object] = dict(found)
+        for attr, (whole, _default) in _RATES.items():
+            if attr in found:
+                parsed[attr] = _rate(_VARIABLES[attr], found[attr], whole)
+        for burst, per_minute in (("rate_user_burst", "rate_user_per_minute"),
+                                  ("rate_chat_burst", "rate_chat_per_minute")):  # fmt: skip
+            if parsed.get(burst, _RATES[burst][1]) and not parsed.get(per_minute, 1):
+                raise ValueError(f"{_VARIABLES[per_minute]} must be above 0 while "
+                                 f"{_VARIABLES[burst]} is set (0 turns the limit off)")  # fmt: skip
         if "http_port" in found:
             port = found["http_port"]
             if not port.isdigit() or not 0 <= int(port) <= 65535:

@@ -37,6 +37,7 @@ from bot import i18n, logs
 from bot.core import buttons as button_ids
 from bot.core.commands import COMMANDS, MAX_LINE, parse_line
 from bot.core.context import Ctx, utc_now
+from bot.core.limits import Limits, RateLimiter, Refused
 from bot.core.play import SoloPlay
 from bot.core.presentation import Presenter, RenderFn, game_name
 from bot.core.registry import Refusal, Registry
@@ -89,6 +90,8 @@ class Core:
             raise RuntimeError(f"no feature handles /{', /'.join(sorted(missing))}")
         self._sweeper: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
+        #: the per-user and per-chat rate limits (None: unlimited)
+        self.limiter: RateLimiter | None = None
 
     @classmethod
     async def create(
@@ -100,13 +103,17 @@ class Core:
         renderer: RenderFn | None = None,
         sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
         wiring: Wiring | None = None,
+        limits: Limits | None = None,
     ) -> Core:
         """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
         sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
         no background sweep (call ``sweep()`` yourself); ``wiring`` replaces the features
-        ``bot.app`` wires in."""
+        ``bot.app`` wires in; ``limits``: the per-user and per-chat rate limits (none unless
+        given: ``python -m bot`` gives the ``RATE_*`` settings)."""
         store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
         core = cls(store, default_language, clock or utc_now, renderer, wiring)
+        if limits is not None and limits.enabled:
+            core.limiter = RateLimiter(store, limits)
         if sweep_interval:
             core._sweeper = asyncio.create_task(core._every(sweep_interval, core.sweep))
             # Turn timers and race clocks are stored deadlines: this resumes them after a restart.
@@ -293,6 +300,10 @@ class Core:
         ctx: Ctx | None = None
         req = well_formed_request(req)
         logs.begin_request(req.chat_id)
+        if self.limiter is not None:
+            refused = await self.limiter.check(req)
+            if refused is not None:
+                return await self._slow_down(req, refused)
         try:
             ctx = await self._context(req)
             return await handle(ctx)
@@ -306,6 +317,15 @@ class Core:
             return [
                 self.service.private(ctx or await self._fallback_context(req), "error.internal")
             ]
+
+    async def _slow_down(self, req: Request, refused: Refused) -> list[Reply]:
+        """Over a rate limit: the notice the first time, silence after (nothing is done)."""
+        self.metrics.rate_limited.labels(scope=refused.scope).inc()
+        if not refused.notify:
+            return Silenced()
+        ctx = await self._fallback_context(req)
+        key = "error.slow_down" if refused.scope == "user" else "error.slow_down_chat"
+        return [self.service.refuse(ctx, key, name=req.user_name)]
 
     async def _context(self, req: Request) -> Ctx:
         now = self.clock()
@@ -399,9 +419,18 @@ class Core:
 _OUTCOMES = {"error.busy": "busy", "error.internal": "error", "error.slow_down": "limited"}
 
 
+class Silenced(list[Reply]):
+    """No reply, because a rate limit silences the sender (told so once already)."""
+
+
+_OUTCOMES["error.slow_down_chat"] = "limited"
+
+
 def outcome_of(replies: list[Reply]) -> str:
     """``ok``, ``refused`` (a bad command, an illegal move), ``busy``, ``error`` or
     ``limited`` (a rate limit's notice, or its silence: no reply at all)."""
+    if isinstance(replies, Silenced):
+        return "limited"
     for reply in replies:
         if reply.key in _OUTCOMES:
             return _OUTCOMES[reply.key]
