@@ -182,6 +182,9 @@ class TavoloClient(discord.Client):
         # The core keeps every adapter's push; each keeps only its own platform's replies.
         core.set_push(self.push)
         core.platform_status["discord"] = self.connection_problem
+        # replies go out as each interaction is answered (discord.py keeps Discord's per-route
+        # buckets and waits out a 429's retry_after): what waits is the interactions in hand
+        core.metrics.track_outbox("discord", lambda: self._inflight)
 
     def connection_problem(self) -> str | None:
         """Why this client takes no interactions now (``/healthz``), None when it does."""

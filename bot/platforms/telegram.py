@@ -111,6 +111,7 @@ class TelegramAdapter(Delivery):
         self.core = core
         self.config = config
         self.outbox = Outbox(self._deliver, config.limits)
+        core.metrics.track_outbox(PLATFORM, self.outbox.depth)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
         self.username = ""
         self._chat_locks: dict[int, asyncio.Lock] = {}
