@@ -63,15 +63,17 @@ class Core:
     def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
                  renderer: RenderFn | None, wiring: Wiring | None = None) -> None:  # fmt: skip
         self.registry = Registry()
+        self.metrics = Metrics()
+        timed = timed_renderer(renderer, self.metrics.render_seconds.observe)
         self.service = Service(
-            store, default_language, clock, self.registry, Presenter(self.registry, renderer)
+            store, default_language, clock, self.registry, Presenter(self.registry, timed)
         )
         self.store = store
         self.sessions = self.service.sessions
         self.default_language = self.service.default_language
         self.clock = clock
-        self.metrics = Metrics()
         self.metrics.track_live_sessions(self.sessions.live_count)
+        self.sessions.on_finished = lambda game: self.metrics.games_finished.labels(game=game).inc()
         store.backend.on_wait = self.metrics.database_wait_seconds.observe
         store.backend.on_error = lambda kind: self.metrics.database_errors.labels(kind=kind).inc()
         #: platform name -> a check that says why it is not connected (None when it is);
@@ -413,6 +415,25 @@ class Core:
         if too_new or stale or wrong_kind or (verb.lobby_only and rec.status != LOBBY):
             return [private(ctx, "button.stale")]
         return await verb.handler(ctx, session, action)
+
+
+def timed_renderer(render: RenderFn | None, observe: Callable[[float], None]) -> RenderFn:
+    """``render`` (by default ``renderer.render``, imported on the first board) timed into
+    ``observe``, seconds per image (it runs on the render threads)."""
+
+    def timed(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+        draw = render
+        if draw is None:
+            import renderer as renderer_module  # loaded on first board: start-up stays light
+
+            draw = renderer_module.render
+        started = time.perf_counter()
+        try:
+            return draw(game_id, view, **style)
+        finally:
+            observe(time.perf_counter() - started)
+
+    return timed
 
 
 #: the outcome of a request by the key of its reply, for the metrics

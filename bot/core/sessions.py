@@ -111,6 +111,8 @@ class Sessions:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
+        #: told the game id of every game that ends with a result (the metrics count them)
+        self.on_finished: Callable[[str], None] | None = None
         self._live: dict[str, Session] = {}
         # Weak: a lock lives while a coroutine holds or waits for it (``async with`` keeps it),
         # then goes, so a process that ran for weeks keeps no lock of a game that ended.
@@ -254,6 +256,7 @@ class Sessions:
             await self.store.finish_session(
                 record, results_of(session, datetime.fromisoformat(now))
             )
+            self._finished(record)
             return session
         await self.store.insert_session(record)
         self._live[record.id] = session
@@ -355,7 +358,13 @@ class Sessions:
             session.record.status, session.record.outcome = ACTIVE, None
             raise
         session.stored_revision = session.record.revision
+        if results:
+            self._finished(session.record)
         return notation
+
+    def _finished(self, record: SessionRecord) -> None:
+        if self.on_finished is not None:
+            self.on_finished(record.game_id)
 
     async def undo(self, session: Session, now: str) -> str:
         """Take back the last move (raises ``engine.IllegalMove("nothing_to_undo")``)."""
@@ -409,6 +418,7 @@ class Sessions:
             session.record.last_active_at = iso(moment)
         await self._stored(session, self.store.finish_session(
             session.record, results_of(session, moment), session.stored_revision))  # fmt: skip
+        self._finished(session.record)
         self._live.pop(session.id, None)
 
     async def end_without_result(self, session: Session, now: str) -> None:

@@ -89,6 +89,20 @@ async def test_metrics_count_commands_by_name_and_outcome_and_time_the_replies(s
     assert "nosuchcommand" not in text  # labels are bounded: what a player typed stays out
     assert "tavolo_reply_seconds_count 5.0" in text
     assert "tavolo_live_sessions 1.0" in text
+    assert "tavolo_render_seconds_count 1.0" in text  # the board of /play
+    assert "tavolo_database_wait_seconds_count" in text
+
+
+async def test_metrics_count_finished_games_by_game(sqlite_core: Core):
+    chat = FakePlatform(sqlite_core)
+    await chat.say("ana", "/play canfield 7")
+    await chat.say("ana", "/resign")
+    await chat.say("bea", "/play squadratik 3")
+    await chat.say("bea", "/resign")
+    text = sqlite_core.metrics.exposition().decode()
+    assert 'tavolo_games_finished_total{game="canfield"} 1.0' in text
+    assert 'tavolo_games_finished_total{game="squadratik"} 1.0' in text
+    assert "tavolo_live_sessions 0.0" in text
 
 
 async def test_two_cores_count_apart(tmp_path: Path):
