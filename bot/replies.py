@@ -28,12 +28,16 @@ class Request:
 @dataclass(frozen=True, slots=True)
 class Button:
     """A button. ``id`` is the encoded action (ASCII, at most 64 bytes); ``label`` is already
-    in the chat's language. ``row`` groups buttons into keyboard rows."""
+    in the chat's language. ``row`` groups buttons into keyboard rows; ``key`` names the
+    action stably (None: the verb and argument of ``id`` do, see ``bot.core.buttons.key_of``)."""
 
     id: str
     label: str
     row: int = 0
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+    #: what the button does, the same from one board to the next ("pile:3": pick or target
+    #: column 3; "undo"): the console numbers buttons by it, so a number keeps its action
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
