@@ -71,7 +71,9 @@ class FakePlatform:
     async def answer(self, user: str, yes: bool = True) -> list[Reply]:
         """Press Yes (or No) under the most recent question the bot asked."""
         verb = "yes" if yes else "no"
-        asked = next(r for r in reversed(self.replies) if r.key.startswith("confirm."))
+        asked = next(
+            r for r in reversed(self.replies) if r.key.startswith("confirm.") and r.buttons
+        )
         button = self.button(lambda b: b.id.split(":")[1] == verb, asked)
         return await self.press(user, button.id)
 
