@@ -62,6 +62,15 @@ def word_kind(lang: str, word: str) -> str | None:
     return None
 
 
+def kind_word(lang: str, kind: str) -> str:
+    """The word that names a kind of game in the chat's language (its first spelling).
+
+    >>> kind_word("es", "table"), kind_word("it", "daily")
+    ('mesa', 'giornaliera')
+    """
+    return i18n.t(lang, f"focus.words.{kind}").split(",")[0].strip()
+
+
 def label(lang: str, game: OpenGame) -> str:
     """The game in words: "Canfield", "Daily Canfield", "Solitario race", "Cartas Maestras
     table"."""
