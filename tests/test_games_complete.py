@@ -123,6 +123,8 @@ def test_every_game_has_its_texts(game_id: str, lang: str) -> None:
     info = engine.game_info(game_id)
     assert i18n.t(lang, info.help_key).strip()
     assert i18n.t(lang, f"rules.{game_id}").strip()
+    assert i18n.game_name(lang, game_id) == info.names[lang]
     if info.ranking is not None:
         header = i18n.t(lang, f"lb.cols.{game_id}").split("|")
         assert len(header) == len(info.ranking.columns), f"lb.cols.{game_id} in {lang}"
+        assert f"stats.best.{game_id}" in i18n.keys(lang), "the best result on /stats"
