@@ -99,9 +99,7 @@ class GameInfo:
     ``could_have_won`` whether the bot asks that solver "could it have been won?" after a lost
     game; ``hints`` whether ``/hint`` has advice for it; ``points`` whether its score counts
     points (a hint says how many a move earns); ``auto_finish`` whether the bot may play the
-    last cards home once every card is face up and nothing is left to draw;
-    ``digit_piles`` what the notation's numbered piles are (``tableau`` columns, or
-    ``foundation`` piles as in Imaginary Thirteen), for naming piles in words.
+    last cards home once every card is face up and nothing is left to draw.
     """
 
     id: str
@@ -119,7 +117,6 @@ class GameInfo:
     hints: bool = True
     points: bool = False
     auto_finish: bool = False
-    digit_piles: str = "tableau"
     words: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
