@@ -129,3 +129,5 @@ def test_every_game_has_its_texts(game_id: str, lang: str) -> None:
         header = i18n.t(lang, f"lb.cols.{game_id}").split("|")
         assert len(header) == len(info.ranking.columns), f"lb.cols.{game_id} in {lang}"
         assert f"stats.best.{game_id}" in i18n.keys(lang), "the best result on /stats"
+    if info.daily is not None:
+        assert f"daily.share_result.{game_id}" in i18n.keys(lang), "the daily's share text"
