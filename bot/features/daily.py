@@ -55,8 +55,9 @@ DAILY_GAMES: tuple[str, ...] = tuple(g for g, cls in engine.GAMES.items() if cls
 #: budget cannot prove is skipped for the next one (each day still found its deal within 5
 #: candidates).
 NODE_BUDGETS: dict[str, int] = {
-    g: engine.game_info(g).daily.node_budget  # type: ignore[union-attr]
-    for g in DAILY_GAMES
+    game_id: daily.node_budget
+    for game_id, cls in engine.GAMES.items()
+    if (daily := cls.info.daily) is not None
 }
 #: candidates tried before a game is declared to have no daily deal that day
 MAX_CANDIDATES = 40

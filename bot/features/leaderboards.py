@@ -177,7 +177,9 @@ def cell(lang: str, column: Column, entry: Entry) -> str:
 
 
 def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
-    columns = engine.game_info(game_id).ranking.columns  # type: ignore[union-attr]
+    ranking = engine.game_info(game_id).ranking
+    assert ranking is not None, "boards of single results are for games that rank them"
+    columns = ranking.columns
     header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, f"lb.cols.{game_id}").split("|")]
     rows = [
         [str(place), entry.name[:16], *(cell(lang, c, entry) for c in columns)]
