@@ -57,7 +57,7 @@ def refuse(ctx: Ctx, key: str, **params: Any) -> Reply:
 
 
 def game_name(lang: str, game_id: str) -> str:
-    return i18n.t(lang, f"game.{game_id}")
+    return i18n.game_name(lang, game_id)
 
 
 def session_name(lang: str, session: Session) -> str:
@@ -225,7 +225,9 @@ class Presenter:
                     label = i18n.t(lang, "button.draw") if src in stock else str(move)
                     key = f"pile:{src}" if src in stock else f"mv:{move}"
                     found.append(
-                        Button(self.move_button_id(session, legal, move), label, 0, "primary", key)
+                        Button(
+                            self.move_button_id(session, legal, move), label, 0, "primary", key=key
+                        )
                     )
                 elif src is not None and src not in sources:
                     sources.append(str(src))
@@ -250,7 +252,7 @@ class Presenter:
                     # a target keeps its pile's number: "#3" is column 3 as source and target
                     key = f"pile:{dst}" if len(moves) == 1 else f"mv:{move}"
                     found.append(Button(self.move_button_id(session, legal, move),
-                                        i18n.t(lang, "button.target", target=label), 0, "primary", key))  # fmt: skip
+                                        i18n.t(lang, "button.target", target=label), 0, "primary", key=key))  # fmt: skip
             found.append(
                 Button(
                     button_ids.encode("back", rec.id, rec.revision),

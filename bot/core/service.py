@@ -111,6 +111,7 @@ class Service:
 
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
         """Send an out-of-band reply to every adapter's push (a failing one is logged)."""
+        button_ids.describe([reply])
         for push in list(self.pushes):
             try:
                 await push(platform, chat_id, reply)

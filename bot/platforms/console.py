@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot import i18n
-from bot.core import buttons as button_ids
 from bot.core.commands import ascii_number
 from bot.replies import Button, Reply, Request
 
@@ -78,12 +77,12 @@ class StableNumbers:
     >>> numbers = StableNumbers()
     >>> first = numbers.number([Button("v1:sel:s:1:w", "w", key="pile:w"),
     ...                         Button("v1:sel:s:1:3", "3", key="pile:3"),
-    ...                         Button("v1:resign:s:1:", "Resign")])
+    ...                         Button("v1:resign:s:1:", "Resign", key="resign")])
     >>> {n: b.label for n, b in first.items()}
     {1: 'w', 2: '3', 99: 'Resign'}
     >>> later = numbers.number([Button("v1:sel:s:2:3", "3", key="pile:3"),
-    ...                         Button("v1:undo:s:2:", "Undo"),
-    ...                         Button("v1:resign:s:2:", "Resign")])
+    ...                         Button("v1:undo:s:2:", "Undo", key="undo"),
+    ...                         Button("v1:resign:s:2:", "Resign", key="resign")])
     >>> {n: b.label for n, b in later.items()}
     {2: '3', 97: 'Undo', 99: 'Resign'}
     """
@@ -92,7 +91,8 @@ class StableNumbers:
         self._remembered: dict[str, int] = {}
 
     def number(self, buttons: list[Button]) -> dict[int, Button]:
-        keys = [button.key or button_ids.key_of(button.id) for button in buttons]
+        # the core describes every button it hands out (``key``); an undescribed one is its id
+        keys = [button.key or button.id for button in buttons]
         numbers: dict[int, Button] = {}
         waiting: list[tuple[str, Button]] = []
         for key, button in zip(keys, buttons, strict=True):
@@ -205,18 +205,37 @@ class Console:
         self.out.flush()
 
 
-async def serve(
-    core: Core, settings: Any = None, stdin: TextIO | None = None, out: TextIO | None = None
-) -> None:
-    """Read lines until end of input, answering each (the no-token default of ``python -m bot``)."""
-    stdin = stdin or sys.stdin
-    console = Console(core, out or sys.stdout)
-    core.set_push(console.push)
-    console.banner()
-    loop = asyncio.get_running_loop()
-    while True:
-        # Reading stdin blocks: do it in a thread so timers on the loop keep running.
-        line = await loop.run_in_executor(None, stdin.readline)
-        if not line:
-            return
-        await console.handle_line(line)
+class ConsolePlatform:
+    """The console as an ``Adapter`` (the no-token default of ``python -m bot``): reads lines
+    until end of input or ``stop``, answering each."""
+
+    name = PLATFORM
+
+    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stdin = stdin
+        self.out = out
+        self._stopping = asyncio.Event()
+
+    async def run(self, core: Core, settings: Any = None) -> None:
+        stdin = self.stdin or sys.stdin
+        console = Console(core, self.out or sys.stdout)
+        core.set_push(console.push)
+        console.banner()
+        loop = asyncio.get_running_loop()
+        stopped = asyncio.ensure_future(self._stopping.wait())
+        try:
+            while not self._stopping.is_set():
+                # Reading stdin blocks: do it in a thread so timers on the loop keep running.
+                read = loop.run_in_executor(None, stdin.readline)
+                await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                if not read.done():
+                    return  # stopped while waiting for a line (the thread ends with the input)
+                line = read.result()
+                if not line:
+                    return
+                await console.handle_line(line)
+        finally:
+            stopped.cancel()
+
+    async def stop(self) -> None:
+        self._stopping.set()
