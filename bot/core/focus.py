@@ -74,7 +74,7 @@ def kind_word(lang: str, kind: str) -> str:
 def label(lang: str, game: OpenGame) -> str:
     """The game in words: "Canfield", "Daily Canfield", "Solitario race", "Cartas Maestras
     table"."""
-    name = i18n.t(lang, f"game.{game.game_id}")
+    name = i18n.game_name(lang, game.game_id)
     return i18n.t(lang, f"focus.label.{game.kind}", game=name)
 
 
