@@ -189,7 +189,8 @@ class SoloPlay:
             found = focus_words.matching(ctx.lang, games, args)
             if found is None:
                 word = focus_words.unknown_word(ctx.lang, args)
-                return None, core.refuse(ctx, "game.unknown", game=word[:32],
+                kinds = ", ".join(focus_words.kind_word(ctx.lang, k) for k in focus_words.KINDS)
+                return None, core.refuse(ctx, "focus.unknown", word=word[:32], kinds=kinds,
                                          games=core.games_list(ctx.lang, ALL_GAMES))  # fmt: skip
             if not found:
                 game_id = game_id_of(args[0])

@@ -99,7 +99,9 @@ async def test_undo_and_resign_with_two_games_ask_which_and_board_takes_the_game
     (board,) = await chat.say("ana", "/board")  # the game last shown
     assert board.board.session_id == canfield_id
     (unknown,) = await chat.say("ana", "/resign poker")
-    assert unknown.key == "game.unknown" and unknown.is_private
+    assert unknown.key == "focus.unknown" and unknown.is_private
+    assert unknown.text.startswith("“poker” is neither a game nor a kind of game.")
+    assert unknown.text.endswith("say which one: casual, daily, race, table.")
     (none,) = await chat.say("ana", "/hint imaginary13")
     assert none.key == "move.no_game_named" and "Imaginary Thirteen" in none.text
     board, end, *_ = await chat.say("ana", "/resign canfield")
