@@ -317,3 +317,23 @@ async def test_games_are_named_in_the_chats_words(
     assert board.text.startswith(caption)
     (board,) = await chat.say("alice", f"/board {table_word}")
     assert board.board.session_id == table_id
+
+
+async def test_a_move_several_games_read_and_the_focus_does_not_asks_which_and_plays_nothing(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
+    _, casual = await chat.say("alice", "/play canfield 3")
+    clock.advance(minutes=1)
+    _, daily = await chat.say("alice", "/daily canfield")
+    await open_table(chat)  # the table is in focus now, and it does not read "d"
+    (asked,) = await chat.say("alice", "d")
+    assert asked.key == "focus.which_move" and asked.text.startswith("Alice, “d” fits")
+    assert [b.label for b in asked.buttons] == ["Daily Canfield, move 0", "Canfield, move 0"]
+    ranked = await core.sessions.get(daily.board.session_id)
+    kept = await core.sessions.get(casual.board.session_id)
+    assert ranked.game.moves == [] and kept.game.moves == []
+    (board,) = await chat.pick("alice", kept.id)
+    assert board.board.session_id == kept.id and kept.game.moves == ["d"]
+    assert ranked.game.moves == []
+    (board,) = await chat.say("alice", "d")  # the picked game is in focus now
+    assert board.board.session_id == kept.id and len(kept.game.moves) == 2
