@@ -298,12 +298,12 @@ class SoloPlay:
                 if index >= len(legal):
                     return [core.refuse(ctx, "button.stale")]
                 text = str(legal[index])
+            refused: Reply | None = None
             try:
                 await core.sessions.play(session, text, ctx.user, ctx.now)
             except IllegalMove as error:
                 refused = core.illegal(ctx, error, session)
             else:
-                refused = None
                 if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
                     await self.auto_finish(ctx, session)
                 replies = await core.after_change(ctx, session)
