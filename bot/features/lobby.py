@@ -61,6 +61,10 @@ class Lobby:
         seat then plays by itself) asks Yes/No first."""
         table, refusal = await self._table(ctx)
         if table is None:
+            # a race being run has no lobby left: leaving it is resigning one's board, asked first
+            racing = [g for g in await self.core.open_games(ctx) if g.kind == "race"]
+            if racing:
+                return [await self.core.ask_confirmation(ctx, racing[0].session, "resign")]
             return [refusal]  # type: ignore[list-item]
         playing = table.is_active and table.game is not None and ctx.user in table.record.players
         # still playing there (a seat already left has nothing to ask)

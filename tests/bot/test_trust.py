@@ -337,3 +337,19 @@ async def test_a_move_several_games_read_and_the_focus_does_not_asks_which_and_p
     assert ranked.game.moves == []
     (board,) = await chat.say("alice", "d")  # the picked game is in focus now
     assert board.board.session_id == kept.id and len(kept.game.moves) == 2
+
+
+async def test_leaving_a_race_under_way_resigns_ones_board_after_a_yes(
+    core: Core, chat: FakePlatform
+):
+    core.features["races"].pick_deal = lambda: 5
+    await chat.say("alice", "/race")
+    await chat.say("bob", "/join")
+    replies = await chat.say("alice", "/start")
+    board = next(r for r in replies if r.board is not None and "alice" in r.mentions)
+    session = await core.sessions.get(board.board.session_id)
+    (question,) = await chat.say("alice", "/leave")
+    assert question.key == "confirm.resign" and "Solitario race" in question.text
+    assert session.is_active
+    _, end, *_ = await chat.answer("alice")
+    assert end.key == "outcome.resigned" and not session.is_open
