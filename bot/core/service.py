@@ -280,6 +280,14 @@ class Service:
                 return game
         return next((g for g in games if not g.session.is_table), games[0])
 
+    async def about(self, ctx: Ctx, session: Session, answer: Reply) -> Reply:
+        """``answer`` about ``session``, its text led by the game's name ("Daily Canfield: ...")
+        when the sender has more than one game open here (alone, the game goes without saying)."""
+        if len(await self.open_games(ctx)) > 1:
+            answer.text = i18n.t(ctx.lang, "move.in_game", game=await self.label(ctx, session),
+                                 text=answer.text)  # fmt: skip
+        return answer
+
     async def ask_confirmation(self, ctx: Ctx, session: Session, action: str) -> Reply:
         """Ask the sender Yes or No before ``action`` (``resign``, ``leave``) on ``session``;
         the question is stored (any process may get the answer) and is No after

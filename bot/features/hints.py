@@ -169,7 +169,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         # No hint search for this game yet (or it offered something the game refuses).
         return [core.refuse(ctx, "hint.unavailable")]
     if found is None:
-        return [core.private(ctx, "hint.none")]
+        return [await core.about(ctx, session, core.private(ctx, "hint.none"))]
     notation, reason, gain = found
     why = i18n.t(ctx.lang, f"hint.why.{reason}")
     # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
@@ -178,4 +178,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         if gain > 0 and engine.game_info(session.record.game_id).points
         else "hint.text"
     )
-    return [core.private(ctx, key, move=notation, why=why, points=gain)]
+    # with several games open, the hint says of which game it is
+    return [
+        await core.about(ctx, session, core.private(ctx, key, move=notation, why=why, points=gain))
+    ]

@@ -353,3 +353,14 @@ async def test_leaving_a_race_under_way_resigns_ones_board_after_a_yes(
     assert session.is_active
     _, end, *_ = await chat.answer("alice")
     assert end.key == "outcome.resigned" and not session.is_open
+
+
+async def test_a_hint_with_several_games_open_says_of_which_game(chat: FakePlatform, clock):
+    await chat.say("alice", "/play canfield 3")
+    clock.advance(minutes=1)
+    await chat.say("alice", "/play imaginary13 3")
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith("Imaginary Thirteen: ")
+    await chat.say("alice", "/board canfield")
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith("Canfield: ")
