@@ -235,9 +235,10 @@ class SoloPlay:
         nothing changes until the player presses one."""
         answer = self.core.say(ctx, key, name=ctx.req.user_name, **params)
         answer.buttons = [
-            # keyed by the game, so on the console a game keeps its number from question to question
+            # two a row (at most five rows on Discord); keyed by the game, so on the console a
+            # game keeps its number from question to question
             Button(button_ids.encode("pick", g.session.id, g.session.record.revision, action),
-                   focus_words.described(ctx.lang, g), i, "primary", key=f"game:{g.session.id}")
+                   focus_words.described(ctx.lang, g), i // 2, "primary", key=f"game:{g.session.id}")
             for i, g in enumerate(games)
         ]  # fmt: skip
         answer.params["games"] = [g.session.id for g in games]
