@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
+from bot.features import web
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.replies import Reply
 from bot.storage import Storage
@@ -153,7 +154,8 @@ def text_table(
     return lines
 
 
-def _cells(lang: str, game_id: str, entry: Entry) -> list[str]:
+def score_cells(lang: str, game_id: str, entry: Entry) -> list[str]:
+    """The cells after the player's name (the game's ``lb.cols.<game>`` columns)."""
     if game_id == "solitario":
         return [str(entry.score), str(entry.tiebreak_move)]
     if game_id == "canfield":
@@ -166,7 +168,7 @@ def _cells(lang: str, game_id: str, entry: Entry) -> list[str]:
 def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
     header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, f"lb.cols.{game_id}").split("|")]
     rows = [
-        [str(place), entry.name[:16], *_cells(lang, game_id, entry)]
+        [str(place), entry.name[:16], *score_cells(lang, game_id, entry)]
         for place, entry in placed[:LIMIT]
     ]
     text_column = game_id == "squadratik"  # the result is a word: left-aligned
@@ -174,7 +176,11 @@ def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, En
 
 
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
-    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table."""
+    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table (and the
+    matching web page's link when the web page is on); ``/leaderboard web [new]`` gives the
+    chat's private leaderboards link."""
+    if args and args[0].lower() == "web":
+        return await web.leaderboard_web(core, ctx, args[1:])
     games: list[str] = list(ALL_GAMES)
     period, scope = "today", "here"
     for word in args:
@@ -226,9 +232,12 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             lines += _board_lines(lang, game_id, i18n.t(lang, "lb.casual", game=name), placed)
         if lines:
             blocks.append(lines)
+    # The link is its own message: inside the table's fixed-width block it could not be tapped.
+    link = await web.leaderboard_link(core, ctx, games, scope, period)
+    links = [link] if link is not None else []
     if not blocks:
-        return [core.say(ctx, "leaderboard.empty")]
+        return [core.say(ctx, "leaderboard.empty"), *links]
     title = i18n.t(lang, f"leaderboard.header_{period}") + " · " + i18n.t(lang, f"lb.scope.{scope}")
     text = "\n\n".join(["\n".join(b) for b in [[title], *blocks]])
     return [Reply(key="leaderboard.text", text=text,
-                  params={"period": period, "scope": scope, "preformatted": True})]  # fmt: skip
+                  params={"period": period, "scope": scope, "preformatted": True}), *links]  # fmt: skip

@@ -18,6 +18,7 @@ from bot.storage.migrations import (
     m006_solo_games,
     m007_claims,
     m008_race_moves,
+    m009_web,
 )
 
 _MODULES: list[ModuleType] = [
@@ -29,6 +30,7 @@ _MODULES: list[ModuleType] = [
     m006_solo_games,
     m007_claims,
     m008_race_moves,
+    m009_web,
 ]
 
 
