@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from html import unescape
 
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from core_fakes import FakeClock
 
+import engine
 from bot.core import Core
 from bot.replies import Reply, Request
 from bot.web import setup_web
@@ -33,26 +35,26 @@ class Person:
     async def say(self, text: str) -> list[Reply]:
         return await self.core.handle_text(self.request(), text)
 
-    async def daily(self, game_id: str, scoring_moves: int) -> list[Reply]:
-        """Start today's ranked ``game_id``, play up to ``scoring_moves`` moves that raise the
-        score, then resign; returns the replies to the resignation (the verdict among them)."""
+    async def daily(self, game_id: str, score: int) -> list[Reply]:
+        """Start today's ranked ``game_id``, play until its score reaches ``score`` (a move that
+        raises the score when there is one, else the first legal move), then resign; returns
+        the replies to the resignation (the verdict among them)."""
         started = await self.say(f"/daily {game_id}")
         assert started[0].key == "daily.started", started[0].text
         session_id = started[-1].board.session_id
-        for _ in range(scoring_moves):
-            session = await self.core.sessions.get(session_id)
-            game = session.game
-            before = game.score
-            for move in game.legal_moves():
-                trial = type(game)(game.deal, game.players, game.options)
-                for played in game.moves:
-                    trial.play(played)
-                trial.play(move)
-                if trial.score > before:
-                    await self.say(f"/move {move}")
-                    break
-            else:
+        for _ in range(300):
+            game = (await self.core.sessions.get(session_id)).game
+            legal = game.legal_moves()
+            if game.score >= score or game.is_over or not legal:
                 break
+            chosen = legal[0]
+            for move in legal:
+                trial = engine.replay(game_id, game.deal, game.players, game.options, game.moves)
+                trial.play(move)
+                if trial.score > game.score:
+                    chosen = move
+                    break
+            await self.say(f"/move {chosen}")
         return await self.say("/resign")
 
 
@@ -78,4 +80,4 @@ def links(html: str, kind: str) -> list[str]:
 def main_text(html: str) -> str:
     """The page's main part with tags removed (what a reader sees there)."""
     body = html[html.find("<main>") : html.find("</main>")]
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body))
+    return unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)))
