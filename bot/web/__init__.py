@@ -150,11 +150,11 @@ def _etag(body: bytes) -> str:
 
 def _respond(
     request: web.Request, body: bytes, content_type: str, cache: str, status: int = 200,
-    extra: dict[str, str] | None = None,
+    extra: dict[str, str] | None = None, etag: str | None = None,
 ) -> web.Response:  # fmt: skip
     """The response with ``Cache-Control``, ``ETag`` and ``Vary``; a matching
-    ``If-None-Match`` gets 304 without the body."""
-    etag = _etag(body)
+    ``If-None-Match`` gets 304 without the body. ``etag``: the body's, when known already."""
+    etag = etag or _etag(body)
     headers = {"Cache-Control": cache, "ETag": etag, "Vary": "Accept-Language",
                "X-Content-Type-Options": "nosniff", **(extra or {})}  # fmt: skip
     if status == 200 and etag in request.headers.get("If-None-Match", ""):
@@ -250,14 +250,22 @@ def _html(cache: str = f"public, max-age={PAGE_SECONDS}") -> Callable[..., Handl
 
     def wrap(build: Callable[..., Awaitable[bytes]]) -> Handler:
         async def handler(request: web.Request) -> web.StreamResponse:
-            page = _page(request)
+            # A page kept in memory costs no template and no hash: only the lookup.
+            lang, chosen = reader_language(request.query.get("lang"),
+                                           request.headers.get("Accept-Language"))  # fmt: skip
             today = _today(request)
-            key = ("page", request.path, tuple(sorted(request.query.items())), page.lang, today)
-            body = await request.app[CACHE_KEY].get(
-                key, PAGE_SECONDS, lambda: build(request, page, request.app[SERVICE_KEY], today)
-            )
+            key = ("page", request.path_qs, lang, today)
+
+            async def built() -> tuple[bytes, str]:
+                page = PageContext(request, lang, chosen)
+                body = await build(request, page, request.app[SERVICE_KEY], today)
+                return body, _etag(body)
+
+            body, etag = await request.app[CACHE_KEY].get(key, PAGE_SECONDS, built)
             extra = {"Referrer-Policy": "no-referrer"} if "private" in cache else None
-            return _respond(request, body, "text/html; charset=utf-8", cache, extra=extra)
+            return _respond(
+                request, body, "text/html; charset=utf-8", cache, extra=extra, etag=etag
+            )
 
         return handler
 
