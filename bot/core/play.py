@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 
+import engine
 from bot import i18n
 from bot.core.buttons import ButtonAction
 from bot.core.commands import (
@@ -36,21 +37,20 @@ from engine import BadSetup, IllegalMove
 
 #: a plain-text chat line is tried as a move only when it is one word this short
 MAX_PLAIN_MOVE = 16
-#: games the bot finishes once every card is face up and nothing is left to draw
-AUTO_FINISH_GAMES = ("solitario", "canfield")
 #: piles that must be empty for auto-finish (besides every card face up)
 AUTO_FINISH_EMPTY = ("stock", "waste", "reserve")
 
 
 def finishable(session: Session) -> bool:
-    """Whether the bot may play out the game: Solitario or Canfield, every card face up, and
+    """Whether the bot may play out the game: a game that allows it (``GameInfo.auto_finish``:
+    Solitario, Canfield), every card face up, and
     stock, waste and reserve empty (then each tableau column is a descending run and the cards
     go up to the foundations one by one, with no choice left for the player).
 
     The waste must be empty too: with cards there and no stock, the order they come off can
     still matter, so those games are left to the player."""
     game = session.game
-    if session.record.game_id not in AUTO_FINISH_GAMES or game is None or game.is_over:
+    if game is None or game.is_over or not game.info.auto_finish:
         return False
     for pile in game.view(None).get("piles") or []:
         if pile.get("down"):
@@ -95,7 +95,7 @@ class SoloPlay:
         if any(s.record.game_id == game_id and not s.record.ranked for s in await core.solos(ctx)):
             return [already_playing(ctx, core, game_id)]
         if faces is None:
-            faces = "napoletane" if game_id == "solitario" else "francesi"
+            faces = engine.game_info(game_id).default_faces
         if deal is None:
             # Only the deal *number* is picked here; the shuffle itself is engine.rng's.
             deal = secrets.randbelow(1_000_000)

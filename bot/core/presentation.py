@@ -56,7 +56,7 @@ def refuse(ctx: Ctx, key: str, **params: Any) -> Reply:
 
 
 def game_name(lang: str, game_id: str) -> str:
-    return i18n.t(lang, f"game.{game_id}")
+    return i18n.game_name(lang, game_id)
 
 
 def pile_ids(view: dict[str, Any], kind: str) -> set[str]:

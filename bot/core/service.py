@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import i18n
+from bot.core import buttons as button_ids
 from bot.core import presentation
 from bot.core.context import Ctx
 from bot.core.presentation import Presenter
@@ -108,6 +109,7 @@ class Service:
 
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
         """Send an out-of-band reply to every adapter's push (a failing one is logged)."""
+        button_ids.describe([reply])
         for push in list(self.pushes):
             try:
                 await push(platform, chat_id, reply)

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.races")
 
+# A race is the seed's Solitario race (its ranking reads Solitario's ``score_move``): the one
+# game it is written for, so naming it is clearer than a fact every other game would lack.
 GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
@@ -68,7 +71,7 @@ SENZA_TEMPO_WORDS = (
     "sintiempo",
     "sin_tiempo",
 )
-FACES = "napoletane"
+FACES = engine.game_info(GAME).default_faces
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,8 +48,10 @@ if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
 
+# This module plays Cartas Maestras' own table rules (seats, masters won, computer players,
+# ratings): the one table game, so naming it is clearer than a search for "the" table game.
 GAME = "maestras"
-MIN_TABLE, MAX_TABLE = 2, 8
+MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME).max_players
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
@@ -481,7 +483,7 @@ class Tables:
             (chat_id, "tables.rating_here"),
             (ratings.GLOBAL, "tables.rating_global"),
         ):
-            rating = await ratings.rating_of(self.store, platform, scope, player_id)
+            rating = await ratings.rating_of(self.store, platform, scope, player_id, GAME)
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core.sessions import iso
 from bot.replies import Reply
@@ -77,7 +78,8 @@ async def leaderboard_link(
     lang = ctx.lang
     if scope == "global":
         day = ctx.now.date().isoformat()
-        path = daily_path(games[0], day) if len(games) == 1 and games[0] != "maestras" else "/"
+        one_daily = len(games) == 1 and engine.game_info(games[0]).daily is not None
+        path = daily_path(games[0], day) if one_daily else "/"
         return Reply(
             key="web.link.global", text=i18n.t(lang, "web.link.global", url=url(core, path))
         )

@@ -128,18 +128,37 @@ class Console:
         self.out.flush()
 
 
-async def serve(
-    core: Core, settings: Any = None, stdin: TextIO | None = None, out: TextIO | None = None
-) -> None:
-    """Read lines until end of input, answering each (the no-token default of ``python -m bot``)."""
-    stdin = stdin or sys.stdin
-    console = Console(core, out or sys.stdout)
-    core.set_push(console.push)
-    console.banner()
-    loop = asyncio.get_running_loop()
-    while True:
-        # Reading stdin blocks: do it in a thread so timers on the loop keep running.
-        line = await loop.run_in_executor(None, stdin.readline)
-        if not line:
-            return
-        await console.handle_line(line)
+class ConsolePlatform:
+    """The console as an ``Adapter`` (the no-token default of ``python -m bot``): reads lines
+    until end of input or ``stop``, answering each."""
+
+    name = PLATFORM
+
+    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stdin = stdin
+        self.out = out
+        self._stopping = asyncio.Event()
+
+    async def run(self, core: Core, settings: Any = None) -> None:
+        stdin = self.stdin or sys.stdin
+        console = Console(core, self.out or sys.stdout)
+        core.set_push(console.push)
+        console.banner()
+        loop = asyncio.get_running_loop()
+        stopped = asyncio.ensure_future(self._stopping.wait())
+        try:
+            while not self._stopping.is_set():
+                # Reading stdin blocks: do it in a thread so timers on the loop keep running.
+                read = loop.run_in_executor(None, stdin.readline)
+                await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                if not read.done():
+                    return  # stopped while waiting for a line (the thread ends with the input)
+                line = read.result()
+                if not line:
+                    return
+                await console.handle_line(line)
+        finally:
+            stopped.cancel()
+
+    async def stop(self) -> None:
+        self._stopping.set()

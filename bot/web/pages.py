@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
 
+import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES
 from bot.features import leaderboards, streaks
@@ -73,7 +74,7 @@ class Board:
 
 
 def game_name(lang: str, game_id: str) -> str:
-    return i18n.t(lang, f"game.{game_id}")
+    return i18n.game_name(lang, game_id)
 
 
 def outcome_word(lang: str, outcome: str) -> str:
@@ -286,7 +287,6 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
 def step_png(game: Replay, step: int, lang: str) -> bytes:
     """The board after ``step`` moves (0: the start), drawn by ``renderer.render`` from the
     public view. Pure and synchronous: the page calls it in an executor."""
-    import engine
     import renderer
 
     position = engine.replay(game.game_id, game.deal, game.seats, game.options, game.moves[:step])
@@ -306,10 +306,9 @@ def animation(game: Replay, lang: str) -> bytes:
 
 def start_png(game_id: str, deal: int, lang: str) -> bytes:
     """A deal's first board (the daily page, once its day is over)."""
-    import engine
     import renderer
 
-    faces = "napoletane" if game_id == "solitario" else "francesi"
+    faces = engine.game_info(game_id).default_faces
     view = engine.new_game(game_id, deal, None, {}).view(None)
     return renderer.render(game_id, view, faces=faces, lang=lang, words=i18n.board_words(lang))
 
@@ -337,7 +336,7 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
     since = leaderboards.since_day(period, today)
     boards: list[Board] = []
     for game_id in ALL_GAMES:
-        if game_id == "maestras":
+        if engine.game_info(game_id).table:  # ranked per table: wins and masters
             table = await leaderboards.table_rows(core.store, platform, chat_id, since)
             if table:
                 board = Board(game_id, game_name(lang, game_id), columns(lang, game_id))

@@ -99,7 +99,7 @@ def used_keys() -> tuple[set[str], set[str], set[str]]:
 def test_the_scan_sees_literal_conditional_and_built_keys() -> None:
     asked, literals, prefixes = used_keys()
     assert {"play.started", "move.no_game", "race.opened_senza_tempo", "button.undo"} <= asked
-    assert {"cmd.", "error.", "outcome.", "game."} <= prefixes
+    assert {"cmd.", "error.", "outcome.", "stats.best.", "pile."} <= prefixes
     assert "tables.plays" in literals  # a reply key that is no catalogue key
     assert {"web.home.title", "web.daily.deal_hidden"} <= asked  # asked for by the web templates
     assert "web.period." in prefixes
