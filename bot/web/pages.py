@@ -9,7 +9,7 @@ link) raises :class:`NotFound`. The privacy rules live here, in one place:
   player page only for them, and drop the rows of players who are not;
 * a chat's own page names everyone who played in that chat (``/web hide`` keeps them there);
 * a deal (its number, its first board, a replay of it) is shown only once every day whose
-  daily challenge it is, is over;
+  daily challenge it is, is over, and a race board's replay once its round is over;
 * no page holds a platform user id, a chat id or name, or a hand: players are named by their
   random public id, and a replay draws only the public view.
 """
@@ -30,6 +30,7 @@ from bot.features import leaderboards, streaks
 from bot.features import web as links
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.features.leaderboards import Entry
+from bot.storage import ACTIVE, SessionRecord
 from bot.storage.web import FORMER_PREFIX
 
 if TYPE_CHECKING:
@@ -123,6 +124,18 @@ async def deal_is_secret(core: Service, game_id: str, deal: int, today: date) ->
     return any(date.fromisoformat(day) >= today for day in days)
 
 
+async def held_back(core: Service, record: SessionRecord, today: date) -> bool:
+    """Whether a finished game's replay must wait: its deal is a challenge still running
+    (today's daily), or it is a race board whose round others are still playing."""
+    if await deal_is_secret(core, record.game_id, record.deal, today):
+        return True
+    entry = await core.store.race_entry_of(record.id)
+    if entry is None:
+        return False
+    race_id, round_number = entry
+    return await core.store.active_boards_in_round(race_id, round_number, ACTIVE) > 0
+
+
 # ----- home and daily pages ----------------------------------------------------------------------
 async def day_board(
     core: Service, lang: str, game_id: str, day: date, today: date, limit: int | None = None
@@ -203,7 +216,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
     recent = []
     for session_id, game_id, score, outcome, won, finished_at, ranked, moves in rows:
         record = await core.store.get_session(str(session_id))
-        held = record is None or await deal_is_secret(core, str(game_id), record.deal, today)
+        held = record is None or await held_back(core, record, today)
         recent.append({
             "game": game_name(lang, str(game_id)), "outcome": outcome_word(lang, str(outcome)),
             "score": int(score), "moves": int(moves), "daily": bool(ranked), "won": bool(won),
@@ -279,7 +292,7 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
         if seats.count(seats[-1]) > 1:
             seats[-1] = f"{shown} {index + 1}"
     moves = await core.store.load_moves(session_id)
-    held = await deal_is_secret(core, record.game_id, record.deal, today)
+    held = await held_back(core, record, today)
     return Replay(session_id, record.game_id, record.deal, record.faces, dict(record.options),
                   seats, names, moves, held)  # fmt: skip
 

@@ -91,7 +91,7 @@ async def test_the_deal_and_replays_wait_until_the_day_is_over(core: Core, clock
         rows = await core.store.fetch("SELECT session_id FROM results WHERE player_id = 'uid-1001'")
         session_id = rows[0][0]
         status, replay = await page(client, f"/replay/{session_id}")
-        assert status == 200 and "is shown once its day is over" in replay
+        assert status == 200 and "is shown once the challenge it belongs to is over" in replay
         assert ".png" not in replay and ".gif" not in replay
         assert (await client.get(f"/replay/{session_id}/1.png")).status == 404
         assert (await client.get(f"/replay/{session_id}.gif")).status == 404
@@ -244,3 +244,23 @@ async def test_a_player_without_a_daily_is_not_named_publicly(core: Core, clock:
         assert (await client.get(f"/replay/{row[0]}")).status == 404
         _, html = await page(client, "/")
         assert "Eve" not in html
+
+
+async def test_a_race_boards_replay_waits_for_the_round_to_end(core: Core, clock: FakeClock):
+    ana, bea = Person(core, "uid-3001", "Ana"), Person(core, "uid-3002", "Bea")
+    for person in (ana, bea):
+        await person.daily("imaginary13", 0)  # both may be named publicly
+    clock.advance(days=1)
+    await ana.say("/race 5")
+    await bea.say("/join")
+    await ana.say("/start")
+    await ana.say("/resign")
+    rows = await core.store.fetch("SELECT session_id FROM results WHERE game_id = 'solitario'")
+    (board,) = [r[0] for r in rows]
+    async with web_client(core, clock) as client:
+        status, html = await page(client, f"/replay/{board}")
+        assert status == 200 and "is shown once" in html and ".png" not in html
+    await bea.say("/resign")
+    async with web_client(core, clock) as client:
+        status, html = await page(client, f"/replay/{board}")
+        assert status == 200 and f'src="/replay/{board}/' in html
