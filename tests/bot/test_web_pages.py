@@ -264,3 +264,30 @@ async def test_a_race_boards_replay_waits_for_the_round_to_end(core: Core, clock
     async with web_client(core, clock) as client:
         status, html = await page(client, f"/replay/{board}")
         assert status == 200 and f'src="/replay/{board}/' in html
+
+
+async def test_odd_addresses_get_a_page_never_a_server_error(core: Core, three):
+    odd = ["%00", "..%2F..%2Fetc%2Fpasswd", "é", "🂡", "a" * 300, "%3Cb%3E", "0", "-1", " ", "%25"]
+    async with web_client(core) as client:
+        for word in odd:
+            for path in (f"/{word}", f"/daily/{word}/{TODAY}", f"/daily/imaginary13/{word}",
+                         f"/player/{word}", f"/replay/{word}", f"/replay/{word}/0.png",
+                         f"/chat/{word}", f"/replay/{word}?step={word}", f"/?lang={word}"):  # fmt: skip
+                response = await client.get(path)
+                assert response.status in (200, 404), path
+                assert response.content_type == "text/html", path
+
+
+async def test_a_failure_while_building_a_page_gets_a_short_page_not_a_trace(
+    core: Core, three, monkeypatch: pytest.MonkeyPatch
+):
+    from bot.web import pages
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(pages, "home", broken)
+    async with web_client(core) as client:
+        status, html = await page(client, "/", lang="it")
+    assert status == 503 and "Qualcosa è andato storto" in html
+    assert "database" not in html and "Traceback" not in html
