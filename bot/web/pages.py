@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES
-from bot.features import leaderboards, streaks
+from bot.features import leaderboards, ratings, streaks
 from bot.features import web as links
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.features.leaderboards import Entry
@@ -223,19 +223,19 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
             "day": date.fromisoformat(str(finished_at)[:10]),
             "replay": None if held else str(session_id),
         })  # fmt: skip
-    ratings = []
+    shown_ratings = []
     for game_id in ALL_GAMES:
-        rating = await core.store.rating_row(platform, "*", game_id, user)
-        if rating is not None:
-            mu, sigma, games = rating
-            ratings.append({"game": game_name(lang, game_id), "rating": round(mu - 3 * sigma, 1),
-                            "tables": games})  # fmt: skip
+        rating = await ratings.rating_of(core.store, platform, ratings.GLOBAL, user, game_id)
+        if rating is not None:  # the number /stats shows, everywhere (not one chat's)
+            shown_ratings.append({"game": game_name(lang, game_id), "rating": rating.shown,
+                                  "tables": rating.games})  # fmt: skip
     games = [
         {"game": game_name(lang, s.game_id), "games": s.games, "wins": s.wins,
          "best": best_text(lang, s)}
         for s in per_game
     ]  # fmt: skip
-    return {"name": name, "games": games, "streak": streak, "recent": recent, "ratings": ratings}
+    return {"name": name, "games": games, "streak": streak, "recent": recent,
+            "ratings": shown_ratings}  # fmt: skip
 
 
 async def player_name(core: Service, platform: str, user: str) -> str:
@@ -274,8 +274,8 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
     if not public:
         raise NotFound(session_id)
     ids = await core.store.public_ids(public)
-    names = []
-    seats = []
+    names: list[dict[str, Any]] = []
+    seats: list[str] = []
     for index, user in enumerate(record.players):
         key = (record.platform, user)
         if key in public:

@@ -178,6 +178,12 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         status, html = await page(client, f"/replay/{table_id}", lang="es")
         assert status == 200 and "un antiguo jugador" in main_text(html)
         assert "Bea" in main_text(html)
+        # Bea's page: her table rating, the number /stats shows
+        (bea_page,) = links(html, "player")
+        _, html = await page(client, f"/player/{bea_page}")
+        rating = await core.store.rating_row("telegram", "*", "maestras", "bea")
+        shown = round((rating[0] - 3 * rating[1]) * 10)
+        assert f"Cartas Maestras rating: {shown} over 1 table" in main_text(html)
     # /stats of Ana now knows nothing of her
     assert (await chat.say("ana", "/stats"))[0].key == "stats.none"
 
