@@ -49,7 +49,7 @@ def rows_of(html: str) -> list[list[str]]:
     body = html[html.find("<tbody>") : html.find("</tbody>")]
     return [
         [
-            unescape(re.sub(r"<[^>]+>", "", cell)).strip()
+            unescape(re.sub(r"<[^>]+>", "", cell.replace("<br>", "|"))).strip()
             for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
         ]
         for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
@@ -157,8 +157,12 @@ async def test_a_player_page_shows_games_streaks_and_recent_games(
     assert status == 200
     text = main_text(html)
     assert "Ana" in text and "Daily streak: 2 days now, 2 days at best" in text
-    games = {row[0]: row[1:3] for row in rows_of(html)}
+    games = {row[0].split("|")[0]: row[1:3] for row in rows_of(html)}
     assert games == {"Canfield": ["1", "0"], "Imaginary Thirteen": ["2", "0"]}
+    bests = {row[0].split("|")[0]: row[0].split("|")[1] for row in rows_of(html)}
+    assert (
+        bests["Imaginary Thirteen"] == "cards 3 · moves " + bests["Imaginary Thirteen"].split()[-1]
+    )
     assert text.count("Resigned") == 3
     # yesterday's daily and the Canfield game link their replays; today's daily does not yet
     assert len(links(html, "replay")) == 2
