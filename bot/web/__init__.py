@@ -58,8 +58,9 @@ HERE = Path(__file__).resolve().parent
 PAGE_SECONDS = 10
 #: images of finished games never change: kept longer by browsers and proxies
 IMAGE_SECONDS = 3600
-#: pages and images kept in memory at most
+#: pages and images kept in memory at most, and their bytes at most
 CACHE_ENTRIES = 256
+CACHE_BYTES = 48 * 1024 * 1024
 
 SERVICE_KEY: web.AppKey[Any] = web.AppKey("tavolo_web_service", object)
 CLOCK_KEY: web.AppKey[Any] = web.AppKey("tavolo_web_clock", object)
@@ -102,12 +103,25 @@ def reader_language(query_lang: str | None, accept_language: str | None) -> tupl
 
 
 # ----- the page cache ------------------------------------------------------------------------
+def _size(value: Any) -> int:
+    """Bytes a kept value holds: a page (body, etag) or an image."""
+    if isinstance(value, bytes):
+        return len(value)
+    if isinstance(value, tuple) and value and isinstance(value[0], bytes):
+        return len(value[0])
+    return 0
+
+
 class PageCache:
     """Built responses by key for a few seconds; concurrent requests for a page being built
-    wait for that one build (a burst of readers costs one set of database reads)."""
+    wait for that one build (a burst of readers costs one set of database reads). At most
+    ``entries`` values and ``max_bytes`` bytes are kept (a replay's GIF may be megabytes):
+    the least recently used go first."""
 
-    def __init__(self, entries: int = CACHE_ENTRIES) -> None:
+    def __init__(self, entries: int = CACHE_ENTRIES, max_bytes: int = CACHE_BYTES) -> None:
         self.entries = entries
+        self.max_bytes = max_bytes
+        self.bytes = 0
         self._kept: OrderedDict[tuple[Any, ...], tuple[float, Any]] = OrderedDict()
         self._building: dict[tuple[Any, ...], asyncio.Future[Any]] = {}
 
@@ -133,14 +147,24 @@ class PageCache:
         finally:
             self._building.pop(key, None)
         future.set_result(value)
-        self._kept[key] = (time.monotonic() + seconds, value)
-        self._kept.move_to_end(key)
-        while len(self._kept) > self.entries:
-            self._kept.popitem(last=False)
+        self._keep(key, time.monotonic() + seconds, value)
         return value
+
+    def _keep(self, key: tuple[Any, ...], until: float, value: Any) -> None:
+        old = self._kept.pop(key, None)
+        if old is not None:
+            self.bytes -= _size(old[1])
+        if _size(value) > self.max_bytes:
+            return  # bigger than the whole budget: served, not kept
+        self._kept[key] = (until, value)
+        self.bytes += _size(value)
+        while len(self._kept) > self.entries or self.bytes > self.max_bytes:
+            _, (_, dropped) = self._kept.popitem(last=False)
+            self.bytes -= _size(dropped)
 
     def clear(self) -> None:
         self._kept.clear()
+        self.bytes = 0
 
 
 # ----- responses -----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ no page shows a platform user id or a chat."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from collections.abc import AsyncIterator
@@ -295,3 +296,29 @@ async def test_a_failure_while_building_a_page_gets_a_short_page_not_a_trace(
         status, html = await page(client, "/", lang="it")
     assert status == 503 and "Qualcosa è andato storto" in html
     assert "database" not in html and "Traceback" not in html
+
+
+async def test_the_page_cache_keeps_a_bounded_number_of_bytes():
+    from bot.web import PageCache
+
+    cache = PageCache(entries=10, max_bytes=1000)
+
+    async def value(size: int) -> bytes:
+        return b"x" * size
+
+    for index in range(6):
+        await cache.get(("image", index), 60, lambda: value(300))
+    assert cache.bytes <= 1000 and len(cache._kept) == 3  # the oldest went first
+    assert ("image", 5) in cache._kept and ("image", 0) not in cache._kept
+    await cache.get(("big",), 60, lambda: value(5000))  # served, never kept
+    assert ("big",) not in cache._kept and cache.bytes <= 1000
+    builds = []
+
+    async def counted() -> bytes:
+        builds.append(1)
+        await asyncio.sleep(0.01)
+        return b"page"
+
+    # ten readers at once: one build
+    await asyncio.gather(*(cache.get(("page",), 60, counted) for _ in range(10)))
+    assert len(builds) == 1
