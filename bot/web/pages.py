@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import TYPE_CHECKING, Any
@@ -326,8 +327,16 @@ def start_png(game_id: str, deal: int, lang: str) -> bytes:
     return renderer.render(game_id, view, faces=faces, lang=lang, words=i18n.board_words(lang))
 
 
+#: the web page draws on a thread of its own: readers' images queue behind each other and
+#: never take the threads that draw the boards of games being played (the default executor)
+_drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavolo-web")
+
+
 async def in_executor(func: Any, *args: Any) -> Any:
-    return await asyncio.get_running_loop().run_in_executor(None, functools.partial(func, *args))
+    """``func(*args)`` on the web page's drawing thread."""
+    return await asyncio.get_running_loop().run_in_executor(
+        _drawing, functools.partial(func, *args)
+    )
 
 
 # ----- a chat's own page ---------------------------------------------------------------------
