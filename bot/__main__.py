@@ -115,8 +115,27 @@ async def serve(core: Core, settings: Any, adapters: Sequence[Adapter]) -> None:
             raise result
 
 
+def web_base_url(settings: Settings) -> str | None:
+    """Where links in replies point: ``WEB_BASE_URL``, else the local HTTP server when
+    ``HTTP_PORT`` is set (reachable from this machine only), else nowhere (no links).
+
+    >>> web_base_url(Settings(web_base_url="https://tavolo.example/"))
+    'https://tavolo.example'
+    >>> web_base_url(Settings()) is None
+    True
+    """
+    if settings.web_base_url:
+        return settings.web_base_url.rstrip("/")
+    port = getattr(settings, "http_port", None)  # the HTTP server's settings (issue 27)
+    if port:
+        host = getattr(settings, "http_host", None) or "127.0.0.1"
+        return f"http://{host}:{port}"
+    return None
+
+
 async def run(settings: Settings, console: bool) -> None:
     core = await Core.create(settings.database_url, settings.default_language)
+    core.service.web_base_url = web_base_url(settings)
     try:
         chosen = chosen_platforms(settings, console)
         adapters = [choice.make() for choice in chosen]

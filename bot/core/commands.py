@@ -38,6 +38,8 @@ COMMANDS: tuple[str, ...] = (
     "daily",
     "leaderboard",
     "stats",
+    "web",
+    "forgetme",
     "replay",
     "rules",
     "help",

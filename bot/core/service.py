@@ -74,6 +74,9 @@ class Service:
         # Every adapter's push; each gets every out-of-band reply and keeps its platform's
         # (they filter by platform), so Discord and Telegram can run side by side.
         self.pushes: list[Push] = []
+        #: the web page's public address for links in replies (``WEB_BASE_URL``, or the local
+        #: ``HTTP_PORT`` server); None: the web page is off and replies carry no link
+        self.web_base_url: str | None = None
 
     # ----- words ----------------------------------------------------------------------------
     reply = staticmethod(presentation.reply)

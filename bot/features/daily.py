@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot.core.commands import game_id_of
 from bot.core.sessions import iso
+from bot.features import web
 from bot.features.daily_share import share_text
 from bot.replies import Reply
 from bot.storage import OVER, AlreadyExists, Storage
@@ -458,4 +459,8 @@ async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:
     reply = core.say(ctx, "daily.accepted")
     reply.text = reply.text + "\n\n" + text
     reply.params["share"] = text
+    link = web.daily_link(core, ctx.lang, game_id, attempt.day)
+    if link is not None:
+        reply.text += "\n\n" + link
+        reply.params["link"] = link
     return [reply]

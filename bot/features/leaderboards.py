@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
+from bot.features import web
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.replies import Reply
 from bot.storage import Storage
@@ -176,6 +177,13 @@ def cell(lang: str, column: Column, entry: Entry) -> str:
     return str(entry.score)
 
 
+def score_cells(lang: str, game_id: str, entry: Entry) -> list[str]:
+    """The cells after the player's name: the game's ranking columns (``lb.cols.<game>``)."""
+    ranking = engine.game_info(game_id).ranking
+    assert ranking is not None, "cells of single results are for games that rank them"
+    return [cell(lang, column, entry) for column in ranking.columns]
+
+
 def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
     ranking = engine.game_info(game_id).ranking
     assert ranking is not None, "boards of single results are for games that rank them"
@@ -191,7 +199,11 @@ def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, En
 
 
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
-    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table."""
+    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table (and the
+    matching web page's link when the web page is on); ``/leaderboard web [new]`` gives the
+    chat's private leaderboards link."""
+    if args and args[0].lower() == "web":
+        return await web.leaderboard_web(core, ctx, args[1:])
     games: list[str] = list(ALL_GAMES)
     period, scope = "today", "here"
     for word in args:
@@ -243,9 +255,12 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             lines += _board_lines(lang, game_id, i18n.t(lang, "lb.casual", game=name), placed)
         if lines:
             blocks.append(lines)
+    # The link is its own message: inside the table's fixed-width block it could not be tapped.
+    link = await web.leaderboard_link(core, ctx, games, scope, period)
+    links = [link] if link is not None else []
     if not blocks:
-        return [core.say(ctx, "leaderboard.empty")]
+        return [core.say(ctx, "leaderboard.empty"), *links]
     title = i18n.t(lang, f"leaderboard.header_{period}") + " · " + i18n.t(lang, f"lb.scope.{scope}")
     text = "\n\n".join(["\n".join(b) for b in [[title], *blocks]])
     return [Reply(key="leaderboard.text", text=text,
-                  params={"period": period, "scope": scope, "preformatted": True})]  # fmt: skip
+                  params={"period": period, "scope": scope, "preformatted": True}), *links]  # fmt: skip

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES, mention_name
+from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import Entry, sort_key
 from bot.replies import Reply
@@ -166,6 +167,9 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
     # Ratings and table numbers come from the tables feature.
     lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
+    page = await web.player_link(core, lang, ctx.req.platform, player_id)
+    if page is not None:
+        lines.append(page)
     params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
               "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game},
               "median_win_seconds": {g: t.total_seconds() for g, t in times.items()}}  # fmt: skip

@@ -72,7 +72,7 @@ ACK_BUDGET = 2.0
 #: interaction tokens live 15 minutes; use them for private follow-ups a little less long
 TOKEN_LIFETIME = 14 * 60
 #: commands whose answer is private: defer them ephemerally when the core is slow
-PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules"})
+PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules", "web", "forgetme"})
 #: the core's turn announcement: its ``mentions`` are the player whose turn comes
 TURN_KEY = "table.turn"
 

@@ -190,6 +190,10 @@ def timer_argument(value: str | None) -> str | None:
 
 _PERIODS = [app_commands.Choice(name=_o(f"choice.{p}"), value=p) for p in ("today", "week", "all")]
 _SCOPES = [app_commands.Choice(name=_o(f"choice.{s}"), value=s) for s in ("here", "global")]
+#: /leaderboard's web option: this channel's private page link, or a new one (the old revoked)
+_WEB_LINKS = [app_commands.Choice(name=_o(f"choice.web_{w}"), value=w) for w in ("link", "new")]
+#: /web's action: the player's page, off the public pages, back on them
+_WEB_ACTIONS = [app_commands.Choice(name=_o(f"choice.web_{w}"), value=w) for w in ("hide", "show")]
 
 
 def _mention(user: discord.abc.User | None) -> str | None:
@@ -269,17 +273,35 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
 
     @tree.command(name="leaderboard", description=_d("leaderboard", "Leaderboards"))
     @app_commands.describe(
-        game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope")
-    )
+        game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope"),
+        web=_o("option.web_link"),
+    )  # fmt: skip
     @app_commands.autocomplete(game=complete_game)
-    @app_commands.choices(period=_PERIODS, scope=_SCOPES)
+    @app_commands.choices(period=_PERIODS, scope=_SCOPES, web=_WEB_LINKS)
     async def leaderboard(
         interaction: discord.Interaction,
         game: str | None = None,
         period: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
+        web: app_commands.Choice[str] | None = None,
     ) -> None:
+        if web is not None:  # /leaderboard web [new]: the channel's private page
+            await run(interaction, "leaderboard", "web", "new" if web.value == "new" else None)
+            return
         await run(interaction, "leaderboard", game, period and period.value, scope and scope.value)
+
+    @tree.command(name="web", description=_d("web", "Your web page"))
+    @app_commands.describe(action=_o("option.web_action"))
+    @app_commands.choices(action=_WEB_ACTIONS)
+    async def web_page(
+        interaction: discord.Interaction, action: app_commands.Choice[str] | None = None
+    ) -> None:
+        await run(interaction, "web", action and action.value)
+
+    @tree.command(name="forgetme", description=_d("forgetme", "Delete what Tavolo keeps about you"))
+    @app_commands.describe(confirm=_o("option.forgetme_confirm"))
+    async def forgetme(interaction: discord.Interaction, confirm: bool = False) -> None:
+        await run(interaction, "forgetme", "confirm" if confirm else None)
 
     @tree.command(name="rules", description=_d("rules", "The rules of a game"))
     @app_commands.describe(game=_o("option.game"))

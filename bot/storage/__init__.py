@@ -11,6 +11,7 @@ One module per concern, mixed into the one ``Storage`` object the bot holds:
 - ``claims``: once-only work across processes (a claim row with a lease)
 - ``updates``: platform update ids already handled (a redelivered update is dropped)
 - ``focus``: each player's game in focus in a chat, and the Yes/No questions awaiting an answer
+- ``web``: the web page's public player ids, ``/web hide``, chat links and ``/forgetme``
 - ``migrations/``: the numbered schema, one module per migration, shared by both backends
 - ``backend``: the SQLite and PostgreSQL connections; ``base``: opening and migrating
 
@@ -55,6 +56,7 @@ from bot.storage.records import (
 from bot.storage.results import ResultsStore
 from bot.storage.sessions import SessionsStore
 from bot.storage.updates import UpdatesStore
+from bot.storage.web import WebStore
 
 
 class Storage(
@@ -67,6 +69,7 @@ class Storage(
     ClaimsStore,
     UpdatesStore,
     FocusStore,
+    WebStore,
 ):
     """The bot's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 

@@ -19,6 +19,7 @@ from bot.storage.migrations import (
     m007_claims,
     m008_race_moves,
     m009_focus,
+    m010_web,
 )
 
 _MODULES: list[ModuleType] = [
@@ -31,6 +32,7 @@ _MODULES: list[ModuleType] = [
     m007_claims,
     m008_race_moves,
     m009_focus,
+    m010_web,
 ]
 
 
