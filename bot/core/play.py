@@ -204,7 +204,7 @@ class SoloPlay:
         if not games:
             return None, await core.no_game(ctx)
         if action == "board" or len(games) == 1:
-            return (await core.focused(ctx, games) or core._default(ctx, games)), None
+            return (await core.focused(ctx, games) or core.default_game(ctx, games)), None
         if action == "undo":
             undoable = [g for g in games if await self.may_undo(g)]
             if not undoable:
