@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from babel.lists import format_list
+
 from bot import i18n
 from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
@@ -223,8 +225,9 @@ class Races:
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
         if await self.tables.chat_is_taken(platform, chat_id):
             return [core.refuse(ctx, "challenge.exists")]
-        if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
-            return [core.refuse(ctx, "race.busy")]
+        busy = await self._busy_refusal(ctx)
+        if busy is not None:
+            return [busy]
         try:
             lobby = await core.sessions.new_table(
                 platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now)
@@ -240,12 +243,32 @@ class Races:
         return [opened, await core.board(ctx, lobby, fresh=True)]
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
-        if (
-            await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
-            is not None
-        ):
-            return [self.core.refuse(ctx, "race.busy")]
+        busy = await self._busy_refusal(ctx)
+        if busy is not None:
+            return [busy]
         return await self.tables.join(ctx, lobby)
+
+    async def _busy_refusal(self, ctx: Ctx) -> Reply | None:
+        """A racer plays no solo game beside the race in this chat: the refusal names each open
+        game (the daily as the daily) and the command that ends it, or None when there is none."""
+        core = self.core
+        solos = await core.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        if not solos:
+            return None
+        lang = ctx.lang
+        named = []
+        for session in solos:
+            game = core.game_name(lang, session.record.game_id)
+            moves = session.game.move_number if session.game is not None else 0
+            key = "race.busy_daily" if session.record.ranked else "race.busy_game"
+            named.append(i18n.t(lang, key, game=game, move=moves))
+        commands = sorted({f"/resign {s.record.game_id}" for s in solos})
+        return core.refuse(
+            ctx,
+            "race.busy",
+            games=format_list(named, locale=lang),
+            resign=format_list(commands, style="or", locale=lang),
+        )
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         """The creator starts the race before the join window closes."""

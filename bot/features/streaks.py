@@ -69,6 +69,10 @@ async def daily_days(store: Storage, platform: str, player_id: str) -> list[date
     ]
 
 
+#: outcomes that never count as a player's best result (the game was given up, not played out)
+NOT_A_BEST = frozenset({"resigned"})
+
+
 @dataclass(frozen=True, slots=True)
 class GameStats:
     """One game's numbers for one player."""
@@ -78,6 +82,7 @@ class GameStats:
     wins: int
     best: Entry | None  # the best result by the game's leaderboard order (solo games)
     masters: int = 0
+    table: bool = False  # a table game: no best, the masters won in all instead
 
 
 async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
@@ -91,10 +96,12 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
         per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)
     ):
         results = per_game[game_id]
-        entries = [Entry(*r[1:7]) for r in results]
-        best = None if game_id == "maestras" else min(entries, key=lambda e: sort_key(game_id, e))
+        # A resigned game is nobody's best: "best Resigned, 0 points" told the player nothing.
+        entries = [Entry(*r[1:7]) for r in results if r[6] not in NOT_A_BEST]
+        table = game_id == "maestras"
+        best = None if table or not entries else min(entries, key=lambda e: sort_key(game_id, e))
         found.append(GameStats(game_id, len(results), sum(int(r[7]) for r in results), best,
-                               sum(int(r[8]) for r in results)))  # fmt: skip
+                               sum(int(r[8]) for r in results), table))  # fmt: skip
     return found
 
 
@@ -120,10 +127,20 @@ def clock_text(spent: timedelta) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+def _game_line(core: Service, lang: str, stats: GameStats) -> str:
+    """One game's line of ``/stats``: games, wins (counted in the language's plural forms) and
+    the best result, or the masters won in all for a table game."""
+    params = {"game": core.game_name(lang, stats.game_id), "games": stats.games, "wins": stats.wins}
+    if stats.table:
+        return i18n.t(lang, "stats.game_line_masters", masters=stats.masters, **params)
+    if stats.best is None:
+        return i18n.t(lang, "stats.game_line_no_best", **params)
+    return i18n.t(lang, "stats.game_line", best=_best_text(lang, stats), **params)
+
+
 def _best_text(lang: str, stats: GameStats) -> str:
     best = stats.best
-    if best is None:
-        return i18n.t(lang, "stats.masters", masters=stats.masters)
+    assert best is not None  # _game_line asks only when there is one
     if stats.game_id == "squadratik":
         return i18n.t(lang, "stats.best.squadratik", result=i18n.t(lang, f"daily.outcome.{best.outcome}"),
                       points=best.score)  # fmt: skip
@@ -151,8 +168,7 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     lines = [i18n.t(lang, "stats.header", name=name)]
     times = await median_win_times(core.store, ctx.req.platform, player_id)
     for stats in per_game:
-        lines.append(i18n.t(lang, "stats.game_line", game=core.game_name(lang, stats.game_id),
-                            games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
+        lines.append(_game_line(core, lang, stats))
         rate = round(100 * stats.wins / stats.games)
         if stats.game_id in times:
             lines.append(
