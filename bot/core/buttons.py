@@ -42,6 +42,7 @@ VERBS = frozenset(
         "join",
         "leave",
         "start",
+        "kick",  # the answer to "which player?" of /kick (arg: "<seat index>.<seat check>")
     }
 )
 

@@ -21,7 +21,8 @@ from statistics import median
 from typing import TYPE_CHECKING
 
 from bot import i18n
-from bot.core.commands import ALL_GAMES, mention_name
+from bot.core.commands import ALL_GAMES
+from bot.core.names import player_query, short_name
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import Entry, sort_key
 from bot.replies import Reply
@@ -155,9 +156,13 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     """``/stats [@player]``: games, wins and best result per game, current and best streak."""
     player_id, name = ctx.user, ctx.req.user_name
     if args:
-        found = await core.store.find_player(ctx.req.platform, mention_name(args[0]))
+        # /stats Ana María, /stats "Ana María", /stats @ana_maria: the whole line names one player
+        query = player_query(args)
+        found = None
+        for spelling in dict.fromkeys((query, query.replace("_", " "), " ".join(query.split()))):
+            found = found or await core.store.find_player(ctx.req.platform, spelling)
         if found is None:
-            return [core.refuse(ctx, "stats.unknown_player", name=args[0][:64])]
+            return [core.refuse(ctx, "stats.unknown_player", name=short_name(query))]
         player_id, name = found
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)
