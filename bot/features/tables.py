@@ -228,6 +228,8 @@ class Tables:
             started.text += "\n" + i18n.t(
                 ctx.lang, "tables.timer", timer=timer_text(ctx.lang, play.timer_seconds)
             )
+            # the first turns often offer only Pass: say why before anyone wonders
+            started.text += "\n" + i18n.t(ctx.lang, "tables.opening_rule")
             return [started, await core.board(ctx, table), core.turn_announcement(ctx.lang, table)]
 
     async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
