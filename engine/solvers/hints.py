@@ -211,7 +211,7 @@ def _round_turned_for_nothing(game: Any) -> bool:
     """Whether the moves since the board last changed (stock turns only) include a whole
     round of the stock, back to the waste the player sees now, with no waste card on the
     way that had a use: then turning again shows nothing new. The turns are taken back on
-    ``game`` and played again, so it ends as it was."""
+    ``game``, which is then put back exactly as it was."""
     if not hasattr(game, "_search_key"):
         return False
     turns = 0
@@ -220,21 +220,21 @@ def _round_turned_for_nothing(game: Any) -> bool:
             break
         turns += 1
     now = game._search_key()
-    undone = 0
+    here, moves, stack = game._snapshot(), list(game.moves), list(game._undo_stack)
     try:
         for _ in range(turns):
             game.undo()
-            undone += 1
             if _useful_here(game):
                 return False
             if game._search_key() == now:
                 return True
         return False
-    except IllegalMove:  # a game without its history (built from a layout): nothing seen
+    except IllegalMove:  # no history to take back (a game built from a layout)
         return False
     finally:
-        for _ in range(undone):
-            game.play("d")
+        game._restore(here)
+        game.moves[:] = moves
+        game._undo_stack[:] = stack
 
 
 def _first(view: dict[str, Any], move: Any) -> float:
