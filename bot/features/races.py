@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING
 
 from babel.lists import format_list
 
+import engine
 from bot import i18n
+from bot.core import focus
 from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
 from bot.core.sessions import Session, iso
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.races")
 
+# A race is the seed's Solitario race (its ranking reads Solitario's ``score_move``): the one
+# game it is written for, so naming it is clearer than a fact every other game would lack.
 GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
@@ -70,7 +74,7 @@ SENZA_TEMPO_WORDS = (
     "sintiempo",
     "sin_tiempo",
 )
-FACES = "napoletane"
+FACES = engine.game_info(GAME).default_faces
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +186,12 @@ class Races:
         self._entry_cache[session_id] = found
         return found
 
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A racer's board and a race's lobby are the player's "race" (``bot.core.focus``)."""
+        if self.is_race_lobby(session) or await self.forbids_undo(session):
+            return "race"
+        return None
+
     async def forbids_undo(self, session: Session) -> bool:
         """Undo is refused on a race board."""
         return not session.is_table and await self.entry_of(session.id) is not None
@@ -250,23 +260,19 @@ class Races:
 
     async def _busy_refusal(self, ctx: Ctx) -> Reply | None:
         """A racer plays no solo game beside the race in this chat: the refusal names each open
-        game (the daily as the daily) and the command that ends it, or None when there is none."""
+        game as every reply names it ("Daily Canfield, move 14") and the command that gives
+        it up (``/resign daily canfield``), or None when there is none."""
         core = self.core
         solos = await core.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
         if not solos:
             return None
         lang = ctx.lang
-        named = []
-        for session in solos:
-            game = core.game_name(lang, session.record.game_id)
-            moves = session.game.move_number if session.game is not None else 0
-            key = "race.busy_daily" if session.record.ranked else "race.busy_game"
-            named.append(i18n.t(lang, key, game=game, move=moves))
-        commands = sorted({f"/resign {s.record.game_id}" for s in solos})
+        games = [focus.OpenGame(s, focus.DAILY if s.record.ranked else focus.CASUAL) for s in solos]
+        commands = [f"/resign {focus.kind_word(lang, g.kind)} {g.game_id}" for g in games]
         return core.refuse(
             ctx,
             "race.busy",
-            games=format_list(named, locale=lang),
+            games=format_list([focus.described(lang, g) for g in games], locale=lang),
             resign=format_list(commands, style="or", locale=lang),
         )
 
@@ -343,6 +349,7 @@ class Races:
             core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number)
         )
         for player, board in boards:
+            await core.focus_players(ctx, board, [player])  # each racer's own board
             shown = await core.board(ctx, board, fresh=True)
             shown.text = i18n.t(
                 ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text

@@ -54,9 +54,9 @@ def solitario_available(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 async def test_stats_say_one_game_and_never_call_a_resigned_game_a_best(chat: FakePlatform) -> None:
     # issue 26, finding 8: /stats showed "best Resigned, 0 points"
     await chat.say("ana", "/play canfield 3")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await chat.say("ana", "/play squadratik 3")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     (stats,) = await chat.say("ana", "/stats")
     assert "Canfield: 1 game, 0 won (no best yet" in stats.text
     assert "Squadratik: 1 game, 0 won (no best yet" in stats.text
