@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -126,7 +127,8 @@ STUCK = "stuck"
 def suggest(game: Game, player: str | None) -> tuple[str, str, int] | str | None:
     """(notation, reason key, score change) of the hint for a private copy ``game``, None
     when there is none, :data:`STUCK` when no move helps (call it in an executor)."""
-    import engine.solvers.hints as search
+    # looked up by name each time: the search may be missing or replaced (tests install one)
+    search = importlib.import_module("engine.solvers.hints")
 
     advice = getattr(search, "advice", None)
     if advice is None:  # a search that only names a move (its first contract)
