@@ -42,6 +42,7 @@ from bot import i18n
 from bot.core import focus
 from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
+from bot.core.names import short_name
 from bot.core.sessions import Session, iso
 from bot.features.tables import Tables, may_manage
 from bot.replies import Reply
@@ -419,7 +420,7 @@ class Races:
             lines = [i18n.t(ctx.lang, "race.results_header")]
             for p in placed:
                 key = "race.result_line" if p.moved else "race.result_idle"
-                lines.append(i18n.t(ctx.lang, key, place=p.place, name=lobby.name_of(p.player),
+                lines.append(i18n.t(ctx.lang, key, place=p.place, name=short_name(lobby.name_of(p.player)),
                                     score=p.score, move=p.score_move))  # fmt: skip
             lobby.record.status = OVER
             lobby.record.outcome = "finished"
