@@ -212,3 +212,43 @@ async def test_a_refused_race_names_the_games_in_the_way_and_the_way_out(
     assert refused.key == "race.busy" and refused.refusal
     assert casual in refused.text and daily in refused.text and resign in refused.text
     assert refused.text.count("/resign ") == 2 and " canfield" in refused.text
+
+
+#: words a text may share with English in Spanish or Italian: names of games and faces, and a
+#: few words both languages use as they are
+SHARED_WORDS = frozenset(
+    [
+        "Canfield",
+        "Cartas",
+        "Maestras",
+        "Solitario",
+        "El",
+        "No",
+        "Completo",
+        "completo",
+        "Francesi",
+        "Napoletane",
+        "Piacentine",
+        "min",
+        "auto",
+        "UTC",
+        "Computer",
+        "Replay",
+        "replay",
+        "link",
+        "in",
+    ]
+)
+
+
+@pytest.mark.parametrize("lang", ["es", "it"])
+def test_no_text_is_an_untranslated_copy_of_the_english(lang: str) -> None:
+    untranslated = {}
+    for key in sorted(i18n.keys("en")):
+        if i18n.raw_forms(lang, key) != i18n.raw_forms("en", key):
+            continue
+        text = re.sub(r"\{[^}]*\}", " ", " ".join(i18n.raw_forms("en", key)))
+        words = set(re.findall(r"[A-Za-z]+", text)) - SHARED_WORDS
+        if words:
+            untranslated[key] = sorted(words)
+    assert untranslated == {}
