@@ -13,6 +13,7 @@ import engine
 from bot import i18n
 from bot.core import labels
 from bot.core.explain import final_phase_key
+from bot.core.names import short_name
 from bot.core.sessions import Session
 
 
@@ -55,7 +56,8 @@ def play_lines(
     A play that ends the main phase is followed by what the final phase is (or that there is
     none), so nobody meets it as a mere change of the board's header.
     """
-    lines = _play_lines(lang, game, name, player, notation, before)
+    # a long name would push the card and the path off a phone's line
+    lines = _play_lines(lang, game, short_name(name), player, notation, before)
     phase_key = final_phase_key(before or {}, game.view(None))
     if phase_key is not None:
         lines.append(i18n.t(lang, phase_key))

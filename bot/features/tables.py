@@ -224,7 +224,7 @@ class Tables:
             play = await load_play(self.store, table.id)
             self._restart_clock(play, ctx.now)
             await save_play(self.store, play)
-            order = ", ".join(table.name_of(p) for p in rec.players)
+            order = ", ".join(short_name(table.name_of(p)) for p in rec.players)
             # the new game is each person's game in focus here (their next move goes to it)
             await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
             started = core.say(ctx, "start.started", players=order)
@@ -310,7 +310,9 @@ class Tables:
         if rec.status != LOBBY:
             return [core.refuse(ctx, "game.not_active")]
         rec.players.remove(target)
-        return await self._seating_changed(ctx, table, "kick.kicked", name=table.name_of(target))
+        return await self._seating_changed(
+            ctx, table, "kick.kicked", name=short_name(table.name_of(target))
+        )
 
     async def game_kind(self, session: Session, player: str) -> str | None:
         """A started table is no longer the game of a player who left it (their seat plays

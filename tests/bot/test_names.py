@@ -104,3 +104,13 @@ async def test_a_quoted_name_of_several_words_is_one_invitation(chat: FakePlatfo
     assert opened.key == "challenge.opened"
     assert "Ana María" in opened.text and "cid" in opened.text.lower()
     assert opened.mentions == ["u9"]
+
+
+async def test_a_long_name_is_shortened_in_the_tables_text(chat: FakePlatform):
+    long = "Bartholomew Fitzgerald-Montgomery III"  # 37 characters
+    await say_as(chat, "u1", long, "/challenge")
+    await chat.say("u1", "/addbot")
+    (started, *_) = await say_as(chat, "u1", long, "/start")
+    order = started.text.splitlines()[0]
+    assert "Bartholomew Fitzgerald…" in order and long not in order
+    assert "Computer 1" in order
