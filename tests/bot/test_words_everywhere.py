@@ -252,3 +252,21 @@ def test_no_text_is_an_untranslated_copy_of_the_english(lang: str) -> None:
         if words:
             untranslated[key] = sorted(words)
     assert untranslated == {}
+
+
+@pytest.mark.parametrize(
+    ("lang", "rule"),
+    [("en", "only an ace starts a foundation"), ("es", "solo un as empieza una fundación"),
+     ("it", "solo un asso inizia una base")],
+)  # fmt: skip
+async def test_a_four_sent_to_an_empty_foundation_is_told_the_rule_it_broke(
+    chat: FakePlatform, lang: str, rule: str
+) -> None:
+    # deal 6: column 1 shows the 4 of spades; "Foundations are built by suit" was the answer
+    chat.admins.add("ana")
+    await chat.say("ana", f"/lang {lang}")
+    await chat.say("ana", "/play solitario 6")
+    assert engine.new_game("solitario", 6).view(None)["piles"][6]["cards"] == ["4s"]
+    (refused,) = await chat.say("ana", "/move 1f2")
+    assert refused.refusal and rule in refused.text
+    assert "Quattro di spade" in refused.text or lang != "it"
