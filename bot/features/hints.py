@@ -218,7 +218,12 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core.private(ctx, "hint.none")]
     if found == STUCK:
         name = core.game_name(ctx.lang, record.game_id)
-        return [core.private(ctx, "hint.stuck", game=name, word=record.game_id)]
+        piles = snapshot.view(None).get("piles") or []
+        talon = sum(int(p.get("down", 0)) + len(p.get("cards") or []) for p in piles
+                    if p.get("kind") in ("stock", "waste"))  # fmt: skip
+        # with no card left to turn, the stock is not the reason: say so plainly
+        key = "hint.stuck" if talon else "hint.stuck_no_stock"
+        return [core.private(ctx, key, game=name, word=record.game_id)]
     assert not isinstance(found, str)
     notation, reason, gain = found
     why = i18n.t(ctx.lang, f"hint.why.{reason}")
