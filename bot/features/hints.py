@@ -1,7 +1,11 @@
 """``/hint``: a good next move from what the player can see, with a short reason.
 
-The move comes from ``engine.solvers.hints.hint(game, player)``, which looks only at the
-player's view (never at face-down cards or the stock order). The reason is read from what the
+The move comes from ``engine.solvers.hints.advice(game, player)`` (or a search's bare
+``hint``), which looks only at what the player has seen (never at face-down cards or the stock
+order ahead) and never sends them round the stock for nothing: when no move helps, the answer
+says so and points to ``/resign``, after which the bot says whether the game could have been
+won. At a Cartas Maestras table the hint says why only Pass is possible, and in the final phase
+whether to stop (:func:`table_hint`). The reason is read from what the
 move visibly does, by playing it on a private copy and comparing the public views before and
 after: the first that applies of "wins the game", "completes a path", "puts a card on a
 foundation", "turns up a face-down card", "empties a column", "opens a path", "takes a card
