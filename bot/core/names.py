@@ -104,17 +104,30 @@ def find_players(query: str, seats: Iterable[tuple[str, str]]) -> list[str]:
     >>> find_players("computer 1", [("a", "Computer 1"), ("b", "Computer 10")])
     ['a']
     """
-    wanted = name_key(query)
-    if not wanted:
-        return []
     listed = list(seats)
-    exact = [pid for pid, name in listed if name_key(pid) == wanted or name_key(name) == wanted]
-    if exact:
-        return list(dict.fromkeys(exact))
-    # the start of a name: whole words ("ana" of "Ana María"), or part of a one-word query
-    # ("comp" of "Computer 2")
-    starts = [pid for pid, name in listed if name_key(name).startswith(wanted)]
-    return list(dict.fromkeys(starts))
+    # as written first; then without accents (a Telegram @ana_maria for "Ana María")
+    for key in (name_key, _unaccented_key):
+        wanted = key(query)
+        if not wanted:
+            return []
+        exact = [pid for pid, name in listed if key(pid) == wanted or key(name) == wanted]
+        if exact:
+            return list(dict.fromkeys(exact))
+        # the start of a name: whole words ("ana" of "Ana María"), or part of one ("comp")
+        starts = [pid for pid, name in listed if key(name).startswith(wanted)]
+        if starts:
+            return list(dict.fromkeys(starts))
+    return []
+
+
+def _unaccented_key(name: str) -> str:
+    """:func:`name_key` without accents and other combining marks (``maría`` -> ``maria``).
+
+    >>> _unaccented_key("Ana_María"), _unaccented_key("Zoë")
+    ('ana maria', 'zoe')
+    """
+    decomposed = unicodedata.normalize("NFKD", name_key(name))
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
 def short_name(name: str, limit: int = 24) -> str:

@@ -90,6 +90,7 @@ def test_names_are_parsed_and_shortened_sensibly() -> None:
     assert find_players("computer 1", seats) == ["1"]  # exact beats the start of a name
     assert find_players("comp", seats) == ["1", "2"]
     assert find_players("ana", seats) == ["4"]  # a name's start, not the middle of Susana
+    assert find_players(player_query(["@ana_maria"]), seats) == ["4"]  # no accents on Telegram
     assert player_query(["<@!123>"]) == "123" and player_query(["@ana"]) == "ana"
     assert split_names('"Ana María" @bo timer=5') == ["Ana María", "@bo", "timer=5"]
     long = "Maximiliana Esperanza de los Ángeles Fernández-Villaverde"  # 57 characters
