@@ -168,8 +168,8 @@ def _visible_plan(game: Any, history: _History | None = None) -> list[Any] | Non
     :func:`_gains`), breadth first, or None. Only face-up cards move: a move that would turn
     up a face-down card ends the sequence before that card is looked at. Its first move
     leads to no position of ``history`` (the game's earlier ones)."""
-    if not hasattr(game, "_generate") or not hasattr(game, "_is_progress"):
-        return None
+    if not all(hasattr(game, hook) for hook in ("_generate", "_is_progress", "_search_key")):
+        return None  # a game without the stall search's hooks: no plan, the lookahead decides
     baseline = game._progress_baseline()
     start = game._snapshot()
     seen = {game._search_key()}
