@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
-from renderer.fonts import paste_text, text_width, word
+from renderer.fonts import WORDS, paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
@@ -170,7 +170,9 @@ def short_name(name: str, limit: int = 18) -> str:
 def _header_texts(
     view: dict[str, Any], lang: str, clock: str | None, player: str | None = None
 ) -> tuple[str, str]:
-    title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
+    game = str(view.get("game", ""))
+    # the game's name in the chat's language (board words), e.g. "Trece Imaginario"
+    title = word(f"title_{game}", lang) if f"title_{game}" in WORDS else TITLES.get(game, game)
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
         left += f"  ·  {short_name(player)}"

@@ -44,6 +44,7 @@ class Lobby:
         registry.button("hand", self.press_hand, "table")
         registry.button("turn", self.press_turn, "table")
         registry.button("rematch", self.press_rematch, "table")
+        registry.button("kick", self.press_kick, "table")
 
     async def _table(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
         table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
@@ -135,6 +136,9 @@ class Lobby:
         if refusal is not None:
             return [refusal]
         return [await self.core.hand(ctx, table, placing=action.arg[:8])]
+
+    async def press_kick(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
+        return await self.tables.press_kick(ctx, table, action.arg)
 
     async def press_rematch(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
         return await self.tables.rematch(ctx, table)

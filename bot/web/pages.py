@@ -197,8 +197,8 @@ async def daily(
 # ----- player page ---------------------------------------------------------------------------
 def best_text(lang: str, stats: streaks.GameStats) -> str:
     best = stats.best
-    if best is None:
-        return i18n.t(lang, "stats.masters", masters=stats.masters)
+    if best is None:  # a table game, or only resigned games (never a best)
+        return i18n.t(lang, "stats.masters", masters=stats.masters) if stats.table else "-"
     cells = leaderboards.score_cells(lang, stats.game_id, best)
     headers = i18n.t(lang, f"lb.cols.{stats.game_id}").split("|")
     return " · ".join(f"{h} {c}" for h, c in zip(headers, cells, strict=False))
