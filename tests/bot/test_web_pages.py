@@ -212,6 +212,7 @@ async def test_pages_are_cached_briefly_with_an_etag(core: Core, three):
             response = await client.get(path)
             assert response.status == 200
             assert "max-age=" in response.headers["Cache-Control"]
+            assert "default-src 'none'" in response.headers["Content-Security-Policy"]
             etag = response.headers["ETag"]
             again = await client.get(path, headers={"If-None-Match": etag})
             assert again.status == 304 and await again.read() == b""
