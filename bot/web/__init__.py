@@ -227,7 +227,8 @@ class PageContext:
 
 
 def render(page: PageContext, template: str, **context: Any) -> bytes:
-    html = _env.get_template(template).render(page=page, t=page.t, url=page.url,
+    # ``paths``: the same page addresses the chat's links use (``bot.features.web``)
+    html = _env.get_template(template).render(page=page, t=page.t, url=page.url, paths=links,
                                               languages=i18n.LANGUAGES, **context)  # fmt: skip
     return html.encode("utf-8")
 
@@ -425,4 +426,4 @@ def setup_web(
     app.router.add_get("/static/style.css", stylesheet)
 
 
-__all__ = ["PAGE_SECONDS", "PageCache", "reader_language", "setup_web", "links"]
+__all__ = ["PAGE_SECONDS", "PageCache", "reader_language", "setup_web"]
