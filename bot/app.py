@@ -76,6 +76,9 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.undo_forbidden.append(races.forbids_undo)
     registry.hint_forbidden.append(races.forbids_undo)
     registry.play_guard.append(functools.partial(daily.play_refusal, core))
+    # which game a player means: a race's boards and lobby are "race", a left seat is not theirs
+    registry.game_kind += [races.game_kind, tables.game_kind]
+    registry.leave_table = tables.leave
     registry.tickers += [
         functools.partial(timers.table_timeouts, core, tables.time_out),
         races.tick,

@@ -33,8 +33,11 @@ class Button:
 
     What an adapter may need to know besides is filled in by the core as plain fields
     (``bot.core.buttons.described``), so no adapter decodes an id: ``opens_hand`` (it shows
-    the presser's private hand: Telegram opens its inline hand list instead of a callback) and
-    ``move`` (the move in notation it plays, when a typed ``/move <move>`` does the same)."""
+    the presser's private hand: Telegram opens its inline hand list instead of a callback),
+    ``move`` (the move in notation it plays, when a typed ``/move <move>`` does the same) and
+    ``key`` (what the button does, the same from one board to the next: ``pile:3`` picks or
+    targets column 3, ``undo``; the console numbers buttons by it, so a number keeps its
+    action)."""
 
     id: str
     label: str
@@ -42,6 +45,7 @@ class Button:
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
     opens_hand: bool = False
     move: str | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

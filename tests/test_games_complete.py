@@ -122,7 +122,7 @@ def test_a_drawing_is_registered_once() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_game_has_its_texts(game_id: str, lang: str) -> None:
     info = engine.game_info(game_id)
-    assert i18n.t(lang, info.help_key).strip()
+    assert i18n.t(lang, f"help.{game_id}").strip()
     assert i18n.t(lang, f"rules.{game_id}").strip()
     assert i18n.game_name(lang, game_id) == info.names[lang]
     if info.ranking is not None:

@@ -45,6 +45,9 @@ VERBS = frozenset(
         "join",
         "leave",
         "start",
+        "pick",  # "which game?": act on this session (arg: resign, undo, leave, board, move:<text>)
+        "yes",  # a question answered Yes (arg: the stored question's id)
+        "no",  # a question answered No (arg: the stored question's id)
     }
 )
 
@@ -107,6 +110,29 @@ def decode(button_id: str) -> ButtonAction | None:
     return ButtonAction(verb, session_id, int(revision), arg)
 
 
+#: verbs whose action is the same whatever their argument (one key each)
+_PLAIN_KEYS = {"back": "cancel", "no": "cancel", "rematch": "again"}
+
+
+def key_of(button_id: str) -> str:
+    """A stable name of what a button does, from its id alone: the same action on the next
+    board has the same key (the session's revision and the question's id are left out).
+
+    >>> key_of("v1:resign:s1:7:"), key_of("v1:back:s1:3:"), key_of("v1:mv:s1:3:w3")
+    ('resign', 'cancel', 'mv:w3')
+    """
+    action = decode(button_id)
+    if action is None:
+        return button_id
+    if action.verb in _PLAIN_KEYS:
+        return _PLAIN_KEYS[action.verb]
+    if action.verb in ("mv", "sel", "found", "turn", "pick"):
+        return f"{action.verb}:{action.arg}" + (
+            f"@{action.session_id}" if action.verb == "pick" else ""
+        )
+    return action.verb
+
+
 def typed_move(button_id: str) -> str | None:
     """The move in notation a button id plays, when typing ``/move <it>`` does the same (a
     move by index into the legal moves, ``#3``, is not a notation), else None.
@@ -128,7 +154,8 @@ def described(button: Button) -> Button:
     """
     action = decode(button.id)
     opens_hand = action is not None and action.verb == "hand"
-    return replace(button, opens_hand=opens_hand, move=typed_move(button.id))
+    key = button.key or key_of(button.id)
+    return replace(button, opens_hand=opens_hand, move=typed_move(button.id), key=key)
 
 
 def describe(replies: Sequence[Reply]) -> list[Reply]:

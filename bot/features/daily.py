@@ -378,7 +378,15 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     platform, user = ctx.req.platform, ctx.user
     attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
     if attempt is not None and attempt.status == PLAYING:
-        # Its game is still going (in another chat: a replay here would show the deal).
+        # Its game is still going: here, it is shown again (and is now the game in focus);
+        # in another chat it stays there (a replay here would show the deal).
+        going = await core.sessions.get(attempt.session_id)
+        if going is not None and going.is_active and attempt.chat_id == ctx.req.chat_id:
+            shown = core.say(ctx, "focus.daily_again", name=ctx.req.user_name,
+                             game=core.game_name(ctx.lang, game_id))  # fmt: skip
+            board = await core.board(ctx, going, fresh=True)
+            await core.focus_on(ctx, going)
+            return [shown, board]
         return [core.refuse(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
     # The ranked attempt is its own session beside a casual game of the same game (the
     # database allows one casual and one ranked per game); a casual replay is a casual game.
@@ -411,7 +419,9 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day
         )
     started.params["ranked"] = ranked
-    return [started, await core.board(ctx, session, fresh=True)]
+    board = await core.board(ctx, session, fresh=True)
+    await core.focus_on(ctx, session)  # after /daily, a bare move plays on the daily
+    return [started, board]
 
 
 async def play_refusal(

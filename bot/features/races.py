@@ -183,6 +183,12 @@ class Races:
         self._entry_cache[session_id] = found
         return found
 
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A racer's board and a race's lobby are the player's "race" (``bot.core.focus``)."""
+        if self.is_race_lobby(session) or await self.forbids_undo(session):
+            return "race"
+        return None
+
     async def forbids_undo(self, session: Session) -> bool:
         """Undo is refused on a race board."""
         return not session.is_table and await self.entry_of(session.id) is not None
@@ -323,6 +329,7 @@ class Races:
             core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number)
         )
         for player, board in boards:
+            await core.focus_players(ctx, board, [player])  # each racer's own board
             shown = await core.board(ctx, board, fresh=True)
             shown.text = i18n.t(
                 ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text

@@ -221,6 +221,8 @@ class Tables:
             self._restart_clock(play, ctx.now)
             await save_play(self.store, play)
             order = ", ".join(table.name_of(p) for p in rec.players)
+            # the new game is each person's game in focus here (their next move goes to it)
+            await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
             started = core.say(ctx, "start.started", players=order)
             # the timer only: how to change it (at /challenge) no longer applies once dealt
             started.text += "\n" + i18n.t(
@@ -272,6 +274,14 @@ class Tables:
             return await self._seating_changed(
                 ctx, table, "kick.kicked", name=table.name_of(target)
             )
+
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A started table is no longer the game of a player who left it (their seat plays
+        by itself): "" then, for ``bot.core.focus``; None (no opinion) otherwise."""
+        if not session.is_table or session.record.status != ACTIVE:
+            return None
+        play = await load_play(self.store, session.id)
+        return "" if player in play.departed else None
 
     def opening_refusal(self, ctx: Ctx, game_id: str) -> Reply | None:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the

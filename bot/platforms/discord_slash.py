@@ -13,6 +13,7 @@ from discord.app_commands import locale_str
 
 from bot.core.commands import ALL_GAMES as GAMES
 from bot.core.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
+from bot.core.focus import KINDS, kind_word
 from bot.platforms.discord_messages import (
     _LOCALE_LANG,
     LANGUAGES,
@@ -112,6 +113,17 @@ async def complete_game(
 ) -> list[app_commands.Choice[str]]:
     lang = lang_of(interaction)
     return _choices(interaction, current, ((g, game_name(lang, g)) for g in GAMES))
+
+
+async def complete_named_game(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """/board, /undo, /resign, /hint: a game's name, or which one (daily, table, race)."""
+    lang = lang_of(interaction)
+    words = (kind_word(lang, kind) for kind in KINDS)
+    kinds = ((word, word) for word in words)
+    games = ((g, game_name(lang, g)) for g in GAMES)
+    return _choices(interaction, current, (*kinds, *games))
 
 
 async def complete_faces(
@@ -303,15 +315,20 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
     async def lang(interaction: discord.Interaction, language: str) -> None:
         await run(interaction, "lang", language)
 
+    # the game in focus, or the one named: a game's name, or daily, table, race
+    named = {
+        "undo": "Take back the last move",
+        "hint": "A hint",
+        "resign": "Give up this game",
+        "board": "Post the board again",
+    }
+    for name, english in named.items():
+        tree.add_command(_named_game_command(name, english, run))
     simple = {
         "join": "Join the table",
         "leave": "Leave the table",
         "start": "Start the table's game",
         "hand": "Your hand (privately)",
-        "undo": "Take back the last move",
-        "hint": "A hint",
-        "resign": "Give up this game",
-        "board": "Post the board again",
         "help": "Commands and notation",
         "addbot": "Seat a computer player at the table",
         "end": "End this channel's table",
@@ -333,6 +350,19 @@ def _english_description(name: str) -> str:
         return i18n.t("en", f"cmd.{name}")[:100]
     except (ImportError, KeyError):
         return name
+
+
+def _named_game_command(
+    name: str, english: str, run: Callable[..., Awaitable[None]]
+) -> app_commands.Command[Any, Any, None]:
+    """A command acting on one of the player's games: an optional ``game`` option."""
+
+    @app_commands.describe(game=_o("option.which_game"))
+    @app_commands.autocomplete(game=complete_named_game)
+    async def forward(interaction: discord.Interaction, game: str | None = None) -> None:
+        await run(interaction, name, *(game.split() if game else ()))
+
+    return app_commands.Command(name=name, description=_d(name, english), callback=forward)
 
 
 def _simple_command(

@@ -18,7 +18,8 @@ from bot.storage.migrations import (
     m006_solo_games,
     m007_claims,
     m008_race_moves,
-    m009_web,
+    m009_focus,
+    m010_web,
 )
 
 _MODULES: list[ModuleType] = [
@@ -30,7 +31,8 @@ _MODULES: list[ModuleType] = [
     m006_solo_games,
     m007_claims,
     m008_race_moves,
-    m009_web,
+    m009_focus,
+    m010_web,
 ]
 
 

@@ -1,4 +1,4 @@
-"""Migration 9: the web page (issue 29).
+"""Migration 10: the web page (issue 29).
 
 ``web_players`` gives each player who appears on a page a random public id (the page never
 shows a platform user id) and remembers ``/web hide``; ``web_chat_links`` holds the
@@ -9,7 +9,7 @@ replay and daily pages, which read results by session.
 
 from __future__ import annotations
 
-VERSION = 9
+VERSION = 10
 
 SQL = """
         CREATE TABLE web_players (
