@@ -128,7 +128,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
     web_on(core)
     chat = FakePlatform(core, platform="telegram", chat_id=GROUP_TABLE)
     await chat.say("ana", "/daily imaginary13")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await chat.say("ana", "/play canfield")
     await chat.say("ana", "/autofinish off")
     # a finished table Ana shared with Bea
@@ -140,7 +140,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         r[0] for r in await core.store.fetch("SELECT id FROM sessions WHERE kind = 'table'")
     ]
     await chat.say("bea", "/daily imaginary13")
-    await chat.say("bea", "/resign")
+    await chat.resign("bea")
 
     (ask,) = await chat.say("ana", "/forgetme")
     assert ask.key == "forgetme.ask" and ask.is_private and "/forgetme confirm" in ask.text

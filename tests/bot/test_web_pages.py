@@ -148,7 +148,7 @@ async def test_a_player_page_shows_games_streaks_and_recent_games(
 ):
     ana = three[0]
     await ana.say("/play canfield")
-    await ana.say("/resign canfield")
+    await ana.resign("/resign canfield")
     clock.advance(days=1)
     await ana.daily("imaginary13", 1)
     async with web_client(core, clock) as client:
@@ -244,7 +244,7 @@ async def test_no_page_shows_a_platform_user_id_or_the_chat(core: Core, clock: F
 async def test_a_player_without_a_daily_is_not_named_publicly(core: Core, clock: FakeClock):
     eve = Person(core, "uid-2001", "Eve")
     await eve.say("/play canfield")
-    await eve.say("/resign canfield")
+    await eve.resign("/resign canfield")
     (row,) = await core.store.fetch("SELECT session_id FROM results WHERE player_id = 'uid-2001'")
     async with web_client(core) as client:
         assert (await client.get(f"/replay/{row[0]}")).status == 404
@@ -260,13 +260,13 @@ async def test_a_race_boards_replay_waits_for_the_round_to_end(core: Core, clock
     await ana.say("/race 5")
     await bea.say("/join")
     await ana.say("/start")
-    await ana.say("/resign")
+    await ana.resign()
     rows = await core.store.fetch("SELECT session_id FROM results WHERE game_id = 'solitario'")
     (board,) = [r[0] for r in rows]
     async with web_client(core, clock) as client:
         status, html = await page(client, f"/replay/{board}")
         assert status == 200 and "is shown once" in html and ".png" not in html
-    await bea.say("/resign")
+    await bea.resign()
     async with web_client(core, clock) as client:
         status, html = await page(client, f"/replay/{board}")
         assert status == 200 and f'src="/replay/{board}/' in html
