@@ -66,7 +66,7 @@ async def test_home_shows_every_games_daily_with_its_top_players_and_links(core:
         assert game in text
     assert "3 players finished it" in text and text.count("Nobody has finished it yet today.") == 3
     assert f'href="/daily/imaginary13/{TODAY}"' in html
-    assert 'href="/daily/solitario/2025-03-13"' in html  # yesterday's, with its deal
+    assert "/2025-03-13" not in html  # no challenge yesterday: no link to a missing page
     assert [row[1] for row in rows_of(html)] == ["Ana", "<script>alert(1)</script>", "Bob"]
 
 
@@ -104,6 +104,8 @@ async def test_the_deal_and_replays_wait_until_the_day_is_over(core: Core, clock
         image = await client.get(f"/daily/imaginary13/{TODAY}/deal.png")
         assert image.status == 200 and image.content_type == "image/png"
         assert Image.open(io.BytesIO(await image.read())).width <= 1280
+        _, home = await page(client, "/")
+        assert f'href="/daily/imaginary13/{TODAY}"' in home  # yesterday's, with its deal
         # the new day's page holds its own deal back
         _, today = await page(client, "/daily/imaginary13/2025-03-15")
         assert "deal.png" not in today
