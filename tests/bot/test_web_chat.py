@@ -149,6 +149,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
     assert await core.store.fetch(
         "SELECT COUNT(*) FROM daily_attempts WHERE player_id = 'ana'"
     ) == [(1,)]
+    assert (await core.store.fetch("SELECT COUNT(*) FROM focus WHERE player_id = 'ana'"))[0][0] > 0
     (done,) = await chat.say("ana", "/forgetme confirm")
     assert done.key == "forgetme.done"
 
@@ -161,6 +162,8 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         "SELECT COUNT(*) FROM players WHERE user_id = 'ana'",
         "SELECT COUNT(*) FROM web_players WHERE user_id = 'ana'",
         "SELECT COUNT(*) FROM moves WHERE player = 'ana'",
+        "SELECT COUNT(*) FROM focus WHERE player_id = 'ana'",
+        "SELECT COUNT(*) FROM confirmations WHERE player_id = 'ana'",
     ):
         assert await core.store.fetch(sql) == [(0,)], sql
     # the shared table is whole: two seats, both results, every move, Bea's rating

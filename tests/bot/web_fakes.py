@@ -58,12 +58,12 @@ class Person:
         return await self.resign()
 
     async def resign(self, text: str = "/resign") -> list[Reply]:
-        """``/resign`` answered Yes when the bot asks (a ranked daily, a race, a table)."""
+        """``/resign``, answering Yes when the bot asks (a ranked daily, a race, a table)."""
         replies = await self.say(text)
-        asked = next((r for r in replies if r.key.startswith("confirm.")), None)
-        if asked is None:
+        asked = [r for r in replies if r.key.startswith("confirm.") and r.buttons]
+        if not asked:
             return replies
-        yes = next(b for b in asked.buttons if b.id.split(":")[1] == "yes")
+        yes = next(b for b in asked[0].buttons if b.id.split(":")[1] == "yes")
         return await self.core.handle_button(self.request(), yes.id)
 
 
