@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.canfield import Canfield
+from engine.freecell import FreeCell
 from engine.game import BadSetup, Game, GameError, IllegalMove, Move, Outcome
 from engine.imaginary13 import Imaginary13
 from engine.solitario import Solitario
@@ -28,6 +29,7 @@ GAMES[Canfield.game_id] = Canfield
 GAMES[Imaginary13.game_id] = Imaginary13
 GAMES[ElSolitario.game_id] = ElSolitario
 GAMES[CartasMaestras.game_id] = CartasMaestras
+GAMES[FreeCell.game_id] = FreeCell
 
 
 def new_game(

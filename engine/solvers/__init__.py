@@ -235,6 +235,7 @@ _MODULES = {
     "canfield": "canfield",
     "imaginary13": "imaginary13",
     "squadratik": "squadratik",
+    "freecell": "freecell",
 }
 
 
