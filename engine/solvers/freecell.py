@@ -88,7 +88,7 @@ class _Search:
         self.homes = list(game._homes)
         self.counter = counter
         self.seen: set[tuple[Any, ...]] = set()
-        self.line: list[str] = []
+        self.steps: list[tuple[int, str, int, int, int]] = []
 
     # ----- position -----------------------------------------------------------------------------
     def key(self) -> tuple[Any, ...]:
@@ -143,45 +143,64 @@ class _Search:
         free = cells.count(NONE)
         empty = [i for i, column in enumerate(columns) if not column]
         capacity = move_capacity(free, len(empty), False)
-        # how deep the next card of each foundation lies (cards above it), to order moves
+        # the next card of each foundation, and how many cards lie on it in its column:
+        # moves that bring such a card near the top come first
         needed = {suit * 13 + homes[suit] for suit in range(4) if homes[suit] < KING}
         for i, card in enumerate(cells):
-            if card != NONE and homes[card // 13] == card % 13:
+            if card != NONE and card in needed:
                 found.append((0, "eh", i, card // 13, 1))
-        for i, column in enumerate(columns):
-            if column and homes[column[-1] // 13] == column[-1] % 13:
-                found.append((0, "ch", i, column[-1] // 13, 1))
-        runs = [_run(column) for column in columns]
+        top_of: dict[int, int] = {}
+        runs: list[int] = []
+        depths: list[int] = []
         for i, column in enumerate(columns):
             if not column:
+                runs.append(0)
+                depths.append(99)
                 continue
+            top = column[-1]
+            top_of[top] = i
+            if top in needed:
+                found.append((0, "ch", i, top // 13, 1))
+            runs.append(_run(column))
+            depth = 99
+            for k in range(len(column) - 1, -1, -1):
+                if column[k] in needed:
+                    depth = len(column) - 1 - k
+                    break
+            depths.append(depth)
+        for i, column in enumerate(columns):
             run = runs[i]
-            uncovers = _digs(column, needed, run)
-            for j, target in enumerate(columns):
-                if j == i or not target:
+            for count in range(1, min(run, capacity) + 1):
+                card = column[-count]
+                rank = card % 13
+                if rank == KING - 1:
                     continue
-                count = target[-1] % 13 - column[-1] % 13
-                if 1 <= count <= run and count <= capacity and _fits(column[-count], target[-1]):
-                    emptied = count == len(column)
-                    order = 10 - (5 if emptied else 0) - (4 if uncovers and count == run else 0)
-                    found.append((order, "cc", i, j, count))
+                # the two cards it may lie on: one rank higher, the other colour
+                for suit in (2, 3) if card < 26 else (0, 1):
+                    j = top_of.get(suit * 13 + rank + 1)
+                    if j is not None and j != i:
+                        order = 10
+                        if count == len(column):
+                            order -= 5
+                        if count <= depths[i] <= count + 2:
+                            order -= 4
+                        found.append((order, "cc", i, j, count))
         for i, card in enumerate(cells):
-            if card == NONE:
+            if card == NONE or card % 13 == KING - 1:
                 continue
-            for j, target in enumerate(columns):
-                if target and _fits(card, target[-1]):
+            for suit in (2, 3) if card < 26 else (0, 1):
+                j = top_of.get(suit * 13 + card % 13 + 1)
+                if j is not None:
                     found.append((8, "ec", i, j, 1))
         if empty:
             first = empty[0]
             longest = move_capacity(free, len(empty), True)
             for i, column in enumerate(columns):
-                if not column:
-                    continue
                 most = min(runs[i], longest)
                 if most == len(column):
                     most -= 1
                 if most >= 1:
-                    order = 20 if _digs(column, needed, most) else 30
+                    order = 20 if most <= depths[i] <= most + 2 else 30
                     found.append((order, "cc", i, first, most))
                     if most > 1:
                         found.append((order + 5, "cc", i, first, 1))
@@ -192,10 +211,9 @@ class _Search:
             cell = cells.index(NONE)
             for i, column in enumerate(columns):
                 if column:
-                    card = column[-1]
-                    order = 40 + card % 13 - (10 if _digs(column, needed, 1) else 0)
+                    order = 40 + column[-1] % 13 - (10 if 1 <= depths[i] <= 3 else 0)
                     found.append((order, "cx", i, cell, 1))
-        found.sort(key=lambda move: move[0])
+        found.sort(key=_first)
         return found
 
     def play(self, kind: str, src: int, dst: int, count: int) -> None:
@@ -254,24 +272,49 @@ class _Search:
         return sum(self.homes) == 52
 
     def dfs(self, depth: int) -> bool:
+        """Depth first from here; ``seen`` holds every position already entered."""
         self.counter.tick()
-        if self.won():
-            return True
-        key = self.key()
-        if key in self.seen or depth >= MAX_DEPTH:
+        if depth >= MAX_DEPTH:
             return False
-        self.seen.add(key)
-        for _, kind, src, dst, count in self.moves():
-            text = self.notation(kind, src, dst, count)
+        seen = self.seen
+        for move in self.moves():
+            _, kind, src, dst, count = move
             self.play(kind, src, dst, count)
-            undo = self.go_home()
-            self.line.append(text)
-            if self.dfs(depth + 1):
+            undo = self.settle(kind, src)
+            if self.won():
+                self.steps.append(move)
                 return True
-            self.line.pop()
+            key = self.key()
+            if key not in seen:
+                seen.add(key)
+                self.steps.append(move)
+                if self.dfs(depth + 1):
+                    return True
+                self.steps.pop()
             self.put_back(undo)
             self.take_back(kind, src, dst, count)
         return False
+
+    def settle(self, kind: str, src: int) -> list[tuple[str, int, int]]:
+        """Safe cards home after a move. Only a card going home or a card uncovered can make
+        a card safe (a card moved elsewhere was on top already, and not safe)."""
+        if kind in ("eh", "ch"):
+            return self.go_home()
+        if kind in ("cc", "cx"):
+            column = self.columns[src]
+            if column and self.safe(column[-1]):
+                return self.go_home()
+        return []
+
+    def texts(self, start: FreeCell) -> list[str]:
+        """The line found, in the engine's notation, replayed from ``start``'s position."""
+        replay = _Search(start, self.counter)
+        texts = []
+        for _, kind, src, dst, count in self.steps:
+            texts.append(replay.notation(kind, src, dst, count))
+            replay.play(kind, src, dst, count)
+            replay.go_home()
+        return texts
 
 
 def _run(column: list[int]) -> int:
@@ -286,11 +329,8 @@ def _run(column: list[int]) -> int:
     return length
 
 
-def _digs(column: list[int], needed: set[int], count: int) -> bool:
-    """Whether taking ``count`` cards off ``column`` leaves a needed card on top or brings one
-    within a card or two of the top."""
-    rest = column[: len(column) - count]
-    return any(card in needed for card in rest[-3:])
+def _first(move: tuple[int, str, int, int, int]) -> int:
+    return move[0]
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:
@@ -298,13 +338,14 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     state = _Search(game, counter)
     if state.won():
         return SearchOutcome(WON, [], WON)
+    state.seen.add(state.key())
     try:
         with deep_recursion(MAX_DEPTH * 2 + 200):
             won = state.dfs(0)
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, [], None)
     if won:
-        return SearchOutcome(WON, list(state.line), WON)
+        return SearchOutcome(WON, state.texts(game), WON)
     return SearchOutcome(LOST, [], None)
 
 
