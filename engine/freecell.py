@@ -165,8 +165,8 @@ class FreeCell(Game):
     """FreeCell. See the module docstring for rules and notation.
 
     >>> g = FreeCell.from_layout(["Kd", "Qs", "Jd"], cells="Ah", homes=[0, 0, 0, 0])
-    >>> [str(m) for m in g.legal_moves()][:3]   # the ace went home by itself
-    ['32', '13', '23']
+    >>> g.score, [str(m) for m in g.legal_moves()][:3]   # the ace went home by itself
+    (1, ['21', '32', '1a'])
     """
 
     game_id: ClassVar[str] = "freecell"
@@ -195,9 +195,9 @@ class FreeCell(Game):
         cards in cells a, b, ... (``-`` for an empty cell), ``homes`` how many cards of each
         suit (d h c s) are home. Safe cards go home at once, as after a move.
 
-        >>> g = FreeCell.from_layout(["Kd 2c"], cells="- 3s", homes=[13, 13, 1, 2])
-        >>> g.outcome
-        'won'
+        >>> g = FreeCell.from_layout(["Kd Ks"], cells="- Kc", homes=[12, 13, 12, 12])
+        >>> g.score, g.outcome
+        (52, 'won')
         """
         game = cls(1)
         game._columns = [
