@@ -307,14 +307,42 @@ class _Search:
         return []
 
     def texts(self, start: FreeCell) -> list[str]:
-        """The line found, in the engine's notation, replayed from ``start``'s position."""
+        """The line found, in the engine's notation, replayed from ``start``'s position and
+        shortened: depth first wanders, so wherever one move leads from a position of the
+        line to a later one (the very same columns and cells), the moves between are dropped.
+        Deal 1's line goes from 293 moves to about 120 this way."""
         replay = _Search(start, self.counter)
-        texts = []
-        for _, kind, src, dst, count in self.steps:
+        steps = [step[1:] for step in self.steps]
+        # the positions along the line: index in the line by exact key
+        keys = [replay.exact_key()]
+        for kind, src, dst, count in steps:
+            replay.play(kind, src, dst, count)
+            replay.go_home()
+            keys.append(replay.exact_key())
+        at = {key: i for i, key in enumerate(keys)}  # the last visit of each position
+        replay = _Search(start, self.counter)
+        texts: list[str] = []
+        i = 0
+        while i < len(steps):
+            best, best_move = i + 1, steps[i]
+            for _, kind, src, dst, count in replay.moves():
+                replay.play(kind, src, dst, count)
+                undo = replay.go_home()
+                reached = at.get(replay.exact_key(), -1)
+                if reached > best:
+                    best, best_move = reached, (kind, src, dst, count)
+                replay.put_back(undo)
+                replay.take_back(kind, src, dst, count)
+            kind, src, dst, count = best_move
             texts.append(replay.notation(kind, src, dst, count))
             replay.play(kind, src, dst, count)
             replay.go_home()
+            i = best
         return texts
+
+    def exact_key(self) -> tuple[Any, ...]:
+        """The position as it lies (columns in place, cells in place)."""
+        return (tuple(map(tuple, self.columns)), tuple(self.cells))
 
 
 def _run(column: list[int]) -> int:
