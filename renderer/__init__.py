@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderer import fonts
+from renderer import fonts, freecell_board  # noqa: F401  (registers FreeCell's arrangement)
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
 from renderer.palette import palette_image
@@ -38,7 +38,7 @@ from renderer.replay import replay
 from renderer.squadratik_boards import draw_squadratik, squadratik_layout
 
 MAX_WIDTH = 1280
-PILE_GAMES = ("solitario", "canfield", "imaginary13")
+PILE_GAMES = ("solitario", "canfield", "imaginary13", "freecell")
 SQUADRATIK_GAMES = ("squadratik", "maestras")
 
 

@@ -18,9 +18,7 @@ from engine.game import IllegalMove
 def rows(game: FreeCell) -> list[str]:
     """The deal as Microsoft prints it: row by row, codes upper-case."""
     columns = [p["cards"] for p in game.view()["piles"] if p["kind"] == "tableau"]
-    return [
-        " ".join(column[r].upper() for column in columns if len(column) > r) for r in range(7)
-    ]
+    return [" ".join(column[r].upper() for column in columns if len(column) > r) for r in range(7)]
 
 
 def pile(game: FreeCell, pile_id: str) -> list[str]:
