@@ -58,6 +58,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, SUITS, Card
 from engine.game import Game, IllegalMove, Outcome
+from engine.gameinfo import Column, Daily, GameInfo, Ranking, Result
 from engine.piles import PileKind, cards_text, pile_view, tableau_rule
 
 COLUMNS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8")
@@ -75,6 +76,16 @@ _RULE = tableau_rule(KING)  # down by one, alternating colours; an empty column 
 _MOVE_PATTERN = re.compile(r"([1-8a-d])([1-8a-d]|[hf][1-4]?)(?::([1-9][0-9]?))?")
 #: Microsoft's deck order for its deals: AC AD AH AS 2C ... KS
 _MS_SUITS = "cdhs"
+
+
+def by_won_then_fewer_moves(result: Result) -> tuple[int, ...]:
+    """Won games first, the fewest moves first among them; then the most cards home.
+
+    >>> won, close = Result("won", 52, moves=90), Result("lost", 51, moves=40)
+    >>> sorted([close, won], key=by_won_then_fewer_moves)[0].outcome
+    'won'
+    """
+    return (0 if result.outcome == "won" else 1, -result.score, result.moves)
 
 
 def microsoft_deal(deal: int) -> list[list[Card]]:
@@ -170,6 +181,15 @@ class FreeCell(Game):
     """
 
     game_id: ClassVar[str] = "freecell"
+    info: ClassVar[GameInfo] = GameInfo(
+        id="freecell",
+        names={"en": "FreeCell", "es": "FreeCell", "it": "FreeCell"},
+        ranking=Ranking(by_won_then_fewer_moves, (Column.SCORE, Column.MOVES)),
+        # a won deal is usually found in a few thousand positions (docs/solvers.md)
+        daily=Daily(node_budget=50_000),
+        solver="freecell",
+        could_have_won=True,
+    )
 
     _columns: list[list[Card]]
     _cells: list[Card | None]

@@ -1,7 +1,7 @@
 """FreeCell's board: the four free cells (``a``-``d``) and the four foundations (``h1``-``h4``)
 side by side on the top row, the eight columns (``1``-``8``) under them, every pile labelled
 with its notation id. Drawn by ``renderer.boards.draw_pile_board`` like the other pile games;
-this module only says where FreeCell's piles go (and its title).
+this module says where FreeCell's piles go (and its title) in the pile boards' tables.
 
 >>> import engine
 >>> from renderer.boards import pile_layout
@@ -12,7 +12,18 @@ this module only says where FreeCell's piles go (and its title).
 
 from __future__ import annotations
 
-from renderer.boards import ARRANGEMENTS, TITLES, Places
+from typing import Any
+
+from PIL import Image
+
+from renderer.boards import (
+    ARRANGEMENTS,
+    TITLES,
+    PileBoardLayout,
+    Places,
+    draw_pile_board,
+    pile_layout,
+)
 
 COLUMNS = 8
 
@@ -32,3 +43,24 @@ def arrange(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
 
 ARRANGEMENTS["freecell"] = arrange
 TITLES["freecell"] = "FreeCell"
+
+
+def draw_freecell(
+    view: dict[str, Any],
+    *,
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple[str, ...] = (),
+    player: str | None = None,
+) -> Image.Image:
+    """The board (French faces only: FreeCell has no other deck)."""
+    return draw_pile_board(
+        view, faces="francesi", lang=lang, clock=clock, selected=selected, targets=targets,
+        player=player,
+    )  # fmt: skip
+
+
+def freecell_layout(view: dict[str, Any]) -> PileBoardLayout:
+    """Where ``draw_freecell`` puts every pile and card."""
+    return pile_layout(view)
