@@ -135,7 +135,7 @@ def move_capacity(free_cells: int, empty_columns: int, to_empty: bool) -> int:
     (5, 12, 2)
     """
     empties = empty_columns - 1 if to_empty else empty_columns
-    return (free_cells + 1) * 2 ** max(empties, 0)
+    return (free_cells + 1) << max(empties, 0)
 
 
 def is_safe_home(card: Card, homes: Sequence[int]) -> bool:
@@ -336,10 +336,10 @@ class FreeCell(Game):
                     count = self._implied_count(src, dst)
                     if count is not None and count <= capacity:
                         moves.append(FreeCellMove(src, dst))
-        for i, card in enumerate(self._cells):
-            if card is not None:
+        for i, held in enumerate(self._cells):
+            if held is not None:
                 for dst in filled:
-                    if _RULE.accepts(self._columns[_COLUMN_INDEX[dst]][-1], card):
+                    if _RULE.accepts(self._columns[_COLUMN_INDEX[dst]][-1], held):
                         moves.append(FreeCellMove(CELLS[i], dst))
         if empty:
             longest = self._capacity(True)
@@ -351,8 +351,8 @@ class FreeCell(Game):
                     if run >= 1:
                         moves.append(FreeCellMove(src, dst))
                         moves.extend(FreeCellMove(src, dst, n) for n in range(run - 1, 0, -1))
-            for i, card in enumerate(self._cells):
-                if card is not None:
+            for i, held in enumerate(self._cells):
+                if held is not None:
                     moves.extend(FreeCellMove(CELLS[i], dst) for dst in empty)
         free = [CELLS[i] for i, card in enumerate(self._cells) if card is None]
         for src in filled:
@@ -392,8 +392,8 @@ class FreeCell(Game):
                 raise IllegalMove("cell_to_cell")
             if count > 1:
                 raise IllegalMove("cell_holds_one", count=count)
-            if self._cells[_CELL_INDEX[dst]] is not None:
-                held = self._cells[_CELL_INDEX[dst]]
+            held = self._cells[_CELL_INDEX[dst]]
+            if held is not None:
                 raise IllegalMove("cell_taken", cell=dst, card=held.code)
             return
         target = self._columns[_COLUMN_INDEX[dst]]
@@ -440,8 +440,11 @@ class FreeCell(Game):
         """Apply a checked move, then send safe cards home."""
         self._legal_cache = None
         src, dst = move.src, move.dst
+        moving: list[Card]
         if src in _CELL_INDEX:
-            moving = [self._cells[_CELL_INDEX[src]]]
+            held = self._cells[_CELL_INDEX[src]]
+            assert held is not None  # checked
+            moving = [held]
             self._cells[_CELL_INDEX[src]] = None
         else:
             source = self._columns[_COLUMN_INDEX[src]]
@@ -455,7 +458,7 @@ class FreeCell(Game):
         elif dst in _CELL_INDEX:
             self._cells[_CELL_INDEX[dst]] = moving[0]
         else:
-            self._columns[_COLUMN_INDEX[dst]].extend(moving)  # type: ignore[arg-type]
+            self._columns[_COLUMN_INDEX[dst]].extend(moving)
         self._last_piles = (src, dst)
         self._auto = tuple(self._go_home())
 

@@ -1,4 +1,4 @@
-"""The FreeCell solver: an exhaustive depth-first search with a transposition table.
+"""The FreeCell solver: an exhaustive best-first search over positions.
 
 Every card is face up, so a FreeCell position is the whole truth and the search is exact:
 ``won`` comes with a line the engine replays, ``lost`` means every position reachable from
@@ -14,10 +14,12 @@ here was visited and none wins. What keeps the search small, each an exact reduc
   run or a single card: the single-card moves alone reach every position (a run moving is
   single cards moving through cells and empty columns), so nothing is lost.
 
-Children are tried in an order that finds wins early: cards going home first, then moves
-onto cards that uncover the next card a foundation needs, and free cells last, worst for high
-cards. A deal that is won is usually found in a few thousand positions; a deal that cannot be
-won (Microsoft's deal 11982) needs every reachable position, a few hundred thousand.
+The position expanded next is the one that looks nearest to a win (:meth:`_Search.estimate`:
+cards not home, cards lying on the next card of each foundation, cells in use, empty
+columns). Unlike depth first it never stays stuck below an early mistake, and it still visits
+every reachable position before it answers ``lost``. A won deal is usually found within a
+few thousand positions, with a line of 50-100 moves; Microsoft's deal 11982, which cannot be
+won, has about 62,000 positions to visit (docs/solvers.md has the measured figures).
 
 Hints come from the same search (:func:`hint`): nothing is hidden in FreeCell, so the first
 move of a winning line from the player's position is a fair hint.
@@ -30,6 +32,7 @@ move of a winning line from the player's position is a fair hint.
 
 from __future__ import annotations
 
+import heapq
 from typing import Any
 
 from engine.freecell import (
@@ -48,29 +51,20 @@ from engine.solvers import (
     Counter,
     OutOfBudget,
     SearchOutcome,
-    deep_recursion,
 )
 
 KING = 13
+#: weights of the estimate: per card not home, per card lying on a card a foundation needs
+#: next, per empty column (a bonus), per card in a cell (tuned on deals 31-160)
+PER_CARD_OUT, PER_CARD_ON_NEEDED, PER_EMPTY_COLUMN, PER_CELL_USED = 8, 3, 8, 2
 #: no card: an empty cell
 NONE = -1
-#: a search never goes deeper than this many moves (a line is at most ~52 * 4 steps long in
-#: practice; the cap only bounds Python's stack)
-MAX_DEPTH = 2_000
 #: the positions a hint may search (nodes, not seconds: a hint is the same on every machine)
 HINT_NODES = 40_000
 
 
-def _suit(card: int) -> int:
-    return card // 13
-
-
-def _rank(card: int) -> int:
-    return card % 13 + 1
-
-
-def _red(card: int) -> bool:
-    return card < 26  # suits d h come first (engine.cards.SUITS)
+#: one move of the search: (kind, source index, target index, count)
+Step = tuple[str, int, int, int]
 
 
 def _fits(card: int, onto: int) -> bool:
@@ -88,7 +82,7 @@ class _Search:
         self.homes = list(game._homes)
         self.counter = counter
         self.seen: set[tuple[Any, ...]] = set()
-        self.steps: list[tuple[int, str, int, int, int]] = []
+        self.steps: list[Step] = []
 
     # ----- position -----------------------------------------------------------------------------
     def key(self) -> tuple[Any, ...]:
@@ -134,86 +128,65 @@ class _Search:
                 self.columns[i].append(card)
 
     # ----- moves --------------------------------------------------------------------------------
-    def moves(self) -> list[tuple[int, str, int, int, int]]:
-        """(order, kind, source, target, count), best first. Kinds: ``ch`` column home, ``eh``
-        cell home, ``cc`` column onto column, ``ec`` cell onto column, ``cx`` column into
-        cell."""
+    def moves(self) -> list[tuple[str, int, int, int]]:
+        """Every move the search tries here: (kind, source, target, count). Kinds: ``ch``
+        column home, ``eh`` cell home, ``cc`` column onto column, ``ec`` cell onto column,
+        ``cx`` column into cell."""
         columns, cells, homes = self.columns, self.cells, self.homes
-        found: list[tuple[int, str, int, int, int]] = []
+        found: list[tuple[str, int, int, int]] = []
         free = cells.count(NONE)
         empty = [i for i, column in enumerate(columns) if not column]
         capacity = move_capacity(free, len(empty), False)
-        # the next card of each foundation, and how many cards lie on it in its column:
-        # moves that bring such a card near the top come first
-        needed = {suit * 13 + homes[suit] for suit in range(4) if homes[suit] < KING}
         for i, card in enumerate(cells):
-            if card != NONE and card in needed:
-                found.append((0, "eh", i, card // 13, 1))
+            if card != NONE and homes[card // 13] == card % 13:
+                found.append(("eh", i, card // 13, 1))
         top_of: dict[int, int] = {}
         runs: list[int] = []
-        depths: list[int] = []
         for i, column in enumerate(columns):
             if not column:
                 runs.append(0)
-                depths.append(99)
                 continue
             top = column[-1]
             top_of[top] = i
-            if top in needed:
-                found.append((0, "ch", i, top // 13, 1))
+            if homes[top // 13] == top % 13:
+                found.append(("ch", i, top // 13, 1))
             runs.append(_run(column))
-            depth = 99
-            for k in range(len(column) - 1, -1, -1):
-                if column[k] in needed:
-                    depth = len(column) - 1 - k
-                    break
-            depths.append(depth)
         for i, column in enumerate(columns):
-            run = runs[i]
-            for count in range(1, min(run, capacity) + 1):
+            for count in range(1, min(runs[i], capacity) + 1):
                 card = column[-count]
-                rank = card % 13
-                if rank == KING - 1:
+                if card % 13 == KING - 1:
                     continue
                 # the two cards it may lie on: one rank higher, the other colour
                 for suit in (2, 3) if card < 26 else (0, 1):
-                    j = top_of.get(suit * 13 + rank + 1)
+                    j = top_of.get(suit * 13 + card % 13 + 1)
                     if j is not None and j != i:
-                        order = 10
-                        if count == len(column):
-                            order -= 5
-                        if count <= depths[i] <= count + 2:
-                            order -= 4
-                        found.append((order, "cc", i, j, count))
+                        found.append(("cc", i, j, count))
         for i, card in enumerate(cells):
             if card == NONE or card % 13 == KING - 1:
                 continue
             for suit in (2, 3) if card < 26 else (0, 1):
                 j = top_of.get(suit * 13 + card % 13 + 1)
                 if j is not None:
-                    found.append((8, "ec", i, j, 1))
+                    found.append(("ec", i, j, 1))
         if empty:
             first = empty[0]
             longest = move_capacity(free, len(empty), True)
             for i, column in enumerate(columns):
                 most = min(runs[i], longest)
                 if most == len(column):
-                    most -= 1
+                    most -= 1  # the whole column elsewhere: the same position
                 if most >= 1:
-                    order = 20 if most <= depths[i] <= most + 2 else 30
-                    found.append((order, "cc", i, first, most))
+                    found.append(("cc", i, first, most))
                     if most > 1:
-                        found.append((order + 5, "cc", i, first, 1))
+                        found.append(("cc", i, first, 1))
             for i, card in enumerate(cells):
                 if card != NONE:
-                    found.append((25 + card % 13, "ec", i, first, 1))
+                    found.append(("ec", i, first, 1))
         if free:
             cell = cells.index(NONE)
             for i, column in enumerate(columns):
                 if column:
-                    order = 40 + column[-1] % 13 - (10 if 1 <= depths[i] <= 3 else 0)
-                    found.append((order, "cx", i, cell, 1))
-        found.sort(key=_first)
+                    found.append(("cx", i, cell, 1))
         return found
 
     def play(self, kind: str, src: int, dst: int, count: int) -> None:
@@ -271,28 +244,53 @@ class _Search:
     def won(self) -> bool:
         return sum(self.homes) == 52
 
-    def dfs(self, depth: int) -> bool:
-        """Depth first from here; ``seen`` holds every position already entered."""
-        self.counter.tick()
-        if depth >= MAX_DEPTH:
-            return False
+    def estimate(self) -> int:
+        """How far from a win this position looks (smaller is nearer): cards not home, the
+        cards lying on the next card each foundation needs, cells in use, empty columns."""
+        homes = self.homes
+        cost = PER_CARD_OUT * (52 - sum(homes))
+        needed = {suit * 13 + homes[suit]: suit for suit in range(4) if homes[suit] < KING}
+        for column in self.columns:
+            if not column:
+                cost -= PER_EMPTY_COLUMN
+                continue
+            for k in range(len(column) - 1, -1, -1):
+                if column[k] in needed:
+                    cost += PER_CARD_ON_NEEDED * (len(column) - 1 - k)
+        cost += PER_CELL_USED * (4 - self.cells.count(NONE))
+        return cost
+
+    def best_first(self) -> bool:
+        """Best first on :meth:`estimate`: the nearest-looking position is expanded next. It
+        visits every reachable position in the end, like depth first, but it does not stay
+        stuck below an early mistake. On success ``steps`` is the line."""
+        start = (tuple(map(tuple, self.columns)), tuple(self.cells), tuple(self.homes))
+        parents: list[tuple[int, Step | None]] = [(-1, None)]
+        frontier: list[tuple[int, int, Any]] = [(self.estimate(), 0, start)]
         seen = self.seen
-        for move in self.moves():
-            _, kind, src, dst, count = move
-            self.play(kind, src, dst, count)
-            undo = self.settle(kind, src)
-            if self.won():
-                self.steps.append(move)
-                return True
-            key = self.key()
-            if key not in seen:
-                seen.add(key)
-                self.steps.append(move)
-                if self.dfs(depth + 1):
+        while frontier:
+            _, node, (columns, cells, homes) = heapq.heappop(frontier)
+            self.counter.tick()
+            self.columns = [list(column) for column in columns]
+            self.cells = list(cells)
+            self.homes = list(homes)
+            for move in self.moves():
+                kind, src, dst, count = move
+                self.play(kind, src, dst, count)
+                undo = self.settle(kind, src)
+                if self.won():
+                    parents.append((node, move))
+                    self.steps = _line(parents, len(parents) - 1)
                     return True
-                self.steps.pop()
-            self.put_back(undo)
-            self.take_back(kind, src, dst, count)
+                piles = tuple(map(tuple, self.columns))
+                key = (tuple(sorted(piles)), tuple(sorted(self.cells)))
+                if key not in seen:
+                    seen.add(key)
+                    parents.append((node, move))
+                    position = (piles, tuple(self.cells), tuple(self.homes))
+                    heapq.heappush(frontier, (self.estimate(), len(parents) - 1, position))
+                self.put_back(undo)
+                self.take_back(kind, src, dst, count)
         return False
 
     def settle(self, kind: str, src: int) -> list[tuple[str, int, int]]:
@@ -312,7 +310,7 @@ class _Search:
         line to a later one (the very same columns and cells), the moves between are dropped.
         Deal 1's line goes from 293 moves to about 120 this way."""
         replay = _Search(start, self.counter)
-        steps = [step[1:] for step in self.steps]
+        steps = self.steps
         # the positions along the line: index in the line by exact key
         keys = [replay.exact_key()]
         for kind, src, dst, count in steps:
@@ -325,7 +323,7 @@ class _Search:
         i = 0
         while i < len(steps):
             best, best_move = i + 1, steps[i]
-            for _, kind, src, dst, count in replay.moves():
+            for kind, src, dst, count in replay.moves():
                 replay.play(kind, src, dst, count)
                 undo = replay.go_home()
                 reached = at.get(replay.exact_key(), -1)
@@ -357,8 +355,14 @@ def _run(column: list[int]) -> int:
     return length
 
 
-def _first(move: tuple[int, str, int, int, int]) -> int:
-    return move[0]
+def _line(parents: list[tuple[int, Step | None]], node: int) -> list[Step]:
+    """The moves from the start to ``node`` of a best-first search."""
+    steps = []
+    while node > 0:
+        node, move = parents[node]
+        assert move is not None
+        steps.append(move)
+    return steps[::-1]
 
 
 def search(game: Any, counter: Counter) -> SearchOutcome:
@@ -368,8 +372,7 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
         return SearchOutcome(WON, [], WON)
     state.seen.add(state.key())
     try:
-        with deep_recursion(MAX_DEPTH * 2 + 200):
-            won = state.dfs(0)
+        won = state.best_first()
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, [], None)
     if won:

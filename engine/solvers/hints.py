@@ -179,9 +179,10 @@ def _squadratik_score(view: dict[str, Any], move: Any) -> float:
 
 def _freecell_hint(game: Game) -> Any | None:
     # Nothing is hidden in FreeCell: the solver's next move is a fair hint.
+    from engine.freecell import FreeCell
     from engine.solvers.freecell import hint as solver_hint
 
-    return solver_hint(game)  # type: ignore[arg-type]
+    return solver_hint(game) if isinstance(game, FreeCell) else None
 
 
 #: games whose hint is the first move of the solver's winning line (games with no hidden
