@@ -344,13 +344,14 @@ class FreeCell(Game):
         if empty:
             longest = self._capacity(True)
             for src in filled:
-                run = min(run_length(self._columns[_COLUMN_INDEX[src]]), longest)
-                if run == len(self._columns[_COLUMN_INDEX[src]]):
-                    run -= 1  # a whole column into an empty one changes nothing
+                implied = min(run_length(self._columns[_COLUMN_INDEX[src]]), longest)
+                # a whole column into an empty one changes nothing: one card fewer at most
+                run = min(implied, len(self._columns[_COLUMN_INDEX[src]]) - 1)
                 for dst in empty:
-                    if run >= 1:
-                        moves.append(FreeCellMove(src, dst))
-                        moves.extend(FreeCellMove(src, dst, n) for n in range(run - 1, 0, -1))
+                    moves.extend(
+                        FreeCellMove(src, dst, 0 if n == implied else n)
+                        for n in range(run, 0, -1)
+                    )
             for i, held in enumerate(self._cells):
                 if held is not None:
                     moves.extend(FreeCellMove(CELLS[i], dst) for dst in empty)
