@@ -85,8 +85,8 @@ class Daily:
 class GameInfo:
     """Every fact about a game that a layer other than its rules needs.
 
-    ``id`` is the game id (stored with every game, named in the notation help key
-    ``help.<id>``); ``names`` its name per language; ``aliases`` other words players type for
+    ``id`` is the game id (stored with every game; the bot's texts of the game are keyed by
+    it: ``rules.<id>``, the notation guide ``help.<id>``, ...); ``names`` its name per language; ``aliases`` other words players type for
     it (the id and the names are words already); ``table`` a multiplayer table game (played
     at a ``/challenge`` table) rather than a solo game; ``min_players``/``max_players`` the
     seats (the game class reads them from here).
@@ -99,9 +99,7 @@ class GameInfo:
     ``could_have_won`` whether the bot asks that solver "could it have been won?" after a lost
     game; ``hints`` whether ``/hint`` has advice for it; ``points`` whether its score counts
     points (a hint says how many a move earns); ``auto_finish`` whether the bot may play the
-    last cards home once every card is face up and nothing is left to draw;
-    ``digit_piles`` what the notation's numbered piles are (``tableau`` columns, or
-    ``foundation`` piles as in Imaginary Thirteen), for naming piles in words.
+    last cards home once every card is face up and nothing is left to draw.
     """
 
     id: str
@@ -119,7 +117,6 @@ class GameInfo:
     hints: bool = True
     points: bool = False
     auto_finish: bool = False
-    digit_piles: str = "tableau"
     words: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -128,11 +125,6 @@ class GameInfo:
             raise ValueError(f"{self.id}: no name in {', '.join(missing)}")
         words = {normal_word(w) for w in (self.id, *self.names.values(), *self.aliases)}
         object.__setattr__(self, "words", frozenset(words))
-
-    @property
-    def help_key(self) -> str:
-        """The bot's catalogue key of the move-notation guide."""
-        return f"help.{self.id}"
 
     @property
     def default_faces(self) -> str:

@@ -160,7 +160,6 @@ class Imaginary13(Game):
         daily=Daily(node_budget=50_000),
         solver="imaginary13",
         could_have_won=True,
-        digit_piles="foundation",
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"free": (False, True)}
 

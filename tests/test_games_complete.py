@@ -39,7 +39,8 @@ def test_info_is_complete(game_id: str) -> None:
         assert info.daily.node_budget > 0 and info.daily.proofs
     if info.could_have_won:
         assert info.solver is not None
-    assert info.digit_piles in ("tableau", "foundation")
+    # a game that ends "stalled" has the exact stall search's hooks (engine.stall)
+    assert info.stalls == hasattr(engine.GAMES[game_id], "_progress_baseline")
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
@@ -121,8 +122,12 @@ def test_a_drawing_is_registered_once() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_game_has_its_texts(game_id: str, lang: str) -> None:
     info = engine.game_info(game_id)
-    assert i18n.t(lang, info.help_key).strip()
+    assert i18n.t(lang, f"help.{game_id}").strip()
     assert i18n.t(lang, f"rules.{game_id}").strip()
+    assert i18n.game_name(lang, game_id) == info.names[lang]
     if info.ranking is not None:
         header = i18n.t(lang, f"lb.cols.{game_id}").split("|")
         assert len(header) == len(info.ranking.columns), f"lb.cols.{game_id} in {lang}"
+        assert f"stats.best.{game_id}" in i18n.keys(lang), "the best result on /stats"
+    if info.daily is not None:
+        assert f"daily.share_result.{game_id}" in i18n.keys(lang), "the daily's share text"

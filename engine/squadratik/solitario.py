@@ -14,8 +14,8 @@ master or empty — may open a path on a free side of the central card.
 **Endings.** ``completo``: hand and stock empty and only the central card on the table;
 ``solitario``: hand and stock empty, cards still on the table; ``lost``: the player holds a
 card and none of them can be placed anywhere. ``score`` = points of the normal cards removed;
-:attr:`ElSolitario.result_rank` is 2 (completo), 1 (solitario) or 0 (lost / resigned) and
-:attr:`ElSolitario.leaderboard_key` = ``(result_rank, score)``, higher first.
+:attr:`ElSolitario.result_rank` is 2 (completo), 1 (solitario) or 0 (lost / resigned); results
+rank by it, then by score (``ElSolitario.info.ranking``: :func:`result_then_points`).
 
 Notation (see ``engine.squadratik.notation``): ``2N`` puts hand card 2 at the end of path N
 (or opens it), ``1Se`` turns east after an empty card. No rotation (``r1`` is refused with
@@ -177,11 +177,6 @@ class ElSolitario(SquadratikGame):
         if outcome is None:
             return None
         return _RANKS.get(outcome, 0)
-
-    @property
-    def leaderboard_key(self) -> tuple[int, int]:
-        """Sort key for leaderboards, higher first: result, then points removed."""
-        return (self.result_rank or 0, self.removed_points)
 
     # ----- undo -----------------------------------------------------------------------------
     def _snapshot(self) -> Any:
