@@ -35,7 +35,8 @@ Deals are numbered exactly as Microsoft FreeCell numbers them (:func:`microsoft_
 starts with JD 2D 9H JC 5D 7H 7C 5H in its first row, deal 11982 is the famous one that cannot
 be won.
 
-Reason codes of ``IllegalMove``: ``bad_notation``, ``empty_source`` (``pile``), ``same_pile``,
+Reason codes of ``IllegalMove``: ``bad_notation``, ``empty_source`` (``pile``), ``cell_empty``
+(``cell``), ``same_pile``,
 ``cell_taken`` (``cell``), ``cell_to_cell``, ``cell_holds_one``, ``one_card_at_a_time``,
 ``not_next_rank`` (``card``, ``onto``), ``not_alternating_colour`` / ``not_one_lower``
 (``card``, ``onto``), ``run_too_short`` (``count``, ``playable``), ``too_many_cards``
@@ -109,6 +110,14 @@ def microsoft_deal(deal: int) -> list[list[Card]]:
         dealt.append(deck.pop())
     cards = [Card(index // 4 + 1, _MS_SUITS[index % 4]) for index in dealt]
     return [cards[column :: len(COLUMNS)] for column in range(len(COLUMNS))]
+
+
+def _nothing_in(pile: str) -> IllegalMove:
+    """The refusal of a move from an empty column (``empty_source``) or cell (``cell_empty``:
+    its own words, since a cell is not a pile in every language's grammar)."""
+    if pile in _CELL_INDEX:
+        return IllegalMove("cell_empty", cell=pile)
+    return IllegalMove("empty_source", pile=pile)
 
 
 def run_length(column: Sequence[Card]) -> int:
@@ -268,7 +277,7 @@ class FreeCell(Game):
         if dst[0] in "hf":
             card = self._top(src)
             if card is None:
-                raise IllegalMove("empty_source", pile=src)
+                raise _nothing_in(src)
             home = HOMES[_SUIT_INDEX[card.suit]]
             if len(dst) > 1 and dst[1:] != home[1:]:
                 raise IllegalMove("wrong_suit", card=card.code, onto=self._home_top_code(dst))
@@ -349,8 +358,7 @@ class FreeCell(Game):
                 run = min(implied, len(self._columns[_COLUMN_INDEX[src]]) - 1)
                 for dst in empty:
                     moves.extend(
-                        FreeCellMove(src, dst, 0 if n == implied else n)
-                        for n in range(run, 0, -1)
+                        FreeCellMove(src, dst, 0 if n == implied else n) for n in range(run, 0, -1)
                     )
             for i, held in enumerate(self._cells):
                 if held is not None:
@@ -378,7 +386,7 @@ class FreeCell(Game):
             raise IllegalMove("same_pile", pile=src)
         card = self._top(src)
         if card is None:
-            raise IllegalMove("empty_source", pile=src)
+            raise _nothing_in(src)
         if dst in _HOME_INDEX:
             if count > 1:
                 raise IllegalMove("one_card_at_a_time", count=count)

@@ -91,7 +91,7 @@ def test_free_cells_hold_one_card_each_and_never_swap():
     error = refusal(game, "1a")
     assert error.reason == "cell_taken" and error.details["card"] == "7h"
     assert refusal(game, "ab").reason == "cell_to_cell"
-    assert refusal(game, "c1").reason == "empty_source"
+    assert refusal(game, "c1").reason == "cell_empty"
     assert refusal(game, "a2").reason == "not_one_lower"  # 7h on Qs
 
 
