@@ -384,6 +384,8 @@ class FreeCell(Game):
             raise IllegalMove("bad_notation", text=str(move))
         if src == dst:
             raise IllegalMove("same_pile", pile=src)
+        if src in _CELL_INDEX and dst in _CELL_INDEX:
+            raise IllegalMove("cell_to_cell")  # never, whatever the cells hold
         card = self._top(src)
         if card is None:
             raise _nothing_in(src)
@@ -397,8 +399,6 @@ class FreeCell(Game):
                 raise IllegalMove("not_next_rank", card=card.code, onto=self._home_top_code(dst))
             return
         if dst in _CELL_INDEX:
-            if src in _CELL_INDEX:
-                raise IllegalMove("cell_to_cell")
             if count > 1:
                 raise IllegalMove("cell_holds_one", count=count)
             held = self._cells[_CELL_INDEX[dst]]
