@@ -59,6 +59,7 @@ class PileKind(StrEnum):
     FOUNDATION = "foundation"
     TABLEAU = "tableau"
     RESERVE = "reserve"
+    CELL = "cell"  # FreeCell's free cells: one card each
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ type a move from the picture; the header carries the score, the move counter and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,13 @@ class PileBoardLayout:
     header: Rect = Rect(0, 0, 0, 0)
 
 
+Places = dict[str, tuple[int, int]]
+#: game id -> its own arrangement: ``(piles of the view by kind) -> (column count, pile id ->
+#: (row, column))``. A game module of the renderer registers itself here (FreeCell:
+#: ``renderer.freecell_board``); a game not listed gets the Solitario/Canfield arrangement.
+ARRANGEMENTS: dict[str, Callable[[dict[str, list[str]]], tuple[int, Places]]] = {}
+
+
 def _columns(view: dict[str, Any]) -> tuple[int, dict[str, tuple[int, int]]]:
     """Column count and ``pile id -> (row, column)`` for the game in ``view``."""
     game = view.get("game")
@@ -67,7 +75,10 @@ def _columns(view: dict[str, Any]) -> tuple[int, dict[str, tuple[int, int]]]:
         for k, pid in enumerate(ids):
             places[pid] = (row, first + k)
 
-    if game == "imaginary13":
+    arrange = ARRANGEMENTS.get(str(game))
+    if arrange is not None:
+        ncols, places = arrange(by_kind)
+    elif game == "imaginary13":
         ncols = 8
         put(by_kind.get("foundation", []), 0, 0)
         put(by_kind.get("stock", []), 1, 0)

@@ -14,6 +14,9 @@ Preferences, by game:
   a card back off a foundation or a pile shuffled into a space for nothing.
 - **Imaginary Thirteen**: waste tops and the turned card to a foundation, else the turned
   card onto the waste pile whose top is needed later (the card then leaves first).
+- **FreeCell**: nothing is hidden, so the hint is the first move of the solver's winning line
+  from here (a small node budget: the same hint on every machine); without one, a card home,
+  then onto a column, then into a free cell.
 - **El Solitario**: a card that completes a path, then a non-empty card continuing a path,
   then opening a path, then an empty card.
 
@@ -77,6 +80,11 @@ def advice(game: Game, player: str | None = None) -> Advice:
     if not moves:
         return Advice(None)
     view = game.view(player)
+    searched = _FROM_SOLVER.get(view["game"])
+    if searched is not None:
+        found = searched(game)
+        if found is not None:
+            return found
     scorer = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
@@ -337,6 +345,13 @@ def _imaginary13_score(view: dict[str, Any], move: Any) -> float:
     return 50.0 - order.index(pile) if pile in order else 0.0
 
 
+# ----- FreeCell ---------------------------------------------------------------------------------
+def _freecell_score(view: dict[str, Any], move: Any) -> float:
+    """When the solver has no line: home first, then onto a card, then into a free cell."""
+    kinds = {pile["id"]: pile["kind"] for pile in view["piles"]}
+    return {"foundation": 100.0, "tableau": 50.0}.get(kinds.get(move.dst, ""), 0.0)
+
+
 # ----- El Solitario ---------------------------------------------------------------------------
 def _squadratik_score(view: dict[str, Any], move: Any) -> float:
     slot = getattr(move, "slot", None)
@@ -353,9 +368,22 @@ def _squadratik_score(view: dict[str, Any], move: Any) -> float:
     return 60.0 + path["after_empty"] + card["points"] / 100
 
 
+def _freecell_hint(game: Game) -> Any | None:
+    # Nothing is hidden in FreeCell: the solver's next move is a fair hint.
+    from engine.freecell import FreeCell
+    from engine.solvers.freecell import hint as solver_hint
+
+    return solver_hint(game) if isinstance(game, FreeCell) else None
+
+
+#: games whose hint is the first move of the solver's winning line (games with no hidden
+#: cards); when the solver finds none in its small budget, the scorer below decides
+_FROM_SOLVER = {"freecell": _freecell_hint}
+
 _SCORERS = {
     "solitario": _pile_score,
     "canfield": _pile_score,
     "imaginary13": _imaginary13_score,
     "squadratik": _squadratik_score,
+    "freecell": _freecell_score,
 }

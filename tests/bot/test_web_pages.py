@@ -16,7 +16,9 @@ from core_fakes import FakeClock, fake_render
 from PIL import Image
 from web_fakes import BASE, GROUP, Person, links, main_text, page, web_client
 
+import engine
 from bot.core import Core
+from bot.features.daily import DAILY_GAMES
 
 TODAY = "2025-03-14"  # the FakeClock's day
 
@@ -62,9 +64,11 @@ async def test_home_shows_every_games_daily_with_its_top_players_and_links(core:
         status, html = await page(client, "/")
     assert status == 200
     text = main_text(html)
-    for game in ("Solitario", "Canfield", "Imaginary Thirteen", "Squadratik"):
-        assert game in text
-    assert "3 players finished it" in text and text.count("Nobody has finished it yet today.") == 3
+    for game_id in DAILY_GAMES:  # every game with a daily, FreeCell included
+        assert engine.game_info(game_id).names["en"] in text
+    # one game's daily was played (the fixture's three players); nobody played the others
+    nobody = text.count("Nobody has finished it yet today.")
+    assert "3 players finished it" in text and nobody == len(DAILY_GAMES) - 1
     assert f'href="/daily/imaginary13/{TODAY}"' in html
     assert "/2025-03-13" not in html  # no challenge yesterday: no link to a missing page
     assert [row[1] for row in rows_of(html)] == ["Ana", "<script>alert(1)</script>", "Bob"]
