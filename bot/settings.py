@@ -35,6 +35,7 @@ _VARIABLES = {
     "discord_gateway_url": "DISCORD_GATEWAY_URL",
     "discord_shard_count": "DISCORD_SHARD_COUNT",
     "discord_shard_ids": "DISCORD_SHARD_IDS",
+    "web_base_url": "WEB_BASE_URL",
     "http_host": "HTTP_HOST",
     "http_port": "HTTP_PORT",
     "log_format": "LOG_FORMAT",
@@ -136,6 +137,8 @@ class Settings:
     rate_user_per_minute: float = 30.0
     rate_chat_burst: int = 40
     rate_chat_per_minute: float = 120.0
+    #: the web page's public address (``https://tavolo.example``): links in replies point there
+    web_base_url: str | None = None
 
     def __repr__(self) -> str:
         shown = []

@@ -18,7 +18,9 @@ from bot.storage.migrations import (
     m006_solo_games,
     m007_claims,
     m008_race_moves,
-    m009_rate_limits,
+    m009_focus,
+    m010_web,
+    m011_rate_limits,
 )
 
 _MODULES: list[ModuleType] = [
@@ -30,7 +32,9 @@ _MODULES: list[ModuleType] = [
     m006_solo_games,
     m007_claims,
     m008_race_moves,
-    m009_rate_limits,
+    m009_focus,
+    m010_web,
+    m011_rate_limits,
 ]
 
 

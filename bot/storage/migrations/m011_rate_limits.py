@@ -1,4 +1,4 @@
-"""Migration 9: the rate limits' token buckets, shared by every process.
+"""Migration 11: the rate limits' token buckets, shared by every process.
 
 ``rate_buckets``: one row per limited user or chat (``scope`` ``user`` or ``chat``, ``key``
 ``platform:id``): the tokens left when it was last updated (``updated_at``, seconds since the
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from bot.storage.migrations.dialect import adapt
 
-VERSION = 9
+VERSION = 11
 
 SQL = """
         CREATE TABLE rate_buckets (
