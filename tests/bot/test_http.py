@@ -147,3 +147,14 @@ async def test_the_web_pages_are_added_when_bot_web_exists(
     finally:
         await server.stop()
     await asyncio.sleep(0)
+
+
+async def test_the_real_pages_and_the_health_endpoints_share_one_server(sqlite_core: Core):
+    server = await HttpServer.start(sqlite_core, "127.0.0.1", 0)
+    try:
+        assert (await get(server, "/healthz")) == (200, "ok\n")
+        status, text = await get(server, "/metrics")
+        assert status == 200 and "tavolo_commands_total" in text
+        assert (await get(server, "/"))[0] == 200  # bot.web's home page
+    finally:
+        await server.stop()
