@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -76,14 +78,19 @@ def chosen_platforms(settings: Settings, console: bool) -> list[PlatformChoice]:
     return wanted or [CONSOLE]
 
 
-async def serve(core: Core, settings: Any, adapters: Sequence[Adapter]) -> None:
+async def serve(core: Core, settings: Any, adapters: Sequence[Adapter],
+                stop: asyncio.Event | None = None) -> None:  # fmt: skip
     """Run every adapter on ``core`` until one of them ends (the console at end of input, a
-    platform that fails or closes); then stop the others and wait for them, so none is left
-    running on a closed core. A failure is raised after all have stopped."""
+    platform that fails or closes) or ``stop`` is set (SIGTERM); then stop them all and wait
+    for them (each stops taking updates, finishes what it has in hand and flushes its
+    outbox), so none is left running on a closed core. A failure is raised after all have
+    stopped."""
     tasks = [asyncio.create_task(a.run(core, settings), name=a.name) for a in adapters]
+    stopping = asyncio.ensure_future((stop or asyncio.Event()).wait())
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
     finally:
+        stopping.cancel()
         for adapter in adapters:
             await adapter.stop()
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -116,6 +123,11 @@ async def run(settings: Settings, console: bool) -> None:
     )
     core.service.web_base_url = web_base_url(settings)
     http = None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    # no signals on Windows or off the main thread: then SIGTERM is Python's default
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGTERM, _stop_requested, stop)
     try:
         if settings.http_port is not None:
             from bot.http import HttpServer
@@ -124,18 +136,28 @@ async def run(settings: Settings, console: bool) -> None:
         chosen = chosen_platforms(settings, console)
         adapters = [choice.make() for choice in chosen]
         if chosen == [CONSOLE]:
-            await serve(core, settings, adapters)
+            await serve(core, settings, adapters, stop)
             return
         log.info("starting %s with %s", ", ".join(a.name for a in adapters), settings)
         warm = asyncio.create_task(keep_warm(core.store))
         try:
-            await serve(core, settings, adapters)
+            await serve(core, settings, adapters, stop)
         finally:
             warm.cancel()
     finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        # the health endpoint goes last but one: a load balancer sees the bot until it is gone
+        await core.close()  # waits (bounded) for the requests in hand, then the database
         if http is not None:
             await http.stop()
-        await core.close()
+        if stop.is_set():
+            log.info("stopped on SIGTERM")
+
+
+def _stop_requested(stop: asyncio.Event) -> None:
+    log.info("SIGTERM: no more updates; finishing the requests in hand")
+    stop.set()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -53,6 +53,8 @@ log = logging.getLogger("tavolo.core")
 SWEEP_INTERVAL_SECONDS = 600.0
 #: how often the background task looks at the stored deadlines (turn timers, race clocks)
 TICK_SECONDS = 5.0
+#: how long ``close`` waits for the requests in hand
+SHUTDOWN_SECONDS = 10.0
 #: fills the registry from the features; returns the feature objects by name
 Wiring = Callable[[Registry, Service], dict[str, Any]]
 
@@ -94,6 +96,9 @@ class Core:
         self._ticker: asyncio.Task[None] | None = None
         #: the per-user and per-chat rate limits (None: unlimited)
         self.limiter: RateLimiter | None = None
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @classmethod
     async def create(
@@ -122,7 +127,14 @@ class Core:
             core._ticker = asyncio.create_task(core._every(TICK_SECONDS, core.tick))
         return core
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = SHUTDOWN_SECONDS) -> None:
+        """Stop: wait (at most ``timeout`` seconds) for the requests being handled, so a move
+        in flight is stored and answered, then stop the background work and the database."""
+        if self._in_flight:
+            try:
+                await asyncio.wait_for(self._idle.wait(), timeout)
+            except TimeoutError:
+                log.warning("closing with %d request(s) still in hand", self._in_flight)
         for task in (self._sweeper, self._ticker):
             if task is not None:
                 task.cancel()
@@ -179,9 +191,17 @@ class Core:
         return command if command in self.registry.commands else "unknown"
 
     async def _measured(self, label: str, answering: Awaitable[list[Reply]]) -> list[Reply]:
-        """Count the request by command and outcome and time its answer."""
+        """Count the request by command and outcome and time its answer (and count it in
+        hand, so ``close`` waits for it)."""
         started = time.perf_counter()
-        replies = await answering
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            replies = await answering
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
         self.metrics.reply_seconds.observe(time.perf_counter() - started)
         self.metrics.commands.labels(command=label, outcome=outcome_of(replies)).inc()
         return replies

@@ -18,8 +18,10 @@ Private replies are printed too (it is one screen), marked ``(private to name)``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -205,6 +207,32 @@ class Console:
         self.out.flush()
 
 
+def _read_line(loop: asyncio.AbstractEventLoop, stdin: TextIO) -> asyncio.Future[str]:
+    """``stdin.readline()`` on a daemon thread of its own, as a future of this loop."""
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(line or "")
+
+    def read() -> None:
+        try:
+            line = stdin.readline()
+        except BaseException as error:  # handed to the loop, raised there
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(settle, None, error)
+            return
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, line, None)
+
+    threading.Thread(target=read, name="console-stdin", daemon=True).start()
+    return future
+
+
 class ConsolePlatform:
     """The console as an ``Adapter`` (the no-token default of ``python -m bot``): reads lines
     until end of input or ``stop``, answering each."""
@@ -225,8 +253,10 @@ class ConsolePlatform:
         stopped = asyncio.ensure_future(self._stopping.wait())
         try:
             while not self._stopping.is_set():
-                # Reading stdin blocks: do it in a thread so timers on the loop keep running.
-                read = loop.run_in_executor(None, stdin.readline)
+                # Reading stdin blocks: do it in a thread so timers on the loop keep running
+                # (a daemon thread: a stop while it waits for a line must not keep the
+                # process alive until the terminal sends one).
+                read = _read_line(loop, stdin)
                 await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
                 if not read.done():
                     return  # stopped while waiting for a line (the thread ends with the input)
