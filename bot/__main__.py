@@ -118,9 +118,11 @@ def web_base_url(settings: Settings) -> str | None:
 
 
 async def run(settings: Settings, console: bool) -> None:
-    core = await Core.create(
-        settings.database_url, settings.default_language, limits=settings.limits
-    )
+    # The console is one person at their own terminal (pasting a line of fifty moves is
+    # fine): the rate limits guard the chat platforms only.
+    platforms = chosen_platforms(settings, console) != [CONSOLE]
+    core = await Core.create(settings.database_url, settings.default_language,
+                             limits=settings.limits if platforms else None)  # fmt: skip
     core.service.web_base_url = web_base_url(settings)
     http = None
     stop = asyncio.Event()
