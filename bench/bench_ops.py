@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import statistics
 import tempfile
 import time
 import tracemalloc
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core import Core
+from bot.core.limits import Limits
 from bot.replies import Request
 
 #: games per round of the memory bench (they cycle through chats and players)
@@ -37,6 +37,8 @@ MEMORY_GAME = "squadratik"
 #: live games started to measure one live game's size (their mean: one alone is noise)
 LIVE_GAMES = 100
 CHATS = 200
+#: /move commands timed for the CPU figures
+CPU_COMMANDS = 150
 #: simulated time between two games' starts
 GAME_INTERVAL = timedelta(seconds=5)
 #: an in-memory database: the bench measures Python memory, not the disk
@@ -109,14 +111,111 @@ async def memory(games: int = GAMES, warm: int = WARM_GAMES) -> dict[str, Any]:
     }
 
 
+async def cpu_per_command(commands: int = CPU_COMMANDS) -> dict[str, Any]:
+    """Process CPU (every thread: loop, database, render pool) per ``/move`` through the core,
+    with the real board image and with a stand-in that draws nothing."""
+    found: dict[str, Any] = {}
+    for label, render in (("with_image", None), ("without_image", cheap_render)):
+        with tempfile.TemporaryDirectory() as folder:
+            core = await Core.create(f"sqlite:///{Path(folder) / 'cpu.db'}", renderer=render,
+                                     sweep_interval=None)  # fmt: skip
+            try:
+                req = Request("bench", "cpu", "cpu-user", "Cpu")
+                await core.handle_text(req, "/play solitario 11")
+                await core.handle_text(req, "/move d")  # warm: fonts, caches
+                started = time.process_time()
+                for _ in range(commands):
+                    await core.handle_text(req, "/move d")
+                found[f"{label}_ms"] = round((time.process_time() - started) / commands * 1000, 2)
+            finally:
+                await core.close()
+    return found
+
+
+async def flood(requests: int = 300) -> dict[str, Any]:
+    """One user sends ``/help`` ``requests`` times as fast as the core answers, with the
+    default limits and with none (the behaviour before issue 27); meanwhile another chat's
+    ``/help`` is timed. Then the Telegram outbox: 999 replies queued for one chat, how many
+    it keeps and how soon another chat's one message goes out."""
+    found: dict[str, Any] = {}
+    for label, limits in (("limited", Limits()), ("unlimited", None)):
+        with tempfile.TemporaryDirectory() as folder:
+            core = await Core.create(f"sqlite:///{Path(folder) / 'flood.db'}",
+                                     renderer=cheap_render, sweep_interval=None,
+                                     limits=limits)  # fmt: skip
+            try:
+                flooder = Request("bench", "flooded", "flooder", "Flooder")
+                other = Request("bench", "quiet", "neighbour", "Neighbour")
+                answers = notices = 0
+                waits = []
+                for n in range(requests):
+                    replies = await core.handle_text(flooder, "/help")
+                    answers += bool(replies and replies[0].key == "help.text")
+                    notices += bool(replies and replies[0].key == "error.slow_down")
+                    if n % 30 == 0:
+                        started = time.perf_counter()
+                        await core.handle_text(other, "/help")
+                        waits.append(time.perf_counter() - started)
+                found[label] = {
+                    "flooder_requests": requests,
+                    "flooder_answers": answers,
+                    "slow_down_notices": notices,
+                    "other_chat_help_ms_max": round(max(waits) * 1000, 2),
+                }
+            finally:
+                await core.close()
+    found["telegram_outbox"] = await _outbox_flood()
+    return found
+
+
+async def _outbox_flood() -> dict[str, Any]:
+    from bot.platforms.telegram_outbox import FloodLimits, Outbox
+
+    loop = asyncio.get_running_loop()
+    sent: list[tuple[float, int]] = []
+    started = loop.time()
+
+    async def deliver(chat_id: int, item: Any) -> None:
+        await asyncio.sleep(0)
+        sent.append((loop.time() - started, chat_id))
+
+    outbox = Outbox(deliver, FloodLimits())
+    for n in range(999):
+        outbox.put(-100, f"reply {n}")
+    kept = outbox.pending(-100)
+    outbox.put(-200, "a quiet chat's reply")
+    while not any(chat == -200 for _, chat in sent):
+        await asyncio.sleep(0.01)
+    other_after = next(t for t, chat in sent if chat == -200)
+    await outbox.close(timeout=0)
+    group_per_minute = FloodLimits().group_per_minute
+    return {
+        "queued_for_one_chat": 999,
+        "kept": kept,
+        "drain_minutes_for_the_flooded_chat": round(kept / group_per_minute, 1),
+        "drain_minutes_before_the_bound": round(999 / group_per_minute, 1),
+        "other_chat_first_send_ms": round(other_after * 1000, 1),
+    }
+
+
 def run() -> dict[str, Any]:
-    return {"memory": asyncio.run(memory())}
+    return {
+        "memory": asyncio.run(memory()),
+        "cpu_per_command": asyncio.run(cpu_per_command()),
+        "flood": asyncio.run(flood()),
+    }
 
 
 if __name__ == "__main__":
     import json
     import sys
 
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else GAMES
-    print(json.dumps(asyncio.run(memory(count, min(WARM_GAMES, count // 4))), indent=2))
-    _ = statistics
+    what = sys.argv[1] if len(sys.argv) > 1 else "memory"
+    if what == "memory":
+        count = int(sys.argv[2]) if len(sys.argv) > 2 else GAMES
+        result = asyncio.run(memory(count, min(WARM_GAMES, count // 4)))
+    elif what == "cpu":
+        result = asyncio.run(cpu_per_command())
+    else:
+        result = asyncio.run(flood())
+    print(json.dumps(result, indent=2))

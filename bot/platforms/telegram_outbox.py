@@ -196,7 +196,9 @@ class Outbox:
                 queue.order.remove(key)
                 del queue.items[key]
                 self.dropped += 1
-                log.warning("outbox of chat %s full: its oldest waiting message dropped", chat_id)
+                if self.dropped % 100 == 1:  # a flood is one line now and then, not a flood
+                    log.warning("outbox of chat %s full: oldest waiting messages dropped "
+                                "(%d so far)", chat_id, self.dropped)  # fmt: skip
                 return
 
     def depth(self) -> int:
