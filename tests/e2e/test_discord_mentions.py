@@ -55,3 +55,16 @@ async def test_a_solo_game_pings_nobody(table: Table) -> None:
     await table.slash(prankster, room, "resign")
     sent = [m for m in fake.messages.values() if m.author is fake.bot_user]
     assert sent and set().union(*(m.pinged for m in sent)) == set()
+
+
+def test_telegram_writes_a_name_that_looks_like_markup_as_text() -> None:
+    from bot.platforms.telegram_format import html_text
+    from bot.replies import Reply
+
+    name = '<a href="tg://user?id=42">boss</a> <b>'
+    reply = Reply("challenge.opened", f"{name} opens a table", mentions=["7"])
+    text = html_text(reply, 4096)
+    assert "tg://user?id=42" not in text.replace("&quot;", '"').split("&lt;a", 1)[0]
+    assert "&lt;a href=&quot;tg://user?id=42&quot;&gt;boss&lt;/a&gt; &lt;b&gt;" in text
+    assert text.count('<a href="tg://user?id=') == 1  # the one mention the core meant
+    assert '<a href="tg://user?id=7">' in text
