@@ -108,7 +108,10 @@ class _Observed:
     on_error: Callable[[str], None] | None = None
 
     def _failed(self, mapped: BaseException) -> None:
-        if self.on_error is not None and isinstance(mapped, StorageError):
+        # a unique rule refusing an insert is an answer (asked twice), not a failure
+        if self.on_error is None or isinstance(mapped, AlreadyExists):
+            return
+        if isinstance(mapped, StorageError):
             self.on_error("busy" if isinstance(mapped, StorageBusy) else "error")
 
     def _waited(self, since: float) -> None:

@@ -158,3 +158,19 @@ async def test_the_real_pages_and_the_health_endpoints_share_one_server(sqlite_c
         assert (await get(server, "/"))[0] == 200  # bot.web's home page
     finally:
         await server.stop()
+
+
+async def test_database_errors_are_counted_by_kind_and_a_duplicate_is_not_an_error(
+    sqlite_core: Core,
+):
+    assert await sqlite_core.first_delivery("telegram", 1)
+    assert not await sqlite_core.first_delivery("telegram", 1)  # asked twice: an answer
+    await sqlite_core.store.fetch("PRAGMA query_only = ON")  # writes now fail: busy
+    chat = FakePlatform(sqlite_core)
+    (answer,) = await chat.say("ana", "/play canfield 7")
+    assert answer.key == "error.busy"
+    await sqlite_core.store.fetch("PRAGMA query_only = OFF")
+    text = sqlite_core.metrics.exposition().decode()
+    assert 'tavolo_database_errors_total{kind="busy"}' in text
+    assert 'tavolo_database_errors_total{kind="error"}' not in text
+    assert 'tavolo_commands_total{command="play",outcome="busy"} 1.0' in text
