@@ -41,6 +41,7 @@ import logging
 import re
 import secrets
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -77,8 +78,10 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     ADMIN_CACHE_SECONDS,
     ADMIN_COMMANDS,
     LANGUAGES,
+    NOTES_LIMIT,
     PLATFORM,
     UPDATE_TYPES,
+    Bounded,
     Outgoing,
     TelegramConfig,
     _language,
@@ -113,16 +116,19 @@ class TelegramAdapter(Delivery):
         core.metrics.track_outbox(PLATFORM, self.outbox.depth)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
         self.username = ""
-        self._chat_locks: dict[int, asyncio.Lock] = {}
-        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        # weak: a chat's lock lives while an update of that chat holds or waits for it
+        self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._admins: dict[tuple[int, int], tuple[bool, float]] = Bounded(NOTES_LIMIT)
         # (chat, session) -> (board message id, outbox stamp when posted)
-        self._boards: dict[tuple[int, str], tuple[int, int]] = {}
+        self._boards: dict[tuple[int, str], tuple[int, int]] = Bounded(NOTES_LIMIT)
         # (chat, old message id) -> the message that replaced it after an edit failed
-        self._moved: dict[tuple[int, int], int] = {}
+        self._moved: dict[tuple[int, int], int] = Bounded(NOTES_LIMIT)
         # (private chat, message id) -> the group whose table a private hand belongs to
-        self._hand_tables: dict[tuple[int, int], int] = {}
+        self._hand_tables: dict[tuple[int, int], int] = Bounded(NOTES_LIMIT)
         # user -> the last group chat they played in (for an empty "@bot" query)
-        self._last_table: dict[int, int] = {}
+        self._last_table: dict[int, int] = Bounded(NOTES_LIMIT)
         self._webhook_runner: Any = None
         self._stamp = 0
         self._processed_ids: deque[int] = deque(maxlen=1000)
