@@ -36,7 +36,7 @@ WORDS: dict[str, str] = {
     "empty_hand": "No cards in hand",
     "title_solitario": "Solitario", "title_canfield": "Canfield",
     "title_imaginary13": "Imaginary Thirteen", "title_squadratik": "El Solitario",
-    "title_maestras": "Cartas Maestras",
+    "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
 }  # fmt: skip
 
 _words: ContextVar[Mapping[str, str] | None] = ContextVar("board_words", default=None)
