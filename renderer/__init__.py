@@ -112,11 +112,8 @@ def warm_up() -> int:
     from renderer import cards_squadratik, squadratik_boards
     from renderer.boards import warm_up_sprites
 
-    sizes = (
-        squadratik_boards.CELL - squadratik_boards.GAP,
-        squadratik_boards.HAND_CARD,
-        squadratik_boards.PREVIEW,
-    )
+    sizes = tuple(step - squadratik_boards.GAP for step in squadratik_boards.CELL_STEPS[:6])
+    sizes += (squadratik_boards.HAND_CARD,)
     return warm_up_sprites() + cards_squadratik.warm_up(sizes)
 
 

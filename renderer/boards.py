@@ -30,6 +30,9 @@ MARGIN = 16
 GAP = 14
 PITCH = W + GAP
 HEADER_H = 52
+# The smallest text on a pile board: digit ink 0.73 of it, 19 px on an 816-px board, 9.3 px
+# once shown 400 px wide.
+TEXT_PX = 26
 LABEL_H = 26
 ROW_GAP = 16
 NEXT_H = 24  # Imaginary Thirteen: the "next" line under each foundation
@@ -162,9 +165,39 @@ def face_sprite(code: str, deck: str, faces: str) -> Image.Image:
     return french_card(code)
 
 
-def short_name(name: str, limit: int = 18) -> str:
-    """``name`` cut to ``limit`` characters with an ellipsis (headers and seat rows)."""
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+ELLIPSIS = "…"
+
+
+def _cuttable(char: str) -> bool:
+    """Whether a text may be cut just before ``char`` (not before a combining mark, a joiner or
+    a variation selector: they belong to the character before them)."""
+    import unicodedata
+
+    code = ord(char)
+    return not (
+        unicodedata.category(char) in ("Mn", "Mc", "Me", "Cf", "Sk")
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0000 <= code <= 0xE01EF
+    )
+
+
+def fit_text(text: str, size: int, bold: bool, room: int) -> str:
+    """``text`` as it fits in ``room`` px at ``size``: whole, or cut by drawn width with an
+    ellipsis (never inside a character built of several code points)."""
+    if text_width(text, size, bold) <= room:
+        return text
+    cuts = [k for k in range(1, len(text)) if _cuttable(text[k])]
+    low, high = 0, len(cuts) - 1  # the longest prefix (cut at cuts[k]) that still fits
+    best = ELLIPSIS
+    while low <= high:
+        mid = (low + high) // 2
+        candidate = text[: cuts[mid]].rstrip() + ELLIPSIS
+        if text_width(candidate, size, bold) <= room:
+            best, low = candidate, mid + 1
+        else:
+            high = mid - 1
+    return best
 
 
 def _header_texts(
@@ -173,7 +206,7 @@ def _header_texts(
     title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
-        left += f"  ·  {short_name(player)}"
+        left += f"  ·  {player}"
     score = view.get("score", 0)
     if view.get("game") == "canfield":  # dollars: -$15, $40
         score_text = f"-${-int(score)}" if int(score) < 0 else f"${score}"
@@ -188,13 +221,21 @@ def _header_texts(
 
 
 def draw_header(
-    image: Image.Image, width: int, left: str, right: str, height: int = HEADER_H
+    image: Image.Image,
+    width: int,
+    left: str,
+    right: str,
+    height: int = HEADER_H,
+    min_size: int = TEXT_PX,
 ) -> None:
-    """The dark band on top: title on the left, score/moves/clock on the right."""
+    """The dark band on top: title on the left, score/moves/clock on the right. Both at 26 px
+    down to ``min_size`` when long; past that the title (which may end with a player's name)
+    is shortened with an ellipsis, never the numbers."""
     image.paste(ink(image, theme.HEADER), (0, 0, width, height))
-    size = 24
-    while size > 14 and text_width(left, size) + text_width(right, size, True) + 40 > width:
-        size -= 2
+    size = max(26, min_size)
+    while size > min_size and text_width(left, size) + text_width(right, size, True) + 48 > width:
+        size -= 1
+    left = fit_text(left, size, False, width - text_width(right, size, True) - 3 * MARGIN)
     paste_text(
         image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm", under=theme.HEADER
     )

@@ -233,12 +233,17 @@ TOTALS_ROW = 0.64  # the red and the black total
 def _draw_totals(
     draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: ImageFont.FreeTypeFont
 ) -> None:
-    """The red total and the black total side by side below the centre."""
+    """The red total and the black total side by side below the centre, the pair centred (a
+    colour the card does not show has no total)."""
     reds = sum(n for c, n in map(side_balls, shown) if c == "R")
     blacks = sum(n for c, n in map(side_balls, shown) if c == "B")
-    y = size * TOTALS_ROW
-    draw.text((size * 0.36, y), str(reds), font=digit, fill=BALL_RED, anchor="mm")
-    draw.text((size * 0.64, y), str(blacks), font=digit, fill=BALL_BLACK, anchor="mm")
+    parts = [(str(n), colour) for n, colour in ((reds, BALL_RED), (blacks, BALL_BLACK)) if n]
+    widths = [digit.getlength(text) for text, _ in parts]
+    gap = size * 0.07
+    x = size / 2 - (sum(widths) + gap * (len(parts) - 1)) / 2
+    for (text, colour), width in zip(parts, widths, strict=True):
+        draw.text((x, size * TOTALS_ROW), text, font=digit, fill=colour, anchor="lm")
+        x += width + gap
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> None:

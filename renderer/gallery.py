@@ -24,7 +24,7 @@ from renderer import samples, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
 from renderer.cards_squadratik import squadratik_card
-from renderer.fonts import text_mask
+from renderer.fonts import text_mask, text_sprite
 from renderer.palette import PALETTE_FILE, fit_palette
 
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
@@ -130,7 +130,7 @@ def sample_sheet() -> Image.Image:
             ("central", ("0",) * 4, 0),
         )
     ]
-    sheet = Image.new("RGB", (110 * 8, 160 * 4 + 120), theme.TABLE)
+    sheet = Image.new("RGB", (110 * 8, 160 * 4 + 160), theme.TABLE)
     for k, sprite in enumerate(sprites):
         sheet.paste(sprite, (5 + (k % 8) * 110, 5 + (k // 8) * 155), sprite)
     # text as boards draw it: each text colour on each background it appears on
@@ -148,6 +148,12 @@ def sample_sheet() -> Image.Image:
             sheet.paste(colour, (x, y + 4), mask)
             x += mask.width + 8
         y += 30
+    # names through the font chain: emoji bring their own colours
+    x = 4
+    for name in ("Ana🎲", "❤️", "🇮🇹", "😀", "👍", "🎉"):
+        sprite = text_sprite(name, 24, theme.WHITE, True)[0]
+        sheet.paste(sprite, (x, y + 4), sprite)
+        x += sprite.width + 8
     return sheet
 
 
