@@ -118,8 +118,9 @@ def sample_sheet() -> Image.Image:
         card_back(),
         empty_slot("d"),
         empty_slot("+3"),
-        italian_slot("h", "napoletane"),
-        italian_slot("s", "piacentine"),
+    ]
+    sprites += [  # every faint suit of an empty Italian foundation
+        italian_slot(suit, style) for style in ("napoletane", "piacentine") for suit in "dhcs"
     ]
     sprites += [
         squadratik_card(k, sides, p, 0, 96)
@@ -130,11 +131,12 @@ def sample_sheet() -> Image.Image:
             ("central", ("0",) * 4, 0),
         )
     ]
-    sheet = Image.new("RGB", (110 * 8, 160 * 4 + 160), theme.TABLE)
+    rows = (len(sprites) + 7) // 8
+    sheet = Image.new("RGB", (110 * 8, 155 * rows + 170), theme.TABLE)
     for k, sprite in enumerate(sprites):
         sheet.paste(sprite, (5 + (k % 8) * 110, 5 + (k // 8) * 155), sprite)
     # text as boards draw it: each text colour on each background it appears on
-    y = 640
+    y = 155 * rows + 10
     for background, colours in (
         (theme.HEADER, (theme.MUTED, theme.WHITE, theme.LAST_MOVE)),
         (theme.LABEL_BG, (theme.WHITE, theme.GOLD, theme.MUTED, theme.LAST_MOVE)),
