@@ -143,10 +143,21 @@ def clear_cache(sprites: bool = True) -> None:
 
 
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
-    """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping)."""
-    if game_id in PILE_GAMES:
-        return pile_layout(view)
-    return squadratik_layout(view, hand=bool(style.get("hand")))
+    """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping), for the
+    same ``style`` (its words, clock and player decide whether the header takes two rows)."""
+    from renderer.boards import _header_texts
+    from renderer.squadratik_boards import _header
+
+    token = fonts.use_words(style.get("words"))
+    try:
+        lang, clock, player = style.get("lang", "en"), style.get("clock"), style.get("player")
+        if game_id in PILE_GAMES:
+            return pile_layout(view, _header_texts(view, lang, clock, player))
+        hand = bool(style.get("hand"))
+        header = _header(view, lang, clock, hand, player)
+        return squadratik_layout(view, hand=hand, header=header)
+    finally:
+        fonts.reset_words(token)
 
 
 __all__ = ["MAX_WIDTH", "clear_cache", "draw", "layout", "render", "replay", "warm_up"]

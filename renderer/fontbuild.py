@@ -21,8 +21,8 @@ What it writes, and why so small:
 
 from __future__ import annotations
 
+import contextlib
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -43,10 +43,8 @@ def _codec_chars(codec: str, leads: range, trails: list[int]) -> set[str]:
     out = set()
     for lead in leads:
         for trail in trails:
-            try:
+            with contextlib.suppress(UnicodeDecodeError):
                 out.add(bytes([lead, trail]).decode(codec))
-            except UnicodeDecodeError:
-                pass
     return {c for c in out if len(c) == 1}
 
 

@@ -25,7 +25,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from renderer import theme
-from renderer.boards import MARGIN, draw_header, fit_text, outline
+from renderer.boards import MARGIN, draw_header, fit_text, header_height, outline
 from renderer.cards_squadratik import card_sprite, squadratik_card
 from renderer.fonts import paste_text, text_width, word
 from renderer.layout import Rect
@@ -69,6 +69,7 @@ class SquadratikLayout:
     seats: list[Rect] = field(default_factory=list)
     board_area: Rect = Rect(0, 0, 0, 0)
     status: Rect = Rect(0, 0, 0, 0)
+    header_h: int = 52
 
 
 def path_targets(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -99,10 +100,14 @@ def cell_for(span_x: int, span_y: int) -> int:
     return CELL_STEPS[-1]
 
 
-def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLayout:
-    """Geometry of the board image (or, with ``hand``, of the private Cartas Maestras hand)."""
+def squadratik_layout(
+    view: dict[str, Any], hand: bool = False, header: tuple[str, str] | None = None
+) -> SquadratikLayout:
+    """Geometry of the board image (or, with ``hand``, of the private Cartas Maestras hand);
+    ``header``: the header's two texts, when known, for its height."""
+    header_h = header_height(WIDTH, *header, TEXT_PX) if header else HEADER_H
     if hand:
-        return _hand_layout(view)
+        return _hand_layout(view, header_h)
     cells = {(int(c["x"]), int(c["y"])) for c in view.get("board") or []} | {(0, 0)}
     # once the game is over no slot is drawn
     targets = {} if view.get("is_over") else path_targets(view)
@@ -111,11 +116,11 @@ def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLay
     span_x, span_y = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
     cell = cell_for(span_x, span_y)
     card = cell - GAP
-    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card)
+    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h)
     board_h = span_y * cell
-    layout.board_area = Rect(MARGIN, HEADER_H + MARGIN, BOARD_W, board_h)
+    layout.board_area = Rect(MARGIN, header_h + MARGIN, BOARD_W, board_h)
     left = MARGIN + (BOARD_W - span_x * cell) // 2 + GAP // 2
-    top = HEADER_H + MARGIN + GAP // 2
+    top = header_h + MARGIN + GAP // 2
 
     def at(x: int, y: int) -> Rect:
         return Rect(left + (x - min(xs)) * cell, top + (y - min(ys)) * cell, card, card)
@@ -134,7 +139,9 @@ def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLay
         cards = view.get("hand") or []
         hx = (WIDTH - (len(cards) * (HAND_CARD + HAND_GAP) - HAND_GAP)) // 2
         for k in range(len(cards)):
-            layout.hand.append(Rect(hx + k * (HAND_CARD + HAND_GAP), y + NUMBER_H, HAND_CARD, HAND_CARD))
+            layout.hand.append(
+                Rect(hx + k * (HAND_CARD + HAND_GAP), y + NUMBER_H, HAND_CARD, HAND_CARD)
+            )
         y += NUMBER_H + HAND_CARD + MARGIN
     else:
         for _ in view.get("seats") or []:
@@ -145,16 +152,16 @@ def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLay
     return layout
 
 
-def _hand_layout(view: dict[str, Any]) -> SquadratikLayout:
+def _hand_layout(view: dict[str, Any], header_h: int = HEADER_H) -> SquadratikLayout:
     """One row per hand card: its number, the card as it is held, then its three other
     rotations r1-r3, each as large as the first (a player picks a turn by reading its numbers)."""
     cards = view.get("hand") or []
     size = HAND_CARD
-    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=size)
+    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=size, header_h=header_h)
     if not cards:  # one line saying so, not a big empty table
-        layout.height = HEADER_H + 2 * MARGIN + EMPTY_HAND_H
+        layout.height = header_h + 2 * MARGIN + EMPTY_HAND_H
         return layout
-    y = HEADER_H + MARGIN
+    y = header_h + MARGIN
     for card in cards:
         y += NUMBER_H
         layout.hand.append(Rect(MARGIN, y, size, size))
@@ -234,11 +241,11 @@ def draw_squadratik(
 ) -> Image.Image:
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
-    layout = squadratik_layout(view, hand=hand)
+    header = _header(view, lang, clock, hand, player)
+    layout = squadratik_layout(view, hand=hand, header=header)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
-    left, right = _header(view, lang, clock, hand, player)
-    draw_header(image, layout.width, left, right, height=HEADER_H, min_size=TEXT_PX)
+    draw_header(image, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
     if hand:
         _draw_private_hand(image, draw, view, layout, lang, selected)
         return image
@@ -316,7 +323,7 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
     if not view.get("hand"):
         paste_text(
             image,
-            (layout.width // 2, HEADER_H + MARGIN + EMPTY_HAND_H // 2),
+            (layout.width // 2, layout.header_h + MARGIN + EMPTY_HAND_H // 2),
             word("empty_hand", lang),
             26,
             theme.MUTED,

@@ -114,7 +114,9 @@ def emoji_image(text: str, side: int) -> Image.Image:
     """The colour image of the emoji ``text``, ``side`` px square."""
     atlas, px, columns = _emoji_atlas()
     k = _emoji_index()[emoji_key(text)]
-    cell = atlas.crop(((k % columns) * px, (k // columns) * px, (k % columns + 1) * px, (k // columns + 1) * px))
+    cell = atlas.crop(
+        ((k % columns) * px, (k // columns) * px, (k % columns + 1) * px, (k // columns + 1) * px)
+    )
     return cell.resize((side, side), Image.Resampling.LANCZOS) if side != px else cell
 
 
