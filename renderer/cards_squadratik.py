@@ -96,12 +96,12 @@ def _placed_card(kind: str, shown: tuple[str, ...], points: int, size: int) -> I
             card.alpha_composite(strip, at)
     draw = ImageDraw.Draw(card)
     digit = font(digit_font_px(size), bold=True)
-    if kind != "master":
+    if kind != "master" and not crowded(size):
         draw.text(
             (size / 2, size * CENTRE_ROW), str(points), font=digit, fill=(70, 70, 76), anchor="mm"
         )
     _draw_side_counts(draw, size, shown, digit)
-    _draw_totals(draw, size, shown, digit)
+    _draw_totals(draw, size, shown, digit, kind)
     return card
 
 
@@ -199,9 +199,21 @@ DIGIT_SHARE = 0.28
 COUNT_GAP = 0.03  # between a row of balls and its count
 
 
+# Digits of 23 px have 16.8 px of ink: 9.3 px once a 720-px board is shown 400 px wide. Cards
+# too small for that at DIGIT_SHARE (a long path) get up to CROWDED_SHARE and drop the points
+# in the centre (the sum of the two totals) to make room.
+READABLE_PX = 23
+CROWDED_SHARE = 0.36
+
+
 def digit_font_px(size: int) -> int:
     """Font size in final pixels of every number on a card ``size`` px square."""
-    return max(8, round(size * DIGIT_SHARE))
+    return max(8, min(max(round(size * DIGIT_SHARE), READABLE_PX), round(size * CROWDED_SHARE)))
+
+
+def crowded(size: int) -> bool:
+    """Whether a card this small draws its numbers larger than ``DIGIT_SHARE`` (no points)."""
+    return digit_font_px(size) > size * (DIGIT_SHARE + 0.01)
 
 
 def _draw_side_counts(
@@ -231,7 +243,11 @@ TOTALS_ROW = 0.64  # the red and the black total
 
 
 def _draw_totals(
-    draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: ImageFont.FreeTypeFont
+    draw: ImageDraw.ImageDraw,
+    size: int,
+    shown: tuple[str, ...],
+    digit: ImageFont.FreeTypeFont,
+    kind: str = "normal",
 ) -> None:
     """The red total and the black total side by side below the centre, the pair centred (a
     colour the card does not show has no total)."""
@@ -241,8 +257,10 @@ def _draw_totals(
     widths = [digit.getlength(text) for text, _ in parts]
     gap = size * 0.07
     x = size / 2 - (sum(widths) + gap * (len(parts) - 1)) / 2
+    # a crowded card has no points: its totals take the centre (a master's stay below the crown)
+    y = size * (0.5 if crowded(size) and kind != "master" else TOTALS_ROW)
     for (text, colour), width in zip(parts, widths, strict=True):
-        draw.text((x, size * TOTALS_ROW), text, font=digit, fill=colour, anchor="lm")
+        draw.text((x, y), text, font=digit, fill=colour, anchor="lm")
         x += width + gap
 
 

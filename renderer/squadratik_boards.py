@@ -46,6 +46,7 @@ HAND_GAP = 16
 HAND_CARD = (BOARD_W - 3 * HAND_GAP) // 4  # 160: four hand cards across, as large as any table card
 NUMBER_H = 34  # the hand card's number pill above it
 SEAT_ROW = 50
+SEAT_HEAD_H = 36  # the column words above the seat rows
 STATUS_H = 64  # the band saying how the game ended
 EMPTY_HAND_H = 64
 ROTATION_LABEL_H = 34  # "r1" under each turned copy in the private hand
@@ -144,6 +145,7 @@ def squadratik_layout(
             )
         y += NUMBER_H + HAND_CARD + MARGIN
     else:
+        y += SEAT_HEAD_H
         for _ in view.get("seats") or []:
             layout.seats.append(Rect(MARGIN, y, BOARD_W, SEAT_ROW))
             y += SEAT_ROW + 6
@@ -366,11 +368,35 @@ def seat_order(view: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(seats, key=lambda s: int(results.get(s.get("player"), {}).get("place") or 99))
 
 
+def _seat_columns(view: dict[str, Any], lang: str, right: int) -> list[tuple[str, str, int]]:
+    """The numbers' columns of the seat rows, right to left: (key, word, right edge). Won
+    cards and masters; the hand count only while the game runs (the hands are gone after)."""
+    keys = ["cards", "masters"] + ([] if view.get("results") else ["hand"])
+    columns = []
+    for key in keys:
+        label = word(key, lang)
+        columns.append((key, label, right))
+        right -= max(text_width(label, TEXT_PX), text_width("88", TEXT_PX, True)) + 22
+    return columns
+
+
 def _draw_seats(
     image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
 ) -> None:
+    """One row a seat: place (once over) or the turn's arrow, the name using all the room the
+    numbers leave, then hand, masters and cards in columns named once above the rows."""
     results = {r["player"]: r for r in view.get("results") or []}
     current = view.get("current_player")
+    if not layout.seats:
+        return
+    columns = _seat_columns(view, lang, layout.seats[0].right - 12)
+    head_y = layout.seats[0].y - SEAT_HEAD_H // 2 - 2
+    for key, label, right in columns:
+        colour = theme.GOLD if key == "masters" else theme.MUTED
+        paste_text(image, (right, head_y), label, TEXT_PX, colour, anchor="rm")
+    numbers_left = min(right for _, _, right in columns) - max(
+        text_width(label, TEXT_PX) for _, label, _ in columns
+    )
     for seat, rect in zip(seat_order(view), layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
@@ -396,25 +422,15 @@ def _draw_seats(
                 [(x, cy - 11), (x + 17, cy), (x, cy + 11)], fill=ink(draw, theme.LAST_MOVE)
             )
             x += 28
-        # right side: won cards, won masters, and while playing the hand count; a final result
-        # keeps the hand count out (the hands are gone)
-        result = results.get(name)
-        masters = (result or seat).get("masters", 0)
-        won = (result or seat).get("cards", 0)
-        parts = [
-            (f"{word('cards', lang)} {won}", theme.WHITE, False),
-            (f"{word('masters', lang)} {masters}", theme.GOLD, True),
-        ]
-        if result is None:
-            parts.append((f"{word('hand', lang)} {seat.get('hand', 0)}", theme.MUTED, False))
-        right = rect.right - 12
-        for text, colour, bold in parts:
+        source = results.get(name) or seat
+        for key, _, right in columns:
+            value = str(seat.get("hand", 0) if key == "hand" else source.get(key, 0))
+            colour = {"masters": theme.GOLD, "hand": theme.MUTED}.get(key, theme.WHITE)
             paste_text(
-                image, (right, cy), text, TEXT_PX, colour, anchor="rm", bold=bold,
+                image, (right, cy), value, TEXT_PX, colour, anchor="rm", bold=True,
                 under=background,
             )  # fmt: skip
-            right -= text_width(text, TEXT_PX, bold) + 20
-        shown = fit_text(name, TEXT_PX, True, right - x - 8)
+        shown = fit_text(name, TEXT_PX, True, numbers_left - x - 12)
         paste_text(
             image, (x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background
         )
