@@ -1,5 +1,7 @@
 """``python -m renderer.gallery out/gallery``: a PNG of every game at its start, mid-game and
-end (every face style for Solitario), plus one replay GIF. ``python -m renderer.gallery
+end (every face style for Solitario), Cartas Maestras at 2, 4 and 8 seats early, late and over
+with a hand, El Solitario early and late, names in every script, one replay GIF per game, and
+each PNG again scaled to 400 px wide (``*_400.png``: what a phone shows). ``python -m renderer.gallery
 --palette`` refits the stored board palette to ``sample_sheet()``.
 
 Uses the real engines where ``engine.GAMES`` has them (playing seeded random moves, preferring
@@ -165,9 +167,57 @@ def write_palette() -> Path:
     return PALETTE_FILE
 
 
-# Player names in several scripts: accented Latin, Cyrillic, Greek, Hebrew, Chinese and an
-# emoji (the last two beyond the shipped font: drawn as the visible substitute).
+# Player names in every script the font chain draws: accented Latin, Cyrillic, Greek, Hebrew
+# (right to left), Chinese, an emoji; the eight-seat table adds Arabic, Japanese, Korean,
+# Devanagari, Thai, a flag and a 39-character name (shortened by the room in its row).
 WORLD_NAMES = ["Zoë", "José Núñez", "Жора", "Ωμέγα", "שלום", "王小明", "Ana🎲"]
+EIGHT_NAMES = [
+    "张伟", "مريم", "山田花子", "김민준", "प्रिया", "สมชาย", "🇮🇹 Luca",
+    "Bartholomew Maximilian Fitzgerald-Smyth",
+]  # fmt: skip
+
+
+def _seats_and_stages(out: Path) -> list[str]:
+    """Cartas Maestras with 2, 4 and 8 seats, early (3 moves), late (25) and over, with a
+    hand; El Solitario early and late; names of every script on the eight-seat table."""
+    written = []
+    for seats in (2, 4, 8):
+        players = EIGHT_NAMES[:seats] if seats == 8 else [f"Player {k + 1}" for k in range(seats)]
+        for stage, moves in (("early", 3), ("late", 25), ("over", 2000)):
+            game = engine.new_game("maestras", 7, players)
+            _play(game, moves, random.Random(7))
+            name = out / f"maestras_{seats}seats_{stage}.png"
+            name.write_bytes(renderer.render("maestras", game.view()))
+            written.append(f"{name} (engine)")
+            if stage == "early":
+                viewer = game.current_player or players[0]
+                name = out / f"maestras_{seats}seats_{stage}_hand.png"
+                name.write_bytes(renderer.render("maestras", game.view(viewer), hand=True))
+                written.append(f"{name} (engine)")
+    for stage, moves in (("early", 3), ("late", 30)):
+        game = engine.new_game("squadratik", 5, None)
+        _play(game, moves, random.Random(5))
+        name = out / f"squadratik_{stage}.png"
+        name.write_bytes(renderer.render("squadratik", game.view()))
+        written.append(f"{name} (engine)")
+    return written
+
+
+def write_phone_sized(out: Path) -> list[str]:
+    """Every PNG of ``out`` also scaled to 400 px wide (``*_400.png``): what most players see
+    on a phone. Look at these."""
+    written = []
+    for path in sorted(out.glob("*.png")):
+        if path.stem.endswith("_400"):
+            continue
+        image = Image.open(path).convert("RGB")
+        small = image.resize(
+            (400, round(image.height * 400 / image.width)), Image.Resampling.LANCZOS
+        )
+        target = path.with_name(f"{path.stem}_400.png")
+        small.save(target)
+        written.append(str(target))
+    return written
 
 
 def _names_and_races(out: Path) -> list[str]:
@@ -256,6 +306,8 @@ def main(argv: list[str]) -> int:
                 name.write_bytes(renderer.render(game_id, view, hand=True))
                 written.append(f"{name} ({source})")
     written += _names_and_races(out)
+    if "maestras" in engine.GAMES and "squadratik" in engine.GAMES:
+        written += _seats_and_stages(out)
     for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
         if game_id in engine.GAMES:
             view, moves = engine_views(game_id)["mid"]
@@ -264,6 +316,7 @@ def main(argv: list[str]) -> int:
                 renderer.replay(game_id, view["deal"], PLAYERS.get(game_id), None, moves)
             )
             written.append(str(name))
+    written += write_phone_sized(out)
     print("\n".join(written))
     return 0
 

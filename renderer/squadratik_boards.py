@@ -135,7 +135,7 @@ def squadratik_layout(
     if view.get("outcome"):
         layout.status = Rect(0, y, WIDTH, STATUS_H)
         y += STATUS_H + MARGIN
-    if view.get("game") != "maestras":
+    if view.get("game") != "maestras" and view.get("hand"):
         y += TEXT_PX + 12  # the hand title
         cards = view.get("hand") or []
         hx = (WIDTH - (len(cards) * (HAND_CARD + HAND_GAP) - HAND_GAP)) // 2
@@ -144,7 +144,7 @@ def squadratik_layout(
                 Rect(hx + k * (HAND_CARD + HAND_GAP), y + NUMBER_H, HAND_CARD, HAND_CARD)
             )
         y += NUMBER_H + HAND_CARD + MARGIN
-    else:
+    elif view.get("game") == "maestras":
         y += SEAT_HEAD_H
         for _ in view.get("seats") or []:
             layout.seats.append(Rect(MARGIN, y, BOARD_W, SEAT_ROW))
