@@ -123,7 +123,7 @@ def clear_cache(sprites: bool = True) -> None:
     with _png_lock:
         _png_cache.clear()
     if sprites:
-        from renderer import cards_french, cards_italian, cards_squadratik, fonts, palette
+        from renderer import boards, cards_french, cards_italian, cards_squadratik, fonts, palette
         from renderer import sprites as sprite_parts
 
         for cached in (
@@ -140,6 +140,8 @@ def clear_cache(sprites: bool = True) -> None:
         cards_squadratik.clear_cache()
         palette.clear_cache()
         sprite_parts.clear_cache()
+        fonts.clear_cache()
+        boards.pill.cache_clear()
 
 
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:

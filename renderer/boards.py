@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -280,6 +281,17 @@ def draw_header(
     )
 
 
+@lru_cache(maxsize=256)
+def pill(width: int, height: int) -> Image.Image:
+    """A label's dark rounded pill, drawn once per size (pasting it is far cheaper than
+    drawing a rounded rectangle on every board)."""
+    sprite = Image.new("RGBA", (width + 1, height), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).rounded_rectangle(
+        (0, 0, width, height - 1), radius=6, fill=(*theme.LABEL_BG, 255)
+    )
+    return sprite
+
+
 def draw_label(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -291,11 +303,7 @@ def draw_label(
 ) -> None:
     """A pile label: the id in a dark pill, bold; ``extra`` (a count, a marker) after it."""
     pill_w = text_width(text, size, True) + 14
-    draw.rounded_rectangle(
-        (rect.x, rect.y + 2, rect.x + pill_w, rect.bottom - 1),
-        radius=6,
-        fill=ink(image, theme.LABEL_BG),
-    )
+    paste_sprite(image, pill(pill_w, rect.h - 3), rect.x, rect.y + 2)
     paste_text(
         image,
         (rect.x + 7, rect.y + rect.h // 2 + 1),

@@ -15,11 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from renderer import theme, typeface
 from renderer.palette import paletted
+from renderer.sprites import core_part, paste_core
 
 # The only words the renderer draws. Their translations live in the bot's catalogues
 # (``board.word.<key>``): the bot passes them in ``render(..., words={...})``, which
@@ -110,6 +112,29 @@ class recording:  # noqa: N801 - used as a context manager, named like one
         _record.reset(self.token)
 
 
+_CORES: dict[tuple[int, tuple[int, ...]], tuple[Image.Image, Any, Any]] = {}
+
+
+def _paletted_core(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Any, Any]:
+    """The palette version of a text sprite as core parts for ``paste_core`` (cached per
+    sprite object, which ``text_sprite`` caches in turn)."""
+    key = (id(sprite), under)
+    known = _CORES.get(key)
+    if known is not None and known[0] is sprite:
+        return known[1], known[2]
+    converted, mask = paletted(sprite, under)
+    _, core, mask_core = core_part(0, converted, mask)
+    if len(_CORES) > 4096:
+        _CORES.clear()
+    _CORES[key] = (sprite, core, mask_core)
+    return core, mask_core
+
+
+def clear_cache() -> None:
+    """Forget the palette versions of text sprites (benchmarks measure cold starts with it)."""
+    _CORES.clear()
+
+
 def paste_text(
     image: Image.Image,
     xy: tuple[float, float],
@@ -127,8 +152,9 @@ def paste_text(
     record(text, size, bold)
     at = (round(xy[0]) + left, round(xy[1]) + top)
     if image.mode == "P":
-        converted, mask = paletted(sprite, under)
-        image.paste(converted, at, mask)
+        core, mask = _paletted_core(sprite, tuple(under))
+        image.load()
+        paste_core(image, core, at[0], at[1], mask)
     else:
         image.paste(sprite, at, sprite)
 
