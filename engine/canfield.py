@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, SUITS, Card
 from engine.game import IllegalMove
+from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
     TURN,
@@ -73,7 +74,16 @@ class Canfield(PileGame):
     (True, True)
     """
 
-    game_id: ClassVar[str] = "canfield"
+    info: ClassVar[GameInfo] = GameInfo(
+        id="canfield",
+        names={"en": "Canfield", "es": "Canfield", "it": "Canfield"},
+        ranking=Ranking(by_score_then_fewer_moves, (Column.DOLLARS, Column.MOVES)),
+        daily=Daily(node_budget=20_000),
+        stalls=True,
+        solver="canfield",
+        could_have_won=True,
+        auto_finish=True,
+    )
     TABLEAU: ClassVar[tuple[str, ...]] = TABLEAU
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS
 

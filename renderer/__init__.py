@@ -16,8 +16,8 @@ key: ``{"score": "Punti", ...}``; English where one is missing), ``clock`` (text
 ``"04:12"``), ``player`` (whose board it is, named in the header: a race), ``selected`` (a pile
 id such as ``"w"`` or ``"3"``, or a hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets``
 (pile ids or path ends where it may go, ringed in green), and ``hand=True`` (Cartas Maestras: the
-private hand of ``view["viewer"]`` instead of the board). Any text may hold any script:
-characters the shipped font lacks are drawn as a visible substitute (``renderer.typeface``).
+private hand of ``view["viewer"]`` instead of the board). Any text may hold any script: it
+goes through the chain of shipped fonts of ``renderer.typeface``, never drawn as a box.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderer import fonts
+from renderer import fonts, registry
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
 from renderer.palette import palette_image
@@ -38,8 +38,13 @@ from renderer.replay import replay
 from renderer.squadratik_boards import draw_squadratik, squadratik_layout
 
 MAX_WIDTH = 1280
-PILE_GAMES = ("solitario", "canfield", "imaginary13")
-SQUADRATIK_GAMES = ("squadratik", "maestras")
+
+# Each game's drawing: one line per game (see renderer.registry).
+registry.register("solitario", draw_pile_board, pile_layout)
+registry.register("canfield", draw_pile_board, pile_layout)
+registry.register("imaginary13", draw_pile_board, pile_layout)
+registry.register("squadratik", draw_squadratik, squadratik_layout)
+registry.register("maestras", draw_squadratik, squadratik_layout)
 
 
 def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
@@ -53,14 +58,7 @@ def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
 
 
 def _draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
-    if game_id in PILE_GAMES:
-        allowed = ("faces", "lang", "clock", "selected", "targets", "player")
-        image = draw_pile_board(view, **{k: v for k, v in style.items() if k in allowed})
-    elif game_id in SQUADRATIK_GAMES:
-        allowed = ("lang", "clock", "selected", "targets", "hand", "player")
-        image = draw_squadratik(view, **{k: v for k, v in style.items() if k in allowed})
-    else:
-        raise ValueError(f"unknown game {game_id!r}")
+    image = registry.drawing(game_id).draw(view, **style)  # style it does not take is left out
     if image.width > MAX_WIDTH:  # a safety net: layouts already keep within the limit
         height = round(image.height * MAX_WIDTH / image.width)
         image = image.convert("RGB").resize((MAX_WIDTH, height), Image.Resampling.LANCZOS)
@@ -147,17 +145,9 @@ def clear_cache(sprites: bool = True) -> None:
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
     """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping), for the
     same ``style`` (its words, clock and player decide whether the header takes two rows)."""
-    from renderer.boards import _header_texts
-    from renderer.squadratik_boards import _header
-
     token = fonts.use_words(style.get("words"))
     try:
-        lang, clock, player = style.get("lang", "en"), style.get("clock"), style.get("player")
-        if game_id in PILE_GAMES:
-            return pile_layout(view, _header_texts(view, lang, clock, player))
-        hand = bool(style.get("hand"))
-        header = _header(view, lang, clock, hand, player)
-        return squadratik_layout(view, hand=hand, header=header)
+        return registry.drawing(game_id).layout(view, **style)
     finally:
         fonts.reset_words(token)
 

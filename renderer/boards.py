@@ -133,14 +133,20 @@ def header_height(width: int, left: str, right: str, size: int) -> int:
     return HEADER_H + size + 12
 
 
-def pile_layout(view: dict[str, Any], header: tuple[str, str] | None = None) -> PileBoardLayout:
+def pile_layout(
+    view: dict[str, Any],
+    lang: str = "en",
+    clock: str | None = None,
+    player: str | None = None,
+) -> PileBoardLayout:
     """Every pile's slot, label and card rectangles for a Solitario/Canfield/Imaginary13 view
-    (``header``: the header's two texts, when known, for its height)."""
+    (``clock`` and ``player`` lengthen the header, which may then take two rows)."""
+    header = _header_texts(view, lang, clock, player)
     ncols, places = _columns(view)
     width = 2 * MARGIN + ncols * PITCH - GAP
     is_i13 = view.get("game") == "imaginary13"
     text = text_px(width)
-    header_h = header_height(width, *header, text) if header else HEADER_H
+    header_h = header_height(width, *header, text)
     label_h = text + 8
     next_h = label_h if is_i13 else 0  # Imaginary Thirteen: "next 4" under each foundation
     row_y = [header_h + label_h + 8]
@@ -382,7 +388,7 @@ def draw_pile_board(
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
     (a race) is named in the header."""
     header = _header_texts(view, lang, clock, player)
-    layout = pile_layout(view, header)
+    layout = pile_layout(view, lang, clock, player)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
     draw_header(image, layout.width, *header, height=layout.header.h, min_size=layout.text)

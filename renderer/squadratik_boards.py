@@ -102,11 +102,15 @@ def cell_for(span_x: int, span_y: int) -> int:
 
 
 def squadratik_layout(
-    view: dict[str, Any], hand: bool = False, header: tuple[str, str] | None = None
+    view: dict[str, Any],
+    hand: bool = False,
+    lang: str = "en",
+    clock: str | None = None,
+    player: str | None = None,
 ) -> SquadratikLayout:
     """Geometry of the board image (or, with ``hand``, of the private Cartas Maestras hand);
-    ``header``: the header's two texts, when known, for its height."""
-    header_h = header_height(WIDTH, *header, TEXT_PX) if header else HEADER_H
+    ``clock`` and ``player`` lengthen the header, which may then take two rows."""
+    header_h = header_height(WIDTH, *_header(view, lang, clock, hand, player), TEXT_PX)
     if hand:
         return _hand_layout(view, header_h)
     cells = {(int(c["x"]), int(c["y"])) for c in view.get("board") or []} | {(0, 0)}
@@ -244,7 +248,7 @@ def draw_squadratik(
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
     header = _header(view, lang, clock, hand, player)
-    layout = squadratik_layout(view, hand=hand, header=header)
+    layout = squadratik_layout(view, hand, lang, clock, player)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
     draw_header(image, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)

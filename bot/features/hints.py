@@ -46,8 +46,6 @@ REASONS = (
     "waste",
     "best",
 )
-#: games whose score is a number of points (the hint mentions how many it earns)
-POINT_GAMES = ("solitario", "squadratik")
 
 
 def _count(view: dict[str, Any], kind: str, field: str) -> int:
@@ -146,6 +144,8 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [await core.no_game(ctx, game_id)]
     if session.record.ranked:
         return [core.refuse(ctx, "hint.ranked")]
+    if not session.game.info.hints:
+        return [core.refuse(ctx, "hint.unavailable")]
     for forbidden in core.registry.hint_forbidden:
         if await forbidden(session):
             return [core.refuse(ctx, "hint.race")]
@@ -173,5 +173,9 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     notation, reason, gain = found
     why = i18n.t(ctx.lang, f"hint.why.{reason}")
     # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
-    key = "hint.text_points" if gain > 0 and session.record.game_id in POINT_GAMES else "hint.text"
+    key = (
+        "hint.text_points"
+        if gain > 0 and engine.game_info(session.record.game_id).points
+        else "hint.text"
+    )
     return [core.private(ctx, key, move=notation, why=why, points=gain)]

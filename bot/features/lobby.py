@@ -57,8 +57,16 @@ class Lobby:
         return [refusal] if table is None else await self.join(ctx, table)  # type: ignore[list-item]
 
     async def cmd_leave(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        """``/leave``: standing up from a lobby is at once; leaving a game being played (its
+        seat then plays by itself) asks Yes/No first."""
         table, refusal = await self._table(ctx)
-        return [refusal] if table is None else await self.tables.leave(ctx, table)  # type: ignore[list-item]
+        if table is None:
+            return [refusal]  # type: ignore[list-item]
+        playing = table.is_active and table.game is not None and ctx.user in table.record.players
+        # still playing there (a seat already left has nothing to ask)
+        if playing and await self.tables.game_kind(table, ctx.user) != "":
+            return [await self.core.ask_confirmation(ctx, table, "leave")]
+        return await self.tables.leave(ctx, table)
 
     async def cmd_start(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._table(ctx)

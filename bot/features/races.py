@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
@@ -50,6 +51,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.races")
 
+# A race is the seed's Solitario race (its ranking reads Solitario's ``score_move``): the one
+# game it is written for, so naming it is clearer than a fact every other game would lack.
 GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
@@ -68,7 +71,7 @@ SENZA_TEMPO_WORDS = (
     "sintiempo",
     "sin_tiempo",
 )
-FACES = "napoletane"
+FACES = engine.game_info(GAME).default_faces
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +182,12 @@ class Races:
         # can be remembered too, so solo games pay one query, not one per board drawn.
         self._entry_cache[session_id] = found
         return found
+
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A racer's board and a race's lobby are the player's "race" (``bot.core.focus``)."""
+        if self.is_race_lobby(session) or await self.forbids_undo(session):
+            return "race"
+        return None
 
     async def forbids_undo(self, session: Session) -> bool:
         """Undo is refused on a race board."""
@@ -320,6 +329,7 @@ class Races:
             core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number)
         )
         for player, board in boards:
+            await core.focus_players(ctx, board, [player])  # each racer's own board
             shown = await core.board(ctx, board, fresh=True)
             shown.text = i18n.t(
                 ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text

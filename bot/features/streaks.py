@@ -20,8 +20,10 @@ from datetime import date, datetime, timedelta
 from statistics import median
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES, mention_name
+from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import Entry, sort_key
 from bot.replies import Reply
@@ -92,7 +94,12 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
     ):
         results = per_game[game_id]
         entries = [Entry(*r[1:7]) for r in results]
-        best = None if game_id == "maestras" else min(entries, key=lambda e: sort_key(game_id, e))
+        # a table game's results rank per table: its line counts masters won instead
+        best = (
+            None
+            if engine.game_info(game_id).table
+            else min(entries, key=lambda e: sort_key(game_id, e))
+        )
         found.append(GameStats(game_id, len(results), sum(int(r[7]) for r in results), best,
                                sum(int(r[8]) for r in results)))  # fmt: skip
     return found
@@ -124,14 +131,11 @@ def _best_text(lang: str, stats: GameStats) -> str:
     best = stats.best
     if best is None:
         return i18n.t(lang, "stats.masters", masters=stats.masters)
-    if stats.game_id == "squadratik":
-        return i18n.t(lang, "stats.best.squadratik", result=i18n.t(lang, f"daily.outcome.{best.outcome}"),
-                      points=best.score)  # fmt: skip
-    if stats.game_id == "canfield":
-        return i18n.t(lang, "stats.best.canfield", dollars=best.score, moves=best.move_count)
-    if stats.game_id == "solitario":
-        return i18n.t(lang, "stats.best.solitario", score=best.score, move=best.tiebreak_move)
-    return i18n.t(lang, "stats.best.moves", score=best.score, moves=best.move_count)
+    # each game's text picks what it shows: its score (as points, dollars or cards), moves,
+    # the move the score was reached, the result in words
+    result = i18n.t(lang, f"daily.outcome.{best.outcome}")
+    return i18n.t(lang, f"stats.best.{stats.game_id}", score=best.score, points=best.score,
+                  dollars=best.score, moves=best.move_count, move=best.tiebreak_move, result=result)  # fmt: skip
 
 
 async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -163,6 +167,9 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
     # Ratings and table numbers come from the tables feature.
     lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
+    page = await web.player_link(core, lang, ctx.req.platform, player_id)
+    if page is not None:
+        lines.append(page)
     params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
               "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game},
               "median_win_seconds": {g: t.total_seconds() for g, t in times.items()}}  # fmt: skip

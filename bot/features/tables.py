@@ -48,8 +48,10 @@ if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
 
+# This module plays Cartas Maestras' own table rules (seats, masters won, computer players,
+# ratings): the one table game, so naming it is clearer than a search for "the" table game.
 GAME = "maestras"
-MIN_TABLE, MAX_TABLE = 2, 8
+MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME).max_players
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
@@ -219,6 +221,8 @@ class Tables:
             self._restart_clock(play, ctx.now)
             await save_play(self.store, play)
             order = ", ".join(table.name_of(p) for p in rec.players)
+            # the new game is each person's game in focus here (their next move goes to it)
+            await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
             started = core.say(ctx, "start.started", players=order)
             # the timer only: how to change it (at /challenge) no longer applies once dealt
             started.text += "\n" + i18n.t(
@@ -270,6 +274,14 @@ class Tables:
             return await self._seating_changed(
                 ctx, table, "kick.kicked", name=table.name_of(target)
             )
+
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A started table is no longer the game of a player who left it (their seat plays
+        by itself): "" then, for ``bot.core.focus``; None (no opinion) otherwise."""
+        if not session.is_table or session.record.status != ACTIVE:
+            return None
+        play = await load_play(self.store, session.id)
+        return "" if player in play.departed else None
 
     def opening_refusal(self, ctx: Ctx, game_id: str) -> Reply | None:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
@@ -481,7 +493,7 @@ class Tables:
             (chat_id, "tables.rating_here"),
             (ratings.GLOBAL, "tables.rating_global"),
         ):
-            rating = await ratings.rating_of(self.store, platform, scope, player_id)
+            rating = await ratings.rating_of(self.store, platform, scope, player_id, GAME)
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines

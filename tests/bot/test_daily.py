@@ -85,7 +85,7 @@ async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(
     # while it goes on, /daily in another chat is refused (a replay there would show the deal)
     other = FakePlatform(core, chat_id="chat-2")
     assert [r.key for r in await other.say("ana", "/daily imaginary13")] == ["daily.in_progress"]
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     again, casual_board = await chat.say("ana", "/daily imaginary13")
     assert (
         again.key == "daily.casual_started"
@@ -199,7 +199,7 @@ async def test_a_daily_started_before_midnight_counts_for_its_own_day(
     clock.now = clock.now.replace(hour=23, minute=59, second=30)
     _, board = await chat.say("ana", "/daily imaginary13")
     clock.advance(minutes=1)  # 00:00:30 of the next UTC day
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     attempt = await attempt_of(core.store, "fake", "ana", "imaginary13", "2025-03-14")
     assert attempt.session_id == board.board.session_id and attempt.status == ACCEPTED
     # the new day has a new deal and a new ranked attempt
@@ -235,7 +235,7 @@ async def test_restart_keeps_the_days_deal_and_the_spent_attempt(db_url: str, cl
     await core.close()
     core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     assert (await chat.say("ana", "/daily imaginary13"))[0].key == "daily.casual_started"
     assert chat.board().params["deal"] == board.params["deal"]
     await core.close()
@@ -253,7 +253,7 @@ async def test_todays_daily_deal_cannot_be_rehearsed_with_play_before_the_ranked
     assert other[0].key == "play.started"
     # once her ranked attempt is over, the deal is hers to replay as she likes
     await chat.say("ana", "/daily imaginary13")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     started = await chat.say("ana", f"/play imaginary13 {choice.deal}")
     assert started[0].key == "play.started" and started[0].params["deal"] == choice.deal
 

@@ -42,7 +42,7 @@ async def test_a_won_deal_resigned_at_once_could_have_been_won_and_replays_its_s
 ):
     pushed = pushed_into(chat)
     await chat.say("ana", f"/play solitario {WON_DEAL}")
-    ended = await chat.say("ana", "/resign")
+    ended = await chat.resign("ana")
     assert "solution.verdict" not in [r.key for r in ended]  # never holds up the end reply
     await answers(core)
     [verdict] = pushed
@@ -65,7 +65,7 @@ async def test_from_where_the_player_stopped_too(core: Core, chat: FakePlatform)
     pushed = pushed_into(chat)
     await chat.say("ana", f"/play solitario {WON_DEAL}")
     await chat.say("ana", "/move d")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     [verdict] = pushed
     assert (verdict.params["start"], verdict.params["stopped"]) == ("won", "won")
@@ -77,7 +77,7 @@ async def test_a_lost_deal_could_not_be_won_in_every_language(core: Core, chat: 
     chat.admins.add("ana")
     assert (await chat.say("ana", "/lang it"))[0].key == "lang.set"
     await chat.say("ana", f"/play solitario {LOST_DEAL}")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     [verdict] = pushed
     assert verdict.params["start"] == "lost" and verdict.params["solution"] == 0
@@ -95,7 +95,7 @@ async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(
                        clock().isoformat())  # fmt: skip
     started = await chat.say("ana", "/daily solitario")
     assert started[0].key == "daily.started"
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     assert pushed == []  # Bea may still play today's deal: no spoiler
     [refused] = await chat.say("ana", "/replay solution")
@@ -109,7 +109,7 @@ async def test_no_answer_for_el_solitario_and_no_solution_before_a_game(
     [nothing] = await chat.say("ana", "/replay solution")
     assert nothing.key == "replay.solution_none" and nothing.is_private
     await chat.say("ana", "/play squadratik 5")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     assert pushed == []  # El Solitario is not asked
 
@@ -123,7 +123,7 @@ async def test_closing_the_core_drops_the_answers_not_yet_given(db_url: str, clo
     try:
         for player in ("ana", "bea", "cid"):
             await chat.say(player, "/play canfield 13")
-            await chat.say(player, "/resign")
+            await chat.resign(player)
         found = core.features["solutions"]
         assert len(found.pending) == 3  # queued behind the busy worker
         await core.close()

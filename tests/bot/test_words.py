@@ -53,7 +53,7 @@ def solitario_available(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 async def test_stats_say_one_game_and_the_boards_money(chat: FakePlatform) -> None:
     await chat.say("ana", "/play canfield 3")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     (stats,) = await chat.say("ana", "/stats")
     assert "Canfield: 1 game, 0 won, best -$45 in 0 moves" in stats.text
 

@@ -33,9 +33,9 @@ def test_console_plays_prints_images_and_presses_buttons(tmp_path: Path):
         tmp_path,
         [
             "/play imaginary13 3",
-            "#2",
-            "#1",
-            "@bob #1",
+            "#2",  # the turned card...
+            "#3",  # ...to its only target (numbers stay with their action: #2 is still t)
+            "@bob #2",
             "/frobnicate",
             "/challenge",
             "@bob /join",
