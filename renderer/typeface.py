@@ -97,7 +97,9 @@ def _emoji_index() -> dict[str, int]:
 @lru_cache(maxsize=1)
 def _emoji_atlas() -> tuple[Image.Image, int, int]:
     meta = json.loads(EMOJI_INDEX.read_text())
-    return Image.open(EMOJI_ATLAS).convert("RGBA"), int(meta["px"]), int(meta["columns"])
+    atlas = Image.open(EMOJI_ATLAS)  # kept as its palette (a quarter of RGBA's memory)
+    atlas.load()
+    return atlas, int(meta["px"]), int(meta["columns"])
 
 
 def emoji_key(text: str) -> str:
@@ -114,9 +116,8 @@ def emoji_image(text: str, side: int) -> Image.Image:
     """The colour image of the emoji ``text``, ``side`` px square."""
     atlas, px, columns = _emoji_atlas()
     k = _emoji_index()[emoji_key(text)]
-    cell = atlas.crop(
-        ((k % columns) * px, (k // columns) * px, (k % columns + 1) * px, (k // columns + 1) * px)
-    )
+    left, top = (k % columns) * px, (k // columns) * px
+    cell = atlas.crop((left, top, left + px, top + px)).convert("RGBA")
     return cell.resize((side, side), Image.Resampling.LANCZOS) if side != px else cell
 
 
@@ -178,9 +179,11 @@ def runs(text: str) -> tuple[Run, ...]:
             k += 2
             continue
         presented = k + 1 < len(text) and text[k + 1] == "\ufe0f"
-        if presented and is_emoji(char):
-            add("emoji", char)  # asked for as an emoji, not as text
-            k += 2
+        # past U+1F000 an emoji is shown as one by default (DejaVu's plain smileys would win
+        # otherwise); below, a symbol such as ♥ stays text unless U+FE0F asks for the emoji
+        if (presented or ord(char) >= 0x1F000) and is_emoji(char):
+            add("emoji", char)
+            k += 2 if presented else 1
             continue
         if _is_mark(char) and out and out[-1].font != "emoji":
             add(out[-1].font, char)
