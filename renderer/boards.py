@@ -44,6 +44,7 @@ UP_STEP = 32  # vertical offset of face-up cards: leaves the rank and suit strip
 MIN_UP_STEP = 28
 WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
 MAX_FAN = 760  # longest column before the fan is squeezed
+STEADY_FAN = {"solitario": (7, 5), "canfield": (0, 5), "imaginary13": (0, 4)}
 
 TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -152,7 +153,11 @@ def pile_layout(
     row_y = [header_h + label_h + 8]
     row_y.append(row_y[0] + H + next_h + ROW_GAP + label_h)
     result = PileBoardLayout(width=width, height=0, header=Rect(0, 0, width, header_h), text=text)
-    bottom = row_y[1] + H + 7 * DOWN_STEP + 5 * UP_STEP  # a steady minimum height
+    # a steady minimum height: room for the second row's usual fan (Solitario: up to 6 backs
+    # and a few faces; Canfield and Imaginary Thirteen deal no backs there), so the image
+    # keeps its size through most of a game without a band of empty cloth
+    backs, faces = STEADY_FAN.get(str(view.get("game")), (7, 5))
+    bottom = row_y[1] + H + backs * DOWN_STEP + faces * UP_STEP
     for pile in view.get("piles", []):
         row, col = places[pile["id"]]
         x, y = MARGIN + col * PITCH, row_y[row]
