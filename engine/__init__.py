@@ -2,7 +2,7 @@
 
 >>> import engine
 >>> list(engine.GAMES)
-['solitario', 'canfield', 'imaginary13', 'squadratik', 'maestras']
+['solitario', 'canfield', 'imaginary13', 'squadratik', 'freecell', 'maestras']
 >>> g = engine.new_game("solitario", deal=1)
 >>> str(g.play("d")), g.move_number
 ('d', 1)
@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.canfield import Canfield
+from engine.freecell import FreeCell
 from engine.game import BadSetup, Game, GameError, IllegalMove, Move, Outcome
 from engine.gameinfo import GameInfo, normal_word
 from engine.imaginary13 import Imaginary13
@@ -33,6 +34,7 @@ GAMES[Solitario.game_id] = Solitario
 GAMES[Canfield.game_id] = Canfield
 GAMES[Imaginary13.game_id] = Imaginary13
 GAMES[ElSolitario.game_id] = ElSolitario
+GAMES[FreeCell.game_id] = FreeCell
 GAMES[CartasMaestras.game_id] = CartasMaestras
 
 

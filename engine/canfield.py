@@ -43,6 +43,7 @@ from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
+    FOUNDATION_NEEDS_BASE,
     TURN,
     PileKind,
     PileMove,
@@ -227,6 +228,10 @@ class Canfield(PileGame):
             if move.count > 1:
                 raise IllegalMove("one_card_at_a_time", count=move.count)
             reason = self._foundation_rules[FOUNDATIONS.index(dst)].refusal(target, card)
+            if reason == FOUNDATION_NEEDS_BASE:
+                # the rule broken names this deal's base rank ("only an 8 starts a foundation")
+                rank = "A23456789TJQK"[self._base_rank - 1].replace("T", "10")
+                raise IllegalMove(reason, card=card.code, rank=rank)
             self._refuse(reason, card, target)
             return
         if src in TABLEAU:

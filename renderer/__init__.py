@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderer import fonts, registry
+from renderer import fonts, freecell_board, registry
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
 from renderer.palette import palette_image
@@ -45,6 +45,7 @@ registry.register("canfield", draw_pile_board, pile_layout)
 registry.register("imaginary13", draw_pile_board, pile_layout)
 registry.register("squadratik", draw_squadratik, squadratik_layout)
 registry.register("maestras", draw_squadratik, squadratik_layout)
+registry.register("freecell", freecell_board.draw_freecell, freecell_board.freecell_layout)
 
 
 def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:

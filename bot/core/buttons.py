@@ -45,6 +45,7 @@ VERBS = frozenset(
         "join",
         "leave",
         "start",
+        "kick",  # the answer to "which player?" of /kick (arg: "<seat index>.<seat check>")
         "pick",  # "which game?": act on this session (arg: resign, undo, leave, board, move:<text>)
         "yes",  # a question answered Yes (arg: the stored question's id)
         "no",  # a question answered No (arg: the stored question's id)

@@ -204,7 +204,7 @@ class SoloPlay:
         if not games:
             return None, await core.no_game(ctx)
         if action == "board" or len(games) == 1:
-            return (await core.focused(ctx, games) or core._default(ctx, games)), None
+            return (await core.focused(ctx, games) or core.default_game(ctx, games)), None
         if action == "undo":
             undoable = [g for g in games if await self.may_undo(g)]
             if not undoable:
@@ -235,9 +235,10 @@ class SoloPlay:
         nothing changes until the player presses one."""
         answer = self.core.say(ctx, key, name=ctx.req.user_name, **params)
         answer.buttons = [
-            # keyed by the game, so on the console a game keeps its number from question to question
+            # two a row (at most five rows on Discord); keyed by the game, so on the console a
+            # game keeps its number from question to question
             Button(button_ids.encode("pick", g.session.id, g.session.record.revision, action),
-                   focus_words.described(ctx.lang, g), i, "primary", key=f"game:{g.session.id}")
+                   focus_words.described(ctx.lang, g), i // 2, "primary", key=f"game:{g.session.id}")
             for i, g in enumerate(games)
         ]  # fmt: skip
         answer.params["games"] = [g.session.id for g in games]

@@ -20,6 +20,7 @@ from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import labels
 from bot.core.context import Ctx
+from bot.core.explain import only_pass_text, standings_lines
 from bot.core.registry import Registry
 from bot.core.sessions import Session
 from bot.replies import BoardRef, Button, Reply
@@ -299,6 +300,8 @@ class Presenter:
         answer.image_name = f"hand-{rec.id}-{game.move_number}.png"
         if my_turn:
             legal = game.legal_moves(ctx.user)
+            if [str(m) for m in legal] == ["pass"]:  # say why, from this player's own view
+                answer.text += "\n" + only_pass_text(ctx.lang, view)
             found = [Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), 0, "primary")
                      for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing,
                                                                    view.get("hand"))  # fmt: skip
@@ -380,7 +383,12 @@ class Presenter:
         if session.is_table:
             results = game.view(None).get("results") or []
             winners = [session.name_of(str(r["player"])) for r in results if r.get("place") == 1]
-            return reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
+            answer = reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
+            # the standings by place, with the seed's tie rule: "Winner: X" alone explained nothing
+            answer.text = "\n".join(
+                [answer.text, *standings_lines(ctx.lang, results, session.name_of)]
+            )
+            return answer
         return reply(ctx.lang, f"outcome.{outcome}", game=name, score=game.score,
                      moves=game.move_number, name=session.name_of(session.record.players[0]))  # fmt: skip
 

@@ -2,10 +2,12 @@
 
 Features receive one :class:`Service` (their code calls it ``core``) and use only what is
 here: storage and sessions, the clock, words (``say``, ``private``, ``illegal``,
-``game_name``), boards (``board``, ``hand``), the session lifecycle (``solo``,
-``game_for_move``, ``no_game``, ``after_change``, ``end_message``, ``turn_announcement``) and
-``push`` for replies nobody asked for (timers). Nothing outside ``bot.core`` reaches a private
-name of the core.
+``game_name``, ``label``, ``about``), boards (``board``, ``hand``), the session lifecycle
+(``solo``, ``game_for_move``, ``no_game``, ``after_change``, ``end_message``,
+``turn_announcement``), which game a player means (``open_games``, ``focused``, ``focus_on``,
+``move_targets``: see ``bot.core.focus``), questions before what cannot be undone
+(``ask_confirmation``) and ``push`` for replies nobody asked for (timers). Nothing outside
+``bot.core`` reaches a private name of the core.
 
 >>> from datetime import UTC, datetime
 >>> from bot.replies import Request
@@ -247,7 +249,7 @@ class Service:
             readers = await self.move_targets(ctx, text, games)
             if readers:
                 return readers[0].session
-        chosen = await self.focused(ctx, games) or self._default(ctx, games)
+        chosen = await self.focused(ctx, games) or self.default_game(ctx, games)
         return chosen.session
 
     async def move_targets(
@@ -275,13 +277,21 @@ class Service:
         played = game.session.game
         return game.session.is_table and played is not None and played.current_player == ctx.user
 
-    def _default(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame:
+    def default_game(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame:
         """With nothing in focus: the table on the sender's turn, else the most recent solo
         game, else the table."""
         for game in games:
             if self._my_turn_at_table(ctx, game):
                 return game
         return next((g for g in games if not g.session.is_table), games[0])
+
+    async def about(self, ctx: Ctx, session: Session, answer: Reply) -> Reply:
+        """``answer`` about ``session``, its text led by the game's name ("Daily Canfield: ...")
+        when the sender has more than one game open here (alone, the game goes without saying)."""
+        if len(await self.open_games(ctx)) > 1:
+            answer.text = i18n.t(ctx.lang, "move.in_game", game=await self.label(ctx, session),
+                                 text=answer.text)  # fmt: skip
+        return answer
 
     async def ask_confirmation(self, ctx: Ctx, session: Session, action: str) -> Reply:
         """Ask the sender Yes or No before ``action`` (``resign``, ``leave``) on ``session``;

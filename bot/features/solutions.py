@@ -15,7 +15,7 @@ daily deal (anyone in the chat may still start it today). Race boards never get 
 deal was everyone's.
 
 >>> sorted(GAMES)
-['canfield', 'imaginary13', 'solitario']
+['canfield', 'freecell', 'imaginary13', 'solitario']
 >>> is_solution_word("Soluzione"), is_solution_word("canfield")
 (True, False)
 """

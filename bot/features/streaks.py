@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING
 
 import engine
 from bot import i18n
-from bot.core.commands import ALL_GAMES, mention_name
+from bot.core.commands import ALL_GAMES
+from bot.core.names import player_query, short_name
 from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import Entry, sort_key
@@ -71,6 +72,10 @@ async def daily_days(store: Storage, platform: str, player_id: str) -> list[date
     ]
 
 
+#: outcomes that never count as a player's best result (the game was given up, not played out)
+NOT_A_BEST = frozenset({"resigned"})
+
+
 @dataclass(frozen=True, slots=True)
 class GameStats:
     """One game's numbers for one player."""
@@ -80,6 +85,7 @@ class GameStats:
     wins: int
     best: Entry | None  # the best result by the game's leaderboard order (solo games)
     masters: int = 0
+    table: bool = False  # a table game: no best, the masters won in all instead
 
 
 async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
@@ -93,15 +99,13 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
         per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)
     ):
         results = per_game[game_id]
-        entries = [Entry(*r[1:7]) for r in results]
+        # A resigned game is nobody's best: "best Resigned, 0 points" told the player nothing.
+        entries = [Entry(*r[1:7]) for r in results if r[6] not in NOT_A_BEST]
         # a table game's results rank per table: its line counts masters won instead
-        best = (
-            None
-            if engine.game_info(game_id).table
-            else min(entries, key=lambda e: sort_key(game_id, e))
-        )
+        table = engine.game_info(game_id).table
+        best = None if table or not entries else min(entries, key=lambda e: sort_key(game_id, e))
         found.append(GameStats(game_id, len(results), sum(int(r[7]) for r in results), best,
-                               sum(int(r[8]) for r in results)))  # fmt: skip
+                               sum(int(r[8]) for r in results), table))  # fmt: skip
     return found
 
 
@@ -127,10 +131,20 @@ def clock_text(spent: timedelta) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+def _game_line(core: Service, lang: str, stats: GameStats) -> str:
+    """One game's line of ``/stats``: games, wins (counted in the language's plural forms) and
+    the best result, or the masters won in all for a table game."""
+    params = {"game": core.game_name(lang, stats.game_id), "games": stats.games, "wins": stats.wins}
+    if stats.table:
+        return i18n.t(lang, "stats.game_line_masters", masters=stats.masters, **params)
+    if stats.best is None:
+        return i18n.t(lang, "stats.game_line_no_best", **params)
+    return i18n.t(lang, "stats.game_line", best=_best_text(lang, stats), **params)
+
+
 def _best_text(lang: str, stats: GameStats) -> str:
     best = stats.best
-    if best is None:
-        return i18n.t(lang, "stats.masters", masters=stats.masters)
+    assert best is not None  # _game_line asks only when there is one
     # each game's text picks what it shows: its score (as points, dollars or cards), moves,
     # the move the score was reached, the result in words
     result = i18n.t(lang, f"daily.outcome.{best.outcome}")
@@ -142,9 +156,13 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     """``/stats [@player]``: games, wins and best result per game, current and best streak."""
     player_id, name = ctx.user, ctx.req.user_name
     if args:
-        found = await core.store.find_player(ctx.req.platform, mention_name(args[0]))
+        # /stats Ana María, /stats "Ana María", /stats @ana_maria: the whole line names one player
+        query = player_query(args)
+        found = None
+        for spelling in dict.fromkeys((query, query.replace("_", " "), " ".join(query.split()))):
+            found = found or await core.store.find_player(ctx.req.platform, spelling)
         if found is None:
-            return [core.refuse(ctx, "stats.unknown_player", name=args[0][:64])]
+            return [core.refuse(ctx, "stats.unknown_player", name=short_name(query))]
         player_id, name = found
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)
@@ -155,8 +173,7 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     lines = [i18n.t(lang, "stats.header", name=name)]
     times = await median_win_times(core.store, ctx.req.platform, player_id)
     for stats in per_game:
-        lines.append(i18n.t(lang, "stats.game_line", game=core.game_name(lang, stats.game_id),
-                            games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
+        lines.append(_game_line(core, lang, stats))
         rate = round(100 * stats.wins / stats.games)
         if stats.game_id in times:
             lines.append(

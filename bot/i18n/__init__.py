@@ -186,6 +186,7 @@ BOARD_WORDS: tuple[str, ...] = (
     "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
     "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
     "final", "empty_hand",
+    "title_solitario", "title_canfield", "title_imaginary13", "title_squadratik", "title_maestras",
 )  # fmt: skip
 
 

@@ -234,7 +234,8 @@ class WebStore(StorageBase):
 
     async def forget_player(self, platform: str, user_id: str, former_name: str) -> list[str]:
         """Delete what is kept about a player, in one transaction: their own solo games (moves,
-        results, daily attempts), ratings, settings, name and web ids. In games shared with
+        results, daily attempts), ratings, settings, name, web ids, the game in their focus
+        and any question the bot asked them. In games shared with
         others (tables, race boards) their seat becomes ``former_name`` under a new id of its
         own in each game (``former:...``, so the games cannot be linked to each other), and the
         others' replays and rankings stay whole. Returns the ids of the sessions deleted or
@@ -272,6 +273,8 @@ class WebStore(StorageBase):
                 "DELETE FROM player_settings WHERE platform = ? AND user_id = ?",
                 "DELETE FROM players WHERE platform = ? AND user_id = ?",
                 "DELETE FROM web_players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM focus WHERE platform = ? AND player_id = ?",
+                "DELETE FROM confirmations WHERE platform = ? AND player_id = ?",
                 # a result whose session is gone already (none is expected): nothing kept
                 "DELETE FROM results WHERE platform = ? AND player_id = ?",
             ):
@@ -290,6 +293,8 @@ class WebStore(StorageBase):
             "DELETE FROM results WHERE session_id = ?",
             "DELETE FROM daily_attempts WHERE session_id = ?",
             "DELETE FROM table_play WHERE session_id = ?",
+            "DELETE FROM focus WHERE session_id = ?",
+            "DELETE FROM confirmations WHERE session_id = ?",
             "DELETE FROM sessions WHERE id = ?",
         ):
             await tx.execute(sql, (session_id,))

@@ -62,6 +62,9 @@ IMAGE_SECONDS = 3600
 CACHE_ENTRIES = 256
 CACHE_BYTES = 48 * 1024 * 1024
 
+#: pages run no script and load nothing from elsewhere; no other site may frame them
+POLICY = "default-src 'none'; img-src 'self'; style-src 'self'; frame-ancestors 'none'"
+
 SERVICE_KEY: web.AppKey[Any] = web.AppKey("tavolo_web_service", object)
 CLOCK_KEY: web.AppKey[Any] = web.AppKey("tavolo_web_clock", object)
 CACHE_KEY: web.AppKey[Any] = web.AppKey("tavolo_web_cache", object)
@@ -180,7 +183,8 @@ def _respond(
     ``If-None-Match`` gets 304 without the body. ``etag``: the body's, when known already."""
     etag = etag or _etag(body)
     headers = {"Cache-Control": cache, "ETag": etag, "Vary": "Accept-Language",
-               "X-Content-Type-Options": "nosniff", **(extra or {})}  # fmt: skip
+               "X-Content-Type-Options": "nosniff", "Content-Security-Policy": POLICY,
+               **(extra or {})}  # fmt: skip
     if status == 200 and etag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
     headers["Content-Type"] = content_type
@@ -223,7 +227,8 @@ class PageContext:
 
 
 def render(page: PageContext, template: str, **context: Any) -> bytes:
-    html = _env.get_template(template).render(page=page, t=page.t, url=page.url,
+    # ``paths``: the same page addresses the chat's links use (``bot.features.web``)
+    html = _env.get_template(template).render(page=page, t=page.t, url=page.url, paths=links,
                                               languages=i18n.LANGUAGES, **context)  # fmt: skip
     return html.encode("utf-8")
 
@@ -421,4 +426,4 @@ def setup_web(
     app.router.add_get("/static/style.css", stylesheet)
 
 
-__all__ = ["PAGE_SECONDS", "PageCache", "reader_language", "setup_web", "links"]
+__all__ = ["PAGE_SECONDS", "PageCache", "reader_language", "setup_web"]

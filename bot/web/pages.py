@@ -162,11 +162,16 @@ async def day_board(
 async def home(core: Service, lang: str, today: date) -> dict[str, Any]:
     await settle_pending(core.store)
     boards = []
+    yesterday = today - timedelta(days=1)
+    had_yesterday = set()  # games whose yesterday's page exists (a challenge was chosen)
     for game_id in DAILY_GAMES:
         board = await day_board(core, lang, game_id, today, today, limit=HOME_TOP)
         board.link = links.daily_path(game_id, today.isoformat())
         boards.append(board)
-    return {"boards": boards, "today": today, "yesterday": today - timedelta(days=1)}
+        if await core.store.daily_choice_row(game_id, yesterday.isoformat()) is not None:
+            had_yesterday.add(game_id)
+    return {"boards": boards, "today": today, "yesterday": yesterday,
+            "had_yesterday": had_yesterday}  # fmt: skip
 
 
 async def daily(
@@ -197,8 +202,8 @@ async def daily(
 # ----- player page ---------------------------------------------------------------------------
 def best_text(lang: str, stats: streaks.GameStats) -> str:
     best = stats.best
-    if best is None:
-        return i18n.t(lang, "stats.masters", masters=stats.masters)
+    if best is None:  # a table game, or only resigned games (never a best)
+        return i18n.t(lang, "stats.masters", masters=stats.masters) if stats.table else "-"
     cells = leaderboards.score_cells(lang, stats.game_id, best)
     headers = i18n.t(lang, f"lb.cols.{stats.game_id}").split("|")
     return " · ".join(f"{h} {c}" for h, c in zip(headers, cells, strict=False))

@@ -35,7 +35,7 @@ from engine.cards import FRENCH_52, full_deck
 DAY = date(2025, 3, 14)  # the FakeClock's day
 
 
-@pytest.mark.parametrize("game", ["imaginary13", "squadratik"])
+@pytest.mark.parametrize("game", ["imaginary13", "squadratik", "freecell"])
 def test_the_days_deal_is_the_same_when_chosen_twice_and_its_line_replays_to_a_win(game):
     day = date(2025, 3, 3)  # on this day the second candidate is Imaginary Thirteen's deal
     first, second = choose(game, day), choose(game, day)
@@ -130,6 +130,26 @@ async def test_a_won_daily_is_verified_ranked_and_shared_without_cards(
     assert not has_card_code(share) and not any(move in share.split() for move in choice.line)
     (lb,) = await chat.say("bob", "/leaderboard imaginary13")
     assert re.search(rf"1  Ana\s+88\s+{len(choice.line)}", lb.text)
+
+
+async def test_a_won_freecell_daily_is_verified_ranked_and_shared(
+    core: Core, chat: FakePlatform, clock
+):
+    choice = await daily_choice(core.store, "freecell", DAY, clock.now)
+    assert choice.best == "won"  # the day's deal is proven winnable
+    await chat.say("ana", "/daily freecell")
+    for move in choice.line:
+        replies = await chat.say("ana", f"/move {move}")
+    assert [r.key for r in replies][-2:] == ["outcome.won", "daily.accepted"]
+    share = replies[-1].params["share"]
+    assert share.splitlines()[0] == "Tavolo daily · FreeCell · 2025-03-14"
+    assert f"Won · 52/52 cards · {len(choice.line)} moves" in share and not has_card_code(share)
+    # a second player's lost attempt ranks after the win, with the cards it got home
+    await chat.say("bob", "/daily freecell")
+    await chat.resign("bob")
+    (lb,) = await chat.say("cy", "/leaderboard freecell")
+    assert lb.text.index("Ana") < lb.text.index("Bob")
+    assert re.search(rf"1  Ana\s+52\s+{len(choice.line)}", lb.text)
 
 
 def has_card_code(text: str) -> bool:
@@ -264,13 +284,15 @@ def test_one_days_four_deals_are_pinned():
     budgets or of a solver's search order moves them: re-pin on purpose, never by accident
     (players of one day compare their results on one deal)."""
     chosen = {
-        game: choose(game, DAY) for game in ("solitario", "canfield", "imaginary13", "squadratik")
+        game: choose(game, DAY)
+        for game in ("solitario", "canfield", "imaginary13", "squadratik", "freecell")
     }
     assert {game: (c.deal, c.candidate, c.best) for game, c in chosen.items() if c is not None} == {
         "solitario": (297431073, 0, "won"),
         "canfield": (226515125, 2, "won"),
         "imaginary13": (639946839, 0, "won"),
         "squadratik": (284143242, 0, "solitario"),
+        "freecell": (965939297, 0, "won"),
     }
     for game, choice in chosen.items():
         assert choice is not None

@@ -87,6 +87,10 @@ async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(
     assert pushed[1].params["ranking"] == [("bea", 1, 5, 2), ("ana", 2, 5, 3), ("cid", 3, 0, 0)]
     assert pushed[1].params["winners"] == ["Bea"]
     assert "did not play" in pushed[1].text.splitlines()[-1]
+    # by place, under the seed's tie rule in words (equal scores: the earlier race move first)
+    lines = pushed[1].text.splitlines()
+    assert "on equal scores, whoever reached their score at an earlier move" in lines[0]
+    assert [line.split(". ", 1)[1].split(":")[0] for line in lines[1:]] == ["Bea", "Ana", "Cid"]
     assert await core.store.count_results() == 3  # every board is stored, resigned as it stood
     assert (await chat.say("ana", "/race"))[0].key == "race.opened"  # the chat is free again
 

@@ -1,5 +1,5 @@
-""" "Could it have been won?": after a lost, stalled or resigned Solitario, Canfield or Imaginary
-Thirteen game the solver's answer arrives as a pushed follow-up, ``/replay solution`` animates
+""" "Could it have been won?": after a lost, stalled or resigned Solitario, Canfield, Imaginary
+Thirteen or FreeCell game the solver's answer arrives as a pushed follow-up, ``/replay solution`` animates
 its winning line, and nothing is said while a daily challenge on that deal runs in the chat.
 
 Deals: Solitario 29 (40 cards) is won and Solitario 20 is proven lost (pinned in
@@ -132,3 +132,20 @@ async def test_closing_the_core_drops_the_answers_not_yet_given(db_url: str, clo
         busy.set()
     await asyncio.sleep(0.05)
     assert pushed == []  # the queued searches never ran
+
+
+async def test_a_resigned_freecell_deal_could_have_been_won_and_replays_its_solution(
+    core: Core, chat: FakePlatform, draw_spy: DrawSpy
+):
+    pushed = pushed_into(chat)
+    await chat.say("ana", "/play freecell 2")
+    await chat.say("ana", "/move 1a")
+    await chat.resign("ana")
+    await answers(core)
+    [verdict] = pushed
+    assert (verdict.params["start"], verdict.params["stopped"]) == ("won", "won")
+    assert verdict.text.startswith("Ana, could FreeCell deal 2 have been won? Yes")
+    [shown] = await chat.say("ana", "/replay solution")
+    line = shown.params["line"]
+    assert str(engine.replay("freecell", 2, None, {}, line).outcome) == "won"
+    assert draw_spy.views[-1]["outcome"] == "won"

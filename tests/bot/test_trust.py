@@ -337,3 +337,65 @@ async def test_a_move_several_games_read_and_the_focus_does_not_asks_which_and_p
     assert ranked.game.moves == []
     (board,) = await chat.say("alice", "d")  # the picked game is in focus now
     assert board.board.session_id == kept.id and len(kept.game.moves) == 2
+
+
+async def test_leaving_a_race_under_way_resigns_ones_board_after_a_yes(
+    core: Core, chat: FakePlatform
+):
+    core.features["races"].pick_deal = lambda: 5
+    await chat.say("alice", "/race")
+    await chat.say("bob", "/join")
+    replies = await chat.say("alice", "/start")
+    board = next(r for r in replies if r.board is not None and "alice" in r.mentions)
+    session = await core.sessions.get(board.board.session_id)
+    (question,) = await chat.say("alice", "/leave")
+    assert question.key == "confirm.resign" and "Solitario race" in question.text
+    assert session.is_active
+    _, end, *_ = await chat.answer("alice")
+    assert end.key == "outcome.resigned" and not session.is_open
+
+
+async def test_a_hint_with_several_games_open_says_of_which_game(chat: FakePlatform, clock):
+    await chat.say("alice", "/play canfield 3")
+    clock.advance(minutes=1)
+    await chat.say("alice", "/play imaginary13 3")
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith("Imaginary Thirteen: ")
+    await chat.say("alice", "/board canfield")
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith("Canfield: ")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+async def test_a_table_played_to_its_end_beside_a_casual_game_and_a_daily_keeps_each_apart(
+    core: Core, chat: FakePlatform, clock: FakeClock, lang: str
+):
+    chat.admins.add("alice")
+    await chat.say("alice", f"/lang {lang}")
+    _, casual = await chat.say("alice", "/play canfield 3")
+    clock.advance(minutes=1)
+    _, daily = await chat.say("alice", "/daily solitario")
+    table_id = await open_table(chat)
+    table = await core.sessions.get(table_id)
+    draws = 0
+    for _ in range(400):
+        if not table.is_active:
+            break
+        hand = await core.hand_buttons(chat.request("alice"))
+        if hand is not None and hand.buttons:
+            await chat.press("alice", hand.buttons[0].id)
+        # between turns alice draws on her daily, shown again by its words
+        await chat.say(
+            "alice", "/board " + {"en": "daily", "es": "diaria", "it": "giornaliera"}[lang]
+        )
+        (board,) = await chat.say("alice", "d")
+        assert board.board.session_id == daily.board.session_id
+        draws += 1
+        table = await core.sessions.get(table_id)
+    assert not table.is_active
+    over = next(r for r in reversed(chat.replies) if r.key == "table.over")
+    assert over.text
+    ranked = await core.sessions.get(daily.board.session_id)
+    assert ranked.is_active and len(ranked.game.moves) == draws
+    kept = await core.sessions.get(casual.board.session_id)
+    assert kept.is_active and kept.game.moves == []

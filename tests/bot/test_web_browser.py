@@ -54,7 +54,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     await ana.daily("squadratik", 4)
     chat = FakePlatform(core, platform="telegram", chat_id="group-9")
     await chat.say("ana", "/daily canfield")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await chat.say("ana", "/challenge @bea")
     await chat.say("bea", "/join")
     await chat.say("ana", "/start")

@@ -128,7 +128,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
     web_on(core)
     chat = FakePlatform(core, platform="telegram", chat_id=GROUP_TABLE)
     await chat.say("ana", "/daily imaginary13")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await chat.say("ana", "/play canfield")
     await chat.say("ana", "/autofinish off")
     # a finished table Ana shared with Bea
@@ -140,7 +140,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         r[0] for r in await core.store.fetch("SELECT id FROM sessions WHERE kind = 'table'")
     ]
     await chat.say("bea", "/daily imaginary13")
-    await chat.say("bea", "/resign")
+    await chat.resign("bea")
 
     (ask,) = await chat.say("ana", "/forgetme")
     assert ask.key == "forgetme.ask" and ask.is_private and "/forgetme confirm" in ask.text
@@ -149,6 +149,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
     assert await core.store.fetch(
         "SELECT COUNT(*) FROM daily_attempts WHERE player_id = 'ana'"
     ) == [(1,)]
+    assert (await core.store.fetch("SELECT COUNT(*) FROM focus WHERE player_id = 'ana'"))[0][0] > 0
     (done,) = await chat.say("ana", "/forgetme confirm")
     assert done.key == "forgetme.done"
 
@@ -161,6 +162,8 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         "SELECT COUNT(*) FROM players WHERE user_id = 'ana'",
         "SELECT COUNT(*) FROM web_players WHERE user_id = 'ana'",
         "SELECT COUNT(*) FROM moves WHERE player = 'ana'",
+        "SELECT COUNT(*) FROM focus WHERE player_id = 'ana'",
+        "SELECT COUNT(*) FROM confirmations WHERE player_id = 'ana'",
     ):
         assert await core.store.fetch(sql) == [(0,)], sql
     # the shared table is whole: two seats, both results, every move, Bea's rating

@@ -55,7 +55,16 @@ class Person:
                     chosen = move
                     break
             await self.say(f"/move {chosen}")
-        return await self.say("/resign")
+        return await self.resign()
+
+    async def resign(self, text: str = "/resign") -> list[Reply]:
+        """``/resign``, answering Yes when the bot asks (a ranked daily, a race, a table)."""
+        replies = await self.say(text)
+        asked = [r for r in replies if r.key.startswith("confirm.") and r.buttons]
+        if not asked:
+            return replies
+        yes = next(b for b in asked[0].buttons if b.id.split(":")[1] == "yes")
+        return await self.core.handle_button(self.request(), yes.id)
 
 
 @asynccontextmanager

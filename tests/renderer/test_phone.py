@@ -66,6 +66,7 @@ PILE_CASES = [
     ("solitario", {"faces": "francesi"}),
     ("canfield", {}),
     ("imaginary13", {}),
+    ("freecell", {}),
 ]
 
 
