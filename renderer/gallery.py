@@ -205,6 +205,27 @@ def _seats_and_stages(out: Path) -> list[str]:
     return written
 
 
+def most_common_share(image: Image.Image) -> float:
+    """The share of the picture taken by its most common colour (empty cloth, mostly)."""
+    rgb = image.convert("RGB")
+    counts = rgb.getcolors(rgb.width * rgb.height) or [(0, None)]
+    return max(count for count, _ in counts) / (rgb.width * rgb.height)
+
+
+def write_summary(out: Path) -> Path:
+    """``summary.txt``: each board's size and the share of its most common colour."""
+    lines = []
+    for path in sorted(out.glob("*.png")):
+        if path.stem.endswith("_400"):
+            continue
+        image = Image.open(path)
+        share = most_common_share(image)
+        lines.append(f"{path.name:40s} {image.width}x{image.height:<6d} {share:6.1%}")
+    target = out / "summary.txt"
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
 def write_phone_sized(out: Path) -> list[str]:
     """Every PNG of ``out`` also scaled to 400 px wide (``*_400.png``): what most players see
     on a phone. Look at these."""
@@ -321,6 +342,7 @@ def main(argv: list[str]) -> int:
             )
             written.append(str(name))
     written += write_phone_sized(out)
+    written.append(str(write_summary(out)))
     print("\n".join(written))
     return 0
 
