@@ -19,6 +19,7 @@ from __future__ import annotations
 import io
 import struct
 import threading
+import types
 import zlib
 from functools import lru_cache
 
@@ -26,13 +27,12 @@ from PIL import Image
 
 from renderer.palette import palette_image
 
+_deflate: types.ModuleType
 try:  # ISA-L's deflate: the same zlib stream format, several times faster
     from isal import isal_zlib as _deflate
-
-    DEFLATE_LEVEL = 1
 except ImportError:  # pragma: no cover - isal ships wheels for the platforms Tavolo runs on
-    _deflate = zlib  # type: ignore[assignment]
-    DEFLATE_LEVEL = 1
+    _deflate = zlib
+DEFLATE_LEVEL = 1
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 # For images that are not boards (RGB): Pillow's writer at a fast zlib level.
@@ -79,7 +79,7 @@ def _rows(image: Image.Image) -> bytes:
 def palette_png(image: Image.Image) -> bytes:
     """A palette ("P", 8-bit) image as PNG bytes."""
     width, height = image.size
-    palette = image.getpalette() or palette_image().getpalette()
+    palette = image.getpalette() or palette_image().getpalette() or []
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     pixels = _deflate.compress(_rows(image), DEFLATE_LEVEL)
     return b"".join(

@@ -112,7 +112,7 @@ def build_indic() -> list[Path]:
 def emoji_sequences() -> list[str]:
     """Every single-code-point emoji of the colour font that DejaVu does not draw as text
     anyway, and the country flags (pairs of regional indicators)."""
-    from fontTools.ttLib import TTFont
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
     cmap = TTFont(str(EMOJI_TTF), lazy=True).getBestCmap()
     singles = [
