@@ -54,25 +54,25 @@ _canvases = threading.local()  # per thread: renders run in executor threads
 def _rows(image: Image.Image) -> bytes:
     """The image's pixel rows, each after its filter-type byte 0 (no filter): PNG's raw data.
     Pasted one pixel right into a canvas whose first column is index 0, each row's first byte
-    is that 0: one copy in C instead of a slice and a join per row. The canvas is kept per
-    size and thread (the paste overwrites every other pixel), and read out in one piece."""
+    is that 0: one copy in C instead of a slice and a join per row. One canvas per thread and
+    image width (boards come in a few widths), grown to the tallest image seen, read out in
+    one piece from its top part."""
     width, height = image.size
-    canvases = getattr(_canvases, "by_size", None)
+    canvases = getattr(_canvases, "by_width", None)
     if canvases is None:
-        canvases = _canvases.by_size = {}
-    padded = canvases.get((width, height))
-    if padded is None:
-        if len(canvases) > 16:
+        canvases = _canvases.by_width = {}
+    padded = canvases.get(width)
+    if padded is None or padded.height < height:
+        if len(canvases) > 8:
             canvases.clear()
-        padded = canvases[(width, height)] = Image.new("P", (width + 1, height), 0)
+        padded = canvases[width] = Image.new("P", (width + 1, height), 0)
     image.load()
     padded.im.paste(image.im, (1, 0, width + 1, height))
     encoder = Image._getencoder("P", "raw", "P")
     encoder.setimage(padded.im, (0, 0, width + 1, height))
-    total = (width + 1) * height
-    _, status, data = encoder.encode(total)
-    if status == 0:  # not all of it in one piece (never seen): Pillow's own loop
-        return padded.tobytes()
+    _, status, data = encoder.encode((width + 1) * height)
+    if status == 0:  # not all of it in one piece (never seen): the slow, sure way
+        return padded.crop((0, 0, width + 1, height)).tobytes()
     return data
 
 

@@ -56,3 +56,18 @@ def test_writing_a_board_costs_less_cpu_than_pillows_writer():
     pillows = best(lambda: board.save(io.BytesIO(), "PNG", compress_level=1))
     assert ours < pillows * 0.8, (ours, pillows)
     assert len(to_png(board)) < 300 * 1024
+
+
+def test_boards_of_one_width_and_different_heights_encode_right_in_any_order():
+    # the encoder reuses one padded canvas per width: a short board after a tall one must not
+    # carry the tall one's rows
+    boards = [
+        renderer.draw("squadratik", samples.squadratik_view()),
+        renderer.draw("maestras", samples.squadratik_view("maestras"), hand=True),
+        renderer.draw("maestras", samples.squadratik_view("maestras")),
+    ]
+    assert len({b.width for b in boards}) == 1 and len({b.height for b in boards}) == 3
+    for board in boards + boards[::-1]:
+        decoded = Image.open(io.BytesIO(to_png(board)))
+        decoded.load()
+        assert decoded.size == board.size and decoded.tobytes() == board.tobytes()
