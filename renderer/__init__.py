@@ -122,7 +122,15 @@ def clear_cache(sprites: bool = True) -> None:
     with _png_lock:
         _png_cache.clear()
     if sprites:
-        from renderer import boards, cards_french, cards_italian, cards_squadratik, fonts, palette
+        from renderer import (
+            boards,
+            cards_french,
+            cards_italian,
+            cards_squadratik,
+            fonts,
+            palette,
+            squadratik_boards,
+        )
         from renderer import sprites as sprite_parts
 
         for cached in (
@@ -141,6 +149,7 @@ def clear_cache(sprites: bool = True) -> None:
         sprite_parts.clear_cache()
         fonts.clear_cache()
         boards.pill.cache_clear()
+        squadratik_boards._slot_base.cache_clear()
 
 
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
