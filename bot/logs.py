@@ -130,7 +130,13 @@ def configure(level: str = "INFO", fmt: str = "text", secrets: Iterable[str] = (
     else:
         handler.setFormatter(RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logging.basicConfig(level=getattr(logging, level, logging.INFO), handlers=[handler], force=True)
-    # aiosqlite's DEBUG lines repeat every statement with its parameters (players' names,
-    # their moves): noise at best, players' words in the log at worst
-    logging.getLogger("aiosqlite").setLevel(max(logging.INFO, logging.getLogger().level))
+    # These libraries' DEBUG lines repeat whole payloads: aiosqlite every statement with its
+    # parameters, discord.py every gateway event, python-telegram-bot every update, each with
+    # what players typed. Noise at best, players' words in the log at worst: INFO at least.
+    for chatty in _PAYLOAD_LOGGERS:
+        logging.getLogger(chatty).setLevel(max(logging.INFO, logging.getLogger().level))
     return handler
+
+
+#: loggers that print whole payloads at DEBUG (see ``configure``)
+_PAYLOAD_LOGGERS = ("aiosqlite", "discord.gateway", "discord.client", "telegram.ext")

@@ -86,3 +86,14 @@ def test_log_format_is_checked():
     with pytest.raises(ValueError, match="LOG_FORMAT"):
         Settings.from_mapping({"LOG_FORMAT": "xml"})
     assert Settings.from_mapping({"LOG_FORMAT": "JSON"}).log_format == "json"
+
+
+def test_libraries_that_dump_payloads_at_debug_keep_players_words_out(captured):
+    logs.configure("DEBUG", "json", [], captured)
+    typed = "my secret plan: move w3"
+    logging.getLogger("discord.gateway").debug("WebSocket Event: {'text': %r}", typed)
+    logging.getLogger("telegram.ext.Application").debug("Processing update %r", typed)
+    logging.getLogger("aiosqlite").debug("executing INSERT ... (%r)", typed)
+    logging.getLogger("tavolo.core").debug("our own debug line")
+    assert typed not in captured.getvalue()
+    assert "our own debug line" in captured.getvalue()
