@@ -1,7 +1,7 @@
 """FreeCell's board: the four free cells (``a``-``d``) and the four foundations (``h1``-``h4``)
 side by side on the top row, the eight columns (``1``-``8``) under them, every pile labelled
 with its notation id. Drawn by ``renderer.boards.draw_pile_board`` like the other pile games;
-this module says where FreeCell's piles go (and its title) in the pile boards' tables.
+this module says where FreeCell's piles go (and gives its title's English default).
 
 >>> import engine
 >>> from renderer.boards import pile_layout
@@ -18,12 +18,12 @@ from PIL import Image
 
 from renderer.boards import (
     ARRANGEMENTS,
-    TITLES,
     PileBoardLayout,
     Places,
     draw_pile_board,
     pile_layout,
 )
+from renderer.fonts import WORDS
 
 COLUMNS = 8
 
@@ -42,7 +42,8 @@ def arrange(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
 
 
 ARRANGEMENTS["freecell"] = arrange
-TITLES["freecell"] = "FreeCell"
+# the title's English default; the bot passes the chat language's (``board.word.title_freecell``)
+WORDS["title_freecell"] = "FreeCell"
 
 
 def draw_freecell(
