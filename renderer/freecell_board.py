@@ -1,7 +1,7 @@
 """FreeCell's board: the four free cells (``a``-``d``) and the four foundations (``h1``-``h4``)
 side by side on the top row, the eight columns (``1``-``8``) under them, every pile labelled
 with its notation id. Drawn by ``renderer.boards.draw_pile_board`` like the other pile games;
-this module says where FreeCell's piles go (and gives its title's English default).
+this module says where FreeCell's piles go.
 
 >>> import engine
 >>> from renderer.boards import pile_layout
@@ -23,7 +23,6 @@ from renderer.boards import (
     draw_pile_board,
     pile_layout,
 )
-from renderer.fonts import WORDS
 
 COLUMNS = 8
 
@@ -42,8 +41,6 @@ def arrange(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
 
 
 ARRANGEMENTS["freecell"] = arrange
-# the title's English default; the bot passes the chat language's (``board.word.title_freecell``)
-WORDS["title_freecell"] = "FreeCell"
 
 
 def draw_freecell(
@@ -62,6 +59,12 @@ def draw_freecell(
     )  # fmt: skip
 
 
-def freecell_layout(view: dict[str, Any]) -> PileBoardLayout:
-    """Where ``draw_freecell`` puts every pile and card."""
-    return pile_layout(view)
+def freecell_layout(
+    view: dict[str, Any],
+    lang: str = "en",
+    clock: str | None = None,
+    player: str | None = None,
+) -> PileBoardLayout:
+    """Where ``draw_freecell`` puts every pile and card (``clock`` and ``player`` may give the
+    header a second row, as on the drawing)."""
+    return pile_layout(view, lang, clock, player)
