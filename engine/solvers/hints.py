@@ -84,7 +84,7 @@ def advice(game: Game, player: str | None = None) -> Advice:
     if searched is not None:
         found = searched(game)
         if found is not None:
-            return Advice(found)
+            return found
     scorer = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
