@@ -186,8 +186,8 @@ BOARD_WORDS: tuple[str, ...] = (
     "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
     "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
     "final", "empty_hand",
-    "title_solitario", "title_canfield", "title_imaginary13", "title_squadratik", "title_maestras",
-    "title_freecell",
+    # each game's name as its board's title (``board.word.title_<game id>``)
+    *(f"title_{game_id}" for game_id in engine.GAMES),
 )  # fmt: skip
 
 

@@ -84,7 +84,7 @@ def advice(game: Game, player: str | None = None) -> Advice:
     if searched is not None:
         found = searched(game)
         if found is not None:
-            return Advice(found)
+            return found
     scorer = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
@@ -368,12 +368,14 @@ def _squadratik_score(view: dict[str, Any], move: Any) -> float:
     return 60.0 + path["after_empty"] + card["points"] / 100
 
 
-def _freecell_hint(game: Game) -> Any | None:
-    # Nothing is hidden in FreeCell: the solver's next move is a fair hint.
+def _freecell_hint(game: Game) -> Advice | None:
+    # Nothing is hidden in FreeCell: the solver's winning line is fair advice. Its plan is the
+    # line's moves up to the next card home, so a move that only prepares says so.
     from engine.freecell import FreeCell
-    from engine.solvers.freecell import hint as solver_hint
+    from engine.solvers.freecell import plan
 
-    return solver_hint(game) if isinstance(game, FreeCell) else None
+    steps = plan(game) if isinstance(game, FreeCell) else []
+    return Advice(steps[0], plan=len(steps)) if steps else None
 
 
 #: games whose hint is the first move of the solver's winning line (games with no hidden
