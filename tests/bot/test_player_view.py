@@ -1,0 +1,65 @@
+"""What a new player reads, found by playing every game in the console in en, es and it with a
+casual game, a daily and a table open at once (issue 26, "Done when"): each test replays one
+thing that confused or misled in that session."""
+
+from __future__ import annotations
+
+import pytest
+from core_fakes import FakePlatform
+
+
+async def open_table(chat: FakePlatform, player: str = "alice") -> str:
+    """A started Cartas Maestras table of ``player`` and one computer: its session id."""
+    await chat.say(player, "/challenge maestras")
+    await chat.say(player, "/addbot")
+    replies = await chat.say(player, "/start")
+    return next(r for r in replies if r.board is not None).board.session_id
+
+
+# "mesa de Cartas Maestras sigue: ...", "tavolo di Cartas Maestras continua: ...": a game's name
+# in words starts lower case in Spanish and Italian ("mesa de", "gara di"), so where it begins a
+# sentence or a button the message must write it with a capital, as English does.
+@pytest.mark.parametrize(
+    ("lang", "table", "kept"),
+    [
+        ("en", "Cartas Maestras table", "Cartas Maestras table goes on: nothing changed."),
+        ("es", "Mesa de Cartas Maestras", "Mesa de Cartas Maestras sigue: no ha cambiado nada."),
+        (
+            "it",
+            "Tavolo di Cartas Maestras",
+            "Tavolo di Cartas Maestras continua: non è cambiato nulla.",
+        ),
+    ],
+)
+async def test_a_games_name_that_starts_a_sentence_or_a_button_has_a_capital(
+    chat: FakePlatform, lang: str, table: str, kept: str
+):
+    chat.admins.add("alice")
+    await chat.say("alice", f"/lang {lang}")
+    await chat.say("alice", "/daily solitario")
+    await open_table(chat)
+    # the hint at the table starts with the table's name (several games are open)
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith(f"{table}: ")
+    # which game to resign: one button per game, each a name with its capital
+    (asked,) = await chat.say("alice", "/resign")
+    assert [b.label.split(",")[0] for b in asked.buttons][-1] == table
+    assert all(b.label[0].isupper() for b in asked.buttons)
+    # /leave at the table asks; No keeps the game and says so
+    (question,) = await chat.say("alice", "/leave")
+    assert question.key == "confirm.leave"
+    (answer,) = await chat.answer("alice", yes=False)
+    assert answer.text == kept
+
+
+# With a casual game and the daily open, "/hint" on the daily said only "No hints in the daily
+# challenge." (which daily?), and at a table "Hint: pass. Only Pass: ..." named no game, while
+# every other hint does when several games are open.
+async def test_every_hint_answer_names_the_game_when_several_are_open(chat: FakePlatform):
+    await chat.say("alice", "/play canfield 3")
+    await chat.say("alice", "/daily solitario")
+    (refused,) = await chat.say("alice", "/hint")
+    assert refused.text == "Daily Solitario: No hints in the daily challenge."
+    await chat.say("alice", "/board canfield")
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith("Canfield: Hint: ")
