@@ -63,3 +63,26 @@ async def test_every_hint_answer_names_the_game_when_several_are_open(chat: Fake
     await chat.say("alice", "/board canfield")
     (hint,) = await chat.say("alice", "/hint")
     assert hint.text.startswith("Canfield: Hint: ")
+
+
+# "/replay solution" before any finished game: "Aún no tienes ninguna partida terminada de
+# Solitario, Canfield o Imaginary Thirteen": an English game name in Spanish and Italian, and
+# FreeCell (whose lost deals the solver answers too) missing.
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "You have no finished Solitario, Canfield, Imaginary Thirteen, or FreeCell game"),
+        ("es", "ninguna partida terminada de Solitario, Canfield, Trece Imaginario o FreeCell "),
+        ("it", "nessuna partita finita di Solitario, Canfield, Tredici Immaginario o FreeCell "),
+    ],
+)
+async def test_replay_solution_names_every_solvable_game_in_the_chats_language(
+    chat: FakePlatform, lang: str, text: str
+):
+    chat.admins.add("alice")
+    await chat.say("alice", f"/lang {lang}")
+    (nothing,) = await chat.say("alice", "/replay solution")
+    assert nothing.key == "replay.solution_none" and text in nothing.text
+    (usage,) = await chat.say("alice", "/replay canfield 2")
+    assert usage.key == "replay.usage" and "FreeCell" in usage.text
+    assert lang == "en" or "Imaginary" not in usage.text
