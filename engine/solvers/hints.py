@@ -84,7 +84,6 @@ def advice(game: Game, player: str | None = None) -> Advice:
     if searched is not None:
         found = searched(game)
         if found is not None:
-            # the solver names a move; the hint answers with what Advice tells besides it
             return Advice(found)
     scorer = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
