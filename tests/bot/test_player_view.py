@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from core_fakes import FakePlatform
 
+from bot import i18n
+
 
 async def open_table(chat: FakePlatform, player: str = "alice") -> str:
     """A started Cartas Maestras table of ``player`` and one computer: its session id."""
@@ -86,3 +88,29 @@ async def test_replay_solution_names_every_solvable_game_in_the_chats_language(
     (usage,) = await chat.say("alice", "/replay canfield 2")
     assert usage.key == "replay.usage" and "FreeCell" in usage.text
     assert lang == "en" or "Imaginary" not in usage.text
+
+
+# An Italian player typed "/leaderboard freecell settimana" and got back only
+# "/leaderboard [gioco] [today|week|all] [here|global]": the period and place words were English
+# only, and the refusal did not say which word was not understood.
+@pytest.mark.parametrize(
+    ("lang", "words", "title"),
+    [
+        ("es", "solitario semana global", "Clasificación · últimos 7 días · global"),
+        ("it", "solitario settimana ovunque", "Classifica · ultimi 7 giorni · ovunque"),
+        ("en", "solitario week global", "Leaderboard · last 7 days · everywhere"),
+    ],
+)
+async def test_leaderboard_reads_period_and_place_in_the_chats_words(
+    chat: FakePlatform, lang: str, words: str, title: str
+):
+    chat.admins.add("alice")
+    await chat.say("alice", f"/lang {lang}")
+    await chat.say("alice", "/play solitario 3")
+    await chat.resign("alice")
+    (board,) = await chat.say("bob", f"/leaderboard {words}")
+    assert board.key == "leaderboard.text" and board.text.startswith(title)
+    assert "Alice" in board.text
+    (refused,) = await chat.say("bob", "/leaderboard solitario forever")
+    assert refused.key == "leaderboard.unknown_word" and "forever" in refused.text
+    assert refused.text.endswith(i18n.t(lang, "leaderboard.usage"))
