@@ -4,10 +4,15 @@ thing that confused or misled in that session."""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 from core_fakes import FakePlatform
 
 from bot import i18n
+from bot.core import Core
+from bot.platforms.console import Console
 
 
 async def open_table(chat: FakePlatform, player: str = "alice") -> str:
@@ -114,3 +119,32 @@ async def test_leaderboard_reads_period_and_place_in_the_chats_words(
     (refused,) = await chat.say("bob", "/leaderboard solitario forever")
     assert refused.key == "leaderboard.unknown_word" and "forever" in refused.text
     assert refused.text.endswith(i18n.t(lang, "leaderboard.usage"))
+
+
+# In the console after "/lang es", "#99" with no such button printed "(no button #99)" and "#x"
+# "(#x is not a button number: ...)": the console's own answers stayed English.
+@pytest.mark.parametrize(
+    ("lang", "no_button", "not_a_number"),
+    [
+        ("es", "(no hay botón #42:", "(#x no es un número de botón:"),
+        ("it", "(nessun pulsante #42:", "(#x non è un numero di pulsante:"),
+    ],
+)
+async def test_the_consoles_own_answers_are_in_the_chats_language(
+    tmp_path: Path, lang: str, no_button: str, not_a_number: str
+):
+    core = await Core.create(
+        f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
+    )
+    out = io.StringIO()
+    console = Console(core, out, out_dir=tmp_path)
+    try:
+        await console.handle_line(f"/lang {lang}")
+        await console.handle_line("/play imaginary13 3")
+        start = out.tell()
+        await console.handle_line("#42")
+        await console.handle_line("#x")
+        printed = out.getvalue()[start:].splitlines()
+        assert printed[0].startswith(no_button) and printed[1].startswith(not_a_number)
+    finally:
+        await core.close()
