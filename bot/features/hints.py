@@ -202,6 +202,8 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             ]
         moves = list(game.moves)
         record = session.record
+        # the hint names this game: the move it suggests, typed next, must go to it too
+        await core.focus_on(ctx, session)
         if session.is_table:
             # Cartas Maestras: why only Pass; in the final phase, whether to stop
             said = table_hint(ctx.lang, game, ctx.user)

@@ -5,6 +5,7 @@ thing that confused or misled in that session."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from core_fakes import FakePlatform
 
 from bot import i18n
 from bot.core import Core
+from bot.features import tables
 from bot.platforms.console import Console
 
 
@@ -148,3 +150,25 @@ async def test_the_consoles_own_answers_are_in_the_chats_language(
         assert printed[0].startswith(no_button) and printed[1].startswith(not_a_number)
     finally:
         await core.close()
+
+
+# With a daily El Solitario and a table open (the game in focus just finished), /hint answered
+# for the table ("Mesa de Cartas Maestras: Pista: 3N") and typing that very move asked "«3N»
+# fits more than one of your games here: which?", forty times in a row: the game a hint was
+# given for is the game the player's next move means.
+async def test_the_move_a_hint_suggests_goes_to_the_game_the_hint_was_for(
+    core: Core, chat: FakePlatform, monkeypatch: pytest.MonkeyPatch
+):
+    # a table deal where Alice's first hint is a plain "<card><side>" El Solitario reads too
+    monkeypatch.setattr(tables.secrets, "randbelow", lambda _: 0)
+    await chat.say("alice", "/daily squadratik")
+    table_id = await open_table(chat)
+    await chat.say("alice", "/play imaginary13 3")
+    await chat.say("alice", "/resign imaginary13")  # the game in focus ends
+    (hint,) = await chat.say("alice", "/hint")
+    assert hint.text.startswith("Cartas Maestras table: ")
+    move = hint.params["move"]
+    assert re.fullmatch(r"\d[NESW]", move)
+    replies = await chat.say("alice", move)
+    assert not any(r.key == "focus.which_move" for r in replies)
+    assert (await core.sessions.get(table_id)).game.move_number >= 1
