@@ -172,3 +172,26 @@ async def test_the_move_a_hint_suggests_goes_to_the_game_the_hint_was_for(
     replies = await chat.say("alice", move)
     assert not any(r.key == "focus.which_move" for r in replies)
     assert (await core.sessions.get(table_id)).game.move_number >= 1
+
+
+# "/undo" with a FreeCell just dealt, the daily and a table: "None of your games here can take a
+# move back: Daily Canfield, FreeCell, Cartas Maestras table." FreeCell can take moves back; it
+# had none yet. The answer must not say a casual game forbids undo.
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+async def test_nothing_to_undo_anywhere_says_why_without_blaming_the_casual_game(
+    chat: FakePlatform, lang: str
+):
+    chat.admins.add("alice")
+    await chat.say("alice", f"/lang {lang}")
+    await chat.say("alice", "/play freecell 3")
+    await chat.say("alice", "/daily canfield")
+    await chat.say("alice", "d")
+    (refused,) = await chat.say("alice", "/undo")
+    assert refused.key == "undo.none_here" and "FreeCell" in refused.text
+    reasons = {"en": "no move yet", "es": "sin jugadas", "it": "senza mosse"}
+    assert reasons[lang] in refused.text
+    # one move later FreeCell is the game to take it back from
+    (hint,) = await chat.say("alice", "/hint freecell")
+    await chat.say("alice", f"/move {hint.params['move']}")
+    (asked,) = await chat.say("alice", "/undo")
+    assert asked.key == "focus.which_undo" and "FreeCell" in asked.buttons[0].label
