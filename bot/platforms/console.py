@@ -161,13 +161,11 @@ class Console:
             index = ascii_number(number)
             if index is None:
                 # ``#²`` or ``#x``: refused here, before any button is looked up
-                self.print(
-                    f"(#{number[:16]} is not a button number: type # and digits 0-9, e.g. #1)"
-                )
+                await self.say("console.not_a_number", number=number[:16])
                 return
             button = self.buttons.get(index)
             if button is None:
-                self.print(f"(no button #{number})")
+                await self.say("console.no_button", number=number[:16])
                 return
             replies = await self.core.handle_button(self.request(name), button.id)
         else:
@@ -201,6 +199,11 @@ class Console:
         path = self.out_dir / f"{self._images:04d}-{Path(reply.image_name).name}"
         path.write_bytes(reply.image or b"")
         return path
+
+    async def say(self, key: str, **params: str) -> None:
+        """The console's own answer, in the chat's language (``/lang``) like every reply."""
+        lang = await self.core.service.chat_language(PLATFORM, CHAT_ID)
+        self.print(i18n.t(lang, key, **params))
 
     def print(self, text: str) -> None:
         self.out.write(text + "\n")
