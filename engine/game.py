@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
+from engine.views import BaseView
+
 
 class GameError(ValueError):
     """A request the rules refuse. ``reason`` is a stable code; ``details`` fill its message."""
@@ -127,7 +129,7 @@ class Game(ABC):
         """The outcome decided by the position alone (None while the game goes on)."""
 
     @abstractmethod
-    def view(self, player: str | None = None) -> dict[str, Any]:
+    def view(self, player: str | None = None) -> BaseView:
         """A JSON-serialisable dict of what ``player`` may see; never a hidden card."""
 
     @property
@@ -212,7 +214,7 @@ class Game(ABC):
         """One number per player: the score for solo games."""
         return [float(self.score)] * len(self.players)
 
-    def _base_view(self, player: str | None) -> dict[str, Any]:
+    def _base_view(self, player: str | None) -> BaseView:
         """The fields every view carries; games add their own."""
         return {
             "game": self.game_id,

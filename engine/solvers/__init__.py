@@ -59,6 +59,7 @@ from typing import Any, NamedTuple
 
 import engine
 from engine.game import Game
+from engine.pilegame import PileGame
 
 WON = "won"
 LOST = "lost"
@@ -320,7 +321,7 @@ def _verify(game: Game, result: SolveResult) -> None:
     engine's at the end. This is ``Game.play`` without the stall check after every move (a
     winning line never passes a stalled position), which would cost more than the search.
     Other games play and undo through the public API."""
-    if hasattr(game, "_generate") and hasattr(game, "_restore"):
+    if isinstance(game, PileGame):
         start = game._snapshot()
         try:
             for text in result.moves:
