@@ -9,6 +9,7 @@ registers its commands, button verbs and hooks. A new feature is one module in
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
 from bot.core.context import Ctx
@@ -43,13 +44,13 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.table_moved.append(tables.after_change)
 
     async def table_view(
-        session: Session, view: dict[str, Any], style: dict[str, Any]
-    ) -> dict[str, Any]:
+        session: Session, view: Mapping[str, Any], style: dict[str, Any]
+    ) -> Mapping[str, Any]:
         return await tables.view_extras(session, view) if session.is_table else view
 
     async def race_clock(
-        session: Session, view: dict[str, Any], style: dict[str, Any]
-    ) -> dict[str, Any]:
+        session: Session, view: Mapping[str, Any], style: dict[str, Any]
+    ) -> Mapping[str, Any]:
         if not session.is_table:
             clock = await races.clock(session)
             if clock is not None:

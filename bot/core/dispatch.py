@@ -376,4 +376,11 @@ def well_formed_request(req: Request) -> Request:
     """``req`` with :func:`well_formed` ids and name (the same object when they already are)."""
     fields = {"chat_id": req.chat_id, "user_id": req.user_id, "user_name": req.user_name}
     cleaned = {name: well_formed(value) for name, value in fields.items()}
-    return req if cleaned == fields else dataclasses.replace(req, **cleaned)
+    if cleaned == fields:
+        return req
+    return dataclasses.replace(
+        req,
+        chat_id=cleaned["chat_id"],
+        user_id=cleaned["user_id"],
+        user_name=cleaned["user_name"],
+    )

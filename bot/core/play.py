@@ -13,6 +13,8 @@ table moves arrive here too (``/move`` and a hand's ``mv`` buttons).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 from bot import i18n
 from bot.core.buttons import ButtonAction
@@ -52,7 +54,8 @@ def finishable(session: Session) -> bool:
     game = session.game
     if session.record.game_id not in AUTO_FINISH_GAMES or game is None or game.is_over:
         return False
-    for pile in game.view(None).get("piles") or []:
+    view: Mapping[str, Any] = game.view(None)
+    for pile in view.get("piles") or []:
         if pile.get("down"):
             return False
         if pile.get("kind") in AUTO_FINISH_EMPTY and pile.get("cards"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -311,7 +311,8 @@ def verify(claim: ClaimedResult, stored_moves: Sequence[str], daily_deal: int) -
         return "score"
     if game.move_number != claim.move_count:
         return "move_count"
-    score_move = game.view(None).get("score_move")
+    view: Mapping[str, Any] = game.view(None)
+    score_move = view.get("score_move")
     if int(score_move if score_move is not None else game.move_number) != claim.tiebreak_move:
         return "tiebreak"
     return None

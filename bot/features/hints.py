@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -50,14 +51,14 @@ REASONS = (
 POINT_GAMES = ("solitario", "squadratik")
 
 
-def _count(view: dict[str, Any], kind: str, field: str) -> int:
+def _count(view: Mapping[str, Any], kind: str, field: str) -> int:
     piles = view.get("piles") or []
     if field == "down":
         return sum(int(p.get("down", 0)) for p in piles if p.get("kind") == kind)
     return sum(len(p.get("cards") or []) for p in piles if p.get("kind") == kind)
 
 
-def _empty_columns(view: dict[str, Any]) -> int:
+def _empty_columns(view: Mapping[str, Any]) -> int:
     return sum(
         1
         for p in view.get("piles") or []
@@ -73,21 +74,21 @@ def reason_key(game: Game, move: Move) -> str:
 def effects(game: Game, move: Move) -> tuple[str, int]:
     """(reason key, score change) of ``move``: it is played and taken back on ``game`` (so
     pass a private copy when others may look at the game meanwhile)."""
-    before = game.view(None)
+    before: Mapping[str, Any] = game.view(None)
     score = int(game.score)
     try:
         game.play(move)
     except IllegalMove:
         return "best", 0
     try:
-        after = game.view(None)
+        after: Mapping[str, Any] = game.view(None)
         gain = int(game.score) - score
     finally:
         game.undo()
     return _reason(before, after, move), gain
 
 
-def _reason(before: dict[str, Any], after: dict[str, Any], move: Move) -> str:
+def _reason(before: Mapping[str, Any], after: Mapping[str, Any], move: Move) -> str:
     if str(after.get("outcome")) in ("won", "completo"):
         return "wins"
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
