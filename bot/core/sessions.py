@@ -15,7 +15,7 @@ is committed to storage before the change is reported to anyone.
 ...     again = await Sessions(store).get(s.id)   # a fresh manager: rebuilt from storage
 ...     await store.close()
 ...     return again.game.deal
->>> asyncio.run(demo())  # doctest: +SKIP
+>>> asyncio.run(demo())
 3
 """
 

@@ -134,8 +134,8 @@ def choose(
     Pure and synchronous (call it in an executor); raises :class:`DailyUnavailable` when the
     game or its solver is not installed.
 
-    >>> choice = choose("imaginary13", date(2025, 3, 14), node_budget=100_000)  # doctest: +SKIP
-    >>> choice.best  # doctest: +SKIP
+    >>> choice = choose("imaginary13", date(2025, 3, 14), node_budget=100_000)
+    >>> choice.best
     'won'
     """
     if game_id not in engine.GAMES:
@@ -290,8 +290,12 @@ def verify(claim: ClaimedResult, stored_moves: Sequence[str], daily_deal: int) -
     >>> claim = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), g.score, "resigned", 1, 1)
     >>> verify(claim, g.moves, 5) is None
     True
-    >>> verify(ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "won", 1, 1), g.moves, 5)
+    >>> inflated = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "resigned", 1, 1)
+    >>> verify(inflated, g.moves, 5)
     'score'
+    >>> won = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "won", 1, 1)
+    >>> verify(won, g.moves, 5)  # a win the moves do not reach
+    'outcome'
     """
     if claim.deal != daily_deal:
         return "deal"

@@ -289,7 +289,7 @@ class Board:
         (a star marks a master).
 
         >>> print(Board.from_paths({"E": [(20, 0)]}).render())
-        [ centre ]   R1 0 R1 R3
+        [ centre ]   R2 R2 R4 B4
         """
         xs = [x for x, _ in self.cells]
         ys = [y for _, y in self.cells]
