@@ -15,7 +15,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from bot.core import Core
+from bot.app import open_core
 from bot.settings import Settings
 from bot.storage import StorageError
 from bot.warmup import keep_warm
@@ -54,7 +54,7 @@ def configure_logging(settings: Settings) -> None:
 
 
 async def run(settings: Settings, console: bool) -> None:
-    core = await Core.create(settings.database_url, settings.default_language)
+    core = await open_core(settings.database_url, settings.default_language)
     try:
         services = []
         if not console and settings.telegram_token:

@@ -10,7 +10,8 @@ game is stored before the replies are returned.
 >>> import asyncio
 >>> from bot.replies import Request
 >>> async def demo():
-...     core = await Core.create("sqlite:///:memory:")
+...     from bot.app import open_core  # the core with the bot's features (bot/app.py)
+...     core = await open_core("sqlite:///:memory:")
 ...     replies = await core.handle_text(Request("console", "c", "you", "you"), "/help")
 ...     await core.close()
 ...     return replies[0].key
@@ -55,10 +56,12 @@ Wiring = Callable[[Registry, Service], dict[str, Any]]
 
 
 class Core:
-    """The platform-neutral bot. Build it with ``await Core.create(...)``."""
+    """The platform-neutral bot. Build it with ``await bot.app.open_core(...)`` (the bot's
+    features wired in), or ``await Core.create(..., wiring=...)`` with features of one's own.
+    The core imports no feature: whoever builds it says which features it has."""
 
     def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
-                 renderer: RenderFn | None, wiring: Wiring | None = None) -> None:  # fmt: skip
+                 renderer: RenderFn | None, wiring: Wiring) -> None:  # fmt: skip
         self.registry = Registry()
         self.service = Service(
             store, default_language, clock, self.registry, Presenter(self.registry, renderer)
@@ -69,11 +72,6 @@ class Core:
         self.clock = clock
         self.play = SoloPlay(self.service)
         self.play.register(self.registry)
-        if wiring is None:
-            # The composition root imports every feature; the core's modules import none.
-            from bot.app import wire_features
-
-            wiring = wire_features
         self.features = wiring(self.registry, self.service)
         missing = set(COMMANDS) - set(self.registry.commands)
         if missing:
@@ -90,12 +88,12 @@ class Core:
         *,
         renderer: RenderFn | None = None,
         sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
-        wiring: Wiring | None = None,
+        wiring: Wiring,
     ) -> Core:
         """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
         sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
-        no background sweep (call ``sweep()`` yourself); ``wiring`` replaces the features
-        ``bot.app`` wires in."""
+        no background sweep (call ``sweep()`` yourself); ``wiring`` builds the features
+        (``bot.app.wire_features``: the bot's own, as ``bot.app.open_core`` does)."""
         store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
         core = cls(store, default_language, clock or utc_now, renderer, wiring)
         if sweep_interval:

@@ -9,6 +9,7 @@ import pytest
 from core_fakes import DrawSpy, FakeClock, FakePlatform, fake_render
 
 import renderer
+from bot.app import open_core
 from bot.core import Core
 from bot.features import replays
 
@@ -28,7 +29,7 @@ async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture
 async def core(db_url: str, clock: FakeClock) -> AsyncIterator[Core]:
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     yield core
     await core.close()
 

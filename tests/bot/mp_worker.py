@@ -1,4 +1,4 @@
-"""One bot process of the multi-process tests: ``Core.create`` on a shared database, then one
+"""One bot process of the multi-process tests: ``open_core`` on a shared database, then one
 scenario through ``handle_text`` at an agreed moment; prints what it was answered as JSON.
 
     python tests/bot/mp_worker.py URL SCENARIO INDEX START_AT
@@ -16,7 +16,7 @@ sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).res
 
 from core_fakes import fake_render  # noqa: E402
 
-from bot.core import Core  # noqa: E402
+from bot.app import open_core  # noqa: E402
 from bot.replies import Request  # noqa: E402
 
 SESSIONS, MOVES = 10, 20
@@ -27,7 +27,7 @@ def _req(user: str) -> Request:
 
 
 async def main(url: str, scenario: str, index: int, start_at: float) -> None:
-    core = await Core.create(url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(url, "en", renderer=fake_render, sweep_interval=None)
     try:
         await asyncio.sleep(max(0.0, start_at - time.time()))
         if scenario == "play":

@@ -13,7 +13,7 @@ from pathlib import Path
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 from bot import i18n
-from bot.core import Core
+from bot.app import open_core
 from bot.storage import BUSY_TIMEOUT_SECONDS
 
 
@@ -31,7 +31,7 @@ async def test_a_move_under_a_7_second_write_lock_is_answered_busy_in_spanish_th
     tmp_path: Path,
 ):
     path = tmp_path / "tavolo.db"
-    core = await Core.create(
+    core = await open_core(
         f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render, sweep_interval=None
     )
     chat = FakePlatform(core)
@@ -65,7 +65,7 @@ async def test_a_move_under_a_7_second_write_lock_is_answered_busy_in_spanish_th
 
 
 async def test_a_read_only_database_answers_writes_busy_and_still_serves_help(tmp_path: Path):
-    core = await Core.create(f"sqlite:///{tmp_path / 'tavolo.db'}", "en", FakeClock(), renderer=fake_render,
+    core = await open_core(f"sqlite:///{tmp_path / 'tavolo.db'}", "en", FakeClock(), renderer=fake_render,
                              sweep_interval=None)  # fmt: skip
     chat = FakePlatform(core)
     try:

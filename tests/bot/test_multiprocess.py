@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from core_fakes import fake_render
 
-from bot.core import Core
+from bot.app import open_core
 from bot.replies import Request
 from bot.storage import Storage
 
@@ -53,10 +53,10 @@ def run_processes(url: str, scenario: str, tracebacks_allowed: bool = False) -> 
 
 
 async def test_three_processes_start_the_same_players_game_at_once_one_game(db_url: str):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "play", True)
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         games = await core.store.fetch(
             "SELECT id FROM sessions WHERE kind = 'solo' AND status = 'active'"
@@ -72,10 +72,10 @@ async def test_three_processes_start_the_same_players_game_at_once_one_game(db_u
 
 
 async def test_three_players_open_a_table_at_once_from_three_processes_one_table(db_url: str):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "challenge")
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         tables = await core.store.fetch(
             "SELECT id FROM sessions WHERE kind = 'table' AND status = 'lobby'"
@@ -92,7 +92,7 @@ async def test_three_players_open_a_table_at_once_from_three_processes_one_table
 async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledged_move_stored_once(
     db_url: str,
 ):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         deals = iter(range(1, 1000))
         for s in range(10):
@@ -108,7 +108,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
     finally:
         await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "flood")
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         for s in range(10):
             player = f"p{s}"
@@ -128,7 +128,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
 
 
 async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: str):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         chat = [Request("fake", "chat-1", u, u.capitalize(), True, False) for u in ("ana", "bea")]
         await core.handle_text(chat[0], "/challenge @bea")
@@ -144,7 +144,7 @@ async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: st
     finally:
         await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "tick")
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         assert len(await core.store.load_moves(table_id)) == 1, answers  # one timeout move stored
         announcements = [k for a in answers for k in a["pushed"] if k == "tables.timed_out"]
