@@ -4,7 +4,8 @@
 Per game: the sample size, the shares won, lost (proven: the search was exhausted) and
 unknown (budget spent), the decided share (won + lost), and the mean and p95 CPU seconds
 per deal (search and the engine's check of a winning line). ``python -m engine.solve`` runs
-the same measure on any range of deals. El Solitario (squadratik) keeps its fixed cases with
+the same measure on any range of deals. FreeCell also times the proof that deal 11982 cannot
+be won. El Solitario (squadratik) keeps its fixed cases with
 a node budget: its search is an optimisation, not a yes/no.
 
 ``daily``: the daily deal choice of the four games (``bot.features.daily.choose`` with the
@@ -13,7 +14,7 @@ and max; issue 18 wants at most 5 s) and the slowest game.
 
 >>> result = run(sample=2)  # doctest: +SKIP
 >>> sorted(result)  # doctest: +SKIP
-['canfield', 'imaginary13', 'sample', 'seconds_budget', 'solitario', 'solitario52', 'squadratik']
+['canfield', 'freecell', 'freecell_11982', 'imaginary13', 'sample', 'seconds_budget', 'solitario', 'solitario52', 'squadratik']
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("solitario52", "solitario", {"cards": 52}),
     ("canfield", "canfield", {}),
     ("imaginary13", "imaginary13", {}),
+    ("freecell", "freecell", {}),
 )
+#: Microsoft FreeCell's one deal of 1-32000 that cannot be won: the time to prove it
+FREECELL_LOST_DEAL = 11982
 SAMPLE = 30
 SECONDS = 2.0
 #: El Solitario's fixed deals and node budget
@@ -74,6 +78,12 @@ def run(sample: int = SAMPLE, seconds: float = SECONDS) -> dict[str, Any]:
             for r in rows
         },
         "nodes_per_second": round(sum(r.nodes for r in rows) / searched) if searched else None,
+    }
+    proof = solve("freecell", FREECELL_LOST_DEAL, None, Budget(seconds=60.0))
+    report["freecell_11982"] = {
+        "status": proof.status,
+        "nodes": proof.nodes,
+        "seconds": proof.seconds,
     }
     report["daily"] = daily_choice_seconds()
     return report

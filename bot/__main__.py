@@ -13,9 +13,13 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from bot.app import open_core
+from bot.core import Core
+from bot.platforms.base import Adapter
 from bot.settings import Settings
 from bot.storage import StorageError
 from bot.warmup import keep_warm
@@ -53,29 +57,98 @@ def configure_logging(settings: Settings) -> None:
     )
 
 
+def _telegram() -> Adapter:
+    from bot.platforms.telegram import TelegramPlatform
+
+    return TelegramPlatform()
+
+
+def _discord() -> Adapter:
+    from bot.platforms.discord import DiscordPlatform
+
+    return DiscordPlatform()
+
+
+def _console() -> Adapter:
+    from bot.platforms.console import ConsolePlatform
+
+    return ConsolePlatform()
+
+
+@dataclass(frozen=True, slots=True)
+class PlatformChoice:
+    """A chat platform ``python -m bot`` may run: when ``wanted(settings)`` (its token is
+    set), ``make()`` builds its adapter (imported only then: each platform's library is big)."""
+
+    name: str
+    wanted: Callable[[Settings], bool]
+    make: Callable[[], Adapter]
+
+
+#: the chat platforms, in start order; with none wanted (or ``--console``) the console runs
+PLATFORMS: tuple[PlatformChoice, ...] = (
+    PlatformChoice("telegram", lambda settings: bool(settings.telegram_token), _telegram),
+    PlatformChoice("discord", lambda settings: bool(settings.discord_token), _discord),
+)
+CONSOLE = PlatformChoice("console", lambda settings: True, _console)
+
+
+def chosen_platforms(settings: Settings, console: bool) -> list[PlatformChoice]:
+    """The platforms to run: those whose token is set, else (or with ``--console``) the
+    console."""
+    wanted = [] if console else [p for p in PLATFORMS if p.wanted(settings)]
+    return wanted or [CONSOLE]
+
+
+async def serve(core: Core, settings: Any, adapters: Sequence[Adapter]) -> None:
+    """Run every adapter on ``core`` until one of them ends (the console at end of input, a
+    platform that fails or closes); then stop the others and wait for them, so none is left
+    running on a closed core. A failure is raised after all have stopped."""
+    tasks = [asyncio.create_task(a.run(core, settings), name=a.name) for a in adapters]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for adapter in adapters:
+            await adapter.stop()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+            raise result
+
+
+def web_base_url(settings: Settings) -> str | None:
+    """Where links in replies point: ``WEB_BASE_URL``, else the local HTTP server when
+    ``HTTP_PORT`` is set (reachable from this machine only), else nowhere (no links).
+
+    >>> web_base_url(Settings(web_base_url="https://tavolo.example/"))
+    'https://tavolo.example'
+    >>> web_base_url(Settings()) is None
+    True
+    """
+    if settings.web_base_url:
+        return settings.web_base_url.rstrip("/")
+    port = getattr(settings, "http_port", None)  # the HTTP server's settings (issue 27)
+    if port:
+        host = getattr(settings, "http_host", None) or "127.0.0.1"
+        return f"http://{host}:{port}"
+    return None
+
+
 async def run(settings: Settings, console: bool) -> None:
     core = await open_core(settings.database_url, settings.default_language)
+    core.service.web_base_url = web_base_url(settings)
     try:
-        services = []
-        if not console and settings.telegram_token:
-            from bot.platforms import telegram
-
-            services.append(telegram.serve(core, settings))
-        if not console and settings.discord_token:
-            from bot.platforms import discord
-
-            services.append(discord.serve(core, settings))
-        if services:
-            log.info("starting %d platform(s) with %s", len(services), settings)
-            warm = asyncio.create_task(keep_warm(core.store))
-            try:
-                await asyncio.gather(*services)
-            finally:
-                warm.cancel()
-        else:
-            from bot.platforms import console as console_platform
-
-            await console_platform.serve(core, settings)
+        chosen = chosen_platforms(settings, console)
+        adapters = [choice.make() for choice in chosen]
+        if chosen == [CONSOLE]:
+            await serve(core, settings, adapters)
+            return
+        log.info("starting %s with %s", ", ".join(a.name for a in adapters), settings)
+        warm = asyncio.create_task(keep_warm(core.store))
+        try:
+            await serve(core, settings, adapters)
+        finally:
+            warm.cancel()
     finally:
         await core.close()
 

@@ -20,7 +20,7 @@ from bot.core.presentation import RenderFn
 from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.sessions import Session
-from bot.features import daily, hints, info, leaderboards, replays, streaks, timers
+from bot.features import daily, hints, info, leaderboards, replays, streaks, timers, web
 from bot.features.lobby import Lobby
 from bot.features.races import Races
 from bot.features.solutions import Solutions
@@ -41,6 +41,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.command("daily", functools.partial(daily.command, core))
     registry.command("leaderboard", functools.partial(leaderboards.command, core))
     registry.command("stats", functools.partial(streaks.command, core, tables))
+    registry.command("web", functools.partial(web.command, core))
+    registry.command("forgetme", functools.partial(web.forgetme, core))
     solutions = Solutions(core, races)
     registry.command("replay", functools.partial(replays.command, core, races, solutions=solutions))
 
@@ -80,6 +82,9 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.undo_forbidden.append(races.forbids_undo)
     registry.hint_forbidden.append(races.forbids_undo)
     registry.play_guard.append(functools.partial(daily.play_refusal, core))
+    # which game a player means: a race's boards and lobby are "race", a left seat is not theirs
+    registry.game_kind += [races.game_kind, tables.game_kind]
+    registry.leave_table = tables.leave
     registry.tickers += [
         functools.partial(timers.table_timeouts, core, tables.time_out),
         races.tick,

@@ -27,13 +27,25 @@ class Request:
 
 @dataclass(frozen=True, slots=True)
 class Button:
-    """A button. ``id`` is the encoded action (ASCII, at most 64 bytes); ``label`` is already
-    in the chat's language. ``row`` groups buttons into keyboard rows."""
+    """A button. ``id`` is the encoded action (ASCII, at most 64 bytes): opaque to adapters,
+    which send it back as it is; ``label`` is already in the chat's language. ``row`` groups
+    buttons into keyboard rows.
+
+    What an adapter may need to know besides is filled in by the core as plain fields
+    (``bot.core.buttons.described``), so no adapter decodes an id: ``opens_hand`` (it shows
+    the presser's private hand: Telegram opens its inline hand list instead of a callback),
+    ``move`` (the move in notation it plays, when a typed ``/move <move>`` does the same) and
+    ``key`` (what the button does, the same from one board to the next: ``pile:3`` picks or
+    targets column 3, ``undo``; the console numbers buttons by it, so a number keeps its
+    action)."""
 
     id: str
     label: str
     row: int = 0
     style: Literal["primary", "secondary", "success", "danger"] = "secondary"
+    opens_hand: bool = False
+    move: str | None = None
+    key: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

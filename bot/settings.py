@@ -33,6 +33,7 @@ _VARIABLES = {
     "discord_gateway_url": "DISCORD_GATEWAY_URL",
     "discord_shard_count": "DISCORD_SHARD_COUNT",
     "discord_shard_ids": "DISCORD_SHARD_IDS",
+    "web_base_url": "WEB_BASE_URL",
 }
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
@@ -95,6 +96,8 @@ class Settings:
     #: runs (``0,1``); unset: one process, one shard. See ``shard_ids`` for the rules.
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] | None = None
+    #: the web page's public address (``https://tavolo.example``): links in replies point there
+    web_base_url: str | None = None
 
     def __repr__(self) -> str:
         shown = []

@@ -40,8 +40,10 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, SUITS, Card
 from engine.game import IllegalMove
+from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
+    FOUNDATION_NEEDS_BASE,
     TURN,
     PileKind,
     PileMove,
@@ -74,7 +76,16 @@ class Canfield(PileGame):
     (True, True)
     """
 
-    game_id: ClassVar[str] = "canfield"
+    info: ClassVar[GameInfo] = GameInfo(
+        id="canfield",
+        names={"en": "Canfield", "es": "Canfield", "it": "Canfield"},
+        ranking=Ranking(by_score_then_fewer_moves, (Column.DOLLARS, Column.MOVES)),
+        daily=Daily(node_budget=20_000),
+        stalls=True,
+        solver="canfield",
+        could_have_won=True,
+        auto_finish=True,
+    )
     TABLEAU: ClassVar[tuple[str, ...]] = TABLEAU
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS
 
@@ -218,6 +229,10 @@ class Canfield(PileGame):
             if move.count > 1:
                 raise IllegalMove("one_card_at_a_time", count=move.count)
             reason = self._foundation_rules[FOUNDATIONS.index(dst)].refusal(target, card)
+            if reason == FOUNDATION_NEEDS_BASE:
+                # the rule broken names this deal's base rank ("only an 8 starts a foundation")
+                rank = "A23456789TJQK"[self._base_rank - 1].replace("T", "10")
+                raise IllegalMove(reason, card=card.code, rank=rank)
             self._refuse(reason, card, target)
             return
         if src in TABLEAU:

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
+from engine.gameinfo import GameInfo
 from engine.views import BaseView
 
 
@@ -78,11 +79,22 @@ class Game(ABC):
     (True, [])
     """
 
+    #: every fact other layers need (names, words, ranking, daily, solver, ...): a game class
+    #: sets it, and ``game_id``, ``min_players`` and ``max_players`` are read from it
+    info: ClassVar[GameInfo]
     game_id: ClassVar[str]
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 1
     #: option name -> allowed values (the first is the default)
     option_choices: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if info is not None:  # a playable game (not a shared base such as PileGame)
+            cls.game_id = info.id
+            cls.min_players = info.min_players
+            cls.max_players = info.max_players
 
     def __init__(
         self,

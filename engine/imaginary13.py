@@ -60,6 +60,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, Card, full_deck
 from engine.game import Game, IllegalMove, Outcome
+from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.rng import DealRandom
 from engine.views import Imaginary13View, PileView
 
@@ -152,7 +153,15 @@ class Imaginary13(Game):
     (0, 87, True)
     """
 
-    game_id: ClassVar[str] = "imaginary13"
+    info: ClassVar[GameInfo] = GameInfo(
+        id="imaginary13",
+        names={"en": "Imaginary Thirteen", "es": "Trece Imaginario", "it": "Tredici Immaginario"},
+        aliases=("imaginary", "i13"),
+        ranking=Ranking(by_score_then_fewer_moves, (Column.SCORE, Column.MOVES)),
+        daily=Daily(node_budget=50_000),
+        solver="imaginary13",
+        could_have_won=True,
+    )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"free": (False, True)}
 
     # ----- state -------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ NOT_ONE_LOWER = "not_one_lower"
 WRONG_SUIT = "wrong_suit"
 NOT_NEXT_RANK = "not_next_rank"
 EMPTY_COLUMN_NEEDS_KING = "empty_column_needs_king"
+FOUNDATION_NEEDS_ACE = "foundation_needs_ace"
+FOUNDATION_NEEDS_BASE = "foundation_needs_base"
 
 
 class SuitRule(StrEnum):
@@ -58,6 +60,7 @@ class PileKind(StrEnum):
     FOUNDATION = "foundation"
     TABLEAU = "tableau"
     RESERVE = "reserve"
+    CELL = "cell"  # FreeCell's free cells: one card each
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,12 @@ class PileRule:
 
         The rank is checked before the suit, so "7 on 6" reads ``not_one_lower`` even when the
         colours would also clash: the most specific complaint is the one about rank order.
+        An empty foundation refuses a card of the wrong rank for that reason, before its suit:
+        a 4 sent to an empty foundation breaks "only an ace starts a foundation", whichever
+        foundation it was sent to.
         """
+        if under is None and self.direction > 0 and self.empty_accepts not in (None, card.rank):
+            return FOUNDATION_NEEDS_ACE if self.empty_accepts == 1 else FOUNDATION_NEEDS_BASE
         if self.suit is not None and card.suit != self.suit:
             return WRONG_SUIT
         if under is None:

@@ -57,6 +57,13 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, ITALIAN_40, SUITS, Card, top_rank
 from engine.game import IllegalMove
+from engine.gameinfo import (
+    Column,
+    Daily,
+    GameInfo,
+    Ranking,
+    by_score_then_earlier_score,
+)
 from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
     TURN,
@@ -89,7 +96,19 @@ class Solitario(PileGame):
     (0, 0, 0, None)
     """
 
-    game_id: ClassVar[str] = "solitario"
+    info: ClassVar[GameInfo] = GameInfo(
+        id="solitario",
+        names={"en": "Solitario", "es": "Solitario", "it": "Solitario"},
+        aliases=("klondike",),
+        faces=("napoletane", "piacentine", "francesi"),
+        ranking=Ranking(by_score_then_earlier_score, (Column.SCORE, Column.SCORE_MOVE)),
+        daily=Daily(node_budget=20_000),
+        stalls=True,
+        solver="klondike",
+        could_have_won=True,
+        points=True,
+        auto_finish=True,
+    )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
     TABLEAU: ClassVar[tuple[str, ...]] = COLUMNS
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS

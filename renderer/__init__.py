@@ -30,7 +30,7 @@ from typing import Any
 
 from PIL import Image
 
-from renderer import fonts
+from renderer import fonts, freecell_board, registry
 from renderer.boards import draw_pile_board, pile_layout
 from renderer.encode import to_png
 from renderer.palette import palette_image
@@ -38,8 +38,14 @@ from renderer.replay import replay
 from renderer.squadratik_boards import draw_squadratik, squadratik_layout
 
 MAX_WIDTH = 1280
-PILE_GAMES = ("solitario", "canfield", "imaginary13")
-SQUADRATIK_GAMES = ("squadratik", "maestras")
+
+# Each game's drawing: one line per game (see renderer.registry).
+registry.register("solitario", draw_pile_board, pile_layout)
+registry.register("canfield", draw_pile_board, pile_layout)
+registry.register("imaginary13", draw_pile_board, pile_layout)
+registry.register("squadratik", draw_squadratik, squadratik_layout)
+registry.register("maestras", draw_squadratik, squadratik_layout)
+registry.register("freecell", freecell_board.draw_freecell, freecell_board.freecell_layout)
 
 
 def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
@@ -53,14 +59,7 @@ def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
 
 
 def _draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
-    if game_id in PILE_GAMES:
-        allowed = ("faces", "lang", "clock", "selected", "targets", "player")
-        image = draw_pile_board(view, **{k: v for k, v in style.items() if k in allowed})
-    elif game_id in SQUADRATIK_GAMES:
-        allowed = ("lang", "clock", "selected", "targets", "hand", "player")
-        image = draw_squadratik(view, **{k: v for k, v in style.items() if k in allowed})
-    else:
-        raise ValueError(f"unknown game {game_id!r}")
+    image = registry.drawing(game_id).draw(view, **style)  # style it does not take is left out
     if image.width > MAX_WIDTH:  # a safety net: layouts already keep within the limit
         height = round(image.height * MAX_WIDTH / image.width)
         image = image.convert("RGB").resize((MAX_WIDTH, height), Image.Resampling.LANCZOS)
@@ -147,9 +146,7 @@ def clear_cache(sprites: bool = True) -> None:
 
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
     """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping)."""
-    if game_id in PILE_GAMES:
-        return pile_layout(view)
-    return squadratik_layout(view, hand=bool(style.get("hand")))
+    return registry.drawing(game_id).layout(view, **style)
 
 
 __all__ = ["MAX_WIDTH", "clear_cache", "draw", "layout", "render", "replay", "warm_up"]

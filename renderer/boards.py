@@ -12,6 +12,7 @@ type a move from the picture; the header carries the score, the move counter and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from PIL import Image, ImageDraw
 from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
-from renderer.fonts import paste_text, text_width, word
+from renderer.fonts import WORDS, paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
@@ -54,6 +55,13 @@ class PileBoardLayout:
     header: Rect = Rect(0, 0, 0, 0)
 
 
+Places = dict[str, tuple[int, int]]
+#: game id -> its own arrangement: ``(piles of the view by kind) -> (column count, pile id ->
+#: (row, column))``. A game module of the renderer registers itself here (FreeCell:
+#: ``renderer.freecell_board``); a game not listed gets the Solitario/Canfield arrangement.
+ARRANGEMENTS: dict[str, Callable[[dict[str, list[str]]], tuple[int, Places]]] = {}
+
+
 def _columns(view: dict[str, Any]) -> tuple[int, dict[str, tuple[int, int]]]:
     """Column count and ``pile id -> (row, column)`` for the game in ``view``."""
     game = view.get("game")
@@ -67,7 +75,10 @@ def _columns(view: dict[str, Any]) -> tuple[int, dict[str, tuple[int, int]]]:
         for k, pid in enumerate(ids):
             places[pid] = (row, first + k)
 
-    if game == "imaginary13":
+    arrange = ARRANGEMENTS.get(str(game))
+    if arrange is not None:
+        ncols, places = arrange(by_kind)
+    elif game == "imaginary13":
         ncols = 8
         put(by_kind.get("foundation", []), 0, 0)
         put(by_kind.get("stock", []), 1, 0)
@@ -170,7 +181,9 @@ def short_name(name: str, limit: int = 18) -> str:
 def _header_texts(
     view: dict[str, Any], lang: str, clock: str | None, player: str | None = None
 ) -> tuple[str, str]:
-    title = TITLES.get(view.get("game", ""), str(view.get("game", "")))
+    game = str(view.get("game", ""))
+    # the game's name in the chat's language (board words), e.g. "Trece Imaginario"
+    title = word(f"title_{game}", lang) if f"title_{game}" in WORDS else TITLES.get(game, game)
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
         left += f"  ·  {short_name(player)}"

@@ -34,6 +34,9 @@ WORDS: dict[str, str] = {
     "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
     "done": "done", "redeals": "Redeals", "final": "Final phase",
     "empty_hand": "No cards in hand",
+    "title_solitario": "Solitario", "title_canfield": "Canfield",
+    "title_imaginary13": "Imaginary Thirteen", "title_squadratik": "El Solitario",
+    "title_maestras": "Cartas Maestras",
 }  # fmt: skip
 
 _words: ContextVar[Mapping[str, str] | None] = ContextVar("board_words", default=None)

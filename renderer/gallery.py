@@ -20,7 +20,7 @@ from PIL import Image
 
 import engine
 import renderer
-from renderer import samples, theme
+from renderer import registry, samples, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
 from renderer.cards_squadratik import squadratik_card
@@ -102,7 +102,9 @@ def _selection(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
         ends = sorted(path_targets(view))[:2]
         return {"selected": "h1", "targets": ends}
     piles = [p["id"] for p in view.get("piles", []) if p["kind"] in ("tableau", "foundation")]
-    return {"selected": "w" if game_id != "imaginary13" else "t", "targets": piles[:2]}
+    ids = {p["id"] for p in view.get("piles", [])}
+    picked = next((pile for pile in ("w", "t") if pile in ids), piles[-1])  # FreeCell: a column
+    return {"selected": picked, "targets": piles[:2]}
 
 
 def sample_sheet() -> Image.Image:
@@ -224,10 +226,12 @@ def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "out/gallery")
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
+    for game_id in registry.drawn_games():
         styles: list[dict[str, Any]] = [{}]
-        if game_id == "solitario":
-            styles = [{"faces": f} for f in ("napoletane", "piacentine", "francesi")]
+        cls = engine_class(game_id)
+        faces = cls.info.faces if cls is not None else ()
+        if len(faces) > 1:  # every face style a player may ask for (Solitario's three)
+            styles = [{"faces": f} for f in faces]
         if engine_class(game_id) is not None:
             views = {stage: v for stage, (v, _) in engine_views(game_id).items()}
             source = "engine"
@@ -248,7 +252,7 @@ def main(argv: list[str]) -> int:
                 name.write_bytes(renderer.render(game_id, view, hand=True))
                 written.append(f"{name} ({source})")
     written += _names_and_races(out)
-    for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
+    for game_id in registry.drawn_games():
         if game_id in engine.GAMES:
             view, moves = engine_views(game_id)["mid"]
             name = out / f"{game_id}_replay.gif"

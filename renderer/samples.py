@@ -229,6 +229,9 @@ GALLERY_WORDS: dict[str, dict[str, str]] = {
         "turn": "juega", "points": "Puntos", "your_hand": "Mano de", "place": "Puesto",
         "done": "hecha", "redeals": "Vueltas", "final": "Fase final",
         "empty_hand": "Sin cartas en la mano",
+        "title_solitario": "Solitario", "title_canfield": "Canfield",
+        "title_imaginary13": "Trece Imaginario", "title_squadratik": "El Solitario",
+        "title_maestras": "Cartas Maestras",
     },
     "it": {
         "score": "Punti", "moves": "Mosse", "stock": "Tallone", "waste": "Mazzetto",
@@ -239,5 +242,8 @@ GALLERY_WORDS: dict[str, dict[str, str]] = {
         "turn": "di turno", "points": "Punti", "your_hand": "Mano di", "place": "Posto",
         "done": "finita", "redeals": "Giri", "final": "Fase finale",
         "empty_hand": "Nessuna carta in mano",
+        "title_solitario": "Solitario", "title_canfield": "Canfield",
+        "title_imaginary13": "Tredici Immaginario", "title_squadratik": "El Solitario",
+        "title_maestras": "Cartas Maestras",
     },
 }  # fmt: skip

@@ -210,14 +210,14 @@ def _header(
     view: dict[str, Any], lang: str, clock: str | None, hand: bool, player: str | None = None
 ) -> tuple[str, str]:
     if view.get("game") == "maestras":
-        left = "Cartas Maestras"
+        left = word("title_maestras", lang)
         if hand:
             left = f"{word('your_hand', lang)} {view.get('viewer') or ''}"
         elif view.get("phase") == "final":
             left += f"  ·  {word('final', lang)}"
         right = f"{word('moves', lang)} {view.get('move_number', 0)}    {word('stock', lang)} {view.get('stock', 0)}"
     else:
-        left = f"El Solitario  ·  {word('deal', lang)} {view.get('deal', 0)}"
+        left = f"{word('title_squadratik', lang)}  ·  {word('deal', lang)} {view.get('deal', 0)}"
         if player:
             left += f"  ·  {short_name(player)}"
         right = (

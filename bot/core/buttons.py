@@ -21,7 +21,10 @@ True
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from bot.replies import Button, Reply
 
 VERSION = "v1"
 MAX_BYTES = 64
@@ -42,6 +45,10 @@ VERBS = frozenset(
         "join",
         "leave",
         "start",
+        "kick",  # the answer to "which player?" of /kick (arg: "<seat index>.<seat check>")
+        "pick",  # "which game?": act on this session (arg: resign, undo, leave, board, move:<text>)
+        "yes",  # a question answered Yes (arg: the stored question's id)
+        "no",  # a question answered No (arg: the stored question's id)
     }
 )
 
@@ -102,3 +109,60 @@ def decode(button_id: str) -> ButtonAction | None:
     if any(not ch.isprintable() for ch in arg):
         return None
     return ButtonAction(verb, session_id, int(revision), arg)
+
+
+#: verbs whose action is the same whatever their argument (one key each)
+_PLAIN_KEYS = {"back": "cancel", "no": "cancel", "rematch": "again"}
+
+
+def key_of(button_id: str) -> str:
+    """A stable name of what a button does, from its id alone: the same action on the next
+    board has the same key (the session's revision and the question's id are left out).
+
+    >>> key_of("v1:resign:s1:7:"), key_of("v1:back:s1:3:"), key_of("v1:mv:s1:3:w3")
+    ('resign', 'cancel', 'mv:w3')
+    """
+    action = decode(button_id)
+    if action is None:
+        return button_id
+    if action.verb in _PLAIN_KEYS:
+        return _PLAIN_KEYS[action.verb]
+    if action.verb in ("mv", "sel", "found", "turn", "pick"):
+        return f"{action.verb}:{action.arg}" + (
+            f"@{action.session_id}" if action.verb == "pick" else ""
+        )
+    return action.verb
+
+
+def typed_move(button_id: str) -> str | None:
+    """The move in notation a button id plays, when typing ``/move <it>`` does the same (a
+    move by index into the legal moves, ``#3``, is not a notation), else None.
+
+    >>> typed_move("v1:mv:s1:4:2Nr1"), typed_move("v1:mv:s1:4:#3"), typed_move("v1:undo:s1:4:")
+    ('2Nr1', None, None)
+    """
+    action = decode(button_id)
+    if action is None or action.verb != "mv" or not action.arg or action.arg.startswith("#"):
+        return None
+    return action.arg
+
+
+def described(button: Button) -> Button:
+    """``button`` with the plain facts adapters read instead of its id (see ``Button``).
+
+    >>> described(Button("v1:hand:s1:0:", "Hand")).opens_hand, described(Button("v1:mv:s1:0:w3", "W")).move
+    (True, 'w3')
+    """
+    action = decode(button.id)
+    opens_hand = action is not None and action.verb == "hand"
+    key = button.key or key_of(button.id)
+    return replace(button, opens_hand=opens_hand, move=typed_move(button.id), key=key)
+
+
+def describe(replies: Sequence[Reply]) -> list[Reply]:
+    """Every reply with its buttons described: the core calls it on every reply it hands an
+    adapter (answers and pushes)."""
+    for reply in replies:
+        if reply.buttons:
+            reply.buttons = [described(b) for b in reply.buttons]
+    return list(replies)

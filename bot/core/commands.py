@@ -38,31 +38,26 @@ COMMANDS: tuple[str, ...] = (
     "daily",
     "leaderboard",
     "stats",
+    "web",
+    "forgetme",
     "replay",
     "rules",
     "help",
     "lang",
 )
 
-#: solo games /play starts; Cartas Maestras is played at a /challenge table
-SOLO_GAMES: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik")
-TABLE_GAMES: tuple[str, ...] = ("maestras",)
-ALL_GAMES: tuple[str, ...] = SOLO_GAMES + TABLE_GAMES
+#: the games, as the engine lists them (each game's facts: ``engine.game_info(game_id)``):
+#: solo games /play starts, and table games played at a /challenge table
+ALL_GAMES: tuple[str, ...] = tuple(engine.GAMES)
+SOLO_GAMES: tuple[str, ...] = tuple(g for g in ALL_GAMES if not engine.game_info(g).table)
+TABLE_GAMES: tuple[str, ...] = tuple(g for g in ALL_GAMES if engine.game_info(g).table)
 
-#: other names players type for a game
-GAME_ALIASES: dict[str, str] = {
-    "klondike": "solitario",
-    "imaginary": "imaginary13",
-    "imaginary-thirteen": "imaginary13",
-    "i13": "imaginary13",
-    "elsolitario": "squadratik",
-    "cartasmaestras": "maestras",
-    "cartas-maestras": "maestras",
-}
-
-#: Solitario face styles; the other games are drawn with French faces only
+#: every card face style a player may name (each game's own: ``GameInfo.faces``); Italian
+#: faces cannot draw a French deck (Solitario with cards=52)
 ITALIAN_FACES: tuple[str, ...] = ("napoletane", "piacentine")
-FACES: tuple[str, ...] = (*ITALIAN_FACES, "francesi")
+FACES: tuple[str, ...] = tuple(
+    dict.fromkeys(f for g in SOLO_GAMES for f in engine.game_info(g).faces)
+)
 
 #: longest chat line the core reads; anything longer is refused before parsing
 MAX_LINE = 500
@@ -128,15 +123,13 @@ def move_word(lang: str, text: str) -> str:
 
 
 def game_id_of(word: str) -> str | None:
-    """The game id a player meant, or None.
+    """The game id a player meant (its id, a name in any language, an alias), or None.
 
     >>> game_id_of("Canfield"), game_id_of("klondike"), game_id_of("poker")
     ('canfield', 'solitario', None)
     """
-    word = word.strip().lower()
-    if word in ALL_GAMES:
-        return word
-    return GAME_ALIASES.get(word)
+    info = engine.by_word(word)
+    return None if info is None else info.id
 
 
 def mention_name(word: str) -> str:
@@ -201,6 +194,6 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
             options[name.lower()] = value
         else:
             return Refusal("play.bad_argument", {"arg": word[:32]})
-    if faces is not None and game_id != "solitario":
+    if faces is not None and faces not in engine.game_info(game_id).faces:
         return Refusal("play.faces_solitario_only")
     return PlayArgs(game_id, faces, deal, options)

@@ -151,6 +151,13 @@ class Core:
         replies = await self._guarded(req, "a hand request", listing)
         return replies[0] if replies else None
 
+    @staticmethod
+    def typed_move(button_id: str) -> str | None:
+        """The move a button id plays when a typed ``/move`` does the same, else None: for an
+        adapter that learns of a press only by its id (Telegram's chosen inline result) and
+        whose moves also arrive as commands."""
+        return button_ids.typed_move(button_id)
+
     async def board_posted(self, session_id: str, message_id: str) -> None:
         """The adapter posted a new board message for the session: remember it for edits.
         A busy database only costs the edit-in-place (the next board is posted anew)."""
@@ -259,7 +266,7 @@ class Core:
         req = well_formed_request(req)
         try:
             ctx = await self._context(req)
-            return await handle(ctx)
+            return button_ids.describe(await handle(ctx))
         except (StorageBusy, StaleRevision) as error:
             # StaleRevision: another process changed the session under this request; its copy
             # was dropped, so trying again works on the stored state

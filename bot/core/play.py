@@ -1,14 +1,17 @@
 """The solo-game lifecycle the core owns: ``/play``, ``/move``, ``/undo``, ``/resign``,
-``/board``, ``/autofinish``, plain-text moves, and the board buttons (mv, sel, back, found,
-undo, resign, again).
+``/board``, ``/autofinish``, plain-text moves, the board buttons (mv, sel, back, found,
+undo, resign, again) and the answers to the bot's questions (pick, yes, no).
 
-A player may keep one open casual game per game in a chat (and the day's ranked daily beside
-it): a typed move goes to the most recently touched game that reads it as a move, and
-``/undo``, ``/resign``, ``/board`` take the most recently touched one or the game named.
+A player may keep one open casual game per game in a chat, the day's ranked dailies beside
+them, a race board and a seat at the table (``bot.core.focus``). A typed move, ``/move`` and
+``/board`` go to the game in focus (the one last shown or played); words name a game
+(``/board daily``, ``/undo canfield``, ``/resign table``). ``/undo`` and ``/resign`` with
+several games open ask which, one button per game, and change nothing until the player picks.
+Resigning a ranked daily, a race or a table game asks Yes/No (No after a minute), and so does
+the board's Resign button, always.
 
 Registered into the registry like any feature (``register``), so dispatch treats them alike;
-table moves arrive here too (``/move`` and a hand's ``mv`` buttons).
-"""
+table moves arrive here too (``/move`` and a hand's ``mv`` buttons)."""
 
 from __future__ import annotations
 
@@ -16,11 +19,14 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+import engine
 from bot import i18n
+from bot.core import buttons as button_ids
+from bot.core import focus as focus_words
 from bot.core.buttons import ButtonAction
 from bot.core.commands import (
+    ALL_GAMES,
     ITALIAN_FACES,
-    SOLO_GAMES,
     PlayArgs,
     ascii_number,
     game_id_of,
@@ -28,31 +34,31 @@ from bot.core.commands import (
     parse_play,
 )
 from bot.core.context import Ctx
+from bot.core.focus import CASUAL, OpenGame
 from bot.core.presentation import pile_ids
 from bot.core.registry import Registry
-from bot.core.service import Service, reads_as_move
+from bot.core.service import Service
 from bot.core.sessions import Session, iso
-from bot.replies import Reply
+from bot.replies import Button, Reply
 from bot.storage import AlreadyExists
 from engine import BadSetup, IllegalMove
 
 #: a plain-text chat line is tried as a move only when it is one word this short
 MAX_PLAIN_MOVE = 16
-#: games the bot finishes once every card is face up and nothing is left to draw
-AUTO_FINISH_GAMES = ("solitario", "canfield")
 #: piles that must be empty for auto-finish (besides every card face up)
 AUTO_FINISH_EMPTY = ("stock", "waste", "reserve")
 
 
 def finishable(session: Session) -> bool:
-    """Whether the bot may play out the game: Solitario or Canfield, every card face up, and
+    """Whether the bot may play out the game: a game that allows it (``GameInfo.auto_finish``:
+    Solitario, Canfield), every card face up, and
     stock, waste and reserve empty (then each tableau column is a descending run and the cards
     go up to the foundations one by one, with no choice left for the player).
 
     The waste must be empty too: with cards there and no stock, the order they come off can
     still matter, so those games are left to the player."""
     game = session.game
-    if session.record.game_id not in AUTO_FINISH_GAMES or game is None or game.is_over:
+    if game is None or game.is_over or not game.info.auto_finish:
         return False
     view: Mapping[str, Any] = game.view(None)
     for pile in view.get("piles") or []:
@@ -87,6 +93,9 @@ class SoloPlay:
         registry.button("undo", self.press_undo)
         registry.button("resign", self.press_resign)
         registry.button("again", self.press_again, "solo")
+        registry.button("pick", self.press_which)
+        registry.button("yes", self.press_yes)
+        registry.button("no", self.press_no)
         for verb in ("sel", "back", "found"):
             registry.button(verb, self.press_pick, "solo")
 
@@ -98,7 +107,7 @@ class SoloPlay:
         if any(s.record.game_id == game_id and not s.record.ranked for s in await core.solos(ctx)):
             return [already_playing(ctx, core, game_id)]
         if faces is None:
-            faces = "napoletane" if game_id == "solitario" else "francesi"
+            faces = engine.game_info(game_id).default_faces
         if deal is None:
             # Only the deal *number* is picked here; the shuffle itself is engine.rng's.
             deal = secrets.randbelow(1_000_000)
@@ -127,6 +136,7 @@ class SoloPlay:
         started = core.say(ctx, "play.started", name=ctx.req.user_name,
                            game=core.game_name(ctx.lang, game_id), deal=deal)  # fmt: skip
         replies = [started, await core.board(ctx, session, fresh=True)]
+        await core.focus_on(ctx, session)
         if session.game is not None and session.game.is_over:
             # Some deals are dead from the start: say how it ended, as after a last move.
             replies.append(core.end_message(ctx, session))
@@ -136,10 +146,14 @@ class SoloPlay:
         if not args:
             return [self.core.refuse(ctx, "move.usage")]
         text = " ".join(args)
-        session = await self.core.game_for_move(ctx, text)
-        if session is None:
-            return [await self.core.no_game(ctx)]
-        return await self.move(ctx, session, text)
+        targets = await self.core.move_targets(ctx, text)
+        if not targets:
+            # no game reads it: the game in focus refuses it in its own words
+            session = await self.core.game_for_move(ctx)
+            if session is None:
+                return [await self.core.no_game(ctx)]
+            return await self.move(ctx, session, text)
+        return await self.typed_move(ctx, text, targets)
 
     async def plain_text(self, ctx: Ctx, words: list[str]) -> list[Reply]:
         """A chat line without a command: a move when it is one short word one of the sender's
@@ -147,63 +161,127 @@ class SoloPlay:
         else chatter (no reply)."""
         if len(words) != 1 or len(words[0]) > MAX_PLAIN_MOVE or words[0].startswith("#"):
             return []
-        session = await self.core.game_for_move(ctx, words[0])
-        if session is None:
-            return []
-        word = move_word(ctx.lang, words[0]) if session.is_table else words[0]
-        if not reads_as_move(session, word):
+        targets = await self.core.move_targets(ctx, words[0])
+        if not targets:
             return []  # chatter, not a move
+        return await self.typed_move(ctx, words[0], targets)
+
+    async def typed_move(self, ctx: Ctx, text: str, targets: list[OpenGame]) -> list[Reply]:
+        """A typed move for the one game meant; when several of the sender's games (none of
+        them in focus) read it, ask which, one button per game, and play nothing yet."""
+        if len(targets) > 1:
+            arg = f"move:{text}"
+            if arg.isascii() and len(arg) <= MAX_PLAIN_MOVE + 5:
+                return [await self.ask_which(ctx, targets, arg, "focus.which_move", move=text)]
+        session = targets[0].session
+        word = move_word(ctx.lang, text) if session.is_table else text
         return await self.move(ctx, session, word)
 
-    async def named_solo(self, ctx: Ctx, args: list[str]) -> tuple[Session | None, Reply | None]:
-        """The solo game ``/undo``, ``/resign`` or ``/board`` acts on: the one of the game
-        ``args`` names, else the most recently touched; (None, refusal) when there is none."""
+    async def target(
+        self, ctx: Ctx, args: list[str], action: str
+    ) -> tuple[OpenGame | None, Reply | None]:
+        """The game a command means: the one its words name (``daily``, ``canfield``,
+        ``table``, ``daily canfield``); without words, for ``board`` the game in focus, and
+        for what loses or takes back something (``resign``, ``undo``) the only game, else a
+        question with one button per game. (game, None) or (None, the answer to give)."""
         core = self.core
-        game_id = None
+        games = await core.open_games(ctx, lobby=action == "board")
+        if action == "resign":  # a lobby has nothing to resign: /leave stands up
+            games = [g for g in games if g.session.game is not None]
         if args:
-            game_id = game_id_of(args[0])
-            if game_id not in SOLO_GAMES or len(args) > 1:
-                return None, core.refuse(ctx, "game.unknown", game=" ".join(args)[:32],
-                                         games=core.games_list(ctx.lang, SOLO_GAMES))  # fmt: skip
-        session = await core.solo(ctx, game_id)
-        if session is None and game_id is not None:
-            return None, await core.no_game(ctx, game_id)
-        return session, None
+            found = focus_words.matching(ctx.lang, games, args)
+            if found is None:
+                word = focus_words.unknown_word(ctx.lang, args)
+                kinds = ", ".join(focus_words.kind_word(ctx.lang, k) for k in focus_words.KINDS)
+                return None, core.refuse(ctx, "focus.unknown", word=word[:32], kinds=kinds,
+                                         games=core.games_list(ctx.lang, ALL_GAMES))  # fmt: skip
+            if not found:
+                game_id = game_id_of(args[0])
+                if len(args) == 1 and game_id is not None:
+                    return None, await core.no_game(ctx, game_id)
+                return None, core.refuse(ctx, "focus.none_named", words=" ".join(args)[:40],
+                                         games=self.games_here(ctx, games))  # fmt: skip
+            if len(found) == 1:
+                return found[0], None
+            return None, await self.ask_which(ctx, found, action, f"focus.which_{action}")
+        if not games:
+            return None, await core.no_game(ctx)
+        if action == "board" or len(games) == 1:
+            return (await core.focused(ctx, games) or core.default_game(ctx, games)), None
+        if action == "undo":
+            undoable = [g for g in games if await self.may_undo(g)]
+            if not undoable:
+                return None, core.refuse(ctx, "undo.none_here", games=self.games_here(ctx, games))
+            games = undoable
+        return None, await self.ask_which(ctx, games, action, f"focus.which_{action}")
+
+    def games_here(self, ctx: Ctx, games: list[OpenGame]) -> str:
+        """The sender's games here in words, for answers that list them."""
+        if not games:
+            return i18n.t(ctx.lang, "focus.no_games")
+        return ", ".join(focus_words.label(ctx.lang, g) for g in games)
+
+    async def may_undo(self, game: OpenGame) -> bool:
+        """Whether the game allows taking a move back: a casual solo game with moves."""
+        session = game.session
+        if game.kind != CASUAL or session.is_table or session.record.ranked:
+            return False
+        for guard in self.core.registry.undo_forbidden:
+            if await guard(session):
+                return False
+        return session.game is not None and bool(session.game.moves)
+
+    async def ask_which(
+        self, ctx: Ctx, games: list[OpenGame], action: str, key: str, **params: str
+    ) -> Reply:
+        """ "Which game?": one button per game, named in words ("Daily Canfield, move 14");
+        nothing changes until the player presses one."""
+        answer = self.core.say(ctx, key, name=ctx.req.user_name, **params)
+        answer.buttons = [
+            # two a row (at most five rows on Discord); keyed by the game, so on the console a
+            # game keeps its number from question to question
+            Button(button_ids.encode("pick", g.session.id, g.session.record.revision, action),
+                   focus_words.described(ctx.lang, g), i // 2, "primary", key=f"game:{g.session.id}")
+            for i, g in enumerate(games)
+        ]  # fmt: skip
+        answer.params["games"] = [g.session.id for g in games]
+        return answer
 
     async def cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        session, refusal = await self.named_solo(ctx, args)
-        if refusal is not None:
-            return [refusal]
-        if session is None:
-            table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
-            if table is not None and ctx.user in table.record.players:
-                return [self.core.refuse(ctx, "undo.table")]
-            return [await self.core.no_game(ctx)]
-        return await self.undo(ctx, session, None)
+        game, answer = await self.target(ctx, args, "undo")
+        if game is None:
+            return [answer] if answer is not None else []
+        return await self.undo(ctx, game.session, None)
 
     async def cmd_resign(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        core = self.core
-        session, refusal = await self.named_solo(ctx, args)
-        if refusal is not None:
-            return [refusal]
-        if session is None:
-            table = await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
-            if table is not None and ctx.user in table.record.players:
-                return [core.refuse(ctx, "resign.table")]
-            return [await core.no_game(ctx)]
-        return await self.resign(ctx, session, None)
+        game, answer = await self.target(ctx, args, "resign")
+        if game is None:
+            return [answer] if answer is not None else []
+        return await self.resign_asked(ctx, game)
+
+    async def resign_asked(self, ctx: Ctx, game: OpenGame, button: bool = False) -> list[Reply]:
+        """Resign ``game``: at once for a casual game named by command; after a Yes for a
+        ranked daily, a race or a table game, and always from the board's Resign button."""
+        if button or game.kind != CASUAL:
+            refusal = self.core.refusal(ctx, game.session, None, need_turn=False)
+            if refusal is not None:
+                return [refusal]
+            return [await self.core.ask_confirmation(ctx, game.session, "resign")]
+        return await self.resign(ctx, game.session, None)
 
     async def cmd_board(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        game, answer = await self.target(ctx, args, "board")
+        if game is None:
+            return [answer] if answer is not None else []
+        return await self.show_board(ctx, game.session)
+
+    async def show_board(self, ctx: Ctx, session: Session) -> list[Reply]:
+        """The board again, posted anew; it is now the sender's game in focus."""
         core = self.core
-        session, refusal = await self.named_solo(ctx, args)
-        if refusal is not None:
-            return [refusal]
-        if session is None:
-            session = await core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
-        if session is None:
-            return [await core.no_game(ctx)]
         async with core.sessions.lock(session.id):
-            return [await core.board(ctx, session, fresh=True)]
+            board = await core.board(ctx, session, fresh=True)
+        await core.focus_on(ctx, session)
+        return [board]
 
     # ----- moves, undo, resign (commands and buttons) ----------------------------------------
     async def move(
@@ -224,21 +302,24 @@ class SoloPlay:
                 if index >= len(legal):
                     return [core.refuse(ctx, "button.stale")]
                 text = str(legal[index])
+            refused: Reply | None = None
             try:
                 await core.sessions.play(session, text, ctx.user, ctx.now)
             except IllegalMove as error:
-                refusal = core.illegal(ctx, error, session)
-                if revision is None and not session.is_table:  # typed, not a button on its board
-                    mine = await core.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
-                    if len(mine) > 1:  # several games open: say which one refused it
-                        name = core.game_name(ctx.lang, session.record.game_id)
-                        refusal.text = i18n.t(
-                            ctx.lang, "move.in_game", game=name, text=refusal.text
-                        )
-                return [refusal]
-            if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
-                await self.auto_finish(ctx, session)
-            return await core.after_change(ctx, session)
+                refused = core.illegal(ctx, error, session)
+            else:
+                if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
+                    await self.auto_finish(ctx, session)
+                replies = await core.after_change(ctx, session)
+        if refused is not None:
+            # typed (not a button on its board) with several games open: say which refused it
+            # (outside the lock: listing the games locks each of them)
+            if revision is None and len(await core.open_games(ctx)) > 1:
+                refused.text = i18n.t(ctx.lang, "move.in_game",
+                                      game=await core.label(ctx, session), text=refused.text)  # fmt: skip
+            return [refused]
+        await core.focus_on(ctx, session)
+        return replies
 
     async def auto_finish(self, ctx: Ctx, session: Session) -> None:
         """Under the session's lock: play every card up to the foundations, each a normal
@@ -272,16 +353,23 @@ class SoloPlay:
             refusal = core.refusal(ctx, session, revision, need_turn=False)
             if refusal is not None:
                 return [refusal]
-            forbidden = session.is_table or session.record.ranked
+            name = await core.label(ctx, session)
+            if session.is_table:
+                return [core.refuse(ctx, "undo.table", game=name)]
+            forbidden = session.record.ranked
             for guard in core.registry.undo_forbidden:
                 forbidden = forbidden or await guard(session)
             if forbidden:
-                return [core.refuse(ctx, "undo.not_allowed")]
+                return [core.refuse(ctx, "undo.not_allowed", game=name)]
             try:
                 await core.sessions.undo(session, iso(ctx.now))
             except IllegalMove as error:
+                if error.reason == "nothing_to_undo":
+                    return [core.refuse(ctx, "undo.nothing", game=name)]
                 return [core.illegal(ctx, error)]
-            return [await core.board(ctx, session)]
+            board = await core.board(ctx, session)
+        await core.focus_on(ctx, session)
+        return [board]
 
     async def resign(self, ctx: Ctx, session: Session, revision: int | None) -> list[Reply]:
         core = self.core
@@ -289,8 +377,11 @@ class SoloPlay:
             refusal = core.refusal(ctx, session, revision, need_turn=False)
             if refusal is not None:
                 return [refusal]
-            if session.is_table:
-                return [core.refuse(ctx, "resign.table")]
+            if session.is_table:  # a table game is left (its seat plays on by itself)
+                leave = core.registry.leave_table
+                if leave is None:
+                    return [core.refuse(ctx, "game.not_active")]
+                return await leave(ctx, session)
             await core.sessions.resign(session, ctx.now)
             board = await core.board(ctx, session)
             return [
@@ -307,7 +398,77 @@ class SoloPlay:
         return await self.undo(ctx, session, action.revision)
 
     async def press_resign(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
-        return await self.resign(ctx, session, action.revision)
+        """The board's Resign button always asks first (one press never ends a game)."""
+        refusal = self.core.refusal(ctx, session, action.revision, need_turn=False)
+        if refusal is not None:
+            return [refusal]
+        return await self.resign_asked(ctx, await self.core.open_game(ctx, session), button=True)
+
+    async def press_which(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
+        """A "which game?" button: the action the player asked for, on the game they picked."""
+        core = self.core
+        if ctx.user not in session.record.players:
+            return [core.refuse(ctx, "game.not_your_game")]
+        if not session.is_open:
+            return [core.refuse(ctx, "focus.game_over", game=await core.label(ctx, session))]
+        what = action.arg
+        if what == "board":
+            return await self.show_board(ctx, session)
+        if session.game is None and what != "leave":
+            return [core.refuse(ctx, "game.not_active")]
+        if what == "undo":
+            return await self.undo(ctx, session, None)
+        if what == "resign":
+            return await self.resign_asked(ctx, await core.open_game(ctx, session))
+        if what.startswith("move:"):
+            text = what.removeprefix("move:")
+            return await self.move(
+                ctx, session, move_word(ctx.lang, text) if session.is_table else text
+            )
+        return [core.private(ctx, "button.unknown")]
+
+    async def press_yes(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
+        """Yes to a stored question: do what was asked, unless the minute is over (then it was
+        No: nothing changes, and the player is told) or it was answered already."""
+        core = self.core
+        asked = await self.question(ctx, session, action.arg)
+        if isinstance(asked, Reply):
+            return [asked]
+        what, expires_at = asked
+        if ctx.now.timestamp() > expires_at:
+            return [core.refuse(ctx, "confirm.expired", game=await core.label(ctx, session))]
+        if what == "leave" or session.is_table:
+            leave = core.registry.leave_table
+            if leave is None:
+                return [core.refuse(ctx, "game.not_active")]
+            return await leave(ctx, session)
+        return await self.resign(ctx, session, None)
+
+    async def press_no(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
+        """No to a stored question: nothing changes, and the chat reads that the game goes on."""
+        asked = await self.question(ctx, session, action.arg)
+        if isinstance(asked, Reply):
+            return [asked]
+        return [self.core.say(ctx, "confirm.kept", game=await self.core.label(ctx, session))]
+
+    async def question(
+        self, ctx: Ctx, session: Session, question_id: str
+    ) -> tuple[str, float] | Reply:
+        """(action, expiry) of the sender's stored question about ``session``, taken so it is
+        answered once; else the refusal (someone else's question, answered already)."""
+        core = self.core
+        asked = await core.store.confirmation(question_id)
+        if asked is None:
+            return core.refuse(ctx, "confirm.answered")
+        platform, chat_id, player, session_id, _action, _expires = asked
+        if (platform, chat_id, session_id) != (ctx.req.platform, ctx.req.chat_id, session.id):
+            return core.private(ctx, "button.unknown")
+        if player != ctx.user:
+            return core.refuse(ctx, "confirm.not_yours", name=session.name_of(player))
+        taken = await core.store.take_confirmation(question_id)
+        if taken is None:  # answered a moment ago (a double press, another process)
+            return core.refuse(ctx, "confirm.answered")
+        return str(taken[4]), float(taken[5])
 
     async def press_again(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
         """ "Play again" under a finished solo game: a new deal of the same game, faces and
@@ -327,12 +488,15 @@ class SoloPlay:
                 return [refusal]
             game = session.game
             assert game is not None
-            if action.verb == "back":
-                return [await core.board(ctx, session)]
-            if action.verb == "sel":
-                if not any(str(m.src) == action.arg for m in game.legal_moves()):
+            if action.verb in ("back", "sel"):
+                if action.verb == "sel" and not any(
+                    str(m.src) == action.arg for m in game.legal_moves()
+                ):
                     return [core.refuse(ctx, "button.stale")]
-                return [await core.board(ctx, session, selected=action.arg)]
+                selected = action.arg if action.verb == "sel" else None
+                board = await core.board(ctx, session, selected=selected)
+                await core.focus_on(ctx, session)  # a button on its board: the game they mean
+                return [board]
             foundations = pile_ids(game.view(None), "foundation")
             to_found = [m for m in game.legal_moves() if m.dst in foundations]
             if action.arg != "*":

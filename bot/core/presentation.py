@@ -9,6 +9,7 @@ off the event loop, and lays the buttons out (at most ``MAX_BUTTONS``, ``PER_ROW
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import re
@@ -19,6 +20,7 @@ from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import labels
 from bot.core.context import Ctx
+from bot.core.explain import only_pass_text, standings_lines
 from bot.core.registry import Registry
 from bot.core.sessions import Session
 from bot.replies import BoardRef, Button, Reply
@@ -56,7 +58,16 @@ def refuse(ctx: Ctx, key: str, **params: Any) -> Reply:
 
 
 def game_name(lang: str, game_id: str) -> str:
-    return i18n.t(lang, f"game.{game_id}")
+    return i18n.game_name(lang, game_id)
+
+
+def session_name(lang: str, session: Session) -> str:
+    """The game's name as its board and messages say it: "Daily Canfield" for the ranked
+    daily (the player must always see that a game is the ranked one), else the game's name."""
+    name = game_name(lang, session.record.game_id)
+    if session.record.ranked and not session.is_table:
+        return i18n.t(lang, "focus.label.daily", game=name)
+    return name
 
 
 def pile_ids(view: Mapping[str, Any], kind: str) -> set[str]:
@@ -92,6 +103,9 @@ class Presenter:
         }
         if hand:
             style["hand"] = True
+        if session.record.ranked and not session.is_table:
+            # the ranked daily says so on its picture too (the renderer draws the word)
+            style["badge"] = i18n.t(lang, "focus.badge.daily")
         if selected is not None:
             style["selected"] = selected
             style["targets"] = list(targets or ())
@@ -111,7 +125,7 @@ class Presenter:
         instead of editing the stored one; ``selected``: the source picked by a first tap."""
         rec = session.record
         ref = BoardRef(rec.id, None if fresh else rec.board_message_id)
-        name = game_name(ctx.lang, rec.game_id)
+        name = session_name(ctx.lang, session)
         if session.game is None:  # a lobby
             seated = ", ".join(session.name_of(p) for p in rec.players)
             answer = reply(ctx.lang, "table.lobby", game=name, players=seated,
@@ -210,8 +224,11 @@ class Presenter:
                 dst = move.dst
                 if dst is None:
                     label = i18n.t(lang, "button.draw") if src in stock else str(move)
+                    key = f"pile:{src}" if src in stock else f"mv:{move}"
                     found.append(
-                        Button(self.move_button_id(session, legal, move), label, 0, "primary")
+                        Button(
+                            self.move_button_id(session, legal, move), label, 0, "primary", key=key
+                        )
                     )
                 elif src is not None and src not in sources:
                     sources.append(str(src))
@@ -220,7 +237,7 @@ class Presenter:
                                     i18n.t(lang, "button.to_foundation"), 0, "success"))  # fmt: skip
             for src in sources:
                 found.append(Button(button_ids.encode("sel", rec.id, rec.revision, src),
-                                    labels.source_label(lang, view, faces, src)))  # fmt: skip
+                                    labels.source_label(lang, view, faces, src), key=f"pile:{src}"))  # fmt: skip
         else:
             targets = [m for m in legal if str(m.src) == selected and m.dst is not None]
             per_dst: dict[str, list[Move]] = {}
@@ -233,8 +250,10 @@ class Presenter:
                         if len(moves) == 1
                         else str(move)
                     )
+                    # a target keeps its pile's number: "#3" is column 3 as source and target
+                    key = f"pile:{dst}" if len(moves) == 1 else f"mv:{move}"
                     found.append(Button(self.move_button_id(session, legal, move),
-                                        i18n.t(lang, "button.target", target=label), 0, "primary"))  # fmt: skip
+                                        i18n.t(lang, "button.target", target=label), 0, "primary", key=key))  # fmt: skip
             found.append(
                 Button(
                     button_ids.encode("back", rec.id, rec.revision),
@@ -258,7 +277,7 @@ class Presenter:
             )
         )
         found = found[: MAX_BUTTONS - len(tail)] + tail
-        return [Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(found)]
+        return [dataclasses.replace(b, row=i // PER_ROW) for i, b in enumerate(found)]
 
     async def hand(
         self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False
@@ -281,6 +300,8 @@ class Presenter:
         answer.image_name = f"hand-{rec.id}-{game.move_number}.png"
         if my_turn:
             legal = game.legal_moves(ctx.user)
+            if [str(m) for m in legal] == ["pass"]:  # say why, from this player's own view
+                answer.text += "\n" + only_pass_text(ctx.lang, view)
             found = [Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), 0, "primary")
                      for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing,
                                                                    view.get("hand"))  # fmt: skip
@@ -358,12 +379,17 @@ class Presenter:
         game = session.game
         assert game is not None
         outcome = str(game.outcome)
-        name = game_name(ctx.lang, session.record.game_id)
+        name = session_name(ctx.lang, session)
         if session.is_table:
             view: Mapping[str, Any] = game.view(None)
             results = view.get("results") or []
             winners = [session.name_of(str(r["player"])) for r in results if r.get("place") == 1]
-            return reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
+            answer = reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
+            # the standings by place, with the seed's tie rule: "Winner: X" alone explained nothing
+            answer.text = "\n".join(
+                [answer.text, *standings_lines(ctx.lang, results, session.name_of)]
+            )
+            return answer
         return reply(ctx.lang, f"outcome.{outcome}", game=name, score=game.score,
                      moves=game.move_number, name=session.name_of(session.record.players[0]))  # fmt: skip
 

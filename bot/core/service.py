@@ -2,10 +2,12 @@
 
 Features receive one :class:`Service` (their code calls it ``core``) and use only what is
 here: storage and sessions, the clock, words (``say``, ``private``, ``illegal``,
-``game_name``), boards (``board``, ``hand``), the session lifecycle (``solo``,
-``game_for_move``, ``no_game``, ``after_change``, ``end_message``, ``turn_announcement``) and
-``push`` for replies nobody asked for (timers). Nothing outside ``bot.core`` reaches a private
-name of the core.
+``game_name``, ``label``, ``about``), boards (``board``, ``hand``), the session lifecycle
+(``solo``, ``game_for_move``, ``no_game``, ``after_change``, ``end_message``,
+``turn_announcement``), which game a player means (``open_games``, ``focused``, ``focus_on``,
+``move_targets``: see ``bot.core.focus``), questions before what cannot be undone
+(``ask_confirmation``) and ``push`` for replies nobody asked for (timers). Nothing outside
+``bot.core`` reaches a private name of the core.
 
 >>> from datetime import UTC, datetime
 >>> from bot.replies import Request
@@ -22,13 +24,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import i18n
+from bot.core import buttons as button_ids
+from bot.core import focus as focus_words
 from bot.core import presentation
+from bot.core.commands import move_word
 from bot.core.context import Ctx
+from bot.core.focus import CASUAL, DAILY, TABLE, OpenGame
 from bot.core.presentation import Presenter
 from bot.core.registry import Registry
-from bot.core.sessions import Session, Sessions, iso
-from bot.replies import Reply
-from bot.storage import Storage
+from bot.core.sessions import Session, Sessions, iso, new_session_id
+from bot.replies import Button, Reply
+from bot.storage import Storage, StorageBusy
 from engine import BadSetup, IllegalMove
 
 log = logging.getLogger("tavolo.core")
@@ -37,6 +43,8 @@ Push = Callable[[str, str, Reply], Awaitable[None]]
 
 #: a solo game with no move for this long is ended and stored as resigned
 IDLE_LIMIT = timedelta(hours=24)
+#: a Yes/No question before something that cannot be taken back is No after this long
+CONFIRM_SECONDS = 60
 
 
 def reads_as_move(session: Session, text: str) -> bool:
@@ -68,6 +76,9 @@ class Service:
         # Every adapter's push; each gets every out-of-band reply and keeps its platform's
         # (they filter by platform), so Discord and Telegram can run side by side.
         self.pushes: list[Push] = []
+        #: the web page's public address for links in replies (``WEB_BASE_URL``, or the local
+        #: ``HTTP_PORT`` server); None: the web page is off and replies carry no link
+        self.web_base_url: str | None = None
 
     # ----- words ----------------------------------------------------------------------------
     reply = staticmethod(presentation.reply)
@@ -105,6 +116,7 @@ class Service:
 
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
         """Send an out-of-band reply to every adapter's push (a failing one is logged)."""
+        button_ids.describe([reply])
         for push in list(self.pushes):
             try:
                 await push(platform, chat_id, reply)
@@ -124,7 +136,9 @@ class Service:
         """The player's private hand at a started table (takes the table's lock); ``placing``
         (``2N``): the rotations of that card on that path (see ``Presenter.hand``)."""
         async with self.sessions.lock(table.id):
-            return await self.presenter.hand(ctx, table, placing, flat)
+            answer = await self.presenter.hand(ctx, table, placing, flat)
+        await self.focus_on(ctx, table)  # their hand: the table is the game they mean now
+        return answer
 
     async def own_hand(self, ctx: Ctx, flat: bool = False) -> Reply | None:
         """The sender's hand at the started table of this chat, or None when they sit at none
@@ -156,25 +170,147 @@ class Service:
                 return session
         return None
 
+    async def open_games(self, ctx: Ctx, lobby: bool = False) -> list[OpenGame]:
+        """The sender's open games here (see ``bot.core.focus``): their solo games, the most
+        recently touched first, then the chat's table when they play at it (``lobby``: also
+        a table or race still in its lobby)."""
+        games: list[OpenGame] = []
+        for session in await self.solos(ctx):
+            kind = await self._kind(session, ctx.user, DAILY if session.record.ranked else CASUAL)
+            if kind:
+                games.append(OpenGame(session, kind))
+        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
+        seated = table is not None and ctx.user in table.record.players
+        if table is not None and seated and (table.game is not None or lobby):
+            kind = await self._kind(table, ctx.user, TABLE)
+            if kind:
+                games.append(OpenGame(table, kind))
+        return games
+
+    async def _kind(self, session: Session, player: str, default: str) -> str:
+        for hook in self.registry.game_kind:
+            said = await hook(session, player)
+            if said is not None:
+                return said
+        return default
+
+    async def open_game(self, ctx: Ctx, session: Session) -> OpenGame:
+        """``session`` as one of the sender's games (its kind in words)."""
+        default = TABLE if session.is_table else DAILY if session.record.ranked else CASUAL
+        return OpenGame(session, await self._kind(session, ctx.user, default) or default)
+
+    async def label(self, ctx: Ctx, session: Session) -> str:
+        """The session's game in words for the sender: "Daily Canfield", "Cartas Maestras
+        table"."""
+        return focus_words.label(ctx.lang, await self.open_game(ctx, session))
+
+    async def focus_on(self, ctx: Ctx, session: Session) -> None:
+        """The sender was shown this game's board, or played on it: it is now their game in
+        focus here. A busy database costs only the focus (the move or board stands)."""
+        if not ctx.user or ctx.user not in session.record.players:
+            return
+        try:
+            await self.store.set_focus(
+                ctx.req.platform, ctx.req.chat_id, ctx.user, session.id, iso(ctx.now)
+            )
+        except StorageBusy as error:
+            log.warning("storage busy, focus of a player not stored: %s", error)
+
+    async def focus_players(self, ctx: Ctx, session: Session, players: Sequence[str]) -> None:
+        """A new game was dealt to ``players`` (a table started, a race round): it is each
+        one's game in focus here."""
+        for player in players:
+            try:
+                await self.store.set_focus(
+                    ctx.req.platform, ctx.req.chat_id, player, session.id, iso(ctx.now)
+                )
+            except StorageBusy as error:
+                log.warning("storage busy, focus of a player not stored: %s", error)
+
+    async def focused(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame | None:
+        """The one of ``games`` in the sender's focus here, if any."""
+        wanted = await self.store.focus_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        return next((g for g in games if g.session.id == wanted), None)
+
     async def game_for_move(
         self, ctx: Ctx, text: str | None = None, game_id: str | None = None
     ) -> Session | None:
-        """Which game a move (``text``) means: the table when it is the sender's turn there,
-        else the most recently touched solo game that reads ``text`` as a move (any of them
-        when none does; of ``game_id`` if given), else the table they sit at (which then
-        answers "not your turn")."""
-        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
-        seated = table is not None and table.game is not None and ctx.user in table.record.players
-        if seated and table.game.current_player == ctx.user and game_id is None:  # type: ignore[union-attr]
-            return table
-        solos = [s for s in await self.solos(ctx) if game_id is None or s.record.game_id == game_id]
+        """Which game a move, a hint or a board means (of ``game_id`` if given): the game in
+        focus; without one, the table when it is the sender's turn there, else the most
+        recently touched solo game, else the table they sit at (which then answers "not your
+        turn"). With ``text``: the game in focus when it reads ``text`` as a move, else the
+        first of the others that does (see ``move_targets`` for asking instead)."""
+        games = [g for g in await self.open_games(ctx) if g.session.game is not None]
+        if game_id is not None:
+            games = [g for g in games if g.game_id == game_id]
+        if not games:
+            return None
         if text is not None:
-            for session in solos:
-                if reads_as_move(session, text):
-                    return session
-        if solos:
-            return solos[0]
-        return table if seated and game_id is None else None
+            readers = await self.move_targets(ctx, text, games)
+            if readers:
+                return readers[0].session
+        chosen = await self.focused(ctx, games) or self.default_game(ctx, games)
+        return chosen.session
+
+    async def move_targets(
+        self, ctx: Ctx, text: str, games: Sequence[OpenGame] | None = None
+    ) -> list[OpenGame]:
+        """The games a typed move may mean: only the game in focus when it reads ``text`` as
+        a move; else every other open game that does (the table on the sender's turn first,
+        then the solo games, most recently touched first). Several: the caller asks."""
+        if games is None:
+            games = [g for g in await self.open_games(ctx) if g.session.game is not None]
+        focus = await self.focused(ctx, games)
+        if focus is not None and reads_as_move(focus.session, self._move_word(ctx, focus, text)):
+            return [focus]
+        readers = [g for g in games if reads_as_move(g.session, self._move_word(ctx, g, text))]
+        readers.sort(key=lambda g: not self._my_turn_at_table(ctx, g))
+        return readers
+
+    @staticmethod
+    def _move_word(ctx: Ctx, game: OpenGame, text: str) -> str:
+        """``text`` as the game reads it: a table's move words in the chat's language."""
+        return move_word(ctx.lang, text) if game.session.is_table else text
+
+    @staticmethod
+    def _my_turn_at_table(ctx: Ctx, game: OpenGame) -> bool:
+        played = game.session.game
+        return game.session.is_table and played is not None and played.current_player == ctx.user
+
+    def default_game(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame:
+        """With nothing in focus: the table on the sender's turn, else the most recent solo
+        game, else the table."""
+        for game in games:
+            if self._my_turn_at_table(ctx, game):
+                return game
+        return next((g for g in games if not g.session.is_table), games[0])
+
+    async def about(self, ctx: Ctx, session: Session, answer: Reply) -> Reply:
+        """``answer`` about ``session``, its text led by the game's name ("Daily Canfield: ...")
+        when the sender has more than one game open here (alone, the game goes without saying)."""
+        if len(await self.open_games(ctx)) > 1:
+            answer.text = i18n.t(ctx.lang, "move.in_game", game=await self.label(ctx, session),
+                                 text=answer.text)  # fmt: skip
+        return answer
+
+    async def ask_confirmation(self, ctx: Ctx, session: Session, action: str) -> Reply:
+        """Ask the sender Yes or No before ``action`` (``resign``, ``leave``) on ``session``;
+        the question is stored (any process may get the answer) and is No after
+        ``CONFIRM_SECONDS``. Nothing changes until Yes."""
+        question = new_session_id()
+        expires = ctx.now.timestamp() + CONFIRM_SECONDS
+        await self.store.ask_confirmation(question, ctx.req.platform, ctx.req.chat_id, ctx.user,
+                                          session.id, action, expires)  # fmt: skip
+        answer = self.say(ctx, f"confirm.{action}", name=ctx.req.user_name,
+                          game=await self.label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
+        rid, rev = session.id, session.record.revision
+        answer.buttons = [
+            Button(button_ids.encode("yes", rid, rev, question), i18n.t(ctx.lang, "button.yes"),
+                   0, "danger"),
+            Button(button_ids.encode("no", rid, rev, question), i18n.t(ctx.lang, "button.no"), 0),
+        ]  # fmt: skip
+        answer.params["question"] = question
+        return answer
 
     async def expire_if_idle(self, session: Session, now: datetime) -> bool:
         """Under the session's lock: end an idle solo game; True if it was ended."""

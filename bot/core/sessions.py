@@ -271,7 +271,7 @@ class Sessions:
             invited=invited,
             creator=creator,
             status=LOBBY,
-            faces="squadratik",
+            faces=engine.game_info(game_id).default_faces,
             created_at=now,
             last_active_at=now,
         )

@@ -31,9 +31,9 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
 import engine
-from bot import i18n
-from bot.core.commands import FACES, game_id_of
+from bot.core.commands import game_id_of
 from bot.core.sessions import iso
+from bot.features import web
 from bot.features.daily_share import share_text
 from bot.replies import Reply
 from bot.storage import OVER, AlreadyExists, Storage
@@ -46,27 +46,22 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.daily")
 
-#: the games with a daily challenge (Cartas Maestras is played at tables)
-DAILY_GAMES: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik")
-#: solver positions allowed per candidate. A node budget, never a clock, so every machine
-#: picks the same deal. Sized so a day's four choices take at most 5 CPU seconds together
-#: (issue 18): over 10 days (2026-11-24 to 12-03) the four took 1.6 s at most and 1.0 s on
-#: average with these, against 3.2 s at most with 40k/40k/100k/20k, leaving room for a
-#: solver that spends more per node. A candidate the budget cannot prove is skipped for the
-#: next one (each day still found its deal within 5 candidates).
+#: the games with a daily challenge (``GameInfo.daily``; Cartas Maestras is played at tables)
+DAILY_GAMES: tuple[str, ...] = tuple(g for g, cls in engine.GAMES.items() if cls.info.daily)
+#: solver positions allowed per candidate (``GameInfo.daily.node_budget``). A node budget,
+#: never a clock, so every machine picks the same deal. Sized so a day's four choices take at
+#: most 5 CPU seconds together (issue 18): over 10 days (2026-11-24 to 12-03) the four took
+#: 1.6 s at most and 1.0 s on average with 20k/20k/50k/10k, against 3.2 s at most with
+#: 40k/40k/100k/20k, leaving room for a solver that spends more per node. A candidate the
+#: budget cannot prove is skipped for the next one (each day still found its deal within 5
+#: candidates).
 NODE_BUDGETS: dict[str, int] = {
-    "solitario": 20_000,
-    "canfield": 20_000,
-    "imaginary13": 50_000,
-    "squadratik": 10_000,
+    game_id: daily.node_budget
+    for game_id, cls in engine.GAMES.items()
+    if (daily := cls.info.daily) is not None
 }
 #: candidates tried before a game is declared to have no daily deal that day
 MAX_CANDIDATES = 40
-#: the solver verdicts that make a candidate the day's deal
-PROOFS: dict[str, frozenset[str]] = {
-    "squadratik": frozenset({"completo", "solitario"}),
-}
-_WIN = frozenset({"won"})
 #: deal numbers stay below this (readable, and inside the core's deal range)
 DEAL_RANGE = 1_000_000_000
 
@@ -120,7 +115,8 @@ def proves(game_id: str, best: str) -> bool:
     >>> proves("squadratik", "solitario"), proves("canfield", "won"), proves("canfield", "unknown")
     (True, True, False)
     """
-    return best in PROOFS.get(game_id, _WIN)
+    daily = engine.game_info(game_id).daily
+    return daily is not None and best in daily.proofs
 
 
 def choose(
@@ -363,15 +359,16 @@ async def settle_pending(store: Storage) -> int:
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/daily <game> [faces]``: start today's ranked attempt, or a casual replay once the
     ranked one is over."""
-    games = ", ".join(f"{g} ({i18n.t(ctx.lang, f'game.{g}')})" for g in DAILY_GAMES)
+    games = core.games_list(ctx.lang, DAILY_GAMES)
     if not args:
         return [core.refuse(ctx, "daily.usage", games=games)]
     game_id = game_id_of(args[0])
     if game_id not in DAILY_GAMES:
         return [core.refuse(ctx, "daily.unknown_game", game=args[0][:32], games=games)]
     faces = None
+    info = engine.game_info(game_id)
     for word in args[1:]:
-        if word.lower() in FACES and game_id == "solitario" and faces is None:
+        if word.lower() in info.faces and faces is None:  # the game's own face styles
             faces = word.lower()
         else:
             return [core.refuse(ctx, "daily.bad_argument", arg=word[:32])]
@@ -386,7 +383,15 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     platform, user = ctx.req.platform, ctx.user
     attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
     if attempt is not None and attempt.status == PLAYING:
-        # Its game is still going (in another chat: a replay here would show the deal).
+        # Its game is still going: here, it is shown again (and is now the game in focus);
+        # in another chat it stays there (a replay here would show the deal).
+        going = await core.sessions.get(attempt.session_id)
+        if going is not None and going.is_active and attempt.chat_id == ctx.req.chat_id:
+            shown = core.say(ctx, "focus.daily_again", name=ctx.req.user_name,
+                             game=core.game_name(ctx.lang, game_id))  # fmt: skip
+            board = await core.board(ctx, going, fresh=True)
+            await core.focus_on(ctx, going)
+            return [shown, board]
         return [core.refuse(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
     # The ranked attempt is its own session beside a casual game of the same game (the
     # database allows one casual and one ranked per game); a casual replay is a casual game.
@@ -399,7 +404,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         for s in await core.solos(ctx)
     ):
         return [refusal]
-    faces = faces or ("napoletane" if game_id == "solitario" else "francesi")
+    faces = faces or info.default_faces
     try:
         session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name, game_id, {},
                                                choice.deal, faces, iso(ctx.now), ranked=wanted_ranked)  # fmt: skip
@@ -419,7 +424,9 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day
         )
     started.params["ranked"] = ranked
-    return [started, await core.board(ctx, session, fresh=True)]
+    board = await core.board(ctx, session, fresh=True)
+    await core.focus_on(ctx, session)  # after /daily, a bare move plays on the daily
+    return [started, board]
 
 
 async def play_refusal(
@@ -457,4 +464,8 @@ async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:
     reply = core.say(ctx, "daily.accepted")
     reply.text = reply.text + "\n\n" + text
     reply.params["share"] = text
+    link = web.daily_link(core, ctx.lang, game_id, attempt.day)
+    if link is not None:
+        reply.text += "\n\n" + link
+        reply.params["link"] = link
     return [reply]

@@ -9,16 +9,17 @@ from typing import Any
 
 import engine
 from bot import i18n
+from engine import Outcome
 
 # ----- the shareable summary ---------------------------------------------------------------------
 SQUARE_GAIN, SQUARE_SOME, SQUARE_NONE, SQUARE_LOSS = "🟩", "🟨", "⬜", "🟥"
 FINISH_MARK = {
-    "won": "🏆",
-    "completo": "🏆",
-    "solitario": "⭐",
-    "lost": "💀",
-    "stalled": "🧱",
-    "resigned": "🏳️",
+    Outcome.WON: "🏆",
+    Outcome.COMPLETO: "🏆",
+    Outcome.SOLITARIO: "⭐",
+    Outcome.LOST: "💀",
+    Outcome.STALLED: "🧱",
+    Outcome.RESIGNED: "🏳️",
 }
 #: how many squares the summary draws (phases of the game)
 PHASES = 10
@@ -81,7 +82,7 @@ def share_text(lang: str, game_id: str, day: str, outcome: str, score: int, move
     squares = phase_squares(score_curve(game_id, deal, options or {}, moves))
     mark = FINISH_MARK.get(outcome, "")
     return "\n".join([
-        i18n.t(lang, "daily.share_title", game=i18n.t(lang, f"game.{game_id}"), day=day),
+        i18n.t(lang, "daily.share_title", game=i18n.game_name(lang, game_id), day=day),
         i18n.t(lang, f"daily.share_result.{game_id}", outcome=i18n.t(lang, f"daily.outcome.{outcome}"),
                score=score, moves=len(moves)),
         f"{squares} {mark}".rstrip(),

@@ -1,7 +1,11 @@
 """``/hint``: a good next move from what the player can see, with a short reason.
 
-The move comes from ``engine.solvers.hints.hint(game, player)``, which looks only at the
-player's view (never at face-down cards or the stock order). The reason is read from what the
+The move comes from ``engine.solvers.hints.advice(game, player)`` (or a search's bare
+``hint``), which looks only at what the player has seen (never at face-down cards or the stock
+order ahead) and never sends them round the stock for nothing: when no move helps, the answer
+says so and points to ``/resign``, after which the bot says whether the game could have been
+won. At a Cartas Maestras table the hint says why only Pass is possible, and in the final phase
+whether to stop (:func:`table_hint`). The reason is read from what the
 move visibly does, by playing it on a private copy and comparing the public views before and
 after: the first that applies of "wins the game", "completes a path", "puts a card on a
 foundation", "turns up a face-down card", "empties a column", "opens a path", "takes a card
@@ -20,11 +24,13 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n
+from bot.core import explain
 from bot.core.commands import SOLO_GAMES, game_id_of
 from bot.replies import Reply
 from engine import Game, IllegalMove, Move
@@ -45,10 +51,9 @@ REASONS = (
     "builds",
     "draw",
     "waste",
+    "prepares",
     "best",
 )
-#: games whose score is a number of points (the hint mentions how many it earns)
-POINT_GAMES = ("solitario", "squadratik")
 
 
 def _count(view: Mapping[str, Any], kind: str, field: str) -> int:
@@ -120,17 +125,52 @@ def _reason(before: Mapping[str, Any], after: Mapping[str, Any], move: Move) -> 
     return "best"
 
 
-def suggest(game: Game, player: str | None) -> tuple[str, str, int] | None:
-    """(notation, reason key, score change) of the hint for a private copy ``game``, or None
-    when there is none (call it in an executor)."""
-    from engine.solvers.hints import hint
+#: what :func:`suggest` answers when moves exist but none helps (see ``engine.solvers.hints``)
+STUCK = "stuck"
 
-    move = hint(game, player)
+
+def suggest(game: Game, player: str | None) -> tuple[str, str, int] | str | None:
+    """(notation, reason key, score change) of the hint for a private copy ``game``, None
+    when there is none, :data:`STUCK` when no move helps (call it in an executor)."""
+    # looked up by name each time: the search may be missing or replaced (tests install one)
+    search = importlib.import_module("engine.solvers.hints")
+
+    advice = getattr(search, "advice", None)
+    if advice is None:  # a search that only names a move (its first contract)
+        move, stuck, plan = search.hint(game, player), False, 0
+    else:
+        found = advice(game, player)
+        move, stuck, plan = found.move, found.stuck, found.plan
+    if stuck:
+        return STUCK
     if move is None:
         return None
     text = str(move)
     reason, gain = effects(game, game.parse_move(text))
+    if plan > 1 and reason in ("builds", "best", "continues_path"):
+        reason = "prepares"  # the first step of a visible plan: say where it leads
     return text, reason, gain
+
+
+def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]] | None:
+    """(message key, parameters) of a Cartas Maestras hint that needs words of its own, or
+    None: why Pass is the only move; in the final phase, ``stop`` when the cards won can no
+    longer change the player's place, else why placing more cards is worth it."""
+    legal = [str(move) for move in game.legal_moves(player)]
+    view = game.view(player)
+    if legal == ["pass"]:
+        return "hint.only_pass", {"why": explain.only_pass_text(lang, view)}
+    if view.get("phase") != "final" or "stop" not in legal:
+        return None
+    stop = i18n.t(lang, "move.words.stop").split(",")[0].strip()
+    if legal == ["stop"]:
+        return "hint.stop_no_card", {"stop": stop}
+    if not explain.tie_break_matters(view, player):
+        return "hint.stop", {"stop": stop, "masters": explain.masters_of(view, player)}
+    mine = explain.masters_of(view, player)
+    tied = [str(seat.get("player")) for seat in view.get("seats") or []
+            if seat.get("player") != player and int(seat.get("masters", 0)) == mine]  # fmt: skip
+    return "hint.final_place", {"move": legal[0], "tied": tied, "masters": mine}
 
 
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -147,6 +187,8 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [await core.no_game(ctx, game_id)]
     if session.record.ranked:
         return [core.refuse(ctx, "hint.ranked")]
+    if not session.game.info.hints:
+        return [core.refuse(ctx, "hint.unavailable")]
     for forbidden in core.registry.hint_forbidden:
         if await forbidden(session):
             return [core.refuse(ctx, "hint.race")]
@@ -160,6 +202,14 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             ]
         moves = list(game.moves)
         record = session.record
+        if session.is_table:
+            # Cartas Maestras: why only Pass; in the final phase, whether to stop
+            said = table_hint(ctx.lang, game, ctx.user)
+            if said is not None:
+                key, params = said
+                if "tied" in params:  # seat ids to the names players read
+                    params["tied"] = ", ".join(session.name_of(p) for p in params["tied"])
+                return [core.private(ctx, key, **params)]
     loop = asyncio.get_running_loop()
     rebuild = functools.partial(engine.replay, record.game_id, record.deal, list(record.players),
                                 dict(record.options), moves)  # fmt: skip
@@ -170,9 +220,25 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         # No hint search for this game yet (or it offered something the game refuses).
         return [core.refuse(ctx, "hint.unavailable")]
     if found is None:
-        return [core.private(ctx, "hint.none")]
+        return [await core.about(ctx, session, core.private(ctx, "hint.none"))]
+    if found == STUCK:
+        name = core.game_name(ctx.lang, record.game_id)
+        piles = snapshot.view(None).get("piles") or []
+        talon = sum(int(p.get("down", 0)) + len(p.get("cards") or []) for p in piles
+                    if p.get("kind") in ("stock", "waste"))  # fmt: skip
+        # with no card left to turn, the stock is not the reason: say so plainly
+        key = "hint.stuck" if talon else "hint.stuck_no_stock"
+        return [core.private(ctx, key, game=name, word=record.game_id)]
+    assert not isinstance(found, str)
     notation, reason, gain = found
     why = i18n.t(ctx.lang, f"hint.why.{reason}")
     # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
-    key = "hint.text_points" if gain > 0 and session.record.game_id in POINT_GAMES else "hint.text"
-    return [core.private(ctx, key, move=notation, why=why, points=gain)]
+    key = (
+        "hint.text_points"
+        if gain > 0 and engine.game_info(session.record.game_id).points
+        else "hint.text"
+    )
+    # with several games open, the hint says of which game it is
+    return [
+        await core.about(ctx, session, core.private(ctx, key, move=notation, why=why, points=gain))
+    ]

@@ -2,13 +2,14 @@
 
 Each solo game has two boards: the **daily challenge** (accepted ranked attempts, by the day of
 the challenge) and **free games** (unranked results, by the day they finished). Each player
-appears once, with their best result in the window; the order is the game's own (bot.md):
+appears once, with their best result in the window; the order is the game's own (bot.md),
+``GameInfo.ranking`` on its engine class:
 
 * Solitario: higher score, then the earlier move at which that score was reached (seed 001);
 * Canfield: more dollars, then fewer moves;
 * Imaginary Thirteen: more cards played, then fewer moves;
 * Squadratik (El Solitario): better result (completo > solitario > lost), then more points;
-* Cartas Maestras: most wins, then most masters won, over the window.
+* Cartas Maestras (a table game): most wins, then most masters won, over the window.
 
 Players equal on every criterion share a place (1, 1, 3). ``here`` counts games played in this
 chat; ``global`` every chat on every platform. Today's daily board of a chat also names the
@@ -27,11 +28,14 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
+from bot.features import web
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.replies import Reply
 from bot.storage import Storage
+from engine.gameinfo import Column, Result
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -41,8 +45,6 @@ PERIODS = ("today", "week", "all")
 SCOPES = ("here", "global")
 #: rows shown per board
 LIMIT = 10
-#: El Solitario results, best first
-RESULT_RANK = {"completo": 2, "solitario": 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +58,18 @@ class Entry:
     move_count: int
     outcome: str
 
+    @property
+    def result(self) -> Result:
+        """The result as the engine's ranking keys read it."""
+        return Result(self.outcome, self.score, self.move_count, self.tiebreak_move)
+
 
 def sort_key(game_id: str, entry: Entry) -> tuple[int, ...]:
     """Smaller is better: the game's leaderboard order (see the module doc)."""
-    if game_id == "solitario":
-        return (-entry.score, entry.tiebreak_move)
-    if game_id == "squadratik":
-        return (-RESULT_RANK.get(entry.outcome, 0), -entry.score)
-    return (-entry.score, entry.move_count)  # canfield, imaginary13
+    ranking = engine.game_info(game_id).ranking
+    if ranking is None:  # a table game: ranked per table, not per result
+        raise ValueError(f"{game_id} results are not ranked one by one")
+    return ranking.key(entry.result)
 
 
 def rank(game_id: str, entries: Sequence[Entry]) -> list[tuple[int, Entry]]:
@@ -153,28 +159,51 @@ def text_table(
     return lines
 
 
-def _cells(lang: str, game_id: str, entry: Entry) -> list[str]:
-    if game_id == "solitario":
-        return [str(entry.score), str(entry.tiebreak_move)]
-    if game_id == "canfield":
-        return [i18n.t(lang, "lb.dollars", dollars=entry.score), str(entry.move_count)]
-    if game_id == "squadratik":
-        return [i18n.t(lang, f"daily.outcome.{entry.outcome}"), str(entry.score)]
-    return [str(entry.score), str(entry.move_count)]
+def cell(lang: str, column: Column, entry: Entry) -> str:
+    """One leaderboard cell of ``entry``.
+
+    >>> entry = Entry("p", "P", -15, 3, 40, "completo")
+    >>> [cell("es", c, entry) for c in Column]
+    ['-15', '-$15', 'Completo', '40', '3']
+    """
+    if column is Column.DOLLARS:
+        return i18n.t(lang, "lb.dollars", dollars=entry.score)
+    if column is Column.OUTCOME:
+        return i18n.t(lang, f"daily.outcome.{entry.outcome}")
+    if column is Column.MOVES:
+        return str(entry.move_count)
+    if column is Column.SCORE_MOVE:
+        return str(entry.tiebreak_move)
+    return str(entry.score)
+
+
+def score_cells(lang: str, game_id: str, entry: Entry) -> list[str]:
+    """The cells after the player's name: the game's ranking columns (``lb.cols.<game>``)."""
+    ranking = engine.game_info(game_id).ranking
+    assert ranking is not None, "cells of single results are for games that rank them"
+    return [cell(lang, column, entry) for column in ranking.columns]
 
 
 def _board_lines(lang: str, game_id: str, title: str, placed: list[tuple[int, Entry]]) -> list[str]:
+    ranking = engine.game_info(game_id).ranking
+    assert ranking is not None, "boards of single results are for games that rank them"
+    columns = ranking.columns
     header = ["#", i18n.t(lang, "lb.col.player"), *i18n.t(lang, f"lb.cols.{game_id}").split("|")]
     rows = [
-        [str(place), entry.name[:16], *_cells(lang, game_id, entry)]
+        [str(place), entry.name[:16], *(cell(lang, c, entry) for c in columns)]
         for place, entry in placed[:LIMIT]
     ]
-    text_column = game_id == "squadratik"  # the result is a word: left-aligned
-    return [title, *text_table(header, rows, [True, False, not text_column, True])]
+    # numbers right-aligned, words (an outcome) left-aligned
+    right = [True, False, *(c is not Column.OUTCOME for c in columns)]
+    return [title, *text_table(header, rows, right)]
 
 
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
-    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table."""
+    """``/leaderboard [game] [today|week|all] [here|global]`` as a text table (and the
+    matching web page's link when the web page is on); ``/leaderboard web [new]`` gives the
+    chat's private leaderboards link."""
+    if args and args[0].lower() == "web":
+        return await web.leaderboard_web(core, ctx, args[1:])
     games: list[str] = list(ALL_GAMES)
     period, scope = "today", "here"
     for word in args:
@@ -195,13 +224,13 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     blocks: list[list[str]] = []
     for game_id in games:
         name = core.game_name(lang, game_id)
-        if game_id == "maestras":
+        if engine.game_info(game_id).table:
             rows = await table_rows(core.store, platform, chat, since)
             if rows:
                 header = [
                     "#",
                     i18n.t(lang, "lb.col.player"),
-                    *i18n.t(lang, "lb.cols.maestras").split("|"),
+                    *i18n.t(lang, f"lb.cols.{game_id}").split("|"),
                 ]
                 cells = [
                     [str(i + 1), n[:16], str(w), str(m)] for i, (n, w, m) in enumerate(rows[:LIMIT])
@@ -226,9 +255,12 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             lines += _board_lines(lang, game_id, i18n.t(lang, "lb.casual", game=name), placed)
         if lines:
             blocks.append(lines)
+    # The link is its own message: inside the table's fixed-width block it could not be tapped.
+    link = await web.leaderboard_link(core, ctx, games, scope, period)
+    links = [link] if link is not None else []
     if not blocks:
-        return [core.say(ctx, "leaderboard.empty")]
+        return [core.say(ctx, "leaderboard.empty"), *links]
     title = i18n.t(lang, f"leaderboard.header_{period}") + " · " + i18n.t(lang, f"lb.scope.{scope}")
     text = "\n\n".join(["\n".join(b) for b in [[title], *blocks]])
     return [Reply(key="leaderboard.text", text=text,
-                  params={"period": period, "scope": scope, "preformatted": True})]  # fmt: skip
+                  params={"period": period, "scope": scope, "preformatted": True}), *links]  # fmt: skip

@@ -44,6 +44,7 @@ class Lobby:
         registry.button("hand", self.press_hand, "table")
         registry.button("turn", self.press_turn, "table")
         registry.button("rematch", self.press_rematch, "table")
+        registry.button("kick", self.press_kick, "table")
 
     async def _table(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
         table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
@@ -57,8 +58,20 @@ class Lobby:
         return [refusal] if table is None else await self.join(ctx, table)  # type: ignore[list-item]
 
     async def cmd_leave(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        """``/leave``: standing up from a lobby is at once; leaving a game being played (its
+        seat then plays by itself) asks Yes/No first."""
         table, refusal = await self._table(ctx)
-        return [refusal] if table is None else await self.tables.leave(ctx, table)  # type: ignore[list-item]
+        if table is None:
+            # a race being run has no lobby left: leaving it is resigning one's board, asked first
+            racing = [g for g in await self.core.open_games(ctx) if g.kind == "race"]
+            if racing:
+                return [await self.core.ask_confirmation(ctx, racing[0].session, "resign")]
+            return [refusal]  # type: ignore[list-item]
+        playing = table.is_active and table.game is not None and ctx.user in table.record.players
+        # still playing there (a seat already left has nothing to ask)
+        if playing and await self.tables.game_kind(table, ctx.user) != "":
+            return [await self.core.ask_confirmation(ctx, table, "leave")]
+        return await self.tables.leave(ctx, table)
 
     async def cmd_start(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         table, refusal = await self._table(ctx)
@@ -123,6 +136,9 @@ class Lobby:
         if refusal is not None:
             return [refusal]
         return [await self.core.hand(ctx, table, placing=action.arg[:8])]
+
+    async def press_kick(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
+        return await self.tables.press_kick(ctx, table, action.arg)
 
     async def press_rematch(self, ctx: Ctx, table: Session, action: ButtonAction) -> list[Reply]:
         return await self.tables.rematch(ctx, table)

@@ -35,9 +35,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from babel.lists import format_list
+
+import engine
 from bot import i18n
+from bot.core import focus
 from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
+from bot.core.names import short_name
 from bot.core.sessions import Session, iso
 from bot.features.tables import Tables, may_manage
 from bot.replies import Reply
@@ -50,6 +55,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.races")
 
+# A race is the seed's Solitario race (its ranking reads Solitario's ``score_move``): the one
+# game it is written for, so naming it is clearer than a fact every other game would lack.
 GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
@@ -68,7 +75,7 @@ SENZA_TEMPO_WORDS = (
     "sintiempo",
     "sin_tiempo",
 )
-FACES = "napoletane"
+FACES = engine.game_info(GAME).default_faces
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,6 +187,12 @@ class Races:
         self._entry_cache[session_id] = found
         return found
 
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A racer's board and a race's lobby are the player's "race" (``bot.core.focus``)."""
+        if self.is_race_lobby(session) or await self.forbids_undo(session):
+            return "race"
+        return None
+
     async def forbids_undo(self, session: Session) -> bool:
         """Undo is refused on a race board."""
         return not session.is_table and await self.entry_of(session.id) is not None
@@ -223,8 +236,9 @@ class Races:
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
         if await self.tables.chat_is_taken(platform, chat_id):
             return [core.refuse(ctx, "challenge.exists")]
-        if await core.sessions.solo_of(platform, chat_id, ctx.user) is not None:
-            return [core.refuse(ctx, "race.busy")]
+        busy = await self._busy_refusal(ctx)
+        if busy is not None:
+            return [busy]
         try:
             lobby = await core.sessions.new_table(
                 platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now)
@@ -240,12 +254,28 @@ class Races:
         return [opened, await core.board(ctx, lobby, fresh=True)]
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
-        if (
-            await self.core.sessions.solo_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
-            is not None
-        ):
-            return [self.core.refuse(ctx, "race.busy")]
+        busy = await self._busy_refusal(ctx)
+        if busy is not None:
+            return [busy]
         return await self.tables.join(ctx, lobby)
+
+    async def _busy_refusal(self, ctx: Ctx) -> Reply | None:
+        """A racer plays no solo game beside the race in this chat: the refusal names each open
+        game as every reply names it ("Daily Canfield, move 14") and the command that gives
+        it up (``/resign daily canfield``), or None when there is none."""
+        core = self.core
+        solos = await core.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        if not solos:
+            return None
+        lang = ctx.lang
+        games = [focus.OpenGame(s, focus.DAILY if s.record.ranked else focus.CASUAL) for s in solos]
+        commands = [f"/resign {focus.kind_word(lang, g.kind)} {g.game_id}" for g in games]
+        return core.refuse(
+            ctx,
+            "race.busy",
+            games=format_list([focus.described(lang, g) for g in games], locale=lang),
+            resign=format_list(commands, style="or", locale=lang),
+        )
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         """The creator starts the race before the join window closes."""
@@ -320,6 +350,7 @@ class Races:
             core.say(ctx, key, players=names, deal=deal, limit=limit, round=round_number)
         )
         for player, board in boards:
+            await core.focus_players(ctx, board, [player])  # each racer's own board
             shown = await core.board(ctx, board, fresh=True)
             shown.text = i18n.t(
                 ctx.lang, "race.board_of", name=lobby.name_of(player), caption=shown.text
@@ -389,7 +420,7 @@ class Races:
             lines = [i18n.t(ctx.lang, "race.results_header")]
             for p in placed:
                 key = "race.result_line" if p.moved else "race.result_idle"
-                lines.append(i18n.t(ctx.lang, key, place=p.place, name=lobby.name_of(p.player),
+                lines.append(i18n.t(ctx.lang, key, place=p.place, name=short_name(lobby.name_of(p.player)),
                                     score=p.score, move=p.score_move))  # fmt: skip
             lobby.record.status = OVER
             lobby.record.outcome = "finished"

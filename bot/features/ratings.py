@@ -14,7 +14,7 @@ rounded: a new player shows 0 and climbs as games confirm their skill.
 ...     store = await Storage.open("sqlite:///:memory:")
 ...     await record_table(store, "console", "c1", "maestras",
 ...                        [("ana", "Ana", 1), ("bea", "Bea", 2)])
-...     rows = await top(store, "console", "c1")
+...     rows = await top(store, "console", "c1", "maestras")
 ...     await store.close()
 ...     return [(name, games) for name, rating, games in rows]
 >>> asyncio.run(demo())
@@ -32,7 +32,6 @@ from bot.storage import Storage
 
 #: the scope of a player's platform-wide rating (the other scopes are chat ids)
 GLOBAL = "*"
-GAME = "maestras"
 
 _MODEL = PlackettLuce()
 
@@ -61,7 +60,7 @@ def _fresh() -> Rating:
 
 
 async def rating_of(
-    store: Storage, platform: str, scope: str, player_id: str, game_id: str = GAME
+    store: Storage, platform: str, scope: str, player_id: str, game_id: str
 ) -> Rating | None:
     """A player's rating in a scope (a chat id or ``GLOBAL``), None before their first table."""
     row = await store.rating_row(platform, scope, game_id, player_id)
@@ -112,7 +111,7 @@ async def record_table(
 
 
 async def top(
-    store: Storage, platform: str, chat_id: str | None, game_id: str = GAME, limit: int = 10
+    store: Storage, platform: str, chat_id: str | None, game_id: str, limit: int = 10
 ) -> list[tuple[str, int, int]]:
     """The best rated players, for leaderboards: (name, shown rating, games), best first.
 

@@ -15,7 +15,7 @@ daily deal (anyone in the chat may still start it today). Race boards never get 
 deal was everyone's.
 
 >>> sorted(GAMES)
-['canfield', 'imaginary13', 'solitario']
+['canfield', 'freecell', 'imaginary13', 'solitario']
 >>> is_solution_word("Soluzione"), is_solution_word("canfield")
 (True, False)
 """
@@ -30,6 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import engine
 from bot.replies import Reply
 from bot.storage import SOLO, SessionRecord
 from engine.solvers import LOST, UNKNOWN, WON, Budget, Position, decide
@@ -42,9 +43,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tavolo.solutions")
 
-#: the games whose lost games get the solver's answer (El Solitario's "could it have been a
-#: completo?" and Cartas Maestras, a table game, are other questions)
-GAMES = frozenset({"solitario", "canfield", "imaginary13"})
+#: the games whose lost games get the solver's answer (``GameInfo.could_have_won``; El
+#: Solitario's "could it have been a completo?" and Cartas Maestras, a table game, are other
+#: questions)
+GAMES = frozenset(g for g, cls in engine.GAMES.items() if cls.info.could_have_won)
 #: the endings that raise the question (a won game needs no solver)
 ENDINGS = frozenset({"lost", "stalled", "resigned"})
 #: positions per search: about 1.5 CPU seconds, so the two searches answer within a few

@@ -20,8 +20,11 @@ from datetime import date, datetime, timedelta
 from statistics import median
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
-from bot.core.commands import ALL_GAMES, mention_name
+from bot.core.commands import ALL_GAMES
+from bot.core.names import player_query, short_name
+from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import Entry, sort_key
 from bot.replies import Reply
@@ -69,6 +72,10 @@ async def daily_days(store: Storage, platform: str, player_id: str) -> list[date
     ]
 
 
+#: outcomes that never count as a player's best result (the game was given up, not played out)
+NOT_A_BEST = frozenset({"resigned"})
+
+
 @dataclass(frozen=True, slots=True)
 class GameStats:
     """One game's numbers for one player."""
@@ -78,6 +85,7 @@ class GameStats:
     wins: int
     best: Entry | None  # the best result by the game's leaderboard order (solo games)
     masters: int = 0
+    table: bool = False  # a table game: no best, the masters won in all instead
 
 
 async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
@@ -91,10 +99,13 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
         per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)
     ):
         results = per_game[game_id]
-        entries = [Entry(*r[1:7]) for r in results]
-        best = None if game_id == "maestras" else min(entries, key=lambda e: sort_key(game_id, e))
+        # A resigned game is nobody's best: "best Resigned, 0 points" told the player nothing.
+        entries = [Entry(*r[1:7]) for r in results if r[6] not in NOT_A_BEST]
+        # a table game's results rank per table: its line counts masters won instead
+        table = engine.game_info(game_id).table
+        best = None if table or not entries else min(entries, key=lambda e: sort_key(game_id, e))
         found.append(GameStats(game_id, len(results), sum(int(r[7]) for r in results), best,
-                               sum(int(r[8]) for r in results)))  # fmt: skip
+                               sum(int(r[8]) for r in results), table))  # fmt: skip
     return found
 
 
@@ -121,27 +132,38 @@ def clock_text(spent: timedelta) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
+def _game_line(core: Service, lang: str, stats: GameStats) -> str:
+    """One game's line of ``/stats``: games, wins (counted in the language's plural forms) and
+    the best result, or the masters won in all for a table game."""
+    params = {"game": core.game_name(lang, stats.game_id), "games": stats.games, "wins": stats.wins}
+    if stats.table:
+        return i18n.t(lang, "stats.game_line_masters", masters=stats.masters, **params)
+    if stats.best is None:
+        return i18n.t(lang, "stats.game_line_no_best", **params)
+    return i18n.t(lang, "stats.game_line", best=_best_text(lang, stats), **params)
+
+
 def _best_text(lang: str, stats: GameStats) -> str:
     best = stats.best
-    if best is None:
-        return i18n.t(lang, "stats.masters", masters=stats.masters)
-    if stats.game_id == "squadratik":
-        return i18n.t(lang, "stats.best.squadratik", result=i18n.t(lang, f"daily.outcome.{best.outcome}"),
-                      points=best.score)  # fmt: skip
-    if stats.game_id == "canfield":
-        return i18n.t(lang, "stats.best.canfield", dollars=best.score, moves=best.move_count)
-    if stats.game_id == "solitario":
-        return i18n.t(lang, "stats.best.solitario", score=best.score, move=best.tiebreak_move)
-    return i18n.t(lang, "stats.best.moves", score=best.score, moves=best.move_count)
+    assert best is not None  # _game_line asks only when there is one
+    # each game's text picks what it shows: its score (as points, dollars or cards), moves,
+    # the move the score was reached, the result in words
+    result = i18n.t(lang, f"daily.outcome.{best.outcome}")
+    return i18n.t(lang, f"stats.best.{stats.game_id}", score=best.score, points=best.score,
+                  dollars=best.score, moves=best.move_count, move=best.tiebreak_move, result=result)  # fmt: skip
 
 
 async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/stats [@player]``: games, wins and best result per game, current and best streak."""
     player_id, name = ctx.user, ctx.req.user_name
     if args:
-        found = await core.store.find_player(ctx.req.platform, mention_name(args[0]))
+        # /stats Ana María, /stats "Ana María", /stats @ana_maria: the whole line names one player
+        query = player_query(args)
+        found = None
+        for spelling in dict.fromkeys((query, query.replace("_", " "), " ".join(query.split()))):
+            found = found or await core.store.find_player(ctx.req.platform, spelling)
         if found is None:
-            return [core.refuse(ctx, "stats.unknown_player", name=args[0][:64])]
+            return [core.refuse(ctx, "stats.unknown_player", name=short_name(query))]
         player_id, name = found
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)
@@ -152,8 +174,7 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     lines = [i18n.t(lang, "stats.header", name=name)]
     times = await median_win_times(core.store, ctx.req.platform, player_id)
     for stats in per_game:
-        lines.append(i18n.t(lang, "stats.game_line", game=core.game_name(lang, stats.game_id),
-                            games=stats.games, wins=stats.wins, best=_best_text(lang, stats)))  # fmt: skip
+        lines.append(_game_line(core, lang, stats))
         rate = round(100 * stats.wins / stats.games)
         if stats.game_id in times:
             lines.append(
@@ -164,6 +185,9 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
     # Ratings and table numbers come from the tables feature.
     lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
+    page = await web.player_link(core, lang, ctx.req.platform, player_id)
+    if page is not None:
+        lines.append(page)
     params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
               "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game},
               "median_win_seconds": {g: t.total_seconds() for g, t in times.items()}}  # fmt: skip

@@ -13,6 +13,8 @@ from typing import Any
 import engine
 from bot import i18n
 from bot.core import labels
+from bot.core.explain import final_phase_key
+from bot.core.names import short_name
 from bot.core.sessions import Session
 
 
@@ -51,7 +53,26 @@ def play_lines(
     >>> before = g.view("ana"); move = str(g.legal_moves()[0]); _ = g.play(move)
     >>> play_lines("en", g, "Ana", "ana", move, before)
     ['Ana plays master R4 B2 B4 R2 on path N.']
+
+    A play that ends the main phase is followed by what the final phase is (or that there is
+    none), so nobody meets it as a mere change of the board's header.
     """
+    # a long name would push the card and the path off a phone's line
+    lines = _play_lines(lang, game, short_name(name), player, notation, before)
+    phase_key = final_phase_key(before or {}, game.view(None))
+    if phase_key is not None:
+        lines.append(i18n.t(lang, phase_key))
+    return lines
+
+
+def _play_lines(
+    lang: str,
+    game: engine.Game,
+    name: str,
+    player: str,
+    notation: str,
+    before: dict[str, Any] | None,
+) -> list[str]:
     if notation == "pass":
         return [i18n.t(lang, "tables.played_pass", player=name)]
     if notation == "stop":

@@ -27,20 +27,23 @@ Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`
 from __future__ import annotations
 
 import secrets
+import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 import engine
 from bot import i18n
-from bot.core.commands import ascii_number, mention_name
+from bot.core import buttons as button_ids
+from bot.core.commands import ascii_number
 from bot.core.context import system_ctx
+from bot.core.names import find_players, player_query, short_name, split_names
 from bot.core.sessions import Session, iso
 from bot.features import ratings
 from bot.features.table_state import DEFAULT_TIMER_SECONDS, TablePlay, load_play, save_play
 from bot.features.table_text import named_view, own_name, play_lines, timer_text
 from bot.features.timers import computer_move, timeout_move
-from bot.replies import Reply
+from bot.replies import Button, Reply
 from bot.storage import ACTIVE, LOBBY, AlreadyExists, Storage
 from engine import BadSetup, IllegalMove
 
@@ -48,8 +51,10 @@ if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
 
+# This module plays Cartas Maestras' own table rules (seats, masters won, computer players,
+# ratings): the one table game, so naming it is clearer than a search for "the" table game.
 GAME = "maestras"
-MIN_TABLE, MAX_TABLE = 2, 8
+MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME).max_players
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
@@ -106,7 +111,8 @@ class Tables:
         timer: int | None = DEFAULT_TIMER_SECONDS
         invited_ids: list[str] = []
         invited_names: list[str] = []
-        for word in args:
+        # a quoted name of several words is one invitation: /challenge "Ana María" @bo
+        for word in split_names(" ".join(args)):
             try:
                 setting = parse_timer(word)
             except ValueError:
@@ -114,7 +120,7 @@ class Tables:
             if setting is not ...:
                 timer = setting
                 continue
-            name = mention_name(word)[:64]
+            name = player_query([word])[:64]
             if not name or len(invited_names) >= MAX_TABLE - 1:
                 continue
             known = await self.store.find_player(ctx.req.platform, name)
@@ -218,12 +224,16 @@ class Tables:
             play = await load_play(self.store, table.id)
             self._restart_clock(play, ctx.now)
             await save_play(self.store, play)
-            order = ", ".join(table.name_of(p) for p in rec.players)
+            order = ", ".join(short_name(table.name_of(p)) for p in rec.players)
+            # the new game is each person's game in focus here (their next move goes to it)
+            await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
             started = core.say(ctx, "start.started", players=order)
             # the timer only: how to change it (at /challenge) no longer applies once dealt
             started.text += "\n" + i18n.t(
                 ctx.lang, "tables.timer", timer=timer_text(ctx.lang, play.timer_seconds)
             )
+            # the first turns often offer only Pass: say why before anyone wonders
+            started.text += "\n" + i18n.t(ctx.lang, "tables.opening_rule")
             return [started, await core.board(ctx, table), core.turn_announcement(ctx.lang, table)]
 
     async def end(self, ctx: Ctx, table: Session) -> list[Reply]:
@@ -237,39 +247,80 @@ class Tables:
         return [core.say(ctx, "end.ended", name=ctx.req.user_name)]
 
     async def kick(self, ctx: Ctx, table: Session, args: list[str]) -> list[Reply]:
-        """``/kick @player``: the creator or an admin removes a player; in a started game the
-        seat stays and is auto-passed (the engine cannot remove a seat mid-game)."""
+        """``/kick <player>``: the creator or an admin removes a player; in a started game the
+        seat stays and is auto-passed (the engine cannot remove a seat mid-game). The player
+        may be named in several words, quoted, as a mention or ``@name``, in any case; a name
+        that fits several seats asks which, one button per seat."""
         core = self.core
-        if not args:
+        query = player_query(args)
+        if not query:
             return [core.refuse(ctx, "kick.usage")]
         async with core.sessions.lock(table.id):
             rec = table.record
             if not may_manage(ctx, table):
                 return [core.refuse(ctx, "end.not_allowed")]
-            wanted = mention_name(args[0]).lower()
-            target = next(
-                (
-                    p
-                    for p in rec.players
-                    if p.lower() == wanted or table.name_of(p).lower() == wanted
-                ),
-                None,
-            )
-            if target is None:
-                return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
-            if target == rec.creator:
-                return [core.refuse(ctx, "kick.creator")]
-            if rec.status == ACTIVE:
-                play = await load_play(self.store, table.id)
-                if target in play.departed:
-                    return [core.refuse(ctx, "kick.not_seated", name=args[0][:64])]
-                return await self._depart(ctx, table, target, "kick.kicked")
-            if rec.status != LOBBY:
-                return [core.refuse(ctx, "game.not_active")]
-            rec.players.remove(target)
-            return await self._seating_changed(
-                ctx, table, "kick.kicked", name=table.name_of(target)
-            )
+            seats = [(p, table.name_of(p)) for p in rec.players]
+            found = find_players(query, seats)
+            if not found:
+                seated = ", ".join(short_name(name) for _, name in seats)
+                return [core.refuse(ctx, "kick.not_seated", name=short_name(query), seated=seated)]
+            if len(found) > 1:
+                return [self._which_to_kick(ctx, table, query, found)]
+            return await self._kick_seat(ctx, table, found[0])
+
+    def _which_to_kick(self, ctx: Ctx, table: Session, query: str, found: list[str]) -> Reply:
+        """The question when a name fits several seats: one button per seat, named in full."""
+        rec = table.record
+        answer = self.core.private(ctx, "kick.which", name=short_name(query))
+        for n, player in enumerate(found):
+            arg = f"{rec.players.index(player)}.{_seat_check(player)}"
+            button_id = button_ids.encode("kick", rec.id, rec.revision, arg)
+            label = short_name(table.name_of(player), 32)
+            answer.buttons.append(Button(button_id, label, n // 2, "danger"))
+        return answer
+
+    async def press_kick(self, ctx: Ctx, table: Session, arg: str) -> list[Reply]:
+        """The answer to :meth:`_which_to_kick`: the seat pressed, if it is still that player."""
+        core = self.core
+        index, _, check = arg.partition(".")
+        number = ascii_number(index)
+        async with core.sessions.lock(table.id):
+            rec = table.record
+            if not may_manage(ctx, table):
+                return [core.refuse(ctx, "end.not_allowed")]
+            player = rec.players[number] if number is not None and number < len(rec.players) else ""
+            if not player or _seat_check(player) != check:  # the seats moved since the question
+                return [core.refuse(ctx, "kick.stale")]
+            return await self._kick_seat(ctx, table, player)
+
+    async def _kick_seat(self, ctx: Ctx, table: Session, target: str) -> list[Reply]:
+        """Remove ``target`` (the caller holds the table's lock and checked the right to)."""
+        core = self.core
+        rec = table.record
+        if target == rec.creator:
+            return [core.refuse(ctx, "kick.creator")]
+        if rec.status == ACTIVE:
+            play = await load_play(self.store, table.id)
+            if target in play.departed:
+                seated = ", ".join(short_name(table.name_of(p)) for p in rec.players
+                                   if p not in play.departed)  # fmt: skip
+                name = short_name(table.name_of(target))
+                return [core.refuse(ctx, "kick.not_seated", name=name, seated=seated)]
+            return await self._depart(ctx, table, target, "kick.kicked")
+        if rec.status != LOBBY:
+            return [core.refuse(ctx, "game.not_active")]
+        rec.players.remove(target)
+        return await self._seating_changed(
+            ctx, table, "kick.kicked", name=short_name(table.name_of(target))
+        )
+
+    async def game_kind(self, session: Session, player: str) -> str | None:
+        """A started table is no longer the game of a player who left it (their seat plays
+        by itself): "" then, for ``bot.core.focus``; None (no opinion) otherwise."""
+        if not session.is_table or session.record.status != ACTIVE:
+            return None
+        play = await load_play(self.store, session.id)
+        return "" if player in play.departed else None
 
     def opening_refusal(self, ctx: Ctx, game_id: str) -> Reply | None:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
@@ -482,7 +533,7 @@ class Tables:
             (chat_id, "tables.rating_here"),
             (ratings.GLOBAL, "tables.rating_global"),
         ):
-            rating = await ratings.rating_of(self.store, platform, scope, player_id)
+            rating = await ratings.rating_of(self.store, platform, scope, player_id, GAME)
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
@@ -527,6 +578,12 @@ class Tables:
         )
         opened.mentions = people
         return [opened, await core.board(ctx, lobby, fresh=True)]
+
+
+def _seat_check(player: str) -> str:
+    """A short check of a seat's player id, carried by a kick button with the seat's index
+    (ids may be long or not ASCII, and a button id is 64 ASCII bytes at most)."""
+    return format(zlib.crc32(player.encode()) & 0xFFFF, "04x")
 
 
 def may_manage(ctx: Ctx, lobby: Session) -> bool:

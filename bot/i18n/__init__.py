@@ -40,6 +40,9 @@ from babel.lists import format_list
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
 
+import engine
+from engine.game import Outcome
+
 LANGUAGES: tuple[str, ...] = ("en", "es", "it")
 DEFAULT = "en"
 
@@ -181,9 +184,10 @@ def has_key(key: str) -> bool:
 #: the words the renderer draws on boards (``board.word.<key>``); the bot passes them to
 #: ``renderer.render(..., words=board_words(lang))`` since the renderer never imports bot
 BOARD_WORDS: tuple[str, ...] = (
-    "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", "won", "lost",
-    "stalled", "resigned", "completo", "solitario", "finished", "hand", "masters", "cards",
-    "turn", "points", "your_hand", "place", "done", "redeals", "final", "empty_hand",
+    "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
+    "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
+    "final", "empty_hand",
+    "title_solitario", "title_canfield", "title_imaginary13", "title_squadratik", "title_maestras",
 )  # fmt: skip
 
 
@@ -306,16 +310,26 @@ def card_label(
 
 # --- piles, errors, rules, help ------------------------------------------------------------
 
-GAME_IDS: tuple[str, ...] = ("solitario", "canfield", "imaginary13", "squadratik", "maestras")
+#: every game id (the engine's games)
+GAME_IDS: tuple[str, ...] = tuple(engine.GAMES)
+
+
+def game_name(lang: str, game_id: str) -> str:
+    """How a game is called in ``lang`` (the names are the game's own facts, ``GameInfo``).
+
+    >>> game_name("es", "imaginary13"), game_name("it", "imaginary13")
+    ('Trece Imaginario', 'Tredici Immaginario')
+    """
+    return engine.game_info(game_id).name(normalise(lang))
 
 
 def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
     """A pile id of the move notation (``docs/views.md``) as words.
 
-    Solitario and Canfield: ``s`` stock, ``w`` waste, ``r`` reserve, ``f1``-``f4``
-    foundations, ``1``-``7`` columns. Imaginary Thirteen (``game_id="imaginary13"``): ``t`` the
-    turned card, ``1``-``8`` foundations, ``a``-``d`` waste piles. Anything else comes back as
-    it is.
+    ``s`` stock, ``w`` waste, ``r`` reserve, ``t`` turned card, ``f1``-``f4`` foundations,
+    ``1``-``7`` columns, ``a``-``d`` waste piles. A game calls a pile its own way with a key
+    ``pile.<kind>.<game id>`` in the catalogues (Solitario's waste is the seed's "mazzetto";
+    Imaginary Thirteen's ``1``-``8`` are foundations). Anything else comes back as it is.
 
     >>> pile_name("en", "3"), pile_name("it", "w"), pile_name("es", "f2")
     ('column 3', 'scarto', 'fundación 2')
@@ -323,26 +337,21 @@ def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
     ('foundation 3', 'scarto b')
     """
     pile = str(pile).strip().lower()
-    simple = {
-        "s": "pile.stock",
-        "w": "pile.waste",
-        "r": "pile.reserve",
-        "t": "pile.turned",
-        "f": "pile.foundation",
-    }
-    if pile == "w" and game_id == "solitario":
-        return t(lang, "pile.waste_solitario")  # the seed's "mazzetto"
+    simple = {"s": "stock", "w": "waste", "r": "reserve", "t": "turned", "f": "foundation"}
+    params: dict[str, Any] = {}
     if pile in simple:
-        return t(lang, simple[pile])
+        kind = simple[pile]
     # ASCII digits only: "²".isdigit() is true, but int("²") fails
-    if pile.isascii() and pile.isdigit():
-        key = "pile.foundation_n" if game_id == "imaginary13" else "pile.column_n"
-        return t(lang, key, n=int(pile))
-    if pile[:1] == "f" and pile[1:].isascii() and pile[1:].isdigit():
-        return t(lang, "pile.foundation_n", n=int(pile[1:]))
-    if pile in ("a", "b", "c", "d"):
-        return t(lang, "pile.waste_pile_n", n=pile)
-    return pile
+    elif pile.isascii() and pile.isdigit():
+        kind, params = "column_n", {"n": int(pile)}
+    elif pile[:1] == "f" and pile[1:].isascii() and pile[1:].isdigit():
+        kind, params = "foundation_n", {"n": int(pile[1:])}
+    elif pile in ("a", "b", "c", "d"):
+        kind, params = "waste_pile_n", {"n": pile}
+    else:
+        return pile
+    own = f"pile.{kind}.{game_id}"
+    return t(lang, own if has_key(own) else f"pile.{kind}", **params)
 
 
 #: details keys that hold card codes / pile ids / lists, put into words by ``reason_text``

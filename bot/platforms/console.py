@@ -48,6 +48,84 @@ def split_speaker(line: str) -> tuple[str, str]:
     return DEFAULT_PLAYER, line
 
 
+#: numbers that always mean the same action: taking something back or ending a game never
+#: takes a number a card had (pressing again the numbers just used never lands on Resign)
+FIXED_NUMBERS: dict[str, int] = {
+    "cancel": 0,  # Cancel, and No to a question
+    "hand": 90,
+    "join": 91,
+    "leave": 92,
+    "start": 93,
+    "undo": 97,
+    "again": 98,
+    "resign": 99,
+    "yes": 100,
+}
+#: the other actions are numbered 1 .. LAST_NUMBER
+LAST_NUMBER = 89
+
+
+class StableNumbers:
+    """Button numbers that stay with their action from one board to the next.
+
+    A button's action is its ``key`` (``pile:3``: column 3, as source or as target; ``undo``).
+    Fixed actions have fixed numbers (``FIXED_NUMBERS``); any other keeps the number it had
+    the last time it was shown, and a new one takes the lowest number no other remembered
+    action holds, so numbers do not wander from one action to another.
+
+    >>> from bot.replies import Button
+    >>> numbers = StableNumbers()
+    >>> first = numbers.number([Button("v1:sel:s:1:w", "w", key="pile:w"),
+    ...                         Button("v1:sel:s:1:3", "3", key="pile:3"),
+    ...                         Button("v1:resign:s:1:", "Resign", key="resign")])
+    >>> {n: b.label for n, b in first.items()}
+    {1: 'w', 2: '3', 99: 'Resign'}
+    >>> later = numbers.number([Button("v1:sel:s:2:3", "3", key="pile:3"),
+    ...                         Button("v1:undo:s:2:", "Undo", key="undo"),
+    ...                         Button("v1:resign:s:2:", "Resign", key="resign")])
+    >>> {n: b.label for n, b in later.items()}
+    {2: '3', 97: 'Undo', 99: 'Resign'}
+    """
+
+    def __init__(self) -> None:
+        self._remembered: dict[str, int] = {}
+
+    def number(self, buttons: list[Button]) -> dict[int, Button]:
+        # the core describes every button it hands out (``key``); an undescribed one is its id
+        keys = [button.key or button.id for button in buttons]
+        numbers: dict[int, Button] = {}
+        waiting: list[tuple[str, Button]] = []
+        for key, button in zip(keys, buttons, strict=True):
+            fixed = FIXED_NUMBERS.get(key)
+            if fixed is not None and fixed not in numbers:
+                numbers[fixed] = button
+                continue
+            known = self._remembered.get(key)
+            if known is not None and known not in numbers:
+                numbers[known] = button
+            else:
+                waiting.append((key, button))
+        for key, button in waiting:
+            number = self._fresh(numbers, set(keys))
+            self._remembered[key] = number
+            numbers[number] = button
+        return dict(sorted(numbers.items()))
+
+    def _fresh(self, taken: dict[int, Button], shown: set[str]) -> int:
+        """The lowest number neither taken now nor held by another remembered action; when
+        none is left, the actions not on this board are forgotten first."""
+        held = set(self._remembered.values())
+        for number in range(1, LAST_NUMBER + 1):
+            if number not in taken and number not in held and number not in FIXED_NUMBERS.values():
+                return number
+        self._remembered = {k: n for k, n in self._remembered.items() if k in shown}
+        held = set(self._remembered.values())
+        for number in range(1, 10_000):
+            if number not in taken and number not in held and number not in FIXED_NUMBERS.values():
+                return number
+        raise RuntimeError("no button number left")
+
+
 class Console:
     """Turns input lines into core calls and replies into printed lines and image files."""
 
@@ -56,6 +134,7 @@ class Console:
         self.out = out
         self.out_dir = out_dir
         self.buttons: dict[int, Button] = {}
+        self.numbering = StableNumbers()
         self._images: int | None = None  # the last image number used (read from out_dir first)
         self._messages = 0
 
@@ -100,9 +179,7 @@ class Console:
         if reply.image is not None:
             self.print(str(self._save_image(reply)))
         if reply.buttons:
-            self.buttons = {}
-            for number, button in enumerate(reply.buttons, start=1):
-                self.buttons[number] = button
+            self.buttons = self.numbering.number(reply.buttons)
             self.print("  ".join(f"[{n}] {b.label}" for n, b in self.buttons.items()))
         if reply.board is not None and reply.board.message_id is None:
             self._messages += 1
@@ -128,18 +205,37 @@ class Console:
         self.out.flush()
 
 
-async def serve(
-    core: Core, settings: Any = None, stdin: TextIO | None = None, out: TextIO | None = None
-) -> None:
-    """Read lines until end of input, answering each (the no-token default of ``python -m bot``)."""
-    stdin = stdin or sys.stdin
-    console = Console(core, out or sys.stdout)
-    core.set_push(console.push)
-    console.banner()
-    loop = asyncio.get_running_loop()
-    while True:
-        # Reading stdin blocks: do it in a thread so timers on the loop keep running.
-        line = await loop.run_in_executor(None, stdin.readline)
-        if not line:
-            return
-        await console.handle_line(line)
+class ConsolePlatform:
+    """The console as an ``Adapter`` (the no-token default of ``python -m bot``): reads lines
+    until end of input or ``stop``, answering each."""
+
+    name = PLATFORM
+
+    def __init__(self, stdin: TextIO | None = None, out: TextIO | None = None) -> None:
+        self.stdin = stdin
+        self.out = out
+        self._stopping = asyncio.Event()
+
+    async def run(self, core: Core, settings: Any = None) -> None:
+        stdin = self.stdin or sys.stdin
+        console = Console(core, self.out or sys.stdout)
+        core.set_push(console.push)
+        console.banner()
+        loop = asyncio.get_running_loop()
+        stopped = asyncio.ensure_future(self._stopping.wait())
+        try:
+            while not self._stopping.is_set():
+                # Reading stdin blocks: do it in a thread so timers on the loop keep running.
+                read = loop.run_in_executor(None, stdin.readline)
+                await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                if not read.done():
+                    return  # stopped while waiting for a line (the thread ends with the input)
+                line = read.result()
+                if not line:
+                    return
+                await console.handle_line(line)
+        finally:
+            stopped.cancel()
+
+    async def stop(self) -> None:
+        self._stopping.set()

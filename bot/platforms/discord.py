@@ -19,7 +19,7 @@ seconds to answer, and when it is slower the interaction is deferred first. Butt
 posted before a restart keep working. Rate limits are handled by discord.py (it waits and
 retries), so no move is lost to a 429.
 
->>> await serve(core, settings)   # doctest: +SKIP
+>>> await DiscordPlatform().run(core, settings)   # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ ACK_BUDGET = 2.0
 #: interaction tokens live 15 minutes; use them for private follow-ups a little less long
 TOKEN_LIFETIME = 14 * 60
 #: commands whose answer is private: defer them ephemerally when the core is slow
-PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules"})
+PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules", "web", "forgetme"})
 #: the core's turn announcement: its ``mentions`` are the player whose turn comes
 TURN_KEY = "table.turn"
 
@@ -439,8 +439,25 @@ def create_client(core: Core, settings: Any, **options: Any) -> TavoloClient:
     return ShardedTavoloClient(core, config, **shards, **options)
 
 
-async def serve(core: Core, settings: Any) -> None:
-    """Run the Discord bot until it is stopped (``settings.discord_token`` must be set)."""
-    client = create_client(core, settings)
-    async with client:
-        await client.start(client.config.token)
+class DiscordPlatform:
+    """Discord as an ``Adapter`` (``python -m bot`` runs it when ``DISCORD_TOKEN`` is set):
+    the gateway client runs until ``stop`` closes it."""
+
+    name = PLATFORM
+
+    def __init__(self) -> None:
+        self._client: TavoloClient | None = None
+        self._stopped = False
+
+    async def run(self, core: Core, settings: Any) -> None:
+        client = create_client(core, settings)
+        self._client = client
+        if self._stopped:  # stopped before it started
+            return
+        async with client:
+            await client.start(client.config.token)
+
+    async def stop(self) -> None:
+        self._stopped = True
+        if self._client is not None and not self._client.is_closed():
+            await self._client.close()

@@ -53,7 +53,7 @@ def text(lang: str, key: str, **params: Any) -> str:
 
 def game_name(lang: str, game_id: str) -> str:
     """How a game is called in ``lang``."""
-    return i18n.t(lang, f"game.{game_id}")
+    return i18n.game_name(lang, game_id)
 
 
 def face_name(lang: str, faces: str) -> str:

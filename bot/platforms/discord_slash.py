@@ -13,6 +13,7 @@ from discord.app_commands import locale_str
 
 from bot.core.commands import ALL_GAMES as GAMES
 from bot.core.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
+from bot.core.focus import KINDS, kind_word
 from bot.platforms.discord_messages import (
     _LOCALE_LANG,
     LANGUAGES,
@@ -114,6 +115,17 @@ async def complete_game(
     return _choices(interaction, current, ((g, game_name(lang, g)) for g in GAMES))
 
 
+async def complete_named_game(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    """/board, /undo, /resign, /hint: a game's name, or which one (daily, table, race)."""
+    lang = lang_of(interaction)
+    words = (kind_word(lang, kind) for kind in KINDS)
+    kinds = ((word, word) for word in words)
+    games = ((g, game_name(lang, g)) for g in GAMES)
+    return _choices(interaction, current, (*kinds, *games))
+
+
 async def complete_faces(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -178,6 +190,10 @@ def timer_argument(value: str | None) -> str | None:
 
 _PERIODS = [app_commands.Choice(name=_o(f"choice.{p}"), value=p) for p in ("today", "week", "all")]
 _SCOPES = [app_commands.Choice(name=_o(f"choice.{s}"), value=s) for s in ("here", "global")]
+#: /leaderboard's web option: this channel's private page link, or a new one (the old revoked)
+_WEB_LINKS = [app_commands.Choice(name=_o(f"choice.web_{w}"), value=w) for w in ("link", "new")]
+#: /web's action: the player's page, off the public pages, back on them
+_WEB_ACTIONS = [app_commands.Choice(name=_o(f"choice.web_{w}"), value=w) for w in ("hide", "show")]
 
 
 def _mention(user: discord.abc.User | None) -> str | None:
@@ -257,17 +273,35 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
 
     @tree.command(name="leaderboard", description=_d("leaderboard", "Leaderboards"))
     @app_commands.describe(
-        game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope")
-    )
+        game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope"),
+        web=_o("option.web_link"),
+    )  # fmt: skip
     @app_commands.autocomplete(game=complete_game)
-    @app_commands.choices(period=_PERIODS, scope=_SCOPES)
+    @app_commands.choices(period=_PERIODS, scope=_SCOPES, web=_WEB_LINKS)
     async def leaderboard(
         interaction: discord.Interaction,
         game: str | None = None,
         period: app_commands.Choice[str] | None = None,
         scope: app_commands.Choice[str] | None = None,
+        web: app_commands.Choice[str] | None = None,
     ) -> None:
+        if web is not None:  # /leaderboard web [new]: the channel's private page
+            await run(interaction, "leaderboard", "web", "new" if web.value == "new" else None)
+            return
         await run(interaction, "leaderboard", game, period and period.value, scope and scope.value)
+
+    @tree.command(name="web", description=_d("web", "Your web page"))
+    @app_commands.describe(action=_o("option.web_action"))
+    @app_commands.choices(action=_WEB_ACTIONS)
+    async def web_page(
+        interaction: discord.Interaction, action: app_commands.Choice[str] | None = None
+    ) -> None:
+        await run(interaction, "web", action and action.value)
+
+    @tree.command(name="forgetme", description=_d("forgetme", "Delete what Tavolo keeps about you"))
+    @app_commands.describe(confirm=_o("option.forgetme_confirm"))
+    async def forgetme(interaction: discord.Interaction, confirm: bool = False) -> None:
+        await run(interaction, "forgetme", "confirm" if confirm else None)
 
     @tree.command(name="rules", description=_d("rules", "The rules of a game"))
     @app_commands.describe(game=_o("option.game"))
@@ -281,15 +315,20 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
     async def lang(interaction: discord.Interaction, language: str) -> None:
         await run(interaction, "lang", language)
 
+    # the game in focus, or the one named: a game's name, or daily, table, race
+    named = {
+        "undo": "Take back the last move",
+        "hint": "A hint",
+        "resign": "Give up this game",
+        "board": "Post the board again",
+    }
+    for name, english in named.items():
+        tree.add_command(_named_game_command(name, english, run))
     simple = {
         "join": "Join the table",
         "leave": "Leave the table",
         "start": "Start the table's game",
         "hand": "Your hand (privately)",
-        "undo": "Take back the last move",
-        "hint": "A hint",
-        "resign": "Give up this game",
-        "board": "Post the board again",
         "help": "Commands and notation",
         "addbot": "Seat a computer player at the table",
         "end": "End this channel's table",
@@ -311,6 +350,19 @@ def _english_description(name: str) -> str:
         return i18n.t("en", f"cmd.{name}")[:100]
     except (ImportError, KeyError):
         return name
+
+
+def _named_game_command(
+    name: str, english: str, run: Callable[..., Awaitable[None]]
+) -> app_commands.Command[Any, Any, None]:
+    """A command acting on one of the player's games: an optional ``game`` option."""
+
+    @app_commands.describe(game=_o("option.which_game"))
+    @app_commands.autocomplete(game=complete_named_game)
+    async def forward(interaction: discord.Interaction, game: str | None = None) -> None:
+        await run(interaction, name, *(game.split() if game else ()))
+
+    return app_commands.Command(name=name, description=_d(name, english), callback=forward)
 
 
 def _simple_command(

@@ -24,7 +24,7 @@ to Bot API calls, nothing more.
 
 Start it from ``python -m bot`` with ``TELEGRAM_TOKEN`` set, or directly:
 
->>> await serve(core, settings)   # doctest: +SKIP
+>>> await TelegramPlatform().run(core, settings)   # doctest: +SKIP
 
 Settings (attributes of ``settings``, all optional but the token): ``telegram_token``,
 ``telegram_base_url`` (a local Bot API server), ``telegram_webhook_url`` (webhook mode instead
@@ -70,7 +70,6 @@ from telegram.ext import (
     filters,
 )
 
-from bot.core import buttons as button_ids
 from bot.platforms.telegram_delivery import Delivery
 from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapter's public name
     _OPEN_PRIVATE_BUTTON,
@@ -299,9 +298,9 @@ class TelegramAdapter(Delivery):
         chosen = update.chosen_inline_result
         if chosen is None:
             return
-        action = button_ids.decode(chosen.result_id)
         chat_id = parse_hand_query(chosen.query) or self._last_table.get(chosen.from_user.id)
-        if action is None or chat_id is None or self._plays_as_command(action):
+        # A move that travels as a /move command (its message text) is played by that command.
+        if chat_id is None or self.core.typed_move(chosen.result_id) is not None:
             return
         async with self._chat_lock(chat_id):
             request = self._request_for(chat_id, chosen.from_user, is_group=chat_id < 0)
@@ -385,20 +384,12 @@ class TelegramAdapter(Delivery):
         return await self.core.handle_text(request, "/help")
 
     def _hand_result(self, button: Button) -> InlineQueryResultArticle:
-        action = button_ids.decode(button.id)
-        if action is not None and self._plays_as_command(action):
-            text = f"/move@{self.username} {action.arg}"
-        else:
-            text = button.label
+        # A move in notation travels as a /move command: it then reaches the bot in the group
+        # even with privacy mode on and without inline feedback.
+        text = f"/move@{self.username} {button.move}" if button.move else button.label
         return InlineQueryResultArticle(
             id=button.id, title=button.label, input_message_content=InputTextMessageContent(text)
         )
-
-    @staticmethod
-    def _plays_as_command(action: button_ids.ButtonAction) -> bool:
-        # A move in notation can travel as a /move command: it then reaches the bot in the
-        # group even with privacy mode on and without inline feedback.
-        return action.verb == "mv" and bool(action.arg) and not action.arg.startswith("#")
 
     # ----- replies -------------------------------------------------------------------------------
     def _dispatch(
@@ -483,15 +474,26 @@ class TelegramAdapter(Delivery):
         return None
 
 
-async def serve(core: Core, settings: Any) -> None:
-    """Run the Telegram bot until cancelled (``python -m bot`` calls this)."""
-    adapter = TelegramAdapter(core, TelegramConfig.from_settings(settings))
-    _attach_push(core, adapter.push)
-    await adapter.start()
-    try:
-        await asyncio.Event().wait()
-    finally:
-        await adapter.stop()
+class TelegramPlatform:
+    """Telegram as an ``Adapter`` (``python -m bot`` runs it when ``TELEGRAM_TOKEN`` is set):
+    polls or serves the webhook until ``stop``."""
+
+    name = PLATFORM
+
+    def __init__(self) -> None:
+        self._stopping = asyncio.Event()
+
+    async def run(self, core: Core, settings: Any) -> None:
+        adapter = TelegramAdapter(core, TelegramConfig.from_settings(settings))
+        _attach_push(core, adapter.push)
+        await adapter.start()
+        try:
+            await self._stopping.wait()
+        finally:
+            await adapter.stop()
+
+    async def stop(self) -> None:
+        self._stopping.set()
 
 
 def _attach_push(core: Core, push: Callable[[str, str, Reply], Awaitable[None]]) -> None:

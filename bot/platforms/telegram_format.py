@@ -17,7 +17,6 @@ from telegram import (
     Update,
 )
 
-from bot.core import buttons as button_ids
 from bot.platforms.telegram_outbox import FloodLimits
 from bot.replies import Button, Reply
 
@@ -144,8 +143,7 @@ def keyboard(buttons: Sequence[Button], chat_id: int) -> InlineKeyboardMarkup | 
     """
     rows: dict[int, list[InlineKeyboardButton]] = {}
     for button in buttons:
-        action = button_ids.decode(button.id)
-        if action is not None and action.verb == "hand":
+        if button.opens_hand:
             tg_button = InlineKeyboardButton(
                 button.label, switch_inline_query_current_chat=hand_query(chat_id)
             )

@@ -10,6 +10,8 @@ One module per concern, mixed into the one ``Storage`` object the bot holds:
 - ``results``: leaderboards, streaks and stats, replays
 - ``claims``: once-only work across processes (a claim row with a lease)
 - ``updates``: platform update ids already handled (a redelivered update is dropped)
+- ``focus``: each player's game in focus in a chat, and the Yes/No questions awaiting an answer
+- ``web``: the web page's public player ids, ``/web hide``, chat links and ``/forgetme``
 - ``migrations/``: the numbered schema, one module per migration, shared by both backends
 - ``backend``: the SQLite and PostgreSQL connections; ``base``: opening and migrating
 
@@ -36,6 +38,7 @@ from bot.storage.base import DEFAULT_DATABASE_URL, database_path, is_postgres_ur
 from bot.storage.claims import DEFAULT_LEASE_SECONDS, ClaimsStore
 from bot.storage.daily import DailyStore
 from bot.storage.errors import AlreadyExists, StaleRevision, StorageBusy, StorageError
+from bot.storage.focus import FocusStore
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.play import PlayStore
 from bot.storage.players import CACHE_LIMIT, SEEN_PRECISION, PlayersStore
@@ -53,6 +56,7 @@ from bot.storage.records import (
 from bot.storage.results import ResultsStore
 from bot.storage.sessions import SessionsStore
 from bot.storage.updates import UpdatesStore
+from bot.storage.web import WebStore
 
 
 class Storage(
@@ -64,6 +68,8 @@ class Storage(
     ResultsStore,
     ClaimsStore,
     UpdatesStore,
+    FocusStore,
+    WebStore,
 ):
     """The bot's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 

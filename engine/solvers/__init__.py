@@ -230,23 +230,19 @@ def use_compiled(module: ModuleType | None) -> bool:
 #: change ``game``: it gets a private copy).
 Searcher = Callable[[Game, Counter], SearchOutcome]
 
-#: game id -> the solver module in this package (imported on first use).
-_MODULES = {
-    "solitario": "klondike",
-    "canfield": "canfield",
-    "imaginary13": "imaginary13",
-    "squadratik": "squadratik",
-}
-
 
 def _searcher(game_id: str) -> Searcher:
-    if game_id not in _MODULES:
+    # Each game names its solver module in this package (``GameInfo.solver``), imported on
+    # first use.
+    cls = engine.GAMES.get(game_id)
+    if cls is None or cls.info.solver is None:
         raise ValueError(f"no solver for {game_id}")
-    module = importlib.import_module(f"engine.solvers.{_MODULES[game_id]}")
+    module = importlib.import_module(f"engine.solvers.{cls.info.solver}")
     return module.search  # type: ignore[no-any-return]
 
 
-SOLVABLE = tuple(_MODULES)
+#: the games a solver searches
+SOLVABLE = tuple(game_id for game_id, cls in engine.GAMES.items() if cls.info.solver)
 
 
 def solve(

@@ -14,8 +14,22 @@ Preferences, by game:
   a card back off a foundation or a pile shuffled into a space for nothing.
 - **Imaginary Thirteen**: waste tops and the turned card to a foundation, else the turned
   card onto the waste pile whose top is needed later (the card then leaves first).
+- **FreeCell**: nothing is hidden, so the hint is the first move of the solver's winning line
+  from here (a small node budget: the same hint on every machine); without one, a card home,
+  then onto a column, then into a free cell.
 - **El Solitario**: a card that completes a path, then a non-empty card continuing a path,
   then opening a path, then an empty card.
+
+**Never round the stock for nothing** (Solitario, Canfield). When the one-move lookahead sees
+nothing better than turning the stock, :func:`advice` first looks for a short sequence of
+visible moves (no stock turn: it would show cards nobody has seen) that ends in progress: a
+card to a foundation, a face-down card turned up, a card out of the waste or the reserve;
+its first move is the hint. Failing that, drawing is suggested only while it can still show
+something new: once the player has turned the stock a whole round since the board last
+changed, and no waste card of that round had a use, :func:`advice` says that no move helps
+(``stuck``) instead of sending them round again. Both tests use what the player has seen:
+face-up cards and the waste cards of the round just turned, never the face-down cards or
+the stock's order ahead.
 
 >>> import engine
 >>> game = engine.new_game("imaginary13", 1)
@@ -25,27 +39,212 @@ True
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from engine.game import Game
+from engine.game import Game, IllegalMove
 from engine.solvers.imaginary13 import _waste_order
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
 _VALUES = "A23456789TJQK"
+#: the pile scorer's value of turning the stock: moves scored no higher are no better
+DRAW_SCORE = 10.0
+#: the visible search: at most this many moves deep, this many positions (a few ms)
+PLAN_DEPTH = 5
+PLAN_POSITIONS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """What a hint says: ``move`` (None when there is none), or ``stuck`` when moves exist
+    but none helps (drawing goes round with nothing new and no visible move leads anywhere).
+    ``plan`` is how many moves the visible sequence that ``move`` starts takes to reach
+    progress (0: the one-move lookahead chose it)."""
+
+    move: Any | None
+    stuck: bool = False
+    plan: int = 0
 
 
 def hint(game: Game, player: str | None = None) -> Any | None:
     """The suggested move for ``player`` (default: whoever is to move), or None when there is
-    no legal move (the game is over, or it is not their turn)."""
+    no legal move (the game is over, or it is not their turn) or none helps (see
+    :func:`advice`)."""
+    return advice(game, player).move
+
+
+def advice(game: Game, player: str | None = None) -> Advice:
+    """The hint for ``player`` with what :class:`Advice` tells besides the move. Pass a private
+    copy: the history check takes moves back and plays them again."""
     moves = game.legal_moves(player)
     if not moves:
-        return None
+        return Advice(None)
     view = game.view(player)
+    searched = _FROM_SOLVER.get(view["game"])
+    if searched is not None:
+        found = searched(game)
+        if found is not None:
+            return found
     scorer: Callable[[Any, Any], float] = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
+    if scorer is not _pile_score:
+        best = max(range(len(moves)), key=lambda i: (scores[i], -i))
+        return Advice(moves[best])
+    # Never back to a position this game has been in (moves only, stock turns aside): taking
+    # a card off a foundation to make room and putting it back would alternate for ever.
+    history = _history(game)
+
+    def judged(move: Any, score: float) -> float:
+        if _is_plain(move) and _repeats(game, move, history.keys):
+            return -1000.0
+        # a card back home after it was taken off is worth no more than any shuffle
+        return min(score, 0.0) if _rehomes(game, move, history.peak) else score
+
+    scores = [judged(move, score) for move, score in zip(moves, scores, strict=True)]
     best = max(range(len(moves)), key=lambda i: (scores[i], -i))
-    return moves[best]
+    if scores[best] > DRAW_SCORE:
+        return Advice(moves[best])
+    plan = _visible_plan(game, history)
+    if plan:
+        first = str(plan[0])
+        chosen = next((move for move in moves if str(move) == first), None)
+        if chosen is not None:
+            return Advice(chosen, plan=len(plan))
+    draw = next((move for move in moves if getattr(move, "dst", "") is None), None)
+    if draw is None or _round_turned_for_nothing(game):
+        return Advice(None, stuck=True)
+    return Advice(draw)
+
+
+def _is_plain(move: Any) -> bool:
+    """A move that turns no stock card (the stock's next cards stay unseen)."""
+    return move.dst is not None
+
+
+@dataclass(slots=True)
+class _History:
+    """What the player has seen of their game: the positions it has been in before this one
+    (``_search_key``) and the most cards its foundations ever held (``peak``)."""
+
+    keys: set[Any]
+    peak: int
+
+
+def _history(game: Any) -> _History:
+    """The game's :class:`_History`, read from its undo snapshots; the game is left in its
+    position."""
+    if not hasattr(game, "_search_key"):
+        return _History(set(), 0)
+    here = game._snapshot()
+    found = _History(set(), int(game.cards_home))
+    try:
+        for snapshot in getattr(game, "_undo_stack", ()):
+            game._restore(snapshot)
+            found.keys.add(game._search_key())
+            found.peak = max(found.peak, int(game.cards_home))
+    finally:
+        game._restore(here)
+    return found
+
+
+def _rehomes(game: Any, move: Any, peak: int) -> bool:
+    """Whether ``move`` puts a column card on a foundation without taking the foundations
+    past the most they ever held: a card going back home, not progress."""
+    return str(move.dst).startswith("f") and move.src != "w" and game.cards_home + 1 <= peak
+
+
+def _repeats(game: Any, move: Any, history: set[Any]) -> bool:
+    """Whether ``move`` leads back to a position of ``history``."""
+    if not history:
+        return False
+    here = game._snapshot()
+    try:
+        game._apply_unchecked(move)
+        return game._search_key() in history
+    finally:
+        game._restore(here)
+
+
+def _gains(game: Any, move: Any, baseline: Any) -> bool:
+    """Whether ``move`` gains something that cannot be undone by shuffling: the game's own
+    progress (foundation, face-down card, reserve) or a card out of the waste."""
+    return bool(game._is_progress(move, baseline)) or move.src == "w"
+
+
+def _visible_plan(game: Any, history: _History | None = None) -> list[Any] | None:
+    """The shortest sequence of moves without a stock turn that ends in a gain (see
+    :func:`_gains`), breadth first, or None. Only face-up cards move: a move that would turn
+    up a face-down card ends the sequence before that card is looked at. Its first move
+    leads to no position of ``history`` (the game's earlier ones)."""
+    if not all(hasattr(game, hook) for hook in ("_generate", "_is_progress", "_search_key")):
+        return None  # a game without the stall search's hooks: no plan, the lookahead decides
+    baseline = game._progress_baseline()
+    start = game._snapshot()
+    seen = {game._search_key()}
+    keys = history.keys if history is not None else set()
+    frontier: deque[tuple[Any, list[Any]]] = deque([(start, [])])
+    try:
+        while frontier:
+            here, path = frontier.popleft()
+            game._restore(here)
+            for move in [m for m in game._generate() if _is_plain(m)]:
+                if not path and _repeats(game, move, keys):
+                    continue  # back to where the game has been: the start of a loop
+                if _gains(game, move, baseline):
+                    return [*path, move]
+                if len(path) + 1 >= PLAN_DEPTH or len(seen) >= PLAN_POSITIONS:
+                    continue
+                game._apply_unchecked(move)
+                key = game._search_key()
+                if key not in seen:
+                    seen.add(key)
+                    frontier.append((game._snapshot(), [*path, move]))
+                game._restore(here)
+    finally:
+        game._restore(start)
+    return None
+
+
+def _useful_here(game: Any) -> bool:
+    """Whether something other than turning the stock helps in the game's position (read
+    with the engine's fast hooks, without asking whether the game is stalled)."""
+    view = game.view(None)
+    moves = [m for m in game._generate() if _is_plain(m)]
+    if any(_pile_score(view, move) > DRAW_SCORE for move in moves):
+        return True
+    return _visible_plan(game) is not None
+
+
+def _round_turned_for_nothing(game: Any) -> bool:
+    """Whether the moves since the board last changed (stock turns only) include a whole
+    round of the stock, back to the waste the player sees now, with no waste card on the
+    way that had a use: then turning again shows nothing new. The turns are taken back on
+    ``game``, which is then put back exactly as it was."""
+    if not hasattr(game, "_search_key"):
+        return False
+    turns = 0
+    for notation in reversed(game.moves):
+        if notation != "d":
+            break
+        turns += 1
+    now = game._search_key()
+    here, moves, stack = game._snapshot(), list(game.moves), list(game._undo_stack)
+    try:
+        for _ in range(turns):
+            game.undo()
+            if _useful_here(game):
+                return False
+            if game._search_key() == now:
+                return True
+        return False
+    except IllegalMove:  # no history to take back (a game built from a layout)
+        return False
+    finally:
+        game._restore(here)
+        game.moves[:] = moves
+        game._undo_stack[:] = stack
 
 
 def _first(view: BaseView, move: Any) -> float:
@@ -100,7 +299,7 @@ def _pile_score(view: PileGameView, move: Any) -> float:
     canfield = view["game"] == "canfield"
     src, dst = move.src, move.dst
     if dst is None:
-        return 10.0  # draw when nothing better is visible
+        return DRAW_SCORE  # draw when nothing better is visible
     if dst.startswith("f"):
         return 100.0
     if src.startswith("f"):
@@ -148,6 +347,13 @@ def _imaginary13_score(view: Imaginary13View, move: Any) -> float:
     return 50.0 - order.index(pile) if pile in order else 0.0
 
 
+# ----- FreeCell ---------------------------------------------------------------------------------
+def _freecell_score(view: dict[str, Any], move: Any) -> float:
+    """When the solver has no line: home first, then onto a card, then into a free cell."""
+    kinds = {pile["id"]: pile["kind"] for pile in view["piles"]}
+    return {"foundation": 100.0, "tableau": 50.0}.get(kinds.get(move.dst, ""), 0.0)
+
+
 # ----- El Solitario ---------------------------------------------------------------------------
 def _squadratik_score(view: SquadratikView, move: Any) -> float:
     slot: int | None = getattr(move, "slot", None)
@@ -164,10 +370,23 @@ def _squadratik_score(view: SquadratikView, move: Any) -> float:
     return 60.0 + path["after_empty"] + card["points"] / 100
 
 
+def _freecell_hint(game: Game) -> Any | None:
+    # Nothing is hidden in FreeCell: the solver's next move is a fair hint.
+    from engine.freecell import FreeCell
+    from engine.solvers.freecell import hint as solver_hint
+
+    return solver_hint(game) if isinstance(game, FreeCell) else None
+
+
+#: games whose hint is the first move of the solver's winning line (games with no hidden
+#: cards); when the solver finds none in its small budget, the scorer below decides
+_FROM_SOLVER = {"freecell": _freecell_hint}
+
 # each scorer reads the view of the games it is listed for
 _SCORERS: dict[str, Callable[[Any, Any], float]] = {
     "solitario": _pile_score,
     "canfield": _pile_score,
     "imaginary13": _imaginary13_score,
     "squadratik": _squadratik_score,
+    "freecell": _freecell_score,
 }

@@ -41,9 +41,10 @@ master), ``1Se`` turn east after an empty card, ``3Wr1`` one quarter turn clockw
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.game import IllegalMove, Outcome
+from engine.gameinfo import GameInfo
 from engine.rng import DealRandom
 from engine.squadratik.board import Board
 from engine.squadratik.common import (
@@ -74,9 +75,15 @@ class CartasMaestras(SquadratikGame):
     ``won`` (ids of the cards won, tie-break cards included); shared: ``board``, ``stock``
     (top last), ``out_of_play`` (cards left on the board when the final phase began)."""
 
-    game_id = "maestras"
-    min_players = 2
-    max_players = 8
+    # Ranked per table (wins, then masters won), so no per-game ranking; no daily.
+    info: ClassVar[GameInfo] = GameInfo(
+        id="maestras",
+        names={"en": "Cartas Maestras", "es": "Cartas Maestras", "it": "Cartas Maestras"},
+        table=True,
+        faces=("squadratik",),  # Squadratik cards, drawn by their own drawing
+        min_players=2,
+        max_players=8,
+    )
 
     def _setup(self) -> None:
         shuffled = [i for i in deck_for_players(len(self.players)) if i != 0]

@@ -14,8 +14,8 @@ master or empty — may open a path on a free side of the central card.
 **Endings.** ``completo``: hand and stock empty and only the central card on the table;
 ``solitario``: hand and stock empty, cards still on the table; ``lost``: the player holds a
 card and none of them can be placed anywhere. ``score`` = points of the normal cards removed;
-:attr:`ElSolitario.result_rank` is 2 (completo), 1 (solitario) or 0 (lost / resigned) and
-:attr:`ElSolitario.leaderboard_key` = ``(result_rank, score)``, higher first.
+:attr:`ElSolitario.result_rank` is 2 (completo), 1 (solitario) or 0 (lost / resigned); results
+rank by it, then by score (``ElSolitario.info.ranking``: :func:`result_then_points`).
 
 Notation (see ``engine.squadratik.notation``): ``2N`` puts hand card 2 at the end of path N
 (or opens it), ``1Se`` turns east after an empty card. No rotation (``r1`` is refused with
@@ -31,9 +31,10 @@ Notation (see ``engine.squadratik.notation``): ``2N`` puts hand card 2 at the en
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.game import IllegalMove, Outcome
+from engine.gameinfo import Column, Daily, GameInfo, Ranking, Result
 from engine.rng import DealRandom
 from engine.squadratik.board import Board, Target
 from engine.squadratik.common import (
@@ -48,6 +49,12 @@ from engine.views import ElSolitarioView
 
 HAND_SIZE = 4
 _RANKS = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
+
+
+def result_then_points(result: Result) -> tuple[int, ...]:
+    """The leaderboard order: completo, then solitario, then any other ending; then more
+    points."""
+    return (-_RANKS.get(result.outcome, 0), -result.score)  # Outcome is a str: plain keys match
 
 
 def _any_card(card_id: int) -> bool:
@@ -65,7 +72,17 @@ class ElSolitario(SquadratikGame):
     """El Solitario. State: ``board``, ``hand`` (ids, draw order), ``stock`` (ids, top last),
     ``removed`` (ids of the cards taken off in completed paths), ``removed_points``."""
 
-    game_id = "squadratik"
+    info: ClassVar[GameInfo] = GameInfo(
+        id="squadratik",
+        names={"en": "Squadratik", "es": "Squadratik", "it": "Squadratik"},
+        aliases=("elsolitario",),
+        ranking=Ranking(result_then_points, (Column.OUTCOME, Column.SCORE)),
+        # "could it have been won?" is not asked: El Solitario's question would be "could it
+        # have been a completo?", which the solver answers only as a best line.
+        daily=Daily(node_budget=10_000, proofs=frozenset({"completo", "solitario"})),
+        solver="squadratik",
+        points=True,
+    )
 
     def _setup(self) -> None:
         shuffled = list(range(1, 47))
@@ -161,11 +178,6 @@ class ElSolitario(SquadratikGame):
         if outcome is None:
             return None
         return _RANKS.get(outcome, 0)
-
-    @property
-    def leaderboard_key(self) -> tuple[int, int]:
-        """Sort key for leaderboards, higher first: result, then points removed."""
-        return (self.result_rank or 0, self.removed_points)
 
     # ----- undo -----------------------------------------------------------------------------
     def _snapshot(self) -> Any:

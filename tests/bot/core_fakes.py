@@ -68,6 +68,33 @@ class FakePlatform:
     async def press(self, user: str, button_id: str) -> list[Reply]:
         return await self._record(await self.core.handle_button(self.request(user), button_id))
 
+    async def answer(self, user: str, yes: bool = True) -> list[Reply]:
+        """Press Yes (or No) under the most recent question the bot asked."""
+        verb = "yes" if yes else "no"
+        asked = next(
+            r for r in reversed(self.replies) if r.key.startswith("confirm.") and r.buttons
+        )
+        button = self.button(lambda b: b.id.split(":")[1] == verb, asked)
+        return await self.press(user, button.id)
+
+    async def leave(self, user: str) -> list[Reply]:
+        """``/leave``, answering Yes when the bot asks (leaving a game being played)."""
+        return await self.resign(user, "/leave")
+
+    async def resign(self, user: str, text: str = "/resign") -> list[Reply]:
+        """``/resign`` as a player does: when the bot asks Yes/No (a ranked daily, a race, a
+        table), answer Yes; the replies of the resignation itself."""
+        replies = await self.say(user, text)
+        if any(r.key.startswith("confirm.") for r in replies):
+            return await self.answer(user)
+        return replies
+
+    async def pick(self, user: str, session_id: str) -> list[Reply]:
+        """Press the button of ``session_id`` under the most recent "which game?" question."""
+        asked = next(r for r in reversed(self.replies) if r.key.startswith("focus.which_"))
+        button = self.button(lambda b: b.id.split(":")[2] == session_id, asked)
+        return await self.press(user, button.id)
+
     def board(self) -> Reply:
         """The most recent board reply."""
         return next(r for r in reversed(self.replies) if r.board is not None)

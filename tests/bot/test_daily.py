@@ -36,7 +36,7 @@ from engine.cards import FRENCH_52, full_deck
 DAY = date(2025, 3, 14)  # the FakeClock's day
 
 
-@pytest.mark.parametrize("game", ["imaginary13", "squadratik"])
+@pytest.mark.parametrize("game", ["imaginary13", "squadratik", "freecell"])
 def test_the_days_deal_is_the_same_when_chosen_twice_and_its_line_replays_to_a_win(game):
     day = date(2025, 3, 3)  # on this day the second candidate is Imaginary Thirteen's deal
     first, second = choose(game, day), choose(game, day)
@@ -86,7 +86,7 @@ async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(
     # while it goes on, /daily in another chat is refused (a replay there would show the deal)
     other = FakePlatform(core, chat_id="chat-2")
     assert [r.key for r in await other.say("ana", "/daily imaginary13")] == ["daily.in_progress"]
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     again, casual_board = await chat.say("ana", "/daily imaginary13")
     assert (
         again.key == "daily.casual_started"
@@ -131,6 +131,26 @@ async def test_a_won_daily_is_verified_ranked_and_shared_without_cards(
     assert not has_card_code(share) and not any(move in share.split() for move in choice.line)
     (lb,) = await chat.say("bob", "/leaderboard imaginary13")
     assert re.search(rf"1  Ana\s+88\s+{len(choice.line)}", lb.text)
+
+
+async def test_a_won_freecell_daily_is_verified_ranked_and_shared(
+    core: Core, chat: FakePlatform, clock
+):
+    choice = await daily_choice(core.store, "freecell", DAY, clock.now)
+    assert choice.best == "won"  # the day's deal is proven winnable
+    await chat.say("ana", "/daily freecell")
+    for move in choice.line:
+        replies = await chat.say("ana", f"/move {move}")
+    assert [r.key for r in replies][-2:] == ["outcome.won", "daily.accepted"]
+    share = replies[-1].params["share"]
+    assert share.splitlines()[0] == "Tavolo daily · FreeCell · 2025-03-14"
+    assert f"Won · 52/52 cards · {len(choice.line)} moves" in share and not has_card_code(share)
+    # a second player's lost attempt ranks after the win, with the cards it got home
+    await chat.say("bob", "/daily freecell")
+    await chat.resign("bob")
+    (lb,) = await chat.say("cy", "/leaderboard freecell")
+    assert lb.text.index("Ana") < lb.text.index("Bob")
+    assert re.search(rf"1  Ana\s+52\s+{len(choice.line)}", lb.text)
 
 
 def has_card_code(text: str) -> bool:
@@ -200,7 +220,7 @@ async def test_a_daily_started_before_midnight_counts_for_its_own_day(
     clock.now = clock.now.replace(hour=23, minute=59, second=30)
     _, board = await chat.say("ana", "/daily imaginary13")
     clock.advance(minutes=1)  # 00:00:30 of the next UTC day
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     attempt = await attempt_of(core.store, "fake", "ana", "imaginary13", "2025-03-14")
     assert attempt.session_id == board.board.session_id and attempt.status == ACCEPTED
     # the new day has a new deal and a new ranked attempt
@@ -236,7 +256,7 @@ async def test_restart_keeps_the_days_deal_and_the_spent_attempt(db_url: str, cl
     await core.close()
     core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     assert (await chat.say("ana", "/daily imaginary13"))[0].key == "daily.casual_started"
     assert chat.board().params["deal"] == board.params["deal"]
     await core.close()
@@ -254,7 +274,7 @@ async def test_todays_daily_deal_cannot_be_rehearsed_with_play_before_the_ranked
     assert other[0].key == "play.started"
     # once her ranked attempt is over, the deal is hers to replay as she likes
     await chat.say("ana", "/daily imaginary13")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     started = await chat.say("ana", f"/play imaginary13 {choice.deal}")
     assert started[0].key == "play.started" and started[0].params["deal"] == choice.deal
 
@@ -265,13 +285,15 @@ def test_one_days_four_deals_are_pinned():
     budgets or of a solver's search order moves them: re-pin on purpose, never by accident
     (players of one day compare their results on one deal)."""
     chosen = {
-        game: choose(game, DAY) for game in ("solitario", "canfield", "imaginary13", "squadratik")
+        game: choose(game, DAY)
+        for game in ("solitario", "canfield", "imaginary13", "squadratik", "freecell")
     }
     assert {game: (c.deal, c.candidate, c.best) for game, c in chosen.items() if c is not None} == {
         "solitario": (297431073, 0, "won"),
         "canfield": (226515125, 2, "won"),
         "imaginary13": (639946839, 0, "won"),
         "squadratik": (284143242, 0, "solitario"),
+        "freecell": (965939297, 0, "won"),
     }
     for game, choice in chosen.items():
         assert choice is not None

@@ -32,7 +32,7 @@ import bot.core.sessions
 import engine
 from bot.app import open_core
 from bot.core import Core, buttons
-from bot.core.commands import COMMANDS, FACES, GAME_ALIASES
+from bot.core.commands import COMMANDS, FACES
 from bot.replies import Reply, Request
 from bot.storage import ACTIVE
 
@@ -40,7 +40,7 @@ PEOPLE = ("ana", "bob", "carl", "dan", "eve")
 CHATS = ("chat-1", "chat-2", "dm")
 STORED_TABLES = ("sessions", "moves", "results", "settings")
 WORDS = (
-    *engine.GAMES, *GAME_ALIASES, *FACES, "poker", "solitario", "canfield", "today", "week", "all",
+    *engine.GAMES, *sorted(w for c in engine.GAMES.values() for w in c.info.aliases), *FACES, "poker", "solitario", "canfield", "today", "week", "all",
     "here", "global", "it", "en", "es", "fr", "@ana", "@bob", "@carl", "@dan", "@eve", "<@123>",
     "0", "1", "-1", "2147483648", "99999999999999999999", "#0", "#1", "#999", "cards=52",
     "draw=3", "=", "a=", "stock", "*", "t4", "t1", "b5", "w3", "zz9",

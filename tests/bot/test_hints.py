@@ -88,7 +88,7 @@ def test_reasons_read_from_what_the_move_visibly_does():
     assert reason_key(squadratik, squadratik.legal_moves()[0]) == "opens_path"
 
 
-@pytest.mark.parametrize("game_id", ["imaginary13", "squadratik"])
+@pytest.mark.parametrize("game_id", ["imaginary13", "squadratik", "freecell"])
 def test_every_legal_move_has_a_reason_and_the_game_is_untouched(game_id):
     game = engine.new_game(game_id, 7)
     for _ in range(5):
@@ -97,3 +97,16 @@ def test_every_legal_move_has_a_reason_and_the_game_is_untouched(game_id):
     for move in game.legal_moves():
         assert reason_key(game, move) in REASONS
     assert game.moves == before
+
+
+async def test_a_freecell_hint_is_the_first_move_of_the_solvers_winning_line(
+    core: Core, chat: FakePlatform
+):
+    from engine.solvers import Budget, solve_game
+
+    await chat.say("ana", "/play freecell 2")
+    session = await core.sessions.solo_of("fake", "chat-1", "ana")
+    line = solve_game(session.game, Budget(nodes=40_000, seconds=None)).moves
+    (reply,) = await chat.say("ana", "/hint")
+    assert reply.is_private and reply.params["move"] == line[0]
+    assert session.game.moves == []

@@ -147,6 +147,9 @@ def test_rules_fit_in_one_chat_message_and_point_to_the_notation(lang: str, game
             {"en": "Solitario completo", "es": "Solitario completo", "it": "Solitario completo"},
         ),
         ("maestras", {"en": "master", "es": "maestra", "it": "maestra"}),
+        # the supermove's size and the one famous deal that cannot be won
+        ("freecell", {"en": "× 2 per empty", "es": "× 2 por cada", "it": "× 2 per ogni"}),
+        ("freecell", {"en": "11982", "es": "11982", "it": "11982"}),
     ],
 )
 def test_rules_carry_the_rulings_a_player_needs(game_id: str, words: dict[str, str]) -> None:
@@ -166,6 +169,7 @@ NOTATION = {
     "imaginary13": ["t5", "ta", "b5"],
     "squadratik": ["2N", "1Se"],
     "maestras": ["2N", "1Se", "3Wr1", "pass", "stop"],
+    "freecell": ["3a", "a5", "3h", "ah", "36"],
 }
 
 
@@ -190,6 +194,8 @@ def test_every_move_in_the_guide_is_accepted_by_the_engine_notation(game_id: str
     if game_id == "canfield":
         # "wf" names the waste card's own foundation, so the waste must hold a card to read it.
         game.play("d")
+    if game_id == "freecell":
+        game.play("1a")  # "ah" names the cell card's own foundation: cell a must hold one
     for form in NOTATION[game_id]:
         move = game.parse_move(form)
         assert game.parse_move(str(move)) == move

@@ -8,6 +8,7 @@ reachable."""
 from __future__ import annotations
 
 import ast
+import re
 import string
 from pathlib import Path
 
@@ -17,6 +18,8 @@ import bot
 from bot import i18n
 
 BOT_DIR = Path(bot.__file__).parent
+#: the web page's templates ask for texts as ``t('key')`` or ``t('prefix.' ~ name)``
+TEMPLATE_KEY = re.compile(r"""\bt\(\s*'([a-z0-9_.]+)'\s*(~)?""")
 #: calls whose argument at this position is a catalogue key: i18n.t(lang, key), core.say(ctx, key),
 #: core.private(ctx, key), core.refuse(ctx, key), presentation.reply(lang, key), Refusal(key, ...)
 KEY_CALLS = {"t": 1, "say": 1, "private": 1, "refuse": 1, "reply": 1, "Refusal": 0}
@@ -86,14 +89,20 @@ def used_keys() -> tuple[set[str], set[str], set[str]]:
             asked.update(_constants(argument))
             if _prefix(argument):
                 prefixes.add(_prefix(argument))  # type: ignore[arg-type]
+    for template in sorted(BOT_DIR.rglob("templates/*.html")):
+        for key, built in TEMPLATE_KEY.findall(template.read_text(encoding="utf-8")):
+            (prefixes if built else asked).add(key)
+            literals.add(key)
     return asked, literals, prefixes
 
 
 def test_the_scan_sees_literal_conditional_and_built_keys() -> None:
     asked, literals, prefixes = used_keys()
     assert {"play.started", "move.no_game", "race.opened_senza_tempo", "button.undo"} <= asked
-    assert {"cmd.", "error.", "outcome.", "game."} <= prefixes
+    assert {"cmd.", "error.", "outcome.", "stats.best.", "pile."} <= prefixes
     assert "tables.plays" in literals  # a reply key that is no catalogue key
+    assert {"web.home.title", "web.daily.deal_hidden"} <= asked  # asked for by the web templates
+    assert "web.period." in prefixes
 
 
 def test_every_key_the_code_asks_for_has_an_english_text() -> None:

@@ -24,7 +24,7 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     await chat.say("ana", "/play canfield 3")
     await chat.say("ana", "/move d")
     await chat.say("bob", "/play imaginary13 3")
-    await chat.say("bob", "/resign")
+    await chat.resign("bob")
     before = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2")
               for t in ("sessions", "moves", "results", "settings", "players")}  # fmt: skip
     await core.close()
@@ -43,7 +43,7 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
         replies = await chat.say("ana", "/move d")  # the game goes on, in Spanish
         assert any(r.board is not None for r in replies)
         assert (await core.store.fetch("SELECT COUNT(*) FROM moves"))[0][0] == 2
-        await chat.say("ana", "/resign")  # a new result gets the next id
+        await chat.resign("ana")  # a new result gets the next id
         assert (await core.store.fetch("SELECT COUNT(DISTINCT id) FROM results"))[0][0] == 2
     finally:
         await core.close()

@@ -88,6 +88,10 @@ async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(
     assert pushed[1].params["ranking"] == [("bea", 1, 5, 2), ("ana", 2, 5, 3), ("cid", 3, 0, 0)]
     assert pushed[1].params["winners"] == ["Bea"]
     assert "did not play" in pushed[1].text.splitlines()[-1]
+    # by place, under the seed's tie rule in words (equal scores: the earlier race move first)
+    lines = pushed[1].text.splitlines()
+    assert "on equal scores, whoever reached their score at an earlier move" in lines[0]
+    assert [line.split(". ", 1)[1].split(":")[0] for line in lines[1:]] == ["Bea", "Ana", "Cid"]
     assert await core.store.count_results() == 3  # every board is stored, resigned as it stood
     assert (await chat.say("ana", "/race"))[0].key == "race.opened"  # the chat is free again
 
@@ -96,8 +100,8 @@ async def test_the_race_ends_as_soon_as_every_board_is_finished(core: Core, chat
     pushed_into(chat)
     await open_race(chat, "ana", "bea")
     await chat.say("ana", "/move 27")
-    await chat.say("ana", "/resign")
-    await chat.say("bea", "/resign")
+    await chat.resign("ana")
+    await chat.resign("bea")
     assert await core.tick() == 1
     results = chat.replies[-1]
     assert results.key == "race.results" and results.params["winners"] == ["Ana"]
@@ -117,8 +121,8 @@ async def test_senza_tempo_tie_for_first_deals_everyone_a_new_game(
     await chat.say("ana", "/move d")
     await chat.say("ana", "/move 27")  # 5 points at move 2
     await chat.say("bea", "/move 27")  # 5 points at move 1: no help without time
-    await chat.say("ana", "/resign")
-    replies = await chat.say("bea", "/resign")
+    await chat.resign("ana")
+    replies = await chat.resign("bea")
     assert [r.key for r in replies][-1] == "outcome.resigned"
     assert await core.tick() == 1
     assert [r.key for r in pushed][:2] == ["race.tie_replay", "race.new_round"]
@@ -127,8 +131,8 @@ async def test_senza_tempo_tie_for_first_deals_everyone_a_new_game(
     assert len(new_boards) == 2 and all(b.params["move"] == 0 for b in new_boards)
     # round two: Bea scores, Ana does not; Bea wins outright
     await chat.say("bea", "/move 27")
-    await chat.say("ana", "/resign")
-    replies = await chat.say("bea", "/resign")
+    await chat.resign("ana")
+    replies = await chat.resign("bea")
     assert await core.tick() == 1
     assert pushed[-1].key == "race.results" and pushed[-1].params["winners"] == ["Bea"]
 
@@ -218,8 +222,8 @@ async def test_equal_scores_rank_by_the_race_wide_move_not_the_players_own(
     assert await core.store.race_move_at(bea_board, 2) == 2
     assert await core.store.race_move_at(ana_board, 2) == 4
     assert await core.store.race_move_at(bea_board, 3) == 5
-    await chat.say("ana", "/resign")
-    await chat.say("bea", "/resign")
+    await chat.resign("ana")
+    await chat.resign("bea")
     assert await core.tick() == 1
     assert pushed[-1].params["ranking"] == [("bea", 1, 5, 2), ("ana", 2, 5, 4)]
     assert pushed[-1].params["winners"] == ["Bea"]
@@ -245,8 +249,8 @@ async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(
     pushed = pushed_into(chat)
     try:
         await chat.say("ana", "/move 27")  # race move 4: +5 (Ana's own move 3)
-        await chat.say("ana", "/resign")
-        await chat.say("bea", "/resign")
+        await chat.resign("ana")
+        await chat.resign("bea")
         assert await core.tick() == 1
         assert pushed[-1].params["ranking"] == [("bea", 1, 5, 3), ("ana", 2, 5, 4)]
     finally:
@@ -269,8 +273,8 @@ async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clo
         await chat_b.say("bea", "/move 27")  # race move 3: +5
         assert [await first.store.race_move_at(ana_board, 1)] == [2]
         assert [await second.store.race_move_at(bea_board, n) for n in (1, 2)] == [1, 3]
-        await chat_a.say("ana", "/resign")
-        await chat_b.say("bea", "/resign")
+        await chat_a.resign("ana")
+        await chat_b.resign("bea")
         assert await second.tick() == 1
         assert pushed[-1].params["ranking"] == [("ana", 1, 5, 2), ("bea", 2, 5, 3)]
     finally:

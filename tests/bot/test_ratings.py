@@ -32,16 +32,22 @@ async def test_a_finished_table_rates_its_people_here_and_everywhere(
             "SELECT player_id, place FROM results WHERE session_id = ?", (table_id,)
         )
     )
-    here = await ratings.top(core.store, "fake", "chat-1")
+    here = await ratings.top(core.store, "fake", "chat-1", "maestras")
     assert sorted(name for name, _, _ in here) == ["Ana", "Bea", "Cid"]
     assert all(games == 1 for _, _, games in here)
-    assert here == await ratings.top(core.store, "fake", None)  # one chat so far: the same
+    assert here == await ratings.top(
+        core.store, "fake", None, "maestras"
+    )  # one chat so far: the same
     best_place = min(places.values())
     assert places[here[0][0].lower()] == best_place  # the first rated is a winner
     other = FakePlatform(core, chat_id="chat-2")
     await play_table(core, other, "ana", "bea")
-    assert [g for n, _, g in await ratings.top(core.store, "fake", None) if n == "Ana"] == [2]
-    assert [g for n, _, g in await ratings.top(core.store, "fake", "chat-2") if n == "Ana"] == [1]
+    assert [
+        g for n, _, g in await ratings.top(core.store, "fake", None, "maestras") if n == "Ana"
+    ] == [2]
+    assert [
+        g for n, _, g in await ratings.top(core.store, "fake", "chat-2", "maestras") if n == "Ana"
+    ] == [1]
     (stats,) = await chat.say("ana", "/stats")
     assert "rating in this chat" in stats.text and "(1 table)" in stats.text
     assert "rating everywhere" in stats.text and "(2 tables)" in stats.text
@@ -55,12 +61,14 @@ async def test_computers_are_not_rated_and_unfinished_tables_change_nothing(
     await chat.say("ana", "/start")
     await play_out(core, chat)
     assert chat.replies[-1].key == "table.over"
-    assert await ratings.top(core.store, "fake", None) == []  # one person only: nothing to compare
+    assert (
+        await ratings.top(core.store, "fake", None, "maestras") == []
+    )  # one person only: nothing to compare
     await chat.say("ana", "/challenge @bea")
     await chat.say("bea", "/join")
     await chat.say("ana", "/start")
     await chat.say("ana", "/end")
-    assert await ratings.top(core.store, "fake", None) == []
+    assert await ratings.top(core.store, "fake", None, "maestras") == []
 
 
 ratings_in = st.builds(Rating, st.floats(10, 40), st.floats(1, 9), st.integers(0, 50))

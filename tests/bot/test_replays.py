@@ -47,7 +47,7 @@ async def test_a_finished_game_gives_a_gif_with_the_start_and_one_frame_per_move
 ):
     await chat.say("ana", "/play canfield 3")
     played = await play_first_moves(chat, "ana", 4)
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     [reply] = await chat.say("ana", "/replay")
     assert reply.key == "replay.solo" and not reply.is_private  # everyone in the chat sees it
     assert reply.image_name == "replay.gif"
@@ -71,11 +71,11 @@ async def test_the_latest_game_of_the_sender_in_this_chat_is_replayed(
 ):
     await chat.say("ana", "/play canfield 3")
     await play_first_moves(chat, "ana", 2)
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     clock.advance(minutes=5)
     await chat.say("ana", "/play imaginary13 4")
     await play_first_moves(chat, "ana", 1)
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
 
     latest = (await chat.say("ana", "/replay"))[0]
     assert latest.params["game"] == "Imaginary Thirteen" and frames_of(latest) == 2
@@ -125,7 +125,7 @@ async def test_todays_daily_deal_is_replayed_only_the_next_day(
     # today's deal can only be played as the ranked attempt (no rehearsal with /play)
     assert (await chat.say("ana", "/daily canfield"))[0].key == "daily.started"
     await play_first_moves(chat, "ana", 1)
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     [held] = await chat.say("ana", "/replay")
     assert held.key == "replay.daily_today" and held.is_private and held.image is None
     clock.advance(days=1)
@@ -140,10 +140,10 @@ async def test_a_race_is_replayed_once_every_board_is_finished(
     await chat.say("bea", "/join")
     await chat.say("ana", "/start")
     await chat.say("ana", "/move d")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     [held] = await chat.say("ana", "/replay")
     assert held.key == "replay.race_running" and held.is_private
-    await chat.say("bea", "/resign")  # the last board ends the round
+    await chat.resign("bea")  # the last board ends the round
     [reply] = await chat.say("ana", "/replay")
     assert reply.key == "replay.solo" and frames_of(reply) == 2
 
@@ -157,7 +157,7 @@ async def test_a_drawing_failure_is_a_private_apology(
     monkeypatch.setattr(replays, "draw_replay", broken)
     replays._cache.clear()
     await chat.say("ana", "/play canfield 5")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     [reply] = await chat.say("ana", "/replay")
     assert reply.key == "replay.failed" and reply.is_private and reply.image is None
 
@@ -206,7 +206,7 @@ async def _finish_and_replay(
             game.play(move)
             expected.append(game.view(None))
         if session is not None and session.is_active:
-            await chat.say("ana", "/resign")
+            await chat.resign("ana")
         replays._cache.clear()
         [reply] = await chat.say("ana", "/replay")
         return reply, expected

@@ -78,7 +78,7 @@ async def test_buttons_act_on_their_own_board(core: Core, chat: FakePlatform, cl
     assert len(solitario.game.moves) == 1 and canfield.game.moves == []
 
 
-async def test_undo_resign_and_board_take_the_last_touched_game_or_the_one_named(
+async def test_undo_and_resign_with_two_games_ask_which_and_board_takes_the_game_in_focus(
     core: Core, chat, clock
 ):
     solitario_id, canfield_id = await open_both(chat, clock)
@@ -86,12 +86,22 @@ async def test_undo_resign_and_board_take_the_last_touched_game_or_the_one_named
     clock.advance(minutes=1)
     solitario = await core.sessions.get(solitario_id)
     assert len(solitario.game.moves) == 1
-    (board,) = await chat.say("ana", "/undo")
+    # two games open: /undo asks, offering the one game that can take a move back
+    (asked,) = await chat.say("ana", "/undo")
+    assert asked.key == "focus.which_undo" and [b.label for b in asked.buttons] == [
+        "Solitario, move 1"
+    ]
+    assert len(solitario.game.moves) == 1  # nothing changed yet
+    (board,) = await chat.pick("ana", solitario_id)
     assert board.board.session_id == solitario_id and solitario.game.moves == []
     (board,) = await chat.say("ana", "/board canfield")
     assert board.board.session_id == canfield_id
+    (board,) = await chat.say("ana", "/board")  # the game last shown
+    assert board.board.session_id == canfield_id
     (unknown,) = await chat.say("ana", "/resign poker")
-    assert unknown.key == "game.unknown" and unknown.is_private
+    assert unknown.key == "focus.unknown" and unknown.is_private
+    assert unknown.text.startswith("“poker” is neither a game nor a kind of game.")
+    assert unknown.text.endswith("say which one: casual, daily, race, table.")
     (none,) = await chat.say("ana", "/hint imaginary13")
     assert none.key == "move.no_game_named" and "Imaginary Thirteen" in none.text
     board, end, *_ = await chat.say("ana", "/resign canfield")
@@ -106,6 +116,10 @@ async def test_undo_resign_and_board_take_the_last_touched_game_or_the_one_named
         none.text
         == "No tienes ninguna partida de Canfield en este chat. Empieza una con /play canfield."
     )
+    (nothing,) = await chat.say("ana", "/undo")  # one game left: no question
+    assert (
+        nothing.key == "undo.nothing" and nothing.text == "No hay nada que deshacer en Solitario."
+    )
 
 
 async def test_the_daily_is_its_own_session_beside_a_casual_game_of_the_same_game(
@@ -115,12 +129,17 @@ async def test_the_daily_is_its_own_session_beside_a_casual_game_of_the_same_gam
     clock.advance(minutes=1)
     started, daily = await chat.say("ana", "/daily imaginary13")
     assert started.key == "daily.started" and daily.board.session_id != casual.board.session_id
+    assert daily.text.startswith("Daily Imaginary Thirteen ·")
     ranked = await core.sessions.get(daily.board.session_id)
     assert ranked.record.ranked
     (refused,) = await chat.say("ana", "/play imaginary13")
     assert refused.key == "play.already_playing"
-    # /resign acts on the most recent (the daily); the casual game stays open
-    await chat.say("ana", "/resign")
+    # /resign asks which; the daily, once picked, asks Yes/No; the casual game stays open
+    (asked,) = await chat.say("ana", "/resign")
+    assert asked.key == "focus.which_resign"
+    (question,) = await chat.pick("ana", ranked.id)
+    assert question.key == "confirm.resign" and ranked.is_open
+    await chat.answer("ana")
     assert not ranked.is_open
     assert (await core.sessions.get(casual.board.session_id)).is_open
     # the casual replay of the daily is a casual game: refused while the casual one is open

@@ -1,5 +1,5 @@
-""" "Could it have been won?": after a lost, stalled or resigned Solitario, Canfield or Imaginary
-Thirteen game the solver's answer arrives as a pushed follow-up, ``/replay solution`` animates
+""" "Could it have been won?": after a lost, stalled or resigned Solitario, Canfield, Imaginary
+Thirteen or FreeCell game the solver's answer arrives as a pushed follow-up, ``/replay solution`` animates
 its winning line, and nothing is said while a daily challenge on that deal runs in the chat.
 
 Deals: Solitario 29 (40 cards) is won and Solitario 20 is proven lost (pinned in
@@ -43,7 +43,7 @@ async def test_a_won_deal_resigned_at_once_could_have_been_won_and_replays_its_s
 ):
     pushed = pushed_into(chat)
     await chat.say("ana", f"/play solitario {WON_DEAL}")
-    ended = await chat.say("ana", "/resign")
+    ended = await chat.resign("ana")
     assert "solution.verdict" not in [r.key for r in ended]  # never holds up the end reply
     await answers(core)
     [verdict] = pushed
@@ -66,7 +66,7 @@ async def test_from_where_the_player_stopped_too(core: Core, chat: FakePlatform)
     pushed = pushed_into(chat)
     await chat.say("ana", f"/play solitario {WON_DEAL}")
     await chat.say("ana", "/move d")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     [verdict] = pushed
     assert (verdict.params["start"], verdict.params["stopped"]) == ("won", "won")
@@ -78,7 +78,7 @@ async def test_a_lost_deal_could_not_be_won_in_every_language(core: Core, chat: 
     chat.admins.add("ana")
     assert (await chat.say("ana", "/lang it"))[0].key == "lang.set"
     await chat.say("ana", f"/play solitario {LOST_DEAL}")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     [verdict] = pushed
     assert verdict.params["start"] == "lost" and verdict.params["solution"] == 0
@@ -96,7 +96,7 @@ async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(
                        clock().isoformat())  # fmt: skip
     started = await chat.say("ana", "/daily solitario")
     assert started[0].key == "daily.started"
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     assert pushed == []  # Bea may still play today's deal: no spoiler
     [refused] = await chat.say("ana", "/replay solution")
@@ -110,7 +110,7 @@ async def test_no_answer_for_el_solitario_and_no_solution_before_a_game(
     [nothing] = await chat.say("ana", "/replay solution")
     assert nothing.key == "replay.solution_none" and nothing.is_private
     await chat.say("ana", "/play squadratik 5")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
     await answers(core)
     assert pushed == []  # El Solitario is not asked
 
@@ -124,7 +124,7 @@ async def test_closing_the_core_drops_the_answers_not_yet_given(db_url: str, clo
     try:
         for player in ("ana", "bea", "cid"):
             await chat.say(player, "/play canfield 13")
-            await chat.say(player, "/resign")
+            await chat.resign(player)
         found = core.features["solutions"]
         assert len(found.pending) == 3  # queued behind the busy worker
         await core.close()
@@ -133,3 +133,20 @@ async def test_closing_the_core_drops_the_answers_not_yet_given(db_url: str, clo
         busy.set()
     await asyncio.sleep(0.05)
     assert pushed == []  # the queued searches never ran
+
+
+async def test_a_resigned_freecell_deal_could_have_been_won_and_replays_its_solution(
+    core: Core, chat: FakePlatform, draw_spy: DrawSpy
+):
+    pushed = pushed_into(chat)
+    await chat.say("ana", "/play freecell 2")
+    await chat.say("ana", "/move 1a")
+    await chat.resign("ana")
+    await answers(core)
+    [verdict] = pushed
+    assert (verdict.params["start"], verdict.params["stopped"]) == ("won", "won")
+    assert verdict.text.startswith("Ana, could FreeCell deal 2 have been won? Yes")
+    [shown] = await chat.say("ana", "/replay solution")
+    line = shown.params["line"]
+    assert str(engine.replay("freecell", 2, None, {}, line).outcome) == "won"
+    assert draw_spy.views[-1]["outcome"] == "won"

@@ -18,7 +18,7 @@ D = date.fromisoformat
 async def finish_daily(chat: FakePlatform, user: str = "ana", game: str = "imaginary13") -> None:
     started, _ = await chat.say(user, f"/daily {game}")
     assert started.key == "daily.started"
-    replies = await chat.say(user, "/resign")
+    replies = await chat.resign(user)
     assert replies[-1].key == "daily.accepted"
 
 

@@ -271,7 +271,7 @@ async def test_everyone_leaving_closes_the_table_without_a_result(core: Core, ch
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
     await chat.say("ana", "/start")
-    replies = await chat.say("ana", "/leave")
+    replies = await chat.leave("ana")
     assert [r.key for r in replies] == ["tables.left_game", "tables.abandoned"]
     assert await core.store.count_results() == 0
     assert (await chat.say("ana", "/challenge"))[0].key == "challenge.opened"

@@ -95,4 +95,6 @@ async def test_one_table_per_chat_and_at_most_eight_players(chat: FakePlatform):
     assert (await chat.say("p0", "/start"))[0].key == "start.started"
     assert (await chat.say("p8", "/join"))[0].key == "join.started"
     # leaving a started game: the seat stays (the engine keeps it) and passes by itself
-    assert (await chat.say("p1", "/leave"))[0].key == "tables.left_game"
+    (asked,) = await chat.say("p1", "/leave")  # asks first: the game cannot be rejoined
+    assert asked.key == "confirm.leave"
+    assert (await chat.answer("p1"))[0].key == "tables.left_game"

@@ -51,11 +51,18 @@ def solitario_available(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
 
 
-async def test_stats_say_one_game_and_the_boards_money(chat: FakePlatform) -> None:
+async def test_stats_say_one_game_and_never_call_a_resigned_game_a_best(chat: FakePlatform) -> None:
+    # issue 26, finding 8: /stats showed "best Resigned, 0 points"
     await chat.say("ana", "/play canfield 3")
-    await chat.say("ana", "/resign")
+    await chat.resign("ana")
+    await chat.say("ana", "/play squadratik 3")
+    await chat.resign("ana")
     (stats,) = await chat.say("ana", "/stats")
-    assert "Canfield: 1 game, 0 won, best -$45 in 0 moves" in stats.text
+    assert "Canfield: 1 game, 0 won (no best yet" in stats.text
+    assert "Squadratik: 1 game, 0 won (no best yet" in stats.text
+    assert "Resigned" not in stats.text and "best -$45" not in stats.text
+    # the best of a played game still reads as the board writes money, counted in words
+    assert i18n.t("en", "stats.best.canfield", dollars=-45, moves=1) == "-$45 in 1 move"
 
 
 @pytest.mark.parametrize(

@@ -33,9 +33,9 @@ def test_console_plays_prints_images_and_presses_buttons(tmp_path: Path):
         tmp_path,
         [
             "/play imaginary13 3",
-            "#2",
-            "#1",
-            "@bob #1",
+            "#2",  # the turned card...
+            "#3",  # ...to its only target (numbers stay with their action: #2 is still t)
+            "@bob #2",
             "/frobnicate",
             "/challenge",
             "@bob /join",
@@ -91,3 +91,16 @@ def test_the_banner_is_in_the_default_language(tmp_path: Path):
     lines = result.stdout.splitlines()
     assert lines[0].startswith("Consola de Tavolo: escribe /help")
     assert lines[1] == "Jugador empieza Canfield, reparto 3."
+
+
+def test_a_freecell_deal_is_won_in_the_console_with_bare_moves(tmp_path: Path):
+    from engine.solvers import Budget, solve
+
+    line = solve("freecell", 2, budget=Budget(nodes=20_000, seconds=None)).moves
+    result = run_console(tmp_path, ["/play freecell 2", "ab", *line, "/stats"], "--console")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    assert out[1] == "Player starts FreeCell, deal 2."
+    assert "(private to you) Cards don't move from one free cell to another." in out
+    assert f"Player wins FreeCell! Score 52 in {len(line)} moves." in out
+    assert any(line.startswith("FreeCell: 1 game, 1 won") for line in out)

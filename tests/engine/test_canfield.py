@@ -72,7 +72,8 @@ def test_foundation_builds_up_by_suit_wrapping_king_to_ace():
 
 def test_any_base_rank_card_starts_an_empty_foundation():
     game = layout(["8h", "9s"], base_rank=8, reserve="5s 4c")
-    assert refusal(game, "2f").reason == "not_next_rank"
+    error = refusal(game, "2f")
+    assert error.reason == "foundation_needs_base" and error.details["rank"] == "8"
     game.play("1f")
     assert pile(game, "f2")["cards"] == ["8h"]
 

@@ -214,11 +214,20 @@ def test_moving_from_an_empty_source_is_refused():
 # ----- foundations -----------------------------------------------------------------------------
 def test_foundation_starts_with_the_asso_and_builds_up_by_suit():
     game = layout(["2d", "Ad", "3d"])
-    assert refusal(game, "1f1").reason == "not_next_rank"
+    assert refusal(game, "1f1").reason == "foundation_needs_ace"
     game.play("2f")
     game.play("1f")
     game.play("3 F")
     assert pile(game, "f1")["cards"] == ["Ad", "2d", "3d"] and pile(game, "f1")["suit"] == "d"
+
+
+def test_a_four_sent_to_an_empty_foundation_breaks_only_an_ace_starts_one():
+    # finding 8 of issue 26: "1f2" with a 4 said "Foundations are built by suit"
+    game = layout(["4c", "4h"])
+    for move in ("1f2", "1f3", "2f2", "1f"):
+        error = refusal(game, move)
+        assert error.reason == "foundation_needs_ace", move
+    assert refusal(game, "1f1").details["card"] == "4c"
 
 
 def test_foundations_have_fixed_suits_d_h_c_s():

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 import engine
 from engine.game import IllegalMove, Outcome
+from engine.gameinfo import Result
 from engine.players.squadratik import GreedyPlayer
 from engine.squadratik.board import Board
 from engine.squadratik.notation import Place
@@ -165,7 +166,12 @@ def test_leaderboard_orders_result_first_then_points():
         hand=[16],
         removed_points=400,
     )
-    ranked = sorted([lost, solitario, completo], key=lambda g: g.leaderboard_key, reverse=True)
+
+    def key(game: ElSolitario) -> tuple[int, ...]:
+        result = Result(str(game.outcome), game.score, game.move_number)
+        return ElSolitario.info.ranking.key(result)
+
+    ranked = sorted([lost, solitario, completo], key=key)
     assert ranked == [completo, solitario, lost]
     assert solitario.score > completo.score  # points only break ties within a result
 

@@ -18,6 +18,8 @@ from bot.storage.migrations import (
     m006_solo_games,
     m007_claims,
     m008_race_moves,
+    m009_focus,
+    m010_web,
 )
 
 _MODULES: list[ModuleType] = [
@@ -29,6 +31,8 @@ _MODULES: list[ModuleType] = [
     m006_solo_games,
     m007_claims,
     m008_race_moves,
+    m009_focus,
+    m010_web,
 ]
 
 

@@ -1,0 +1,335 @@
+"""What the web page reads and keeps: public player ids, ``/web hide``, the chats' private
+leaderboard links, and ``/forgetme``.
+
+A page names a player by a random public id (``web_players.public_id``), never by the
+platform's user id. A player appears on the global pages only once they have an accepted
+daily attempt and while they have not hidden themselves (:meth:`WebStore.public_players`).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.storage.base import StorageBase
+from bot.storage.records import SESSION_COLUMNS, SessionRecord, row_to_session
+
+Row = tuple[Any, ...]
+PlayerKey = tuple[str, str]  # (platform, user id)
+
+#: public player ids and chat link tokens: lowercase letters and digits, no look-alikes
+_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
+PUBLIC_ID_LENGTH = 10
+#: a chat link's token: 24 characters of 32 symbols, 120 bits: not guessable
+TOKEN_LENGTH = 24
+#: the id a forgotten player's seat takes in a shared game (``former:`` and a random word)
+FORMER_PREFIX = "former:"
+
+#: (player key, name, score, tiebreak move, move count, outcome) as in the leaderboards
+_ENTRY_COLUMNS = "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
+
+
+def random_word(length: int) -> str:
+    """A random word of ``length`` characters from an alphabet without look-alikes.
+
+    >>> len(random_word(10)), set(random_word(50)) <= set(_ALPHABET)
+    (10, True)
+    """
+    return "".join(secrets.choice(_ALPHABET) for _ in range(length))
+
+
+def _marks(count: int) -> str:
+    return ", ".join("?" for _ in range(count))
+
+
+class WebStore(StorageBase):
+    """The web page's storage (mixed into ``Storage``)."""
+
+    # ----- public player ids and /web hide ----------------------------------------------------
+    async def public_ids(self, players: Iterable[PlayerKey]) -> dict[PlayerKey, str]:
+        """The public id of each player, made (and stored) for those who have none yet; two
+        processes making one at once keep the first stored."""
+        wanted = sorted(set(players))
+        if not wanted:
+            return {}
+        found = await self._known_public_ids(wanted)
+        missing = [key for key in wanted if key not in found]
+        if missing:
+            async with self._transaction() as tx:
+                for platform, user_id in missing:
+                    await tx.execute(
+                        "INSERT INTO web_players (platform, user_id, public_id) VALUES (?, ?, ?) "
+                        "ON CONFLICT (platform, user_id) DO NOTHING",
+                        (platform, user_id, random_word(PUBLIC_ID_LENGTH)),
+                    )
+            found.update(await self._known_public_ids(missing))
+        return found
+
+    async def _known_public_ids(self, players: Sequence[PlayerKey]) -> dict[PlayerKey, str]:
+        found: dict[PlayerKey, str] = {}
+        by_platform: dict[str, list[str]] = {}
+        for platform, user_id in players:
+            by_platform.setdefault(platform, []).append(user_id)
+        for platform, users in by_platform.items():
+            for start in range(0, len(users), 500):  # bounded IN lists on either backend
+                chunk = users[start : start + 500]
+                rows = await self.fetch(
+                    f"SELECT user_id, public_id FROM web_players WHERE platform = ? "
+                    f"AND user_id IN ({_marks(len(chunk))})",
+                    (platform, *chunk),
+                )
+                found.update({(platform, str(u)): str(p) for u, p in rows})
+        return found
+
+    async def player_of_public_id(self, public_id: str) -> PlayerKey | None:
+        """(platform, user id) of a public id, None when unknown."""
+        rows = await self.fetch(
+            "SELECT platform, user_id FROM web_players WHERE public_id = ?", (public_id,)
+        )
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def player_name(self, platform: str, user_id: str) -> str | None:
+        """The name a player was last seen with, else the name of their latest result."""
+        rows = await self.fetch(
+            "SELECT name FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
+        )
+        if not rows:
+            rows = await self.fetch(
+                "SELECT player_name FROM results WHERE platform = ? AND player_id = ? "
+                "ORDER BY finished_at DESC, id DESC LIMIT 1",
+                (platform, user_id),
+            )
+        return str(rows[0][0]) if rows else None
+
+    async def set_web_hidden(self, platform: str, user_id: str, hidden: bool) -> None:
+        """``/web hide`` (True) or ``/web show`` (False)."""
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO web_players (platform, user_id, public_id, hidden) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (platform, user_id) DO UPDATE SET hidden = excluded.hidden",
+                (platform, user_id, random_word(PUBLIC_ID_LENGTH), int(hidden)),
+            )
+
+    async def web_hidden(self, platform: str, user_id: str) -> bool:
+        rows = await self.fetch(
+            "SELECT hidden FROM web_players WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
+        )
+        return bool(rows and rows[0][0])
+
+    async def public_players(self, players: Iterable[PlayerKey], accepted: str) -> set[PlayerKey]:
+        """Those of ``players`` who may be named on a public page: an attempt at a daily was
+        accepted (status ``accepted``) and they have not hidden themselves."""
+        wanted = sorted(set(players))
+        public: set[PlayerKey] = set()
+        by_platform: dict[str, list[str]] = {}
+        for platform, user_id in wanted:
+            by_platform.setdefault(platform, []).append(user_id)
+        for platform, users in by_platform.items():
+            for start in range(0, len(users), 500):
+                chunk = users[start : start + 500]
+                rows = await self.fetch(
+                    "SELECT DISTINCT a.player_id FROM daily_attempts a WHERE a.platform = ? "
+                    f"AND a.status = ? AND a.player_id IN ({_marks(len(chunk))}) "
+                    "AND NOT EXISTS (SELECT 1 FROM web_players w WHERE w.platform = a.platform "
+                    "AND w.user_id = a.player_id AND w.hidden = 1)",
+                    (platform, accepted, *chunk),
+                )
+                public.update((platform, str(r[0])) for r in rows)
+        return public
+
+    # ----- what the pages read ----------------------------------------------------------------
+    async def daily_day_rows(self, game_id: str, day: str, accepted: str) -> list[Row]:
+        """The accepted attempts of one day's challenge: ``_ENTRY_COLUMNS`` then session id."""
+        return await self.fetch(
+            f"SELECT {_ENTRY_COLUMNS}, r.session_id FROM results r "
+            "JOIN daily_attempts a ON a.session_id = r.session_id "
+            "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day = ?",
+            (accepted, game_id, day),
+        )
+
+    async def daily_played_count(self, game_id: str, day: str, accepted: str) -> int:
+        rows = await self.fetch(
+            "SELECT COUNT(*) FROM daily_attempts WHERE game_id = ? AND day = ? AND status = ?",
+            (game_id, day, accepted),
+        )
+        return int(rows[0][0]) if rows else 0
+
+    async def recent_result_rows(self, platform: str, user_id: str, limit: int) -> list[Row]:
+        """(session id, game id, score, outcome, won, finished at, ranked, move count) of the
+        player's latest finished games, newest first."""
+        return await self.fetch(
+            "SELECT session_id, game_id, score, outcome, won, finished_at, ranked, move_count "
+            "FROM results WHERE platform = ? AND player_id = ? "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (platform, user_id, limit),
+        )
+
+    async def session_result_rows(self, session_id: str) -> list[Row]:
+        """(player id, name, score, outcome, place, day, ranked) of a finished game's results."""
+        return await self.fetch(
+            "SELECT player_id, player_name, score, outcome, place, day, ranked FROM results "
+            "WHERE session_id = ? ORDER BY COALESCE(place, 0), id",
+            (session_id,),
+        )
+
+    async def daily_day_of_session(self, session_id: str) -> str | None:
+        """The challenge day of a daily attempt's session (None: not a daily attempt)."""
+        rows = await self.fetch(
+            "SELECT day FROM daily_attempts WHERE session_id = ?", (session_id,)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def daily_days_of_deal(self, game_id: str, deal: int) -> list[str]:
+        """The days whose daily challenge of ``game_id`` was deal ``deal``."""
+        rows = await self.fetch(
+            "SELECT day FROM daily WHERE game_id = ? AND deal = ?", (game_id, deal)
+        )
+        return [str(r[0]) for r in rows]
+
+    # ----- a chat's private leaderboard link ------------------------------------------------
+    async def chat_link(self, platform: str, chat_id: str) -> str | None:
+        """The chat's live link token, None when it has none."""
+        rows = await self.fetch(
+            "SELECT token FROM web_chat_links WHERE platform = ? AND chat_id = ? "
+            "AND revoked_at IS NULL",
+            (platform, chat_id),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def new_chat_link(self, platform: str, chat_id: str, now: str) -> str:
+        """Revoke the chat's live link (if any) and make a new one, in one transaction."""
+        token = random_word(TOKEN_LENGTH)
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE web_chat_links SET revoked_at = ? WHERE platform = ? AND chat_id = ? "
+                "AND revoked_at IS NULL",
+                (now, platform, chat_id),
+            )
+            await tx.execute(
+                "INSERT INTO web_chat_links (token, platform, chat_id, created_at) VALUES (?, ?, ?, ?)",
+                (token, platform, chat_id, now),
+            )
+        return token
+
+    async def chat_of_link(self, token: str) -> PlayerKey | None:
+        """(platform, chat id) of a live link token; None when unknown or revoked."""
+        rows = await self.fetch(
+            "SELECT platform, chat_id FROM web_chat_links WHERE token = ? AND revoked_at IS NULL",
+            (token,),
+        )
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    # ----- /forgetme ----------------------------------------------------------------------------
+    async def open_tables_of(self, platform: str, user_id: str, closed: Sequence[str]) -> int:
+        """How many tables or races not in ``closed`` statuses seat the player."""
+        rows = await self.fetch(
+            f"SELECT players FROM sessions WHERE platform = ? AND kind = 'table' "
+            f"AND status NOT IN ({_marks(len(closed))}) AND players LIKE ?",
+            (platform, *closed, f"%{json.dumps(user_id)}%"),
+        )
+        return sum(1 for (players,) in rows if user_id in json.loads(players))
+
+    async def forget_player(self, platform: str, user_id: str, former_name: str) -> list[str]:
+        """Delete what is kept about a player, in one transaction: their own solo games (moves,
+        results, daily attempts), ratings, settings, name, web ids, the game in their focus
+        and any question the bot asked them. In games shared with
+        others (tables, race boards) their seat becomes ``former_name`` under a new id of its
+        own in each game (``former:...``, so the games cannot be linked to each other), and the
+        others' replays and rankings stay whole. Returns the ids of the sessions deleted or
+        changed (copies of them kept in memory are stale)."""
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? "
+                "AND (creator = ? OR players LIKE ?)",
+                (platform, user_id, f"%{json.dumps(user_id)}%"),
+            )
+            sessions = [row_to_session(r) for r in rows]
+            sessions = [s for s in sessions if s.creator == user_id or user_id in s.players]
+            race_boards = {
+                str(r[0])
+                for r in await tx.fetch(
+                    "SELECT session_id FROM race_entries WHERE player_id = ?", (user_id,)
+                )
+            }
+            touched: list[str] = []
+            for rec in sessions:
+                touched.append(rec.id)
+                if rec.kind == "solo" and rec.id not in race_boards:
+                    await self._delete_session(tx, rec.id)
+                else:
+                    former_id = FORMER_PREFIX + random_word(PUBLIC_ID_LENGTH)
+                    await self._anonymise_seat(tx, rec, user_id, former_id, former_name)
+                    await tx.execute(
+                        "UPDATE results SET player_id = ?, player_name = ? WHERE session_id = ? "
+                        "AND platform = ? AND player_id = ?",
+                        (former_id, former_name, rec.id, platform, user_id),
+                    )
+            for sql in (
+                "DELETE FROM daily_attempts WHERE platform = ? AND player_id = ?",
+                "DELETE FROM ratings WHERE platform = ? AND player_id = ?",
+                "DELETE FROM player_settings WHERE platform = ? AND user_id = ?",
+                "DELETE FROM players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM web_players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM focus WHERE platform = ? AND player_id = ?",
+                "DELETE FROM confirmations WHERE platform = ? AND player_id = ?",
+                # a result whose session is gone already (none is expected): nothing kept
+                "DELETE FROM results WHERE platform = ? AND player_id = ?",
+            ):
+                await tx.execute(sql, (platform, user_id))
+        self._forget_sighting(platform, user_id)
+        return touched
+
+    def _forget_sighting(self, platform: str, user_id: str) -> None:
+        seen = getattr(self, "_seen", None)
+        if isinstance(seen, dict):
+            seen.pop((platform, user_id), None)
+
+    async def _delete_session(self, tx: Any, session_id: str) -> None:
+        for sql in (
+            "DELETE FROM moves WHERE session_id = ?",
+            "DELETE FROM results WHERE session_id = ?",
+            "DELETE FROM daily_attempts WHERE session_id = ?",
+            "DELETE FROM table_play WHERE session_id = ?",
+            "DELETE FROM focus WHERE session_id = ?",
+            "DELETE FROM confirmations WHERE session_id = ?",
+            "DELETE FROM sessions WHERE id = ?",
+        ):
+            await tx.execute(sql, (session_id,))
+
+    async def _anonymise_seat(
+        self, tx: Any, rec: SessionRecord, user_id: str, former_id: str, former_name: str
+    ) -> None:
+        def swap(ids: list[str]) -> list[str]:
+            return [former_id if p == user_id else p for p in ids]
+
+        names = {(former_id if p == user_id else p): n for p, n in rec.names.items()}
+        if user_id in rec.names or user_id in rec.players:
+            names[former_id] = former_name
+        await tx.execute(
+            "UPDATE sessions SET players = ?, names = ?, invited = ?, creator = ? WHERE id = ?",
+            (json.dumps(swap(rec.players)), json.dumps(names), json.dumps(swap(rec.invited)),
+             former_id if rec.creator == user_id else rec.creator, rec.id),
+        )  # fmt: skip
+        await tx.execute(
+            "UPDATE moves SET player = ? WHERE session_id = ? AND player = ?",
+            (former_id, rec.id, user_id),
+        )
+        await tx.execute(
+            "UPDATE race_entries SET player_id = ? WHERE session_id = ? AND player_id = ?",
+            (former_id, rec.id, user_id),
+        )
+        play = await tx.fetch(
+            "SELECT timeouts, departed, computers FROM table_play WHERE session_id = ?", (rec.id,)
+        )
+        if play:
+            timeouts = {
+                (former_id if p == user_id else p): n for p, n in json.loads(play[0][0]).items()
+            }
+            await tx.execute(
+                "UPDATE table_play SET timeouts = ?, departed = ?, computers = ? WHERE session_id = ?",
+                (json.dumps(timeouts), json.dumps(swap(json.loads(play[0][1]))),
+                 json.dumps(swap(json.loads(play[0][2]))), rec.id),
+            )  # fmt: skip

@@ -1,0 +1,146 @@
+"""What a game *is*, in one place: the facts every other layer reads instead of keeping its own
+list of game ids.
+
+Each game class carries one :class:`GameInfo` as ``info`` (``engine.GAMES[game_id].info``);
+the bot and the renderer read it and never compare game ids. The engine writes no prose: the
+only words here are the games' names (facts of the game, like a chess opening's name) and the
+words a player may type to name a game. Every other text is in the bot's catalogues, keyed by
+game id (``rules.<id>``, ``help.<id>``, ``lb.cols.<id>``, ...).
+
+>>> import engine
+>>> info = engine.game_info("canfield")
+>>> info.names["it"], info.table, info.daily is not None
+('Canfield', False, True)
+>>> engine.by_word("Maestras").id, engine.by_word("Klondike").id, engine.by_word("poker")
+('maestras', 'solitario', None)
+>>> a, b = Result("won", 40, moves=90), Result("won", 40, moves=80)
+>>> sorted([a, b], key=info.ranking.key)[0].moves   # smaller key is better: fewer moves
+80
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+#: the languages every game name is given in (the bot's languages)
+LANGUAGES: tuple[str, ...] = ("en", "es", "it")
+
+
+def normal_word(word: str) -> str:
+    """A typed game word as it is compared: lower case, no spaces, hyphens or underscores, so
+    ``Cartas-Maestras``, ``cartas maestras`` and ``cartasmaestras`` are one word.
+
+    >>> normal_word(" Imaginary-Thirteen "), normal_word("Trece Imaginario")
+    ('imaginarythirteen', 'treceimaginario')
+    """
+    return "".join(word.casefold().split()).replace("-", "").replace("_", "")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One finished game as a leaderboard ranks it: ``outcome`` (``won``, ``lost``, ...),
+    ``score`` (the game's own: points, dollars, cards played), ``moves`` (every move played)
+    and ``score_move`` (the move at which the final score was reached; 0 when the game does
+    not track it)."""
+
+    outcome: str
+    score: int
+    moves: int = 0
+    score_move: int = 0
+
+
+class Column(StrEnum):
+    """What one leaderboard column shows of a :class:`Result` (headers are the bot's
+    ``lb.cols.<game id>`` text)."""
+
+    SCORE = "score"  # the score as a number
+    DOLLARS = "dollars"  # the score as Canfield dollars ($40, -$15)
+    OUTCOME = "outcome"  # the outcome as a word (left-aligned)
+    MOVES = "moves"  # moves played
+    SCORE_MOVE = "score_move"  # the move the final score was reached
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """How results of a game compare: ``key(result)`` is smaller for the better result (equal
+    keys share a place); ``columns`` are what a leaderboard shows after the player's name."""
+
+    key: Callable[[Result], tuple[int, ...]]
+    columns: tuple[Column, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    """The game's daily challenge: a deal is the day's once the solver's verdict on it is in
+    ``proofs``, found within ``node_budget`` positions per candidate (nodes, never seconds, so
+    every machine picks the same deal)."""
+
+    node_budget: int
+    proofs: frozenset[str] = frozenset({"won"})
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Every fact about a game that a layer other than its rules needs.
+
+    ``id`` is the game id (stored with every game; the bot's texts of the game are keyed by
+    it: ``rules.<id>``, the notation guide ``help.<id>``, ...); ``names`` its name per language; ``aliases`` other words players type for
+    it (the id and the names are words already); ``table`` a multiplayer table game (played
+    at a ``/challenge`` table) rather than a solo game; ``min_players``/``max_players`` the
+    seats (the game class reads them from here).
+
+    ``faces`` are the card faces a player may ask for, the default first (a drawing style,
+    not a rule: the deal is the same); ``ranking`` how finished games rank (None: ranked per
+    table instead); ``daily`` the daily challenge (None: none); ``stalls`` whether the game
+    ends ``stalled`` once no progress can ever be made (games.md's "stallo");
+    ``solver`` the module of ``engine.solvers`` that searches it (None: none);
+    ``could_have_won`` whether the bot asks that solver "could it have been won?" after a lost
+    game; ``hints`` whether ``/hint`` has advice for it; ``points`` whether its score counts
+    points (a hint says how many a move earns); ``auto_finish`` whether the bot may play the
+    last cards home once every card is face up and nothing is left to draw.
+    """
+
+    id: str
+    names: Mapping[str, str]
+    aliases: tuple[str, ...] = ()
+    table: bool = False
+    min_players: int = 1
+    max_players: int = 1
+    faces: tuple[str, ...] = ("francesi",)
+    ranking: Ranking | None = None
+    daily: Daily | None = None
+    stalls: bool = False
+    solver: str | None = None
+    could_have_won: bool = False
+    hints: bool = True
+    points: bool = False
+    auto_finish: bool = False
+    words: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        missing = [lang for lang in LANGUAGES if not self.names.get(lang)]
+        if missing:
+            raise ValueError(f"{self.id}: no name in {', '.join(missing)}")
+        words = {normal_word(w) for w in (self.id, *self.names.values(), *self.aliases)}
+        object.__setattr__(self, "words", frozenset(words))
+
+    @property
+    def default_faces(self) -> str:
+        return self.faces[0]
+
+    def name(self, lang: str) -> str:
+        """The name in ``lang`` (English for a language the game has no name in)."""
+        return self.names.get(lang) or self.names["en"]
+
+
+# ----- the ranking keys of today's games (each game module names its own) ------------------------
+def by_score_then_fewer_moves(result: Result) -> tuple[int, ...]:
+    """More score first, then fewer moves (Canfield's dollars, Imaginary Thirteen's cards)."""
+    return (-result.score, result.moves)
+
+
+def by_score_then_earlier_score(result: Result) -> tuple[int, ...]:
+    """More score first, then the earlier move at which it was reached (Solitario, seed 001)."""
+    return (-result.score, result.score_move)

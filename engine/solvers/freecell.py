@@ -1,0 +1,392 @@
+"""The FreeCell solver: an exhaustive best-first search over positions.
+
+Every card is face up, so a FreeCell position is the whole truth and the search is exact:
+``won`` comes with a line the engine replays, ``lost`` means every position reachable from
+here was visited and none wins. What keeps the search small, each an exact reduction:
+
+* **safe cards go home by themselves**, as the engine plays them (``engine.freecell``): a card
+  that no card in play could be built on is never needed in a column;
+* **symmetry**: positions are keyed with their columns sorted and their cells sorted, and
+  of several empty cells or empty columns only the first is tried (the others lead to the
+  same key);
+* **moves that change nothing** are left out (a whole column into an empty one), and a run
+  onto a card moves as one step (the engine's supermove), an empty column gets the longest
+  run or a single card: the single-card moves alone reach every position (a run moving is
+  single cards moving through cells and empty columns), so nothing is lost.
+
+The position expanded next is the one that looks nearest to a win (:meth:`_Search.estimate`:
+cards not home, cards lying on the next card of each foundation, cells in use, empty
+columns). Unlike depth first it never stays stuck below an early mistake, and it still visits
+every reachable position before it answers ``lost``. A won deal is usually found within a
+few thousand positions, with a line of 50-100 moves; Microsoft's deal 11982, which cannot be
+won, has about 62,000 positions to visit (docs/solvers.md has the measured figures).
+
+Hints come from the same search (:func:`hint`): nothing is hidden in FreeCell, so the first
+move of a winning line from the player's position is a fair hint.
+
+>>> import engine
+>>> from engine.solvers import Budget, solve
+>>> solve("freecell", 1, budget=Budget(nodes=20_000, seconds=None)).status
+'won'
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from engine.freecell import (
+    CELLS,
+    COLUMNS,
+    HOMES,
+    FreeCell,
+    FreeCellMove,
+    move_capacity,
+)
+from engine.solvers import (
+    LOST,
+    UNKNOWN,
+    WON,
+    Budget,
+    Counter,
+    OutOfBudget,
+    SearchOutcome,
+)
+
+KING = 13
+#: weights of the estimate: per card not home, per card lying on a card a foundation needs
+#: next, per empty column (a bonus), per card in a cell (tuned on deals 31-160)
+PER_CARD_OUT, PER_CARD_ON_NEEDED, PER_EMPTY_COLUMN, PER_CELL_USED = 8, 3, 8, 2
+#: no card: an empty cell
+NONE = -1
+#: the positions a hint may search (nodes, not seconds: a hint is the same on every machine)
+HINT_NODES = 40_000
+
+
+#: one move of the search: (kind, source index, target index, count)
+Step = tuple[str, int, int, int]
+
+
+def _fits(card: int, onto: int) -> bool:
+    """``card`` may lie on ``onto`` in a column."""
+    return onto % 13 == card % 13 + 1 and (card < 26) != (onto < 26)
+
+
+class _Search:
+    """One search from a FreeCell position (cards as ints: suit index * 13 + rank - 1)."""
+
+    def __init__(self, game: FreeCell, counter: Counter) -> None:
+        code = {suit: i for i, suit in enumerate("dhcs")}
+        self.columns = [[code[c.suit] * 13 + c.rank - 1 for c in col] for col in game._columns]
+        self.cells = [NONE if c is None else code[c.suit] * 13 + c.rank - 1 for c in game._cells]
+        self.homes = list(game._homes)
+        self.counter = counter
+        self.seen: set[tuple[Any, ...]] = set()
+        self.steps: list[Step] = []
+
+    # ----- position -----------------------------------------------------------------------------
+    def key(self) -> tuple[Any, ...]:
+        return (tuple(sorted(map(tuple, self.columns))), tuple(sorted(self.cells)))
+
+    def safe(self, card: int) -> bool:
+        rank = card % 13 + 1
+        if self.homes[card // 13] != rank - 1:
+            return False
+        if rank <= 2:
+            return True
+        homes = self.homes
+        if card < 26:
+            return homes[2] >= rank - 1 and homes[3] >= rank - 1
+        return homes[0] >= rank - 1 and homes[1] >= rank - 1
+
+    def go_home(self) -> list[tuple[str, int, int]]:
+        """Send safe cards home as the engine does; returns how to put them back."""
+        undo: list[tuple[str, int, int]] = []
+        going = True
+        while going:
+            going = False
+            for i, card in enumerate(self.cells):
+                if card != NONE and self.safe(card):
+                    self.cells[i] = NONE
+                    self.homes[card // 13] += 1
+                    undo.append(("cell", i, card))
+                    going = True
+            for i, column in enumerate(self.columns):
+                while column and self.safe(column[-1]):
+                    card = column.pop()
+                    self.homes[card // 13] += 1
+                    undo.append(("col", i, card))
+                    going = True
+        return undo
+
+    def put_back(self, undo: list[tuple[str, int, int]]) -> None:
+        for where, i, card in reversed(undo):
+            self.homes[card // 13] -= 1
+            if where == "cell":
+                self.cells[i] = card
+            else:
+                self.columns[i].append(card)
+
+    # ----- moves --------------------------------------------------------------------------------
+    def moves(self) -> list[tuple[str, int, int, int]]:
+        """Every move the search tries here: (kind, source, target, count). Kinds: ``ch``
+        column home, ``eh`` cell home, ``cc`` column onto column, ``ec`` cell onto column,
+        ``cx`` column into cell."""
+        columns, cells, homes = self.columns, self.cells, self.homes
+        found: list[tuple[str, int, int, int]] = []
+        free = cells.count(NONE)
+        empty = [i for i, column in enumerate(columns) if not column]
+        capacity = move_capacity(free, len(empty), False)
+        for i, card in enumerate(cells):
+            if card != NONE and homes[card // 13] == card % 13:
+                found.append(("eh", i, card // 13, 1))
+        top_of: dict[int, int] = {}
+        runs: list[int] = []
+        for i, column in enumerate(columns):
+            if not column:
+                runs.append(0)
+                continue
+            top = column[-1]
+            top_of[top] = i
+            if homes[top // 13] == top % 13:
+                found.append(("ch", i, top // 13, 1))
+            runs.append(_run(column))
+        for i, column in enumerate(columns):
+            for count in range(1, min(runs[i], capacity) + 1):
+                card = column[-count]
+                if card % 13 == KING - 1:
+                    continue
+                # the two cards it may lie on: one rank higher, the other colour
+                for suit in (2, 3) if card < 26 else (0, 1):
+                    j = top_of.get(suit * 13 + card % 13 + 1)
+                    if j is not None and j != i:
+                        found.append(("cc", i, j, count))
+        for i, card in enumerate(cells):
+            if card == NONE or card % 13 == KING - 1:
+                continue
+            for suit in (2, 3) if card < 26 else (0, 1):
+                j = top_of.get(suit * 13 + card % 13 + 1)
+                if j is not None:
+                    found.append(("ec", i, j, 1))
+        if empty:
+            first = empty[0]
+            longest = move_capacity(free, len(empty), True)
+            for i, column in enumerate(columns):
+                most = min(runs[i], longest)
+                if most == len(column):
+                    most -= 1  # the whole column elsewhere: the same position
+                if most >= 1:
+                    found.append(("cc", i, first, most))
+                    if most > 1:
+                        found.append(("cc", i, first, 1))
+            for i, card in enumerate(cells):
+                if card != NONE:
+                    found.append(("ec", i, first, 1))
+        if free:
+            cell = cells.index(NONE)
+            for i, column in enumerate(columns):
+                if column:
+                    found.append(("cx", i, cell, 1))
+        return found
+
+    def play(self, kind: str, src: int, dst: int, count: int) -> None:
+        if kind == "eh":
+            self.cells[src] = NONE
+            self.homes[dst] += 1
+        elif kind == "ch":
+            self.columns[src].pop()
+            self.homes[dst] += 1
+        elif kind == "cc":
+            source = self.columns[src]
+            self.columns[dst].extend(source[-count:])
+            del source[-count:]
+        elif kind == "ec":
+            self.columns[dst].append(self.cells[src])
+            self.cells[src] = NONE
+        else:  # cx
+            self.cells[dst] = self.columns[src].pop()
+
+    def take_back(self, kind: str, src: int, dst: int, count: int) -> None:
+        if kind == "eh":
+            self.homes[dst] -= 1
+            self.cells[src] = dst * 13 + self.homes[dst]
+        elif kind == "ch":
+            self.homes[dst] -= 1
+            self.columns[src].append(dst * 13 + self.homes[dst])
+        elif kind == "cc":
+            target = self.columns[dst]
+            self.columns[src].extend(target[-count:])
+            del target[-count:]
+        elif kind == "ec":
+            self.cells[src] = self.columns[dst].pop()
+        else:
+            self.columns[src].append(self.cells[dst])
+            self.cells[dst] = NONE
+
+    def notation(self, kind: str, src: int, dst: int, count: int) -> str:
+        """The move in the engine's notation, in the position before it."""
+        if kind == "eh":
+            return str(FreeCellMove(CELLS[src], HOMES[dst]))
+        if kind == "ch":
+            return str(FreeCellMove(COLUMNS[src], HOMES[dst]))
+        if kind == "ec":
+            return str(FreeCellMove(CELLS[src], COLUMNS[dst]))
+        if kind == "cx":
+            return str(FreeCellMove(COLUMNS[src], CELLS[dst]))
+        if self.columns[dst]:
+            return str(FreeCellMove(COLUMNS[src], COLUMNS[dst]))  # the run that fits
+        free = self.cells.count(NONE)
+        empties = sum(1 for column in self.columns if not column)
+        implied = min(_run(self.columns[src]), move_capacity(free, empties, True))
+        return str(FreeCellMove(COLUMNS[src], COLUMNS[dst], 0 if count == implied else count))
+
+    # ----- the search ---------------------------------------------------------------------------
+    def won(self) -> bool:
+        return sum(self.homes) == 52
+
+    def estimate(self) -> int:
+        """How far from a win this position looks (smaller is nearer): cards not home, the
+        cards lying on the next card each foundation needs, cells in use, empty columns."""
+        homes = self.homes
+        cost = PER_CARD_OUT * (52 - sum(homes))
+        needed = {suit * 13 + homes[suit]: suit for suit in range(4) if homes[suit] < KING}
+        for column in self.columns:
+            if not column:
+                cost -= PER_EMPTY_COLUMN
+                continue
+            for k in range(len(column) - 1, -1, -1):
+                if column[k] in needed:
+                    cost += PER_CARD_ON_NEEDED * (len(column) - 1 - k)
+        cost += PER_CELL_USED * (4 - self.cells.count(NONE))
+        return cost
+
+    def best_first(self) -> bool:
+        """Best first on :meth:`estimate`: the nearest-looking position is expanded next. It
+        visits every reachable position in the end, like depth first, but it does not stay
+        stuck below an early mistake. On success ``steps`` is the line."""
+        start = (tuple(map(tuple, self.columns)), tuple(self.cells), tuple(self.homes))
+        parents: list[tuple[int, Step | None]] = [(-1, None)]
+        frontier: list[tuple[int, int, Any]] = [(self.estimate(), 0, start)]
+        seen = self.seen
+        while frontier:
+            _, node, (columns, cells, homes) = heapq.heappop(frontier)
+            self.counter.tick()
+            self.columns = [list(column) for column in columns]
+            self.cells = list(cells)
+            self.homes = list(homes)
+            for move in self.moves():
+                kind, src, dst, count = move
+                self.play(kind, src, dst, count)
+                undo = self.settle(kind, src)
+                if self.won():
+                    parents.append((node, move))
+                    self.steps = _line(parents, len(parents) - 1)
+                    return True
+                piles = tuple(map(tuple, self.columns))
+                key = (tuple(sorted(piles)), tuple(sorted(self.cells)))
+                if key not in seen:
+                    seen.add(key)
+                    parents.append((node, move))
+                    position = (piles, tuple(self.cells), tuple(self.homes))
+                    heapq.heappush(frontier, (self.estimate(), len(parents) - 1, position))
+                self.put_back(undo)
+                self.take_back(kind, src, dst, count)
+        return False
+
+    def settle(self, kind: str, src: int) -> list[tuple[str, int, int]]:
+        """Safe cards home after a move. Only a card going home or a card uncovered can make
+        a card safe (a card moved elsewhere was on top already, and not safe)."""
+        if kind in ("eh", "ch"):
+            return self.go_home()
+        if kind in ("cc", "cx"):
+            column = self.columns[src]
+            if column and self.safe(column[-1]):
+                return self.go_home()
+        return []
+
+    def texts(self, start: FreeCell) -> list[str]:
+        """The line found, in the engine's notation, replayed from ``start``'s position and
+        shortened: depth first wanders, so wherever one move leads from a position of the
+        line to a later one (the very same columns and cells), the moves between are dropped.
+        Deal 1's line goes from 293 moves to about 120 this way."""
+        replay = _Search(start, self.counter)
+        steps = self.steps
+        # the positions along the line: index in the line by exact key
+        keys = [replay.exact_key()]
+        for kind, src, dst, count in steps:
+            replay.play(kind, src, dst, count)
+            replay.go_home()
+            keys.append(replay.exact_key())
+        at = {key: i for i, key in enumerate(keys)}  # the last visit of each position
+        replay = _Search(start, self.counter)
+        texts: list[str] = []
+        i = 0
+        while i < len(steps):
+            best, best_move = i + 1, steps[i]
+            for kind, src, dst, count in replay.moves():
+                replay.play(kind, src, dst, count)
+                undo = replay.go_home()
+                reached = at.get(replay.exact_key(), -1)
+                if reached > best:
+                    best, best_move = reached, (kind, src, dst, count)
+                replay.put_back(undo)
+                replay.take_back(kind, src, dst, count)
+            kind, src, dst, count = best_move
+            texts.append(replay.notation(kind, src, dst, count))
+            replay.play(kind, src, dst, count)
+            replay.go_home()
+            i = best
+        return texts
+
+    def exact_key(self) -> tuple[Any, ...]:
+        """The position as it lies (columns in place, cells in place)."""
+        return (tuple(map(tuple, self.columns)), tuple(self.cells))
+
+
+def _run(column: list[int]) -> int:
+    """Cards on top of ``column`` going down by one in alternating colours."""
+    if not column:
+        return 0
+    length = 1
+    for k in range(len(column) - 1, 0, -1):
+        if not _fits(column[k], column[k - 1]):
+            break
+        length += 1
+    return length
+
+
+def _line(parents: list[tuple[int, Step | None]], node: int) -> list[Step]:
+    """The moves from the start to ``node`` of a best-first search."""
+    steps = []
+    while node > 0:
+        node, move = parents[node]
+        assert move is not None
+        steps.append(move)
+    return steps[::-1]
+
+
+def search(game: Any, counter: Counter) -> SearchOutcome:
+    """Search ``game`` (a ``FreeCell``) from its position; see the module docstring."""
+    state = _Search(game, counter)
+    if state.won():
+        return SearchOutcome(WON, [], WON)
+    state.seen.add(state.key())
+    try:
+        won = state.best_first()
+    except OutOfBudget:
+        return SearchOutcome(UNKNOWN, [], None)
+    if won:
+        return SearchOutcome(WON, state.texts(game), WON)
+    return SearchOutcome(LOST, [], None)
+
+
+def hint(game: FreeCell, nodes: int = HINT_NODES) -> FreeCellMove | None:
+    """The first move of a winning line from ``game``'s position, or None when the search
+    finds none within ``nodes`` positions (or the position cannot be won)."""
+    found = search(game, Counter(Budget(nodes=nodes, seconds=None)))
+    if found.status != WON or not found.moves:
+        return None
+    return game.parse_move(found.moves[0])
+
+
+__all__ = ["HINT_NODES", "hint", "search"]

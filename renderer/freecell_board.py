@@ -1,0 +1,66 @@
+"""FreeCell's board: the four free cells (``a``-``d``) and the four foundations (``h1``-``h4``)
+side by side on the top row, the eight columns (``1``-``8``) under them, every pile labelled
+with its notation id. Drawn by ``renderer.boards.draw_pile_board`` like the other pile games;
+this module says where FreeCell's piles go (and its title) in the pile boards' tables.
+
+>>> import engine
+>>> from renderer.boards import pile_layout
+>>> spots = pile_layout(engine.new_game("freecell", 1).view()).piles
+>>> [spots[p].slot.x < spots["h1"].slot.x for p in ("a", "d")], spots["1"].slot.x == spots["a"].slot.x
+([True, True], True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image
+
+from renderer.boards import (
+    ARRANGEMENTS,
+    TITLES,
+    PileBoardLayout,
+    Places,
+    draw_pile_board,
+    pile_layout,
+)
+
+COLUMNS = 8
+
+
+def arrange(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
+    """Cells left and foundations right on row 0; the columns on row 1."""
+    places: Places = {}
+    for k, pile in enumerate(by_kind.get("cell", [])):
+        places[pile] = (0, k)
+    foundations = by_kind.get("foundation", [])
+    for k, pile in enumerate(foundations):
+        places[pile] = (0, COLUMNS - len(foundations) + k)
+    for k, pile in enumerate(by_kind.get("tableau", [])):
+        places[pile] = (1, k)
+    return COLUMNS, places
+
+
+ARRANGEMENTS["freecell"] = arrange
+TITLES["freecell"] = "FreeCell"
+
+
+def draw_freecell(
+    view: dict[str, Any],
+    *,
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple[str, ...] = (),
+    player: str | None = None,
+) -> Image.Image:
+    """The board (French faces only: FreeCell has no other deck)."""
+    return draw_pile_board(
+        view, faces="francesi", lang=lang, clock=clock, selected=selected, targets=targets,
+        player=player,
+    )  # fmt: skip
+
+
+def freecell_layout(view: dict[str, Any]) -> PileBoardLayout:
+    """Where ``draw_freecell`` puts every pile and card."""
+    return pile_layout(view)

@@ -1,0 +1,79 @@
+"""Which function draws each game: one table, one ``register`` line per game.
+
+A drawing function takes a game's view and style keywords (``faces``, ``lang``, ``clock``,
+``selected``, ``targets``, ``player``, ``hand``, ...) and returns the board as a palette image;
+a layout function takes the view (and perhaps some of the same keywords) and returns where
+the drawing puts each pile or card. ``renderer.draw`` and ``renderer.layout`` pass each one
+only the keywords its signature names, so a game's drawing declares what it can show just by
+its parameters.
+
+>>> from renderer import registry
+>>> registry.drawing("canfield").styles >= {"faces", "lang", "selected"}
+True
+>>> registry.drawing("chess")
+Traceback (most recent call last):
+...
+ValueError: no drawing for game 'chess'
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+DrawFunction = Callable[..., Image.Image]
+LayoutFunction = Callable[..., Any]
+
+
+def _keywords(function: Callable[..., Any]) -> frozenset[str]:
+    """The keyword parameters after the view."""
+    parameters = list(inspect.signature(function).parameters.values())[1:]
+    return frozenset(
+        p.name
+        for p in parameters
+        if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Drawing:
+    """A game's drawing and layout functions, and the style keywords each one takes."""
+
+    draw_function: DrawFunction
+    layout_function: LayoutFunction
+    styles: frozenset[str]
+    layout_styles: frozenset[str]
+
+    def draw(self, view: dict[str, Any], **style: Any) -> Image.Image:
+        return self.draw_function(view, **{k: v for k, v in style.items() if k in self.styles})
+
+    def layout(self, view: dict[str, Any], **style: Any) -> Any:
+        wanted = {k: v for k, v in style.items() if k in self.layout_styles}
+        return self.layout_function(view, **wanted)
+
+
+_DRAWINGS: dict[str, Drawing] = {}
+
+
+def register(game_id: str, draw: DrawFunction, layout: LayoutFunction) -> None:
+    """Make ``draw`` and ``layout`` the drawing of ``game_id`` (once per game)."""
+    if game_id in _DRAWINGS:
+        raise ValueError(f"game {game_id!r} already has a drawing")
+    _DRAWINGS[game_id] = Drawing(draw, layout, _keywords(draw), _keywords(layout))
+
+
+def drawing(game_id: str) -> Drawing:
+    """The registered drawing of ``game_id`` (``ValueError`` when there is none)."""
+    try:
+        return _DRAWINGS[game_id]
+    except KeyError:
+        raise ValueError(f"no drawing for game {game_id!r}") from None
+
+
+def drawn_games() -> tuple[str, ...]:
+    """Every game id with a drawing, in registration order."""
+    return tuple(_DRAWINGS)
