@@ -36,7 +36,7 @@ from bot.core.sessions import iso
 from bot.features import web
 from bot.features.daily_share import share_text
 from bot.replies import Reply
-from bot.storage import OVER, AlreadyExists, Storage
+from bot.storage import ACCEPTED, OVER, PLAYING, REFUSED, AlreadyExists, Storage
 from engine import BadSetup, IllegalMove
 from engine.rng import DealRandom
 
@@ -64,11 +64,6 @@ NODE_BUDGETS: dict[str, int] = {
 MAX_CANDIDATES = 40
 #: deal numbers stay below this (readable, and inside the core's deal range)
 DEAL_RANGE = 1_000_000_000
-
-# attempt statuses
-PLAYING = "playing"
-ACCEPTED = "accepted"
-REFUSED = "refused"
 
 
 class DailyUnavailable(Exception):
