@@ -86,7 +86,7 @@ def advice(game: Game, player: str | None = None) -> Advice:
     if searched is not None:
         found = searched(game)
         if found is not None:
-            return found
+            return Advice(found)
     scorer: Callable[[Any, Any], float] = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
@@ -380,7 +380,7 @@ def _freecell_hint(game: Game) -> Any | None:
 
 #: games whose hint is the first move of the solver's winning line (games with no hidden
 #: cards); when the solver finds none in its small budget, the scorer below decides
-_FROM_SOLVER = {"freecell": _freecell_hint}
+_FROM_SOLVER: dict[str, Callable[[Game], Any | None]] = {"freecell": _freecell_hint}
 
 # each scorer reads the view of the games it is listed for
 _SCORERS: dict[str, Callable[[Any, Any], float]] = {
