@@ -70,6 +70,16 @@ class Imaginary13View(PileGameView):
     marker_cards: list[str]
 
 
+class FreeCellView(BaseView):
+    """FreeCell's piles (every card face up; no stock, so no ``stalled``)."""
+
+    deck: str
+    piles: list[PileView]
+    last_move_piles: list[str]
+    auto_home: list[str]  # the cards the last move sent home by themselves, in order
+    max_run: int  # the most cards one move may carry now
+
+
 # ----- Squadratik: El Solitario and Cartas Maestras -------------------------------------------------
 class SquadratikCardView(TypedDict):
     id: int
@@ -133,6 +143,7 @@ __all__ = [
     "CanfieldView",
     "CellView",
     "ElSolitarioView",
+    "FreeCellView",
     "Imaginary13View",
     "MaestrasView",
     "PathView",

@@ -157,7 +157,7 @@ def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]]
     None: why Pass is the only move; in the final phase, ``stop`` when the cards won can no
     longer change the player's place, else why placing more cards is worth it."""
     legal = [str(move) for move in game.legal_moves(player)]
-    view = game.view(player)
+    view: Mapping[str, Any] = game.view(player)
     if legal == ["pass"]:
         return "hint.only_pass", {"why": explain.only_pass_text(lang, view)}
     if view.get("phase") != "final" or "stop" not in legal:
@@ -223,7 +223,8 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [await core.about(ctx, session, core.private(ctx, "hint.none"))]
     if found == STUCK:
         name = core.game_name(ctx.lang, record.game_id)
-        piles = snapshot.view(None).get("piles") or []
+        view: Mapping[str, Any] = snapshot.view(None)
+        piles = view.get("piles") or []
         talon = sum(int(p.get("down", 0)) + len(p.get("cards") or []) for p in piles
                     if p.get("kind") in ("stock", "waste"))  # fmt: skip
         # with no card left to turn, the stock is not the reason: say so plainly

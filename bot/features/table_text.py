@@ -71,7 +71,7 @@ def _play_lines(
     name: str,
     player: str,
     notation: str,
-    before: dict[str, Any] | None,
+    before: Mapping[str, Any] | None,
 ) -> list[str]:
     if notation == "pass":
         return [i18n.t(lang, "tables.played_pass", player=name)]

@@ -48,7 +48,7 @@ from engine.squadratik.notation import Move, Place
 from engine.views import ElSolitarioView
 
 HAND_SIZE = 4
-_RANKS = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
+_RANKS: dict[str, int] = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
 
 
 def result_then_points(result: Result) -> tuple[int, ...]:
