@@ -16,8 +16,8 @@ key: ``{"score": "Punti", ...}``; English where one is missing), ``clock`` (text
 ``"04:12"``), ``player`` (whose board it is, named in the header: a race), ``selected`` (a pile
 id such as ``"w"`` or ``"3"``, or a hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets``
 (pile ids or path ends where it may go, ringed in green), and ``hand=True`` (Cartas Maestras: the
-private hand of ``view["viewer"]`` instead of the board). Any text may hold any script:
-characters the shipped font lacks are drawn as a visible substitute (``renderer.typeface``).
+private hand of ``view["viewer"]`` instead of the board). Any text may hold any script: it
+goes through the chain of shipped fonts of ``renderer.typeface``, never drawn as a box.
 """
 
 from __future__ import annotations
@@ -102,20 +102,17 @@ def render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
 def warm_up() -> int:
     """Build every card sprite of the pile games (both Italian styles, French, backs, empty
     piles) and their palette versions, and the pieces Squadratik cards are put together from
-    (at the board, hand and preview sizes), so no player waits for one later; returns how many.
-    The bot may call it once at start (in an executor: it takes about half a second).
+    (at the hand size and the six largest board steps), so no player waits for one later;
+    returns how many. The bot may call it once at start (in an executor: about a second).
 
     >>> warm_up()
-    277
+    441
     """
     from renderer import cards_squadratik, squadratik_boards
     from renderer.boards import warm_up_sprites
 
-    sizes = (
-        squadratik_boards.CELL - squadratik_boards.GAP,
-        squadratik_boards.HAND_CARD,
-        squadratik_boards.PREVIEW,
-    )
+    sizes = tuple(step - squadratik_boards.GAP for step in squadratik_boards.CELL_STEPS[:6])
+    sizes += (squadratik_boards.HAND_CARD,)
     return warm_up_sprites() + cards_squadratik.warm_up(sizes)
 
 
@@ -125,7 +122,15 @@ def clear_cache(sprites: bool = True) -> None:
     with _png_lock:
         _png_cache.clear()
     if sprites:
-        from renderer import cards_french, cards_italian, cards_squadratik, fonts, palette
+        from renderer import (
+            boards,
+            cards_french,
+            cards_italian,
+            cards_squadratik,
+            fonts,
+            palette,
+            squadratik_boards,
+        )
         from renderer import sprites as sprite_parts
 
         for cached in (
@@ -142,11 +147,19 @@ def clear_cache(sprites: bool = True) -> None:
         cards_squadratik.clear_cache()
         palette.clear_cache()
         sprite_parts.clear_cache()
+        fonts.clear_cache()
+        boards.pill.cache_clear()
+        squadratik_boards._slot_base.cache_clear()
 
 
 def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
-    """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping)."""
-    return registry.drawing(game_id).layout(view, **style)
+    """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping), for the
+    same ``style`` (its words, clock and player decide whether the header takes two rows)."""
+    token = fonts.use_words(style.get("words"))
+    try:
+        return registry.drawing(game_id).layout(view, **style)
+    finally:
+        fonts.reset_words(token)
 
 
 __all__ = ["MAX_WIDTH", "clear_cache", "draw", "layout", "render", "replay", "warm_up"]

@@ -12,8 +12,10 @@ type a move from the picture; the header carries the score, the move counter and
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -31,28 +33,45 @@ MARGIN = 16
 GAP = 14
 PITCH = W + GAP
 HEADER_H = 52
-LABEL_H = 26
+# Most players see a board about 400 px wide on a phone: every digit and word is drawn so that
+# its digits are at least PHONE_PX tall there. DejaVu's digits are DIGIT_INK of the font size.
+PHONE_WIDTH = 400
+PHONE_PX = 9
+DIGIT_INK = 0.729
+TEXT_PX = 26  # the smallest text on a 816-px board (Solitario, Canfield): 9.3 px at 400
 ROW_GAP = 16
-NEXT_H = 24  # Imaginary Thirteen: the "next" line under each foundation
 DOWN_STEP = 14  # vertical offset of face-down cards in a fan
 UP_STEP = 32  # vertical offset of face-up cards: leaves the rank and suit strip visible
 MIN_UP_STEP = 28
 WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
 MAX_FAN = 760  # longest column before the fan is squeezed
+STEADY_FAN = {"solitario": (7, 5), "canfield": (0, 5), "imaginary13": (0, 4)}
 
 TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
 SUITS = ("d", "h", "c", "s")
 
 
+def text_px(width: int) -> int:
+    """The smallest font size whose digits stay ``PHONE_PX`` tall once an image ``width`` px
+    wide is shown ``PHONE_WIDTH`` px wide."""
+    return max(TEXT_PX, math.ceil(PHONE_PX * width / PHONE_WIDTH / DIGIT_INK))
+
+
 @dataclass(slots=True)
 class PileBoardLayout:
-    """Where everything of a pile game goes; ``piles`` maps notation ids to spots."""
+    """Where everything of a pile game goes; ``piles`` maps notation ids to spots; ``text``
+    is the font size of every label and count."""
 
     width: int
     height: int
     piles: dict[str, PileSpot] = field(default_factory=dict)
     header: Rect = Rect(0, 0, 0, 0)
+    text: int = TEXT_PX
+
+    @property
+    def label_h(self) -> int:
+        return self.text + 8
 
 
 Places = dict[str, tuple[int, int]]
@@ -118,20 +137,43 @@ def _fan_steps(down: int, up: int, room: int) -> tuple[int, int]:
     return down_step, up_step
 
 
-def pile_layout(view: dict[str, Any]) -> PileBoardLayout:
-    """Every pile's slot, label and card rectangles for a Solitario/Canfield/Imaginary13 view."""
+def header_height(width: int, left: str, right: str, size: int) -> int:
+    """One header row when ``left`` and ``right`` fit side by side at ``size``, else two (a
+    race's player name, a long translation: nothing is cut while a row has room for it)."""
+    if text_width(left, size) + text_width(right, size, True) + 3 * MARGIN <= width:
+        return HEADER_H
+    return HEADER_H + size + 12
+
+
+def pile_layout(
+    view: dict[str, Any],
+    lang: str = "en",
+    clock: str | None = None,
+    player: str | None = None,
+) -> PileBoardLayout:
+    """Every pile's slot, label and card rectangles for a Solitario/Canfield/Imaginary13 view
+    (``clock`` and ``player`` lengthen the header, which may then take two rows)."""
+    header = _header_texts(view, lang, clock, player)
     ncols, places = _columns(view)
     width = 2 * MARGIN + ncols * PITCH - GAP
     is_i13 = view.get("game") == "imaginary13"
-    row_y = [HEADER_H + LABEL_H + 8]
-    row_y.append(row_y[0] + H + (NEXT_H if is_i13 else 0) + ROW_GAP + LABEL_H)
-    result = PileBoardLayout(width=width, height=0, header=Rect(0, 0, width, HEADER_H))
-    bottom = row_y[1] + H + 7 * DOWN_STEP + 5 * UP_STEP  # a steady minimum height
+    text = text_px(width)
+    header_h = header_height(width, *header, text)
+    label_h = text + 8
+    next_h = label_h if is_i13 else 0  # Imaginary Thirteen: "next 4" under each foundation
+    row_y = [header_h + label_h + 8]
+    row_y.append(row_y[0] + H + next_h + ROW_GAP + label_h)
+    result = PileBoardLayout(width=width, height=0, header=Rect(0, 0, width, header_h), text=text)
+    # a steady minimum height: room for the second row's usual fan (Solitario: up to 6 backs
+    # and a few faces; Canfield and Imaginary Thirteen deal no backs there), so the image
+    # keeps its size through most of a game without a band of empty cloth
+    backs, faces = STEADY_FAN.get(str(view.get("game")), (7, 5))
+    bottom = row_y[1] + H + backs * DOWN_STEP + faces * UP_STEP
     for pile in view.get("piles", []):
         row, col = places[pile["id"]]
         x, y = MARGIN + col * PITCH, row_y[row]
         slot = Rect(x, y, W, H)
-        spot = PileSpot(pile["id"], pile["kind"], slot, Rect(x, y - LABEL_H - 2, W, LABEL_H))
+        spot = PileSpot(pile["id"], pile["kind"], slot, Rect(x, y - label_h - 2, W, label_h))
         cards: list[str] = list(pile.get("cards", []))
         down = int(pile.get("down", 0))
         kind = pile["kind"]
@@ -162,7 +204,7 @@ def pile_layout(view: dict[str, Any]) -> PileBoardLayout:
             spot.cards.append(CardSpot(slot, cards[-1]))
         result.piles[pile["id"]] = spot
         bottom = max(bottom, spot.area.bottom)
-    result.height = bottom + MARGIN + (NEXT_H if is_i13 else 0)
+    result.height = bottom + MARGIN + next_h
     return result
 
 
@@ -173,9 +215,39 @@ def face_sprite(code: str, deck: str, faces: str) -> Image.Image:
     return french_card(code)
 
 
-def short_name(name: str, limit: int = 18) -> str:
-    """``name`` cut to ``limit`` characters with an ellipsis (headers and seat rows)."""
-    return name if len(name) <= limit else name[: limit - 1] + "…"
+ELLIPSIS = "…"
+
+
+def _cuttable(char: str) -> bool:
+    """Whether a text may be cut just before ``char`` (not before a combining mark, a joiner or
+    a variation selector: they belong to the character before them)."""
+    import unicodedata
+
+    code = ord(char)
+    return not (
+        unicodedata.category(char) in ("Mn", "Mc", "Me", "Cf", "Sk")
+        or 0xFE00 <= code <= 0xFE0F
+        or 0x1F3FB <= code <= 0x1F3FF
+        or 0xE0000 <= code <= 0xE01EF
+    )
+
+
+def fit_text(text: str, size: int, bold: bool, room: int) -> str:
+    """``text`` as it fits in ``room`` px at ``size``: whole, or cut by drawn width with an
+    ellipsis (never inside a character built of several code points)."""
+    if text_width(text, size, bold) <= room:
+        return text
+    cuts = [k for k in range(1, len(text)) if _cuttable(text[k])]
+    low, high = 0, len(cuts) - 1  # the longest prefix (cut at cuts[k]) that still fits
+    best = ELLIPSIS
+    while low <= high:
+        mid = (low + high) // 2
+        candidate = text[: cuts[mid]].rstrip() + ELLIPSIS
+        if text_width(candidate, size, bold) <= room:
+            best, low = candidate, mid + 1
+        else:
+            high = mid - 1
+    return best
 
 
 def _header_texts(
@@ -186,7 +258,7 @@ def _header_texts(
     title = word(f"title_{game}", lang) if f"title_{game}" in WORDS else TITLES.get(game, game)
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
-        left += f"  ·  {short_name(player)}"
+        left += f"  ·  {player}"
     score = view.get("score", 0)
     if view.get("game") == "canfield":  # dollars: -$15, $40
         score_text = f"-${-int(score)}" if int(score) < 0 else f"${score}"
@@ -201,19 +273,29 @@ def _header_texts(
 
 
 def draw_header(
-    image: Image.Image, width: int, left: str, right: str, height: int = HEADER_H
+    image: Image.Image,
+    width: int,
+    left: str,
+    right: str,
+    height: int = HEADER_H,
+    min_size: int = TEXT_PX,
 ) -> None:
-    """The dark band on top: title on the left, score/moves/clock on the right."""
+    """The dark band on top: title on the left, score/moves/clock on the right, at ``min_size``
+    px or a little more. A band of two rows (see ``header_height``) puts the numbers on the
+    second row; a title still too long for its row is shortened with an ellipsis."""
     image.paste(ink(image, theme.HEADER), (0, 0, width, height))
-    size = 24
-    while size > 14 and text_width(left, size) + text_width(right, size, True) + 40 > width:
-        size -= 2
-    paste_text(
-        image, (MARGIN, height // 2), left, size, theme.MUTED, anchor="lm", under=theme.HEADER
-    )
+    size = min_size
+    two_rows = height > HEADER_H
+    if two_rows:
+        first, second = HEADER_H // 2, HEADER_H + (height - HEADER_H) // 2 - 6
+        left = fit_text(left, size, False, width - 2 * MARGIN)
+    else:
+        first = second = height // 2
+        left = fit_text(left, size, False, width - text_width(right, size, True) - 3 * MARGIN)
+    paste_text(image, (MARGIN, first), left, size, theme.MUTED, anchor="lm", under=theme.HEADER)
     paste_text(
         image,
-        (width - MARGIN, height // 2),
+        (width - MARGIN, second),
         right,
         size,
         theme.WHITE,
@@ -223,21 +305,34 @@ def draw_header(
     )
 
 
-def draw_label(
-    image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str, extra: str = ""
-) -> None:
-    """A pile label: the id in a dark pill, bold; ``extra`` (a count) after it, lighter."""
-    pill_w = text_width(text, 20, True) + 16
-    draw.rounded_rectangle(
-        (rect.x, rect.y + 2, rect.x + pill_w, rect.bottom - 1),
-        radius=6,
-        fill=ink(image, theme.LABEL_BG),
+@lru_cache(maxsize=256)
+def pill(width: int, height: int) -> Image.Image:
+    """A label's dark rounded pill, drawn once per size (pasting it is far cheaper than
+    drawing a rounded rectangle on every board)."""
+    sprite = Image.new("RGBA", (width + 1, height), (0, 0, 0, 0))
+    ImageDraw.Draw(sprite).rounded_rectangle(
+        (0, 0, width, height - 1), radius=6, fill=(*theme.LABEL_BG, 255)
     )
+    return sprite
+
+
+def draw_label(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    rect: Rect,
+    text: str,
+    extra: str = "",
+    size: int = TEXT_PX,
+    extra_colour: tuple[int, int, int] = theme.MUTED,
+) -> None:
+    """A pile label: the id in a dark pill, bold; ``extra`` (a count, a marker) after it."""
+    pill_w = text_width(text, size, True) + 14
+    paste_sprite(image, pill(pill_w, rect.h - 3), rect.x, rect.y + 2)
     paste_text(
         image,
-        (rect.x + 8, rect.y + rect.h // 2 + 1),
+        (rect.x + 7, rect.y + rect.h // 2 + 1),
         text,
-        20,
+        size,
         theme.WHITE,
         anchor="lm",
         bold=True,
@@ -246,11 +341,12 @@ def draw_label(
     if extra:
         paste_text(
             image,
-            (rect.x + pill_w + 6, rect.y + rect.h // 2 + 1),
+            (rect.x + pill_w + 5, rect.y + rect.h // 2 + 1),
             extra,
-            18,
-            theme.MUTED,
+            size,
+            extra_colour,
             anchor="lm",
+            bold=True,
         )
 
 
@@ -269,7 +365,7 @@ def outline(
 BANNER_H = 72
 
 
-def draw_banner(image: Image.Image, text: str) -> Image.Image:
+def draw_banner(image: Image.Image, text: str, min_size: int = TEXT_PX) -> Image.Image:
     """The board with a dark band added at the bottom saying ``text`` (game over, stalled...).
 
     Added below rather than drawn across the table so it never hides a card."""
@@ -277,8 +373,9 @@ def draw_banner(image: Image.Image, text: str) -> Image.Image:
     out = new_board(width, height + BANNER_H, theme.HEADER)
     out.paste(image, (0, 0))
     size = 40
-    while size > 20 and text_width(text, size, True) > width - 2 * MARGIN:
-        size -= 4
+    while size > min_size and text_width(text, size, True) > width - 2 * MARGIN:
+        size -= 2
+    text = fit_text(text, size, True, width - 2 * MARGIN)
     paste_text(
         out,
         (width // 2, height + BANNER_H // 2),
@@ -308,14 +405,20 @@ def draw_pile_board(
 ) -> Image.Image:
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
     (a race) is named in the header."""
-    layout = pile_layout(view)
+    header = _header_texts(view, lang, clock, player)
+    layout = pile_layout(view, lang, clock, player)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *_header_texts(view, lang, clock, player))
+    draw_header(image, layout.width, *header, height=layout.header.h, min_size=layout.text)
     deck = view.get("deck", "french52")
     italian = deck == "italian40" and faces in ("napoletane", "piacentine")
     piles = {pile["id"]: pile for pile in view.get("piles", [])}
     back = card_back()
+    # Imaginary Thirteen: "next 10" under a foundation, or "→ 10" on every foundation when a
+    # translation is too long for a column at this size
+    next_word = word("next", lang)
+    if text_width(f"{next_word} 10", layout.text, True) > PITCH - 6:
+        next_word = "→"
     for pid, spot in layout.piles.items():
         pile = piles[pid]
         extra = ""
@@ -324,12 +427,14 @@ def draw_pile_board(
         ):
             count = int(pile.get("down", 0)) + len(pile.get("cards", []))
             extra = str(count)
-        draw_label(image, draw, spot.label, pid, extra)
+        colour = theme.MUTED
         mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             mark = f"+{pile.get('marker', '')}"
+            extra, colour = mark, theme.GOLD  # the step this foundation builds by
         elif spot.kind == "foundation" and view.get("base_rank"):
             mark = _value_symbol(view["base_rank"])  # Canfield: the rank every foundation starts at
+        draw_label(image, draw, spot.label, pid, extra, layout.text, colour)
         if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
             slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)
             paste_sprite(image, slot, spot.slot.x, spot.slot.y)
@@ -341,18 +446,18 @@ def draw_pile_board(
             )
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             nxt = pile.get("next")
-            text = (
-                f"+{pile.get('marker', '')}  {word('next', lang)} {_value_symbol(nxt)}"
-                if nxt is not None
-                else word("done", lang)
-            )
+            if nxt is not None:
+                text = f"{next_word} {_value_symbol(nxt)}"
+            else:
+                text = fit_text(word("done", lang), layout.text, True, PITCH - 6)
             paste_text(
                 image,
-                (spot.slot.x + W // 2, spot.slot.bottom + NEXT_H // 2 + 2),
+                (spot.slot.x + W // 2, spot.slot.bottom + (layout.text + 8) // 2 + 3),
                 text,
-                18,
+                layout.text,
                 theme.WHITE,
                 anchor="mm",
+                bold=True,
             )
     for pid in view.get("last_move_piles") or []:
         if pid in layout.piles:
@@ -364,7 +469,7 @@ def draw_pile_board(
         outline(draw, layout.piles[selected].top, theme.SELECTED, 5)
     status = view.get("outcome") or ("stalled" if view.get("stalled") else None)
     if status:
-        image = draw_banner(image, word(status, lang))
+        image = draw_banner(image, word(status, lang), layout.text)
     return image
 
 

@@ -1,9 +1,10 @@
 """Squadratik cards: square cards with 0-4 red or black balls on each side.
 
-Drawn as printed (the summary grid of side counts in the top-left corner, red and black totals
-in the bottom-right, the points in the centre of normal cards), then turned by quarter turns
-clockwise as placed: after ``r`` turns the printed side ``(0 - r) % 4`` is on top, exactly as
-``docs/views.md`` describes. Masters are gold with a crown, empty cards grey and hatched, the
+Drawn as placed: after ``r`` clockwise quarter turns the printed side ``(0 - r) % 4`` is on top,
+exactly as ``docs/views.md`` describes, and its balls are drawn there. The numbers stay upright
+whatever the rotation: each side's ball count just inside its balls, the red total in the
+bottom-left corner, the black total in the bottom-right one, the points in the centre of normal
+cards (the spec's summary grid, spread to the sides it counts so it can be drawn large). Masters are gold with a crown, empty cards grey and hatched, the
 central card dark blue with a compass star, so the kinds differ at a glance.
 
 >>> squadratik_card("normal", ("R2", "B1", "0", "R3"), 6, 1, 96).size
@@ -15,7 +16,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from renderer.fonts import font
 from renderer.sprites import SS, shrink
@@ -62,13 +63,16 @@ def placed_sides(sides: tuple[str, ...], rotation: int) -> tuple[str, ...]:
 def squadratik_card(
     kind: str, sides: tuple[str, ...], points: int, rotation: int, size: int
 ) -> Image.Image:
-    """A card ``size`` px square: ``kind`` normal/master/empty/central, printed ``sides`` N E S W."""
-    printed = _printed_card(kind, tuple(sides), points, size)
-    turns = rotation % 4
-    # placed rotation is clockwise; a transpose is an exact pixel copy (no resampling)
-    return printed.transpose(_TURNS[turns]) if turns else printed
+    """A card ``size`` px square: ``kind`` normal/master/empty/central, printed ``sides`` N E S W,
+    as it lies after ``rotation`` clockwise quarter turns.
+
+    The balls turn with the card (each placed side shows its printed side's balls), but every
+    number is drawn upright: a player reads a turned card without turning the phone, and a
+    "6" never reads as a "9"."""
+    return _placed_card(kind, placed_sides(tuple(sides), rotation), points, size)
 
 
+# the ball strip of edge k is the N strip turned so: exact pixel copies (no resampling)
 _TURNS = {
     1: Image.Transpose.ROTATE_270,
     2: Image.Transpose.ROTATE_180,
@@ -77,30 +81,27 @@ _TURNS = {
 
 
 @lru_cache(maxsize=1024)
-def _printed_card(kind: str, sides: tuple[str, ...], points: int, size: int) -> Image.Image:
-    """The card as printed, put together from cached pieces: the blank card of its kind, the
-    crown, one ball strip per side (supersampled once per count, colour and size), and the
-    numbers drawn straight at the final size (FreeType anti-aliases them)."""
+def _placed_card(kind: str, shown: tuple[str, ...], points: int, size: int) -> Image.Image:
+    """The card with ``shown`` as its placed sides N, E, S, W, put together from cached pieces:
+    the blank card of its kind, the crown, one ball strip per side (supersampled once per
+    count, colour and size), and the numbers drawn upright at the final size."""
     card = _blank(kind, size).copy()
     if kind in ("empty", "central"):
         return card
     if kind == "master":
         card.alpha_composite(_crown(size))
-    draw = ImageDraw.Draw(card)
-    if kind != "master":
-        draw.text(
-            (size / 2, size / 2),
-            str(points),
-            font=font(round(size * 0.3), bold=True),
-            fill=(40, 40, 40),
-            anchor="mm",
-        )
-    for index, side in enumerate(sides):
+    for index, side in enumerate(shown):
         strip, at = _ball_strip(side, index, size)
         if strip is not None:
             card.alpha_composite(strip, at)
-    _draw_summary(draw, size, sides)
-    _draw_totals(draw, size, sides)
+    draw = ImageDraw.Draw(card)
+    digit = font(digit_font_px(size), bold=True)
+    if kind != "master" and not crowded(size):
+        draw.text(
+            (size / 2, size * CENTRE_ROW), str(points), font=digit, fill=(70, 70, 76), anchor="mm"
+        )
+    _draw_side_counts(draw, size, shown, digit)
+    _draw_totals(draw, size, shown, digit, kind)
     return card
 
 
@@ -179,33 +180,88 @@ def warm_up(sizes: tuple[int, ...]) -> int:
 
 def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
-    for cached in (squadratik_card, _printed_card, _blank, _crown, _ball_strip):
+    for cached in (squadratik_card, _placed_card, _blank, _crown, _ball_strip):
         cached.cache_clear()
 
 
-# Sizes as shares of the card side. The balls keep to the middle 30 % of each edge so the
-# corners stay free for the summary cross (top left) and the totals (bottom right), whose
-# digits are drawn at ``DIGIT_PX`` px (about 14.5 px of ink for a digit) on any card of 88 px
-# or more: readable on a phone. Smaller cards (a very long path) scale them with the card.
-# The cross is packed as tightly as digits allow: its N digit stays left of the N balls, its
-# W digit above the W balls.
-BALL = 0.065
+# Sizes as shares of the card side. The balls keep to the middle 37 % of each edge; each
+# side's ball count stands beside its balls, clockwise of them (N left of its balls, E above,
+# S right, W below), so every corner holds one count and none is read as another's. The points
+# (normal cards) or the crown (masters) take the upper centre, the red and black totals a row
+# below. Every number is drawn at ``DIGIT_SHARE`` of the card (ink about 20 % of the card's
+# height): on the smallest card of a board up to 8 cells across, 9 px or more once the image is
+# shown 400 px wide.
+BALL = 0.08
 BALL_GAP = 0.015
-BALL_DEPTH = 0.095
-DIGIT_PX = 20
-DIGIT_SHARE = 0.15
-DIGIT_MAX_SHARE = 0.23
+BALL_DEPTH = 0.125
+BALL_SPAN = 4 * BALL + 3 * BALL_GAP  # the longest row of balls
+DIGIT_SHARE = 0.28
+COUNT_GAP = 0.03  # between a row of balls and its count
 
 
-def digit_font_px(size: int) -> float:
-    """Font size in final pixels of the corner digits on a card ``size`` px square."""
-    return max(size * DIGIT_SHARE, min(DIGIT_PX, size * DIGIT_MAX_SHARE))
+# Digits of 23 px have 16.8 px of ink: 9.3 px once a 720-px board is shown 400 px wide. Cards
+# too small for that at DIGIT_SHARE (a long path) get up to CROWDED_SHARE and drop the points
+# in the centre (the sum of the two totals) to make room.
+READABLE_PX = 23
+CROWDED_SHARE = 0.36
 
 
-def _digit_pitch(size: int) -> tuple[int, float, float]:
-    """Font size, column and row pitch of the corner digits on a card ``size`` px wide."""
-    px = round(digit_font_px(size))
-    return px, px * 0.7, px * 0.8
+def digit_font_px(size: int) -> int:
+    """Font size in final pixels of every number on a card ``size`` px square."""
+    return max(8, min(max(round(size * DIGIT_SHARE), READABLE_PX), round(size * CROWDED_SHARE)))
+
+
+def crowded(size: int) -> bool:
+    """Whether a card this small draws its numbers larger than ``DIGIT_SHARE`` (no points)."""
+    return digit_font_px(size) > size * (DIGIT_SHARE + 0.01)
+
+
+def _draw_side_counts(
+    draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: ImageFont.FreeTypeFont
+) -> None:
+    """Each placed side's ball count beside its balls, upright (a blank side: nothing)."""
+    box = digit.getbbox("8", anchor="mm")
+    half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
+    near = size * (0.5 - BALL_SPAN / 2 - COUNT_GAP)  # just before the first ball of the longest row
+    far = size * (0.5 + BALL_SPAN / 2 + COUNT_GAP)
+    depth = max(size * BALL_DEPTH, half_h + size * 0.02)
+    for index, side in enumerate(shown):
+        colour, count = side_balls(side)
+        if not count:
+            continue
+        centre = {
+            0: (near - half_w, depth),
+            1: (size - depth, near - half_h),
+            2: (far + half_w, size - depth),
+            3: (depth, far + half_h),
+        }[index]
+        draw.text(centre, str(count), font=digit, fill=ball_colour(colour), anchor="mm")
+
+
+CENTRE_ROW = 0.40  # the points, or the crown
+TOTALS_ROW = 0.64  # the red and the black total
+
+
+def _draw_totals(
+    draw: ImageDraw.ImageDraw,
+    size: int,
+    shown: tuple[str, ...],
+    digit: ImageFont.FreeTypeFont,
+    kind: str = "normal",
+) -> None:
+    """The red total and the black total side by side below the centre, the pair centred (a
+    colour the card does not show has no total)."""
+    reds = sum(n for c, n in map(side_balls, shown) if c == "R")
+    blacks = sum(n for c, n in map(side_balls, shown) if c == "B")
+    parts = [(str(n), colour) for n, colour in ((reds, BALL_RED), (blacks, BALL_BLACK)) if n]
+    widths = [digit.getlength(text) for text, _ in parts]
+    gap = size * 0.07
+    x = size / 2 - (sum(widths) + gap * (len(parts) - 1)) / 2
+    # a crowded card has no points: its totals take the centre (a master's stay below the crown)
+    y = size * (0.5 if crowded(size) and kind != "master" else TOTALS_ROW)
+    for (text, colour), width in zip(parts, widths, strict=True):
+        draw.text((x, y), text, font=digit, fill=colour, anchor="lm")
+        x += width + gap
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> None:
@@ -233,48 +289,9 @@ def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> No
         )
 
 
-def _draw_summary(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
-    """A cross in the top-left corner: the ball count of N, E, S, W in their places around a
-    grey square, bold, in the colour of the balls (grey for a blank side)."""
-    size, pitch_x, pitch_y = _digit_pitch(big)
-    x0 = y0 = big * 0.03
-    where = {0: (1, 0), 1: (2, 1), 2: (1, 2), 3: (0, 1)}
-    square = size * 0.18
-    cx, cy = x0 + 1.5 * pitch_x, y0 + 1.5 * pitch_y
-    draw.rounded_rectangle(
-        (cx - square, cy - square, cx + square, cy + square),
-        radius=square * 0.3,
-        fill=(150, 150, 150),
-    )
-    for index, side in enumerate(sides):
-        colour, count = side_balls(side)
-        col, row = where[index]
-        fill = ball_colour(colour) if count else (130, 130, 130)
-        draw.text(
-            (x0 + (col + 0.5) * pitch_x, y0 + (row + 0.5) * pitch_y),
-            str(count),
-            font=font(size, bold=True),
-            fill=fill,
-            anchor="mm",
-        )
-
-
-def _draw_totals(draw: ImageDraw.ImageDraw, big: int, sides: tuple[str, ...]) -> None:
-    """Red total above black total in the bottom-right corner, as large as the cross's digits."""
-    reds = sum(n for c, n in map(side_balls, sides) if c == "R")
-    blacks = sum(n for c, n in map(side_balls, sides) if c == "B")
-    size, _, pitch_y = _digit_pitch(big)
-    x = big * 0.97
-    for value, fill, y in (
-        (reds, BALL_RED, big * 0.972 - pitch_y * 0.95),
-        (blacks, BALL_BLACK, big * 0.972),
-    ):  # baselines
-        draw.text((x, y), str(value), font=font(size, bold=True), fill=fill, anchor="rs")
-
-
 def _draw_crown(draw: ImageDraw.ImageDraw, big: int) -> None:
-    c, w = big / 2, big * 0.34
-    top, base = big * 0.36, big * 0.62
+    c, w = big / 2, big * 0.3
+    top, base = big * 0.25, big * 0.5
     pts = [
         (c - w / 2, base),
         (c - w / 2, top + w * 0.2),

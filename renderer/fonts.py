@@ -1,8 +1,8 @@
 """Fonts and the few words drawn on boards.
 
-Text is drawn with the shipped DejaVu Sans (``renderer.typeface``: regular, and its bold face
-for ``bold=True``), never with a font of the operating system, so every machine draws the same
-pixels; characters the font lacks become a visible substitute, never an empty box.
+Text is drawn through the chain of shipped fonts of ``renderer.typeface`` (DejaVu Sans first,
+then Devanagari, Thai, CJK and emoji), never with a font of the operating system, so every
+machine draws the same pixels and no character comes out as an empty box.
 
 >>> word("score")
 'Score'
@@ -15,11 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from contextvars import ContextVar, Token
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
 from renderer import theme, typeface
 from renderer.palette import paletted
+from renderer.sprites import core_part, paste_core
 
 # The only words the renderer draws. Their translations live in the bot's catalogues
 # (``board.word.<key>``): the bot passes them in ``render(..., words={...})``, which
@@ -36,7 +38,7 @@ WORDS: dict[str, str] = {
     "empty_hand": "No cards in hand",
     "title_solitario": "Solitario", "title_canfield": "Canfield",
     "title_imaginary13": "Imaginary Thirteen", "title_squadratik": "El Solitario",
-    "title_maestras": "Cartas Maestras",
+    "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
 }  # fmt: skip
 
 _words: ContextVar[Mapping[str, str] | None] = ContextVar("board_words", default=None)
@@ -66,35 +68,74 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """Width in pixels of ``text`` drawn at ``size``."""
-    left, _, right, _ = font(size, bold).getbbox(typeface.printable(text))
-    return int(right - left)
+    """Width in pixels of the ink of ``text`` drawn at ``size``."""
+    return text_mask(text, size, bold)[0].width
 
 
 @lru_cache(maxsize=4096)
 def text_mask(
     text: str, size: int, bold: bool = False, anchor: str = "la"
 ) -> tuple[Image.Image, int, int]:
-    """The coverage mask ("L") of ``text`` drawn at ``size``, with the offset of its ink box
-    from the anchor point."""
-    text = typeface.printable(text)
-    left, top, right, bottom = font(size, bold).getbbox(text, anchor=anchor)
-    width, height = max(1, int(right - left)), max(1, int(bottom - top))
-    mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size, bold), fill=255, anchor=anchor)
-    return mask, int(left), int(top)
+    """The coverage mask ("L") of ``text`` drawn at ``size`` through the font chain
+    (``renderer.typeface``), with the offset of its ink box from the anchor point."""
+    return typeface.render(text, size, bold, anchor, None)
 
 
 @lru_cache(maxsize=4096)
 def text_sprite(
     text: str, size: int, fill: tuple[int, ...], bold: bool = False, anchor: str = "la"
 ) -> tuple[Image.Image, int, int]:
-    """``text`` rendered once as an RGBA sprite, with the offset of its ink box from the anchor
-    point (boards redraw the same labels on every move: pasting is faster than drawing)."""
-    mask, left, top = text_mask(text, size, bold, anchor)
-    sprite = Image.new("RGBA", mask.size, (*fill[:3], 255))
-    sprite.putalpha(mask)
-    return sprite, left, top
+    """``text`` rendered once as an RGBA sprite (emoji in their colours), with the offset of
+    its ink box from the anchor point (boards redraw the same labels on every move: pasting is
+    faster than drawing)."""
+    return typeface.render(text, size, bold, anchor, tuple(fill))
+
+
+# What the board being drawn wrote, for tests that check every text is large enough on a
+# phone: ``recording()`` collects (text, size, bold) of each text pasted while it is active.
+_record: ContextVar[list[tuple[str, int, bool]] | None] = ContextVar("text_record", default=None)
+
+
+def record(text: str, size: int, bold: bool) -> None:
+    log = _record.get()
+    if log is not None:
+        log.append((text, size, bold))
+
+
+class recording:  # noqa: N801 - used as a context manager, named like one
+    """``with recording() as texts:`` every text a board pastes meanwhile, as (text, size,
+    bold); drawing is unchanged (the sprites stay cached; the log is filled on each paste)."""
+
+    def __enter__(self) -> list[tuple[str, int, bool]]:
+        self.log: list[tuple[str, int, bool]] = []
+        self.token = _record.set(self.log)
+        return self.log
+
+    def __exit__(self, *exc: object) -> None:
+        _record.reset(self.token)
+
+
+_CORES: dict[tuple[int, tuple[int, ...]], tuple[Image.Image, Any, Any]] = {}
+
+
+def _paletted_core(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Any, Any]:
+    """The palette version of a text sprite as core parts for ``paste_core`` (cached per
+    sprite object, which ``text_sprite`` caches in turn)."""
+    key = (id(sprite), under)
+    known = _CORES.get(key)
+    if known is not None and known[0] is sprite:
+        return known[1], known[2]
+    converted, mask = paletted(sprite, under)
+    _, core, mask_core = core_part(0, converted, mask)
+    if len(_CORES) > 4096:
+        _CORES.clear()
+    _CORES[key] = (sprite, core, mask_core)
+    return core, mask_core
+
+
+def clear_cache() -> None:
+    """Forget the palette versions of text sprites (benchmarks measure cold starts with it)."""
+    _CORES.clear()
 
 
 def paste_text(
@@ -111,10 +152,12 @@ def paste_text(
     """Same result as ``draw_text`` (Pillow anchors), pasted from a cached sprite. On a palette
     board the glyph edges are blended over ``under``, the colour the text is drawn on."""
     sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
+    record(text, size, bold)
     at = (round(xy[0]) + left, round(xy[1]) + top)
     if image.mode == "P":
-        converted, mask = paletted(sprite, under)
-        image.paste(converted, at, mask)
+        core, mask = _paletted_core(sprite, tuple(under))
+        image.load()
+        paste_core(image, core, at[0], at[1], mask)
     else:
         image.paste(sprite, at, sprite)
 
@@ -129,5 +172,6 @@ def draw_text(
     anchor: str = "la",
     bold: bool = False,
 ) -> None:
-    """Draw ``text`` with its ``anchor`` point (Pillow anchors, e.g. ``"mm"`` = centre) at ``xy``."""
-    draw.text(xy, typeface.printable(text), font=font(size, bold), fill=fill, anchor=anchor)
+    """Draw ``text`` (DejaVu only: labels and digits) with its ``anchor`` point (Pillow
+    anchors, e.g. ``"mm"`` = centre) at ``xy``."""
+    draw.text(xy, text, font=font(size, bold), fill=fill, anchor=anchor)

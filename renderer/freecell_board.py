@@ -61,6 +61,12 @@ def draw_freecell(
     )  # fmt: skip
 
 
-def freecell_layout(view: dict[str, Any]) -> PileBoardLayout:
-    """Where ``draw_freecell`` puts every pile and card."""
-    return pile_layout(view)
+def freecell_layout(
+    view: dict[str, Any],
+    lang: str = "en",
+    clock: str | None = None,
+    player: str | None = None,
+) -> PileBoardLayout:
+    """Where ``draw_freecell`` puts every pile and card (``clock`` and ``player`` may give the
+    header a second row, as on the drawing)."""
+    return pile_layout(view, lang, clock, player)

@@ -1,5 +1,7 @@
 """``python -m renderer.gallery out/gallery``: a PNG of every game at its start, mid-game and
-end (every face style for Solitario), plus one replay GIF. ``python -m renderer.gallery
+end (every face style for Solitario), Cartas Maestras at 2, 4 and 8 seats early, late and over
+with a hand, El Solitario early and late, names in every script, one replay GIF per game, and
+each PNG again scaled to 400 px wide (``*_400.png``: what a phone shows). ``python -m renderer.gallery
 --palette`` refits the stored board palette to ``sample_sheet()``.
 
 Uses the real engines where ``engine.GAMES`` has them (playing seeded random moves, preferring
@@ -24,7 +26,7 @@ from renderer import registry, samples, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
 from renderer.cards_squadratik import squadratik_card
-from renderer.fonts import text_mask
+from renderer.fonts import text_mask, text_sprite
 from renderer.palette import PALETTE_FILE, fit_palette
 
 PLAYERS = {"maestras": ["ana", "bob", "cy"]}
@@ -120,8 +122,9 @@ def sample_sheet() -> Image.Image:
         card_back(),
         empty_slot("d"),
         empty_slot("+3"),
-        italian_slot("h", "napoletane"),
-        italian_slot("s", "piacentine"),
+    ]
+    sprites += [  # every faint suit of an empty Italian foundation
+        italian_slot(suit, style) for style in ("napoletane", "piacentine") for suit in "dhcs"
     ]
     sprites += [
         squadratik_card(k, sides, p, 0, 96)
@@ -132,11 +135,12 @@ def sample_sheet() -> Image.Image:
             ("central", ("0",) * 4, 0),
         )
     ]
-    sheet = Image.new("RGB", (110 * 8, 160 * 4 + 120), theme.TABLE)
+    rows = (len(sprites) + 7) // 8
+    sheet = Image.new("RGB", (110 * 8, 155 * rows + 170), theme.TABLE)
     for k, sprite in enumerate(sprites):
         sheet.paste(sprite, (5 + (k % 8) * 110, 5 + (k // 8) * 155), sprite)
     # text as boards draw it: each text colour on each background it appears on
-    y = 640
+    y = 155 * rows + 10
     for background, colours in (
         (theme.HEADER, (theme.MUTED, theme.WHITE, theme.LAST_MOVE)),
         (theme.LABEL_BG, (theme.WHITE, theme.GOLD, theme.MUTED, theme.LAST_MOVE)),
@@ -150,6 +154,12 @@ def sample_sheet() -> Image.Image:
             sheet.paste(colour, (x, y + 4), mask)
             x += mask.width + 8
         y += 30
+    # names through the font chain: emoji bring their own colours
+    x = 4
+    for name in ("Ana🎲", "❤️", "🇮🇹", "😀", "👍", "🎉"):
+        sprite = text_sprite(name, 24, theme.WHITE, True)[0]
+        sheet.paste(sprite, (x, y + 4), sprite)
+        x += sprite.width + 8
     return sheet
 
 
@@ -159,9 +169,78 @@ def write_palette() -> Path:
     return PALETTE_FILE
 
 
-# Player names in several scripts: accented Latin, Cyrillic, Greek, Hebrew, Chinese and an
-# emoji (the last two beyond the shipped font: drawn as the visible substitute).
+# Player names in every script the font chain draws: accented Latin, Cyrillic, Greek, Hebrew
+# (right to left), Chinese, an emoji; the eight-seat table adds Arabic, Japanese, Korean,
+# Devanagari, Thai, a flag and a 39-character name (shortened by the room in its row).
 WORLD_NAMES = ["Zoë", "José Núñez", "Жора", "Ωμέγα", "שלום", "王小明", "Ana🎲"]
+EIGHT_NAMES = [
+    "张伟", "مريم", "山田花子", "김민준", "प्रिया", "สมชาย", "🇮🇹 Luca",
+    "Bartholomew Maximilian Fitzgerald-Smyth",
+]  # fmt: skip
+
+
+def _seats_and_stages(out: Path) -> list[str]:
+    """Cartas Maestras with 2, 4 and 8 seats, early (3 moves), late (25) and over, with a
+    hand; El Solitario early and late; names of every script on the eight-seat table."""
+    written = []
+    for seats in (2, 4, 8):
+        players = EIGHT_NAMES[:seats] if seats == 8 else [f"Player {k + 1}" for k in range(seats)]
+        for stage, moves in (("early", 3), ("late", 25), ("over", 2000)):
+            game = engine.new_game("maestras", 7, players)
+            _play(game, moves, random.Random(7))
+            name = out / f"maestras_{seats}seats_{stage}.png"
+            name.write_bytes(renderer.render("maestras", game.view()))
+            written.append(f"{name} (engine)")
+            if stage == "early":
+                viewer = game.current_player or players[0]
+                name = out / f"maestras_{seats}seats_{stage}_hand.png"
+                name.write_bytes(renderer.render("maestras", game.view(viewer), hand=True))
+                written.append(f"{name} (engine)")
+    for stage, moves in (("early", 3), ("late", 30)):
+        game = engine.new_game("squadratik", 5, None)
+        _play(game, moves, random.Random(5))
+        name = out / f"squadratik_{stage}.png"
+        name.write_bytes(renderer.render("squadratik", game.view()))
+        written.append(f"{name} (engine)")
+    return written
+
+
+def most_common_share(image: Image.Image) -> float:
+    """The share of the picture taken by its most common colour (empty cloth, mostly)."""
+    rgb = image.convert("RGB")
+    counts = rgb.getcolors(rgb.width * rgb.height) or [(0, None)]
+    return max(count for count, _ in counts) / (rgb.width * rgb.height)
+
+
+def write_summary(out: Path) -> Path:
+    """``summary.txt``: each board's size and the share of its most common colour."""
+    lines = []
+    for path in sorted(out.glob("*.png")):
+        if path.stem.endswith("_400"):
+            continue
+        image = Image.open(path)
+        share = most_common_share(image)
+        lines.append(f"{path.name:40s} {image.width}x{image.height:<6d} {share:6.1%}")
+    target = out / "summary.txt"
+    target.write_text("\n".join(lines) + "\n")
+    return target
+
+
+def write_phone_sized(out: Path) -> list[str]:
+    """Every PNG of ``out`` also scaled to 400 px wide (``*_400.png``): what most players see
+    on a phone. Look at these."""
+    written = []
+    for path in sorted(out.glob("*.png")):
+        if path.stem.endswith("_400"):
+            continue
+        image = Image.open(path).convert("RGB")
+        small = image.resize(
+            (400, round(image.height * 400 / image.width)), Image.Resampling.LANCZOS
+        )
+        target = path.with_name(f"{path.stem}_400.png")
+        small.save(target)
+        written.append(str(target))
+    return written
 
 
 def _names_and_races(out: Path) -> list[str]:
@@ -252,6 +331,8 @@ def main(argv: list[str]) -> int:
                 name.write_bytes(renderer.render(game_id, view, hand=True))
                 written.append(f"{name} ({source})")
     written += _names_and_races(out)
+    if "maestras" in engine.GAMES and "squadratik" in engine.GAMES:
+        written += _seats_and_stages(out)
     for game_id in registry.drawn_games():
         if game_id in engine.GAMES:
             view, moves = engine_views(game_id)["mid"]
@@ -260,6 +341,8 @@ def main(argv: list[str]) -> int:
                 renderer.replay(game_id, view["deal"], PLAYERS.get(game_id), None, moves)
             )
             written.append(str(name))
+    written += write_phone_sized(out)
+    written.append(str(write_summary(out)))
     print("\n".join(written))
     return 0
 

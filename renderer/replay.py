@@ -20,11 +20,12 @@ FRAME_MS = 700
 LAST_FRAME_MS = 4000
 MAX_BYTES = 8 * 1024 * 1024
 # A 50-move Solitario replay should stay under 500 KB (chat uploads, phone data): about 10 KB
-# a move. Over budget the frames first lose colours (64 instead of 256: cards stay readable),
+# a move. Over budget the frames first lose colours (64, then 40 instead of 256: cards stay
+# readable),
 # then shrink a little at a time.
 BYTES_PER_MOVE = 10 * 1024
 MIN_BUDGET = 500 * 1024
-REDUCED_COLOURS = 64
+REDUCED_COLOURS = (64, 40)  # tried in turn before any shrinking (flat cards survive 40)
 
 
 def _frames(game_id: str, deal: int, players, options, moves, style) -> list[Image.Image]:
@@ -169,9 +170,12 @@ def replay(
         raise ValueError(f"unknown replay format {fmt!r}")
     frames = _same_size(frames)
     budget = min(MAX_BYTES, max(MIN_BUDGET, BYTES_PER_MOVE * (len(frames) - 1)))
+    board_frames = frames
     data = _encode(frames, 1.0)
-    if len(data) > budget:
-        frames = _fewer_colours(frames, REDUCED_COLOURS)
+    for colours in REDUCED_COLOURS:
+        if len(data) <= budget:
+            break
+        frames = _fewer_colours(board_frames, colours)  # maps board palette indices
         data = _encode(frames, 1.0)
     scale = 1.0
     for _ in range(4):

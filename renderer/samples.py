@@ -231,7 +231,7 @@ GALLERY_WORDS: dict[str, dict[str, str]] = {
         "empty_hand": "Sin cartas en la mano",
         "title_solitario": "Solitario", "title_canfield": "Canfield",
         "title_imaginary13": "Trece Imaginario", "title_squadratik": "El Solitario",
-        "title_maestras": "Cartas Maestras",
+        "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
     },
     "it": {
         "score": "Punti", "moves": "Mosse", "stock": "Tallone", "waste": "Mazzetto",
@@ -244,6 +244,6 @@ GALLERY_WORDS: dict[str, dict[str, str]] = {
         "empty_hand": "Nessuna carta in mano",
         "title_solitario": "Solitario", "title_canfield": "Canfield",
         "title_imaginary13": "Tredici Immaginario", "title_squadratik": "El Solitario",
-        "title_maestras": "Cartas Maestras",
+        "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
     },
 }  # fmt: skip

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from PIL import Image, ImageDraw
 
 from renderer import theme
@@ -39,8 +41,9 @@ def card_body(
 
 
 # (sprite id, under) -> (sprite, [(y, part, mask or None)]); the sprite is kept so its id stays
-# unique.
-Part = tuple[int, Image.Image, "Image.Image | None"]
+# unique. Parts hold Pillow's core images: a board pastes about a hundred of them, and
+# ``Image.paste``'s checks cost more than the copy itself.
+Part = tuple[int, Any, Any]
 _SPLIT: dict[tuple[int, tuple[int, ...]], tuple[Image.Image, list[Part]]] = {}
 
 
@@ -59,7 +62,7 @@ def _split(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
         sprite.mode == "RGBA"
         and sprite.getchannel("A").crop((0, edge, width, height - edge)).getextrema()[0] == 255
     ):
-        parts = [
+        pieces = [
             (0, converted.crop((0, 0, width, edge)), mask.crop((0, 0, width, edge))),
             (edge, converted.crop((0, edge, width, height - edge)), None),
             (
@@ -69,11 +72,31 @@ def _split(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
             ),
         ]
     else:
-        parts = [(0, converted, mask)]
+        pieces = [(0, converted, mask)]
+    parts = [core_part(dy, part, part_mask) for dy, part, part_mask in pieces]
     if len(_SPLIT) > 4096:
         _SPLIT.clear()
     _SPLIT[key] = (sprite, parts)
     return parts
+
+
+def core_part(dy: int, part: Image.Image, mask: Image.Image | None) -> Part:
+    """``(dy, (core image, size), core mask or None)`` of a loaded sprite part."""
+    part.load()
+    if mask is not None:
+        mask.load()
+    return dy, (part.im, part.size), (mask.im if mask is not None else None)
+
+
+def paste_core(image: Image.Image, core: Any, x: int, y: int, mask: Any = None) -> None:
+    """``image.paste`` of a prepared part (same pixels, without the per-call checks): the core
+    paste clips to the image like ``Image.paste``."""
+    part, (width, height) = core
+    box = (x, y, x + width, y + height)
+    if mask is None:
+        image.im.paste(part, box)
+    else:
+        image.im.paste(part, box, mask)
 
 
 def paste_sprite(
@@ -84,11 +107,9 @@ def paste_sprite(
     if image.mode != "P":
         image.paste(sprite, (x, y), sprite)
         return
+    image.load()
     for dy, part, mask in _split(sprite, tuple(under)):
-        if mask is None:
-            image.paste(part, (x, y + dy))
-        else:
-            image.paste(part, (x, y + dy), mask)
+        paste_core(image, part, x, y + dy, mask)
 
 
 def clear_cache() -> None:

@@ -1,50 +1,56 @@
 """Squadratik boards: El Solitario (board + hand), Cartas Maestras (public board with the seats,
 or one player's private hand).
 
-The board is a fixed window centred on the central card (the image keeps its size for the
-whole game; cards shrink only when a path reaches past the window), showing every card on the
-table plus the places where the next card of each path may go (dashed outlines labelled with the notation: ``N`` for a free side or a
-path end, ``Ne`` for turning east after an empty card). Hand cards are numbered 1-4 as in the notation (``2N``).
+Most players see the image about 400 px wide on a phone, so everything is sized for that: the
+image is ``WIDTH`` px wide and every number and word is drawn at least ``TEXT_PX`` px (9 px or
+more at 400 px). The board is framed on the cards on the table plus the places a card may go
+now (dashed outlines labelled with the notation: ``N`` for a free side or a path end, ``Ne`` for
+turning east after an empty card). The cell size is one of a few fixed steps picked by the
+frame's extent, so the scale stays put between moves and changes only when the paths no longer
+fit (or become short again). Hand cards are numbered 1-4 as in the notation (``2N``) and drawn
+at least as large as the table's cards.
 
 >>> view = {"game": "squadratik", "board": [{"x": 0, "y": 0, "path": None,
 ...          "card": {"id": 0, "kind": "central", "sides": ["0"] * 4, "rotation": 0, "points": 0}}],
 ...         "paths": {"N": None, "E": None, "S": None, "W": None}, "hand": [], "stock": 42}
 >>> squadratik_layout(view).cell_size
-132
+160
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from renderer import theme
-from renderer.boards import MARGIN, draw_header, outline, short_name
+from renderer.boards import MARGIN, draw_header, fit_text, header_height, outline
 from renderer.cards_squadratik import card_sprite, squadratik_card
 from renderer.fonts import paste_text, text_width, word
 from renderer.layout import Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
 
+WIDTH = 720
+BOARD_W = WIDTH - 2 * MARGIN
+MAX_BOARD_H = 1120  # 10 cells of 112 px: a long straight path keeps its cards large
 HEADER_H = 52
-# The board is a fixed window centred on the central card: REACH cells each way at CELL px, so
-# the image keeps one size for a whole game (a board edited in place never jumps). Random
-# playouts stay within 4 cells of the centre about 90 % of the time (5: 96 %, up to 13 seen in
-# Cartas Maestras); a path reaching further shrinks the cards, never the image.
-REACH = 4
-CELL = 136
+# Every text at least this many px: digit ink 0.73 of it, 17.5 px at 720 px wide, 9.7 px at 400.
+TEXT_PX = 24
 GAP = 4
-CELL_STEP = 4
-BOARD_SIDE = (2 * REACH + 1) * CELL
-MIN_CARD = 24
-HAND_CARD = 128
-PREVIEW = 64  # rotated previews in the private hand
-SEAT_ROW = 44
-STATUS_H = 56  # the band saying how the game ended, kept free until then
+# Cell sizes (card + GAP) the board may use, largest first: the first step the frame fits in.
+# Cards of 82 px or more (8 cells across) keep their numbers 9 px tall at 400 px wide.
+CELL_STEPS = (164, 136, 112, 96, 86, 76, 68, 60, 52, 44, 38, 32, 28)
+HAND_GAP = 16
+HAND_CARD = (BOARD_W - 3 * HAND_GAP) // 4  # 160: four hand cards across, as large as any table card
+NUMBER_H = 34  # the hand card's number pill above it
+SEAT_ROW = 50
+SEAT_HEAD_H = 36  # the column words above the seat rows
+STATUS_H = 64  # the band saying how the game ended
 EMPTY_HAND_H = 64
-MIN_WIDTH = 640
+ROTATION_LABEL_H = 34  # "r1" under each turned copy in the private hand
 DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
@@ -52,7 +58,8 @@ DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 class SquadratikLayout:
     """Where everything goes. ``cells`` maps board coordinates to card rectangles, ``slots`` maps
     a path-end notation (``"N"``, ``"N>e"``) to the place the next card would take, ``hand`` holds
-    the hand card rectangles (slot 1 first; empty on a public Cartas Maestras board)."""
+    the hand card rectangles (slot 1 first; empty on a public Cartas Maestras board),
+    ``previews[k]`` the card's three other rotations r1-r3 (private hand)."""
 
     width: int
     height: int
@@ -64,6 +71,7 @@ class SquadratikLayout:
     seats: list[Rect] = field(default_factory=list)
     board_area: Rect = Rect(0, 0, 0, 0)
     status: Rect = Rect(0, 0, 0, 0)
+    header_h: int = 52
 
 
 def path_targets(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
@@ -86,119 +94,135 @@ def path_targets(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
     return targets
 
 
-def board_reach(view: dict[str, Any]) -> int:
-    """How many cells from the centre the window must show: ``REACH``, or more when a card or
-    a place for the next card lies further out."""
-    cells = {(int(c["x"]), int(c["y"])) for c in view.get("board") or []}
-    if not view.get("is_over"):
-        cells |= set(path_targets(view).values())
-    return max([REACH] + [max(abs(x), abs(y)) for x, y in cells])
+def cell_for(span_x: int, span_y: int) -> int:
+    """The cell size for a frame ``span_x`` by ``span_y`` cells: the largest step it fits."""
+    for step in CELL_STEPS:
+        if span_x * step <= BOARD_W and span_y * step <= MAX_BOARD_H:
+            return step
+    return CELL_STEPS[-1]
 
 
-def squadratik_layout(view: dict[str, Any], hand: bool = False) -> SquadratikLayout:
-    """Geometry of the board image (or, with ``hand``, of the private Cartas Maestras hand).
-
-    The size depends only on the game and its seats, never on the position."""
+def squadratik_layout(
+    view: dict[str, Any],
+    hand: bool = False,
+    lang: str = "en",
+    clock: str | None = None,
+    player: str | None = None,
+) -> SquadratikLayout:
+    """Geometry of the board image (or, with ``hand``, of the private Cartas Maestras hand);
+    ``clock`` and ``player`` lengthen the header, which may then take two rows."""
+    header_h = header_height(WIDTH, *_header(view, lang, clock, hand, player), TEXT_PX)
     if hand:
-        return _hand_layout(view)
+        return _hand_layout(view, header_h)
     cells = {(int(c["x"]), int(c["y"])) for c in view.get("board") or []} | {(0, 0)}
     # once the game is over no slot is drawn
     targets = {} if view.get("is_over") else path_targets(view)
-    reach = board_reach(view)
-    cell = CELL
-    centre = (0, 0)
-    if reach > REACH:
-        # past the window: frame the cards' bounding box instead of the centre (a path that
-        # went far one way keeps cards as large as possible), in whole steps of CELL_STEP px
-        everything = cells | set(targets.values())
-        xs, ys = [x for x, _ in everything], [y for _, y in everything]
-        span = max(2 * REACH + 1, max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
-        cell = max(MIN_CARD + GAP, BOARD_SIDE // span // CELL_STEP * CELL_STEP)
-        centre = ((max(xs) + min(xs)) / 2, (max(ys) + min(ys)) / 2)
+    everything = cells | set(targets.values())
+    xs, ys = [x for x, _ in everything], [y for _, y in everything]
+    span_x, span_y = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+    cell = cell_for(span_x, span_y)
     card = cell - GAP
-    is_solo = view.get("game") != "maestras"
-    width = BOARD_SIDE + 2 * MARGIN
-    centre_x = width // 2
-    centre_y = HEADER_H + MARGIN + BOARD_SIDE // 2
-    layout = SquadratikLayout(width=width, height=0, cell_size=card)
-    layout.board_area = Rect(MARGIN, HEADER_H + MARGIN, BOARD_SIDE, BOARD_SIDE)
+    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h)
+    board_h = span_y * cell
+    layout.board_area = Rect(MARGIN, header_h + MARGIN, BOARD_W, board_h)
+    left = MARGIN + (BOARD_W - span_x * cell) // 2 + GAP // 2
+    top = header_h + MARGIN + GAP // 2
 
     def at(x: int, y: int) -> Rect:
-        return Rect(
-            round(centre_x + (x - centre[0]) * cell) - card // 2,
-            round(centre_y + (y - centre[1]) * cell) - card // 2,
-            card,
-            card,
-        )
+        return Rect(left + (x - min(xs)) * cell, top + (y - min(ys)) * cell, card, card)
 
     for x, y in sorted(cells, key=lambda c: (c[1], c[0])):
         layout.cells[(x, y)] = at(x, y)
     for end, (x, y) in targets.items():
         if (x, y) not in cells:
             layout.slots[end] = at(x, y)
-    y = layout.board_area.bottom + STATUS_H
-    layout.status = Rect(0, layout.board_area.bottom + 4, width, STATUS_H - 8)
-    if is_solo:
-        y += 30  # the hand title
-        n = max(4, len(view.get("hand") or []))
-        size = min(HAND_CARD, (width - 2 * MARGIN + 24) // n - 24)
-        hand_w = n * (size + 24) - 24
-        hx = (width - hand_w) // 2
-        for k in range(len(view.get("hand") or [])):
-            layout.hand.append(Rect(hx + k * (size + 24), y + 28, size, size))
-        y += 28 + HAND_CARD + MARGIN
-    else:
+    y = layout.board_area.bottom + MARGIN
+    if view.get("outcome"):
+        layout.status = Rect(0, y, WIDTH, STATUS_H)
+        y += STATUS_H + MARGIN
+    if view.get("game") != "maestras" and view.get("hand"):
+        y += TEXT_PX + 12  # the hand title
+        cards = view.get("hand") or []
+        hx = (WIDTH - (len(cards) * (HAND_CARD + HAND_GAP) - HAND_GAP)) // 2
+        for k in range(len(cards)):
+            layout.hand.append(
+                Rect(hx + k * (HAND_CARD + HAND_GAP), y + NUMBER_H, HAND_CARD, HAND_CARD)
+            )
+        y += NUMBER_H + HAND_CARD + MARGIN
+    elif view.get("game") == "maestras":
+        y += SEAT_HEAD_H
         for _ in view.get("seats") or []:
-            layout.seats.append(Rect(MARGIN, y, width - 2 * MARGIN, SEAT_ROW))
-            y += SEAT_ROW + 4
+            layout.seats.append(Rect(MARGIN, y, BOARD_W, SEAT_ROW))
+            y += SEAT_ROW + 6
         y += MARGIN
     layout.height = y
     return layout
 
 
-def _hand_layout(view: dict[str, Any]) -> SquadratikLayout:
+def _hand_layout(view: dict[str, Any], header_h: int = HEADER_H) -> SquadratikLayout:
+    """One row per hand card: its number, the card as it is held, then its three other
+    rotations r1-r3, each as large as the first (a player picks a turn by reading its numbers)."""
     cards = view.get("hand") or []
-    n = max(4, len(cards))
-    column = HAND_CARD + 32
-    width = max(MIN_WIDTH, n * column - 32 + 2 * MARGIN)
-    layout = SquadratikLayout(width=width, height=0, cell_size=HAND_CARD)
+    size = HAND_CARD
+    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=size, header_h=header_h)
     if not cards:  # one line saying so, not a big empty table
-        layout.height = HEADER_H + 2 * MARGIN + EMPTY_HAND_H
+        layout.height = header_h + 2 * MARGIN + EMPTY_HAND_H
         return layout
-    x0 = (width - (n * column - 32)) // 2
-    y = HEADER_H + MARGIN + 30
-    for k in range(len(cards)):
-        x = x0 + k * column
-        layout.hand.append(Rect(x, y, HAND_CARD, HAND_CARD))
-        # the three other rotations, small, so a player can pick r1-r3 at a glance
-        layout.previews.append(
-            [
-                Rect(
-                    x + (HAND_CARD - 2 * PREVIEW - 8) // 2 + (r - 1) % 2 * (PREVIEW + 8),
-                    y + HAND_CARD + 30 + (r - 1) // 2 * (PREVIEW + 26),
-                    PREVIEW,
-                    PREVIEW,
-                )
-                for r in (1, 2, 3)
-            ]
-        )
-    layout.height = y + HAND_CARD + 30 + 2 * (PREVIEW + 26) + MARGIN
+    y = header_h + MARGIN
+    for card in cards:
+        y += NUMBER_H
+        layout.hand.append(Rect(MARGIN, y, size, size))
+        if card.get("kind") in ("empty", "central"):
+            layout.previews.append([])  # looks the same at any rotation
+        else:
+            layout.previews.append(
+                [Rect(MARGIN + r * (size + HAND_GAP), y, size, size) for r in (1, 2, 3)]
+            )
+        y += size + ROTATION_LABEL_H + 8
+    layout.height = y + MARGIN
     return layout
 
 
+@lru_cache(maxsize=32)
+def _slot_base(width: int, height: int) -> tuple[Image.Image, Image.Image]:
+    """A free place's darker square and dashed outline, drawn once per size on the palette,
+    with the mask of the pixels drawn (the 2-px dashes reach one pixel outside the square):
+    pasting them is much cheaper than drawing about 20 short lines each time."""
+    base = new_board(width + 3, height + 3, theme.TABLE_DARK)
+    mask = Image.new("1", base.size, 0)
+    x0, y0, x1, y1 = 1, 1, width + 1, height + 1
+    dash = max(6, width // 10)
+    for target, fill, line in (
+        (base, ink(base, theme.TABLE_DARK), ink(base, theme.SLOT_LINE)),
+        (mask, 1, 1),
+    ):
+        draw = ImageDraw.Draw(target)
+        draw.rectangle((x0, y0, x1, y1), fill=fill)
+        for start in range(x0, x1, 2 * dash):
+            draw.line([(start, y0), (min(start + dash, x1), y0)], fill=line, width=2)
+            draw.line([(start, y1), (min(start + dash, x1), y1)], fill=line, width=2)
+        for start in range(y0, y1, 2 * dash):
+            draw.line([(x0, start), (x0, min(start + dash, y1))], fill=line, width=2)
+            draw.line([(x1, start), (x1, min(start + dash, y1))], fill=line, width=2)
+    return base, mask
+
+
 def _dashed_slot(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str) -> None:
-    """Where a card may go next: a dashed outline and the notation of the place."""
-    x0, y0, x1, y1 = rect.box()
-    dash = max(6, rect.w // 10)
-    line = ink(draw, theme.SLOT_LINE)
-    for start in range(x0, x1, 2 * dash):
-        draw.line([(start, y0), (min(start + dash, x1), y0)], fill=line, width=2)
-        draw.line([(start, y1), (min(start + dash, x1), y1)], fill=line, width=2)
-    for start in range(y0, y1, 2 * dash):
-        draw.line([(x0, start), (x0, min(start + dash, y1))], fill=line, width=2)
-        draw.line([(x1, start), (x1, min(start + dash, y1))], fill=line, width=2)
+    """Where a card may go next: a darker square with a dashed outline and the notation of the
+    place."""
+    base, mask = _slot_base(rect.w, rect.h)
+    image.load()
+    box = (rect.x - 1, rect.y - 1, rect.x - 1 + base.width, rect.y - 1 + base.height)
+    image.im.paste(base.im, box, mask.im)
     paste_text(
-        image, rect.centre, text, max(16, rect.w // 3), theme.LABEL_TEXT, anchor="mm", bold=True
+        image,
+        rect.centre,
+        text,
+        max(TEXT_PX, rect.w // 3),
+        theme.LABEL_TEXT,
+        anchor="mm",
+        bold=True,
+        under=theme.TABLE_DARK,
     )
 
 
@@ -215,18 +239,18 @@ def _header(
             left = f"{word('your_hand', lang)} {view.get('viewer') or ''}"
         elif view.get("phase") == "final":
             left += f"  ·  {word('final', lang)}"
-        right = f"{word('moves', lang)} {view.get('move_number', 0)}    {word('stock', lang)} {view.get('stock', 0)}"
+        right = f"{word('moves', lang)} {view.get('move_number', 0)}   {word('stock', lang)} {view.get('stock', 0)}"
     else:
         left = f"{word('title_squadratik', lang)}  ·  {word('deal', lang)} {view.get('deal', 0)}"
         if player:
-            left += f"  ·  {short_name(player)}"
+            left += f"  ·  {player}"
         right = (
-            f"{word('points', lang)} {view.get('removed_points', view.get('score', 0))}    "
-            f"{word('moves', lang)} {view.get('move_number', 0)}    "
+            f"{word('points', lang)} {view.get('removed_points', view.get('score', 0))}   "
+            f"{word('moves', lang)} {view.get('move_number', 0)}   "
             f"{word('stock', lang)} {view.get('stock', 0)}"
         )
     if clock:
-        right += f"    {clock}"
+        right += f"   {clock}"
     return left, right
 
 
@@ -242,10 +266,11 @@ def draw_squadratik(
 ) -> Image.Image:
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
-    layout = squadratik_layout(view, hand=hand)
+    header = _header(view, lang, clock, hand, player)
+    layout = squadratik_layout(view, hand, lang, clock, player)
     image = new_board(layout.width, layout.height)
     draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *_header(view, lang, clock, hand, player), height=HEADER_H)
+    draw_header(image, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
     if hand:
         _draw_private_hand(image, draw, view, layout, lang, selected)
         return image
@@ -267,7 +292,7 @@ def draw_squadratik(
     else:
         _draw_solo_hand(image, draw, view, layout, lang, selected)
     status = view.get("outcome")
-    if status:  # in the band kept for it, so the image keeps its size
+    if status and layout.status.h:
         _draw_status(image, layout.status, word(status, lang))
     return image
 
@@ -275,22 +300,24 @@ def draw_squadratik(
 def _draw_status(image: Image.Image, rect: Rect, text: str) -> None:
     image.paste(ink(image, theme.HEADER), rect.box())
     size = 36
-    while size > 18 and text_width(text, size, True) > rect.w - 2 * MARGIN:
-        size -= 4
+    while size > TEXT_PX and text_width(text, size, True) > rect.w - 2 * MARGIN:
+        size -= 2
+    text = fit_text(text, size, True, rect.w - 2 * MARGIN)
     paste_text(
         image, rect.centre, text, size, theme.LAST_MOVE, anchor="mm", bold=True, under=theme.HEADER
     )
 
 
 def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, number: int) -> None:
+    top = rect.y - NUMBER_H + 2
     draw.rounded_rectangle(
-        (rect.x, rect.y - 28, rect.x + 34, rect.y - 4), radius=6, fill=ink(draw, theme.LABEL_BG)
+        (rect.x, top, rect.x + 40, rect.y - 4), radius=6, fill=ink(draw, theme.LABEL_BG)
     )
     paste_text(
         image,
-        (rect.x + 17, rect.y - 16),
+        (rect.x + 20, (top + rect.y - 4) // 2),
         str(number),
-        20,
+        TEXT_PX,
         theme.WHITE,
         anchor="mm",
         bold=True,
@@ -301,7 +328,14 @@ def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, numb
 def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
     if layout.hand:
         first = layout.hand[0]
-        paste_text(image, (MARGIN, first.y - 44), word("hand", lang), 22, theme.MUTED, anchor="lm")
+        paste_text(
+            image,
+            (MARGIN, first.y - NUMBER_H - TEXT_PX // 2 - 8),
+            word("hand", lang),
+            TEXT_PX,
+            theme.MUTED,
+            anchor="lm",
+        )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
         _slot_number(image, draw, rect, k)
         sprite = card_sprite(card, rect.w)
@@ -314,7 +348,7 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
     if not view.get("hand"):
         paste_text(
             image,
-            (layout.width // 2, HEADER_H + MARGIN + EMPTY_HAND_H // 2),
+            (layout.width // 2, layout.header_h + MARGIN + EMPTY_HAND_H // 2),
             word("empty_hand", lang),
             26,
             theme.MUTED,
@@ -326,9 +360,7 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
         paste_sprite(image, sprite, rect.x, rect.y)
         if selected in (f"h{k}", str(k)):
             outline(draw, rect, theme.SELECTED, 5)
-        if card.get("kind") in ("empty", "central"):
-            continue  # an empty card looks the same at any rotation
-        for r, small in zip((1, 2, 3), layout.previews[k - 1], strict=True):
+        for r, small in zip((1, 2, 3), layout.previews[k - 1], strict=False):
             base = int(card.get("rotation") or 0)
             sprite = squadratik_card(
                 card.get("kind", "normal"),
@@ -340,21 +372,55 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
             paste_sprite(image, sprite, small.x, small.y)
             paste_text(
                 image,
-                (small.centre[0], small.bottom + 12),
+                (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 2),
                 f"r{r}",
-                18,
+                TEXT_PX,
                 theme.LABEL_TEXT,
                 anchor="mm",
                 bold=True,
             )
 
 
+def seat_order(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The seats as the board lists them: in turn order while the game runs, by place once it
+    is over (the winner first; equal places keep turn order)."""
+    seats = list(view.get("seats") or [])
+    results = {r["player"]: r for r in view.get("results") or []}
+    if not results:
+        return seats
+    return sorted(seats, key=lambda s: int(results.get(s.get("player"), {}).get("place") or 99))
+
+
+def _seat_columns(view: dict[str, Any], lang: str, right: int) -> list[tuple[str, str, int]]:
+    """The numbers' columns of the seat rows, right to left: (key, word, right edge). Won
+    cards and masters; the hand count only while the game runs (the hands are gone after)."""
+    keys = ["cards", "masters"] + ([] if view.get("results") else ["hand"])
+    columns = []
+    for key in keys:
+        label = word(key, lang)
+        columns.append((key, label, right))
+        right -= max(text_width(label, TEXT_PX), text_width("88", TEXT_PX, True)) + 22
+    return columns
+
+
 def _draw_seats(
     image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
 ) -> None:
+    """One row a seat: place (once over) or the turn's arrow, the name using all the room the
+    numbers leave, then hand, masters and cards in columns named once above the rows."""
     results = {r["player"]: r for r in view.get("results") or []}
     current = view.get("current_player")
-    for seat, rect in zip(view.get("seats") or [], layout.seats, strict=False):
+    if not layout.seats:
+        return
+    columns = _seat_columns(view, lang, layout.seats[0].right - 12)
+    head_y = layout.seats[0].y - SEAT_HEAD_H // 2 - 2
+    for key, label, right in columns:
+        colour = theme.GOLD if key == "masters" else theme.MUTED
+        paste_text(image, (right, head_y), label, TEXT_PX, colour, anchor="rm")
+    numbers_left = min(right for _, _, right in columns) - max(
+        text_width(label, TEXT_PX) for _, label, _ in columns
+    )
+    for seat, rect in zip(seat_order(view), layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
         background = theme.TURN_BG if is_turn else theme.LABEL_BG
@@ -366,42 +432,28 @@ def _draw_seats(
             width=3,
         )
         cy = rect.y + rect.h // 2
-        x = rect.x + 14
+        x = rect.x + 12
         if name in results:
+            place = f"#{results[name].get('place', '')}"
             paste_text(
-                image,
-                (x, cy),
-                f"#{results[name].get('place', '')}",
-                22,
-                theme.LAST_MOVE,
-                anchor="lm",
-                bold=True,
+                image, (x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
                 under=background,
-            )
-            x += 44
+            )  # fmt: skip
+            x += text_width(place, TEXT_PX, True) + 12
         elif is_turn:
             draw.polygon(
-                [(x, cy - 10), (x + 16, cy), (x, cy + 10)], fill=ink(draw, theme.LAST_MOVE)
+                [(x, cy - 11), (x + 17, cy), (x, cy + 11)], fill=ink(draw, theme.LAST_MOVE)
             )
             x += 28
-        shown = short_name(name)
-        paste_text(image, (x, cy), shown, 22, theme.WHITE, anchor="lm", bold=True, under=background)
-        # right side: hand count (backs), masters (crown), won cards
-        right = rect.right - 14
-        parts = [
-            (f"{word('cards', lang)} {seat.get('cards', 0)}", theme.WHITE),
-            (f"{word('masters', lang)} {seat.get('masters', 0)}", theme.GOLD),
-            (f"{word('hand', lang)} {seat.get('hand', 0)}", theme.MUTED),
-        ]
-        for text, colour in parts:
+        source = results.get(name) or seat
+        for key, _, right in columns:
+            value = str(seat.get("hand", 0) if key == "hand" else source.get(key, 0))
+            colour = {"masters": theme.GOLD, "hand": theme.MUTED}.get(key, theme.WHITE)
             paste_text(
-                image,
-                (right, cy),
-                text,
-                20,
-                colour,
-                anchor="rm",
-                bold=colour == theme.GOLD,
+                image, (right, cy), value, TEXT_PX, colour, anchor="rm", bold=True,
                 under=background,
-            )
-            right -= text_width(text, 20, True) + 26
+            )  # fmt: skip
+        shown = fit_text(name, TEXT_PX, True, numbers_left - x - 12)
+        paste_text(
+            image, (x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background
+        )

@@ -1,96 +1,329 @@
-"""The typeface boards are drawn with, and what happens to characters it lacks.
+"""The typefaces boards are drawn with: a chain of shipped, open-licensed fonts, so a name in
+any script people use in chats is drawn readable, never as a box or a "�".
 
-Tavolo ships DejaVu Sans (regular and bold, ``renderer/fonts/``, licence in
-``LICENSE-DejaVu.txt``): Latin with its extensions, Greek, Cyrillic, Hebrew, Arabic and many
-symbols, about 1.5 MB for both faces. No font comes from the operating system. Pillow lays text
-out with Raqm when it finds the system's FriBiDi library (right-to-left names, joined Arabic);
-without it Hebrew and Arabic letters are still drawn, one by one from left to right.
+The chain, first font that has a character wins (all under ``renderer/fonts/``, licences
+beside them, built by ``renderer.fontbuild``; nothing comes from the operating system):
 
-A character the font lacks (Chinese, Japanese, Korean, emoji, ...) would come out as an empty
-box. ``printable`` replaces each such character with ``SUBSTITUTE`` (U+FFFD, a black diamond
-with a question mark, drawn by DejaVu), and drops the invisible joiners and modifiers that only
-shape an emoji (so a family emoji is not a string of marks). A second font for CJK and emoji
-would add 10-20 MB; names in those scripts still show where they are and how long they are.
+1. DejaVu Sans (regular, bold): Latin with its extensions, Greek, Cyrillic, Hebrew, Arabic,
+   many symbols.
+2. Noto Sans Devanagari, Noto Sans Thai (regular, bold).
+3. Noto Sans CJK SC, a subset of about 10,000 common Chinese (simplified and traditional),
+   Japanese and Korean characters (regular only: bold CJK is drawn regular).
+4. Emoji from Noto Color Emoji, as 40-px colour images (``emoji40.png``): single emoji and
+   flags; a skin-tone modifier is dropped (the base emoji is drawn) and a zero-width-joiner
+   sequence is drawn as its parts.
 
->>> printable("Zoë")
-'Zoë'
->>> printable("王") == SUBSTITUTE
-True
->>> printable("👍🏽") == SUBSTITUTE   # the skin-tone modifier is dropped, not substituted
+Each run of characters in one font is laid out by Pillow with Raqm (``PIL.features.check
+("raqm")``: FriBiDi and HarfBuzz), so Hebrew and Arabic read right to left and Arabic letters
+join, Devanagari conjuncts and Thai marks are shaped. A text whose first strong character is
+right-to-left puts its runs right to left too. A character no font of the chain has (a rare
+script, a CJK character outside the subset) is left out rather than drawn as a box.
+
+>>> [run.font for run in runs("Zoë 王🎲")]
+['dejavu', 'cjk', 'emoji']
+>>> drawable("王") and not drawable("\\U0010fffd")
 True
 """
 
 from __future__ import annotations
 
+import json
 import unicodedata
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 FONT_DIR = Path(__file__).parent / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
 BOLD = FONT_DIR / "DejaVuSans-Bold.ttf"
-SUBSTITUTE = "\ufffd"
+CHAIN: dict[str, tuple[Path, Path]] = {
+    "dejavu": (REGULAR, BOLD),
+    "devanagari": (
+        FONT_DIR / "NotoSansDevanagari-Regular.ttf",
+        FONT_DIR / "NotoSansDevanagari-Bold.ttf",
+    ),
+    "thai": (FONT_DIR / "NotoSansThai-Regular.ttf", FONT_DIR / "NotoSansThai-Bold.ttf"),
+    "cjk": (FONT_DIR / "NotoSansCJKsc-Subset.otf", FONT_DIR / "NotoSansCJKsc-Subset.otf"),
+}
+EMOJI_ATLAS = FONT_DIR / "emoji40.png"
+EMOJI_INDEX = FONT_DIR / "emoji40.json"
+EMOJI_ADVANCE = 1.2  # an emoji's advance in ems
+EMOJI_SIDE = 1.05  # its drawn side in ems
+LAYOUT = ImageFont.Layout.RAQM if features.check("raqm") else ImageFont.Layout.BASIC
 
 # A code point no font maps (the last private-use one): drawing it gives the .notdef box.
 _NEVER_MAPPED = "\U0010fffd"
 _PROBE_SIZE = 24
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
+def chain_font(name: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """Font ``name`` of the chain at ``size`` px, loaded once per size."""
+    return ImageFont.truetype(str(CHAIN[name][1 if bold else 0]), size, layout_engine=LAYOUT)
+
+
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans (``bold``: DejaVu Sans Bold) at ``size`` pixels, loaded once per size."""
-    return ImageFont.truetype(str(BOLD if bold else REGULAR), size)
+    """DejaVu Sans (``bold``: DejaVu Sans Bold) at ``size`` pixels: the chain's first font,
+    the one card digits and labels in Latin are drawn with."""
+    return chain_font("dejavu", size, bold)
 
 
-@lru_cache(maxsize=1)
-def _notdef() -> tuple[tuple[int, int], bytes]:
-    mask = font(_PROBE_SIZE).getmask(_NEVER_MAPPED)
+@lru_cache(maxsize=8)
+def _notdef(name: str) -> tuple[tuple[int, int], bytes]:
+    mask = chain_font(name, _PROBE_SIZE).getmask(_NEVER_MAPPED)
     return mask.size, bytes(mask)
 
 
-@lru_cache(maxsize=8192)
-def has_glyph(char: str) -> bool:
-    """Whether the shipped font draws ``char`` (one code point) with a glyph of its own rather
-    than the .notdef box. Both faces cover the same characters.
-
-    >>> has_glyph("ж"), has_glyph("Ω"), has_glyph("字")
-    (True, True, False)
-    """
-    if unicodedata.category(char) == "Cc":
+@lru_cache(maxsize=16384)
+def covers(name: str, char: str) -> bool:
+    """Whether font ``name`` of the chain draws ``char`` (one code point) with a glyph of its
+    own rather than its .notdef box."""
+    if unicodedata.category(char) in ("Cc", "Cs"):
         return False  # control characters (a line break in a name) draw nothing
     try:
-        mask = font(_PROBE_SIZE).getmask(char)
-    except (RuntimeError, ValueError):  # a character the layout engine refuses on its own
+        mask = chain_font(name, _PROBE_SIZE).getmask(char)
+    except (RuntimeError, ValueError, OSError):  # a character the layout engine refuses
         return False
-    return (mask.size, bytes(mask)) != _notdef()
+    return (mask.size, bytes(mask)) != _notdef(name)
+
+
+@lru_cache(maxsize=1)
+def _emoji_index() -> dict[str, int]:
+    return json.loads(EMOJI_INDEX.read_text())["index"]
+
+
+@lru_cache(maxsize=1)
+def _emoji_atlas() -> tuple[Image.Image, int, int]:
+    meta = json.loads(EMOJI_INDEX.read_text())
+    atlas = Image.open(EMOJI_ATLAS)  # kept as its palette (a quarter of RGBA's memory)
+    atlas.load()
+    return atlas, int(meta["px"]), int(meta["columns"])
+
+
+def emoji_key(text: str) -> str:
+    return "-".join(f"{ord(c):x}" for c in text)
+
+
+def is_emoji(text: str) -> bool:
+    """Whether ``text`` (one emoji: a code point or a flag's two) is in the emoji images."""
+    return emoji_key(text) in _emoji_index()
+
+
+@lru_cache(maxsize=512)
+def emoji_image(text: str, side: int) -> Image.Image:
+    """The colour image of the emoji ``text``, ``side`` px square."""
+    atlas, px, columns = _emoji_atlas()
+    k = _emoji_index()[emoji_key(text)]
+    left, top = (k % columns) * px, (k // columns) * px
+    cell = atlas.crop((left, top, left + px, top + px)).convert("RGBA")
+    return cell.resize((side, side), Image.Resampling.LANCZOS) if side != px else cell
 
 
 def _is_modifier(char: str) -> bool:
-    """Invisible helpers of emoji and other scripts: variation selectors, the zero-width
-    joiner, skin-tone modifiers, tag characters, control characters. Without their base glyph
-    they mean nothing."""
+    """Invisible helpers of emoji: variation selectors, skin-tone modifiers, tag characters,
+    the zero-width joiner. Without their emoji they mean nothing."""
     code = ord(char)
     return (
         0xFE00 <= code <= 0xFE0F
         or 0x1F3FB <= code <= 0x1F3FF
         or 0xE0000 <= code <= 0xE007F
         or 0xE0100 <= code <= 0xE01EF
-        or unicodedata.category(char) in ("Cf", "Cc")
+        or code == 0x20E3
+        or code == 0x200D
     )
 
 
+def _is_mark(char: str) -> bool:
+    """A character shaped with the one before it (combining marks, vowel signs, the Indic
+    joiners): it stays in its neighbour's run."""
+    return unicodedata.category(char) in ("Mn", "Mc", "Me") or char in "\u200c\u200d"
+
+
+@lru_cache(maxsize=16384)
+def font_for(char: str) -> str | None:
+    """The first font of the chain that draws ``char``, or None."""
+    for name in CHAIN:
+        if covers(name, char):
+            return name
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """A piece of text drawn in one font (``"emoji"``: one emoji image)."""
+
+    font: str
+    text: str
+
+
 @lru_cache(maxsize=4096)
-def printable(text: str) -> str:
-    """``text`` with every character the font lacks replaced by ``SUBSTITUTE`` (emoji
-    modifiers and joiners the font lacks are dropped), so no empty box is ever drawn."""
-    if text.isascii() and text.isprintable():
-        return text
-    out = []
+def runs(text: str) -> tuple[Run, ...]:
+    """``text`` cut into runs by the font of the chain that draws them, in logical order;
+    characters nothing draws are left out."""
+    out: list[Run] = []
+    k = 0
+
+    def add(name: str, piece: str) -> None:
+        if out and out[-1].font == name and name != "emoji":
+            out[-1] = Run(name, out[-1].text + piece)
+        else:
+            out.append(Run(name, piece))
+
+    while k < len(text):
+        char = text[k]
+        pair = text[k : k + 2]
+        if len(pair) == 2 and 0x1F1E6 <= ord(char) <= 0x1F1FF and is_emoji(pair):
+            add("emoji", pair)  # a flag
+            k += 2
+            continue
+        presented = k + 1 < len(text) and text[k + 1] == "\ufe0f"
+        # past U+1F000 an emoji is shown as one by default (DejaVu's plain smileys would win
+        # otherwise); below, a symbol such as ♥ stays text unless U+FE0F asks for the emoji
+        if (presented or ord(char) >= 0x1F000) and is_emoji(char):
+            add("emoji", char)
+            k += 2 if presented else 1
+            continue
+        if _is_mark(char) and out and out[-1].font != "emoji":
+            add(out[-1].font, char)
+        elif _is_modifier(char):
+            pass
+        else:
+            name = font_for(char)
+            if name is not None:
+                add(name, char)
+            elif is_emoji(char):
+                add("emoji", char)
+        k += 1
+    return tuple(out)
+
+
+def drawable(char: str) -> bool:
+    """Whether the chain draws ``char`` (a font has it, or it is an emoji image)."""
+    return font_for(char) is not None or is_emoji(char)
+
+
+def is_rtl(text: str) -> bool:
+    """Whether the first strong character of ``text`` reads right to left."""
     for char in text:
-        if has_glyph(char):
-            out.append(char)
-        elif not _is_modifier(char):
-            out.append(SUBSTITUTE)
-    return "".join(out)
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A run placed on the line: its pen position from the line's start, on the baseline."""
+
+    run: Run
+    x: float
+    advance: float
+
+
+@lru_cache(maxsize=4096)
+def line(text: str, size: int, bold: bool) -> tuple[tuple[Placed, ...], float]:
+    """The runs of ``text`` placed left to right in visual order, and the line's advance."""
+    pieces = list(runs(text))
+    if is_rtl(text):
+        pieces.reverse()
+    placed, x = [], 0.0
+    for run in pieces:
+        if run.font == "emoji":
+            advance = size * EMOJI_ADVANCE
+        else:
+            advance = chain_font(run.font, size, bold and run.font != "cjk").getlength(run.text)
+        placed.append(Placed(run, x, advance))
+        x += advance
+    return tuple(placed), x
+
+
+def render(
+    text: str, size: int, bold: bool, anchor: str, fill: tuple[int, ...] | None
+) -> tuple[Image.Image, int, int]:
+    """``text`` drawn at ``size``: with ``fill`` an RGBA image (emoji in colour), without it
+    an "L" coverage mask (emoji as their shape); and the offset of its ink box from the anchor
+    point (Pillow anchors: ``la``, ``lm``, ``mm``, ``rm``, ``ls``, ``rs``, ``ma``)."""
+    placed, advance = line(text, size, bold)
+    primary = font(size, bold)
+    if len(placed) == 1 and placed[0].run.font == "dejavu":
+        # one DejaVu run: exactly Pillow's own layout and anchors
+        shown = placed[0].run.text
+        left, top, right, bottom = primary.getbbox(shown, anchor=anchor)
+        width, height = max(1, int(right - left)), max(1, int(bottom - top))
+        mask = Image.new("L", (width, height), 0)
+        ImageDraw.Draw(mask).text((-left, -top), shown, font=primary, fill=255, anchor=anchor)
+        return _coloured(mask, fill), int(left), int(top)
+    ascent, descent = primary.getmetrics()
+    # the line's box around its baseline: ink of every run, emoji sitting on the baseline
+    boxes = []
+    for piece in placed:
+        if piece.run.font == "emoji":
+            side = round(size * EMOJI_SIDE)
+            x0 = piece.x + (piece.advance - side) / 2
+            boxes.append((x0, -side + size * 0.18, x0 + side, size * 0.18))
+        else:
+            face = chain_font(piece.run.font, size, bold and piece.run.font != "cjk")
+            x0, y0, x1, y1 = face.getbbox(
+                piece.run.text, anchor="ls", stroke_width=_stroke(piece.run.font, size, bold)
+            )
+            boxes.append((piece.x + x0, y0, piece.x + x1, y1))
+    if not boxes:
+        return _coloured(Image.new("L", (1, 1), 0), fill), 0, 0
+    left = int(min(b[0] for b in boxes) // 1)
+    top = int(min(b[1] for b in boxes) // 1)
+    right = int(-(-max(b[2] for b in boxes) // 1))
+    bottom = int(-(-max(b[3] for b in boxes) // 1))
+    width, height = max(1, right - left), max(1, bottom - top)
+    mask = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(mask)
+    colour: list[tuple[Image.Image, tuple[int, int]]] = []
+    for piece, box in zip(placed, boxes, strict=True):
+        if piece.run.font == "emoji":
+            image = emoji_image(piece.run.text, round(size * EMOJI_SIDE))
+            at = (round(box[0]) - left, round(box[1]) - top)
+            mask.paste(255, at, image.getchannel("A"))
+            colour.append((image, at))
+        else:
+            face = chain_font(piece.run.font, size, bold and piece.run.font != "cjk")
+            stroke = _stroke(piece.run.font, size, bold)
+            draw.text(
+                (piece.x - left, -top),
+                piece.run.text,
+                font=face,
+                fill=255,
+                anchor="ls",
+                stroke_width=stroke,
+                stroke_fill=255,
+            )
+    sprite = _coloured(mask, fill)
+    if fill is not None:
+        for image, at in colour:
+            sprite.alpha_composite(image, at)
+    # the anchor point relative to the line's start on the baseline
+    horizontal = {"l": 0.0, "m": advance / 2, "r": advance}[anchor[0]]
+    vertical = {
+        "a": -ascent,
+        "t": float(top),
+        "m": (descent - ascent) / 2,
+        "s": 0.0,
+        "d": float(descent),
+        "b": float(bottom),
+    }[anchor[1]]
+    return sprite, round(left - horizontal), round(top - vertical)
+
+
+def _stroke(name: str, size: int, bold: bool) -> int:
+    """CJK has no bold face shipped: bold CJK text gets a thin outline of its own colour."""
+    return max(1, size // 28) if bold and name == "cjk" else 0
+
+
+def _coloured(mask: Image.Image, fill: tuple[int, ...] | None) -> Image.Image:
+    if fill is None:
+        return mask
+    sprite = Image.new("RGBA", mask.size, (*fill[:3], 255))
+    sprite.putalpha(mask)
+    return sprite

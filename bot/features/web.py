@@ -97,7 +97,9 @@ async def player_link(core: Service, lang: str, platform: str, player_id: str) -
     key = (platform, player_id)
     if key not in await core.store.public_players([key], ACCEPTED):
         return None
-    public_id = (await core.store.public_ids([key]))[key]
+    public_id = (await core.store.public_ids([key])).get(key)
+    if public_id is None:  # the database was busy making it: the next /stats has it
+        return None
     return i18n.t(lang, "web.link.player", url=url(core, player_path(public_id)))
 
 

@@ -188,6 +188,7 @@ BOARD_WORDS: tuple[str, ...] = (
     "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
     "final", "empty_hand",
     "title_solitario", "title_canfield", "title_imaginary13", "title_squadratik", "title_maestras",
+    "title_freecell",
 )  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.storage.base import StorageBase
+from bot.storage.errors import StorageBusy
 from bot.storage.records import SESSION_COLUMNS, SessionRecord, row_to_session
 
 Row = tuple[Any, ...]
@@ -50,20 +51,25 @@ class WebStore(StorageBase):
     # ----- public player ids and /web hide ----------------------------------------------------
     async def public_ids(self, players: Iterable[PlayerKey]) -> dict[PlayerKey, str]:
         """The public id of each player, made (and stored) for those who have none yet; two
-        processes making one at once keep the first stored."""
+        processes making one at once keep the first stored. While another process holds the
+        write lock, players without an id yet are left out (their page is linked later):
+        reading a page never waits on a write."""
         wanted = sorted(set(players))
         if not wanted:
             return {}
         found = await self._known_public_ids(wanted)
         missing = [key for key in wanted if key not in found]
         if missing:
-            async with self._transaction() as tx:
-                for platform, user_id in missing:
-                    await tx.execute(
-                        "INSERT INTO web_players (platform, user_id, public_id) VALUES (?, ?, ?) "
-                        "ON CONFLICT (platform, user_id) DO NOTHING",
-                        (platform, user_id, random_word(PUBLIC_ID_LENGTH)),
-                    )
+            try:
+                async with self._transaction() as tx:
+                    for platform, user_id in missing:
+                        await tx.execute(
+                            "INSERT INTO web_players (platform, user_id, public_id) VALUES (?, ?, ?) "
+                            "ON CONFLICT (platform, user_id) DO NOTHING",
+                            (platform, user_id, random_word(PUBLIC_ID_LENGTH)),
+                        )
+            except StorageBusy:
+                return found
             found.update(await self._known_public_ids(missing))
         return found
 

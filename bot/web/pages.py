@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -31,11 +32,13 @@ from bot.features import leaderboards, ratings, streaks
 from bot.features import web as links
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.features.leaderboards import Entry
-from bot.storage import ACTIVE, SessionRecord
+from bot.storage import ACTIVE, SessionRecord, StorageBusy
 from bot.storage.web import FORMER_PREFIX
 
 if TYPE_CHECKING:
     from bot.core.service import Service
+
+log = logging.getLogger("tavolo.web")
 
 #: rows of each game on the home page
 HOME_TOP = 5
@@ -98,6 +101,15 @@ def player_key(entry_player: str) -> tuple[str, str]:
     return platform, user
 
 
+async def settle(core: Service) -> None:
+    """Settle finished daily attempts before reading rankings (as ``/leaderboard`` does); a
+    database busy with another process's write leaves them to the next page: reading goes on."""
+    try:
+        await settle_pending(core.store)
+    except StorageBusy:
+        log.info("database busy: daily attempts settled on a later page")
+
+
 def parse_day(text: str, today: date) -> date:
     """A daily page's day: ``YYYY-MM-DD``, not after today, not before ``OLDEST_DAY``.
 
@@ -155,12 +167,12 @@ async def day_board(
     board = Board(game_id, game_name(lang, game_id), columns(lang, game_id), count=len(placed))
     for place, entry in shown:
         board.rows.append(Row(place, entry.name, leaderboards.score_cells(lang, game_id, entry),
-                              ids[player_key(entry.player)], sessions[entry.player] if over else None))  # fmt: skip
+                              ids.get(player_key(entry.player)), sessions[entry.player] if over else None))  # fmt: skip
     return board
 
 
 async def home(core: Service, lang: str, today: date) -> dict[str, Any]:
-    await settle_pending(core.store)
+    await settle(core)
     boards = []
     yesterday = today - timedelta(days=1)
     had_yesterday = set()  # games whose yesterday's page exists (a challenge was chosen)
@@ -183,7 +195,7 @@ async def daily(
     choice = await core.store.daily_choice_row(game_id, day.isoformat())
     if choice is None and day != today:
         raise NotFound(day_text)  # no challenge was ever chosen that day
-    await settle_pending(core.store)
+    await settle(core)
     board = await day_board(core, lang, game_id, day, today)
     over = day < today
     deal = int(choice[2]) if choice is not None and over else None
@@ -214,7 +226,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
     if key is None or key not in await core.store.public_players([key], ACCEPTED):
         raise NotFound(public_id)
     platform, user = key
-    await settle_pending(core.store)
+    await settle(core)
     per_game = await streaks.game_stats(core.store, platform, user)
     streak = streaks.streaks(await streaks.daily_days(core.store, platform, user), today)
     rows = await core.store.recent_result_rows(platform, user, RECENT)
@@ -286,7 +298,7 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
         key = (record.platform, user)
         if key in public:
             shown = record.names.get(user, "")
-            names.append({"name": shown, "player": ids[key]})
+            names.append({"name": shown, "player": ids.get(key)})
         elif user.startswith(FORMER_PREFIX):
             shown = i18n.t(lang, "web.former")
             names.append({"name": shown, "player": None})
@@ -359,7 +371,7 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
     if period not in PERIODS:
         raise NotFound(period)
     platform, chat_id = where
-    await settle_pending(core.store)
+    await settle(core)
     since = leaderboards.since_day(period, today)
     boards: list[Board] = []
     for game_id in ALL_GAMES:

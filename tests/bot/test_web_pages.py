@@ -327,3 +327,25 @@ async def test_the_page_cache_keeps_a_bounded_number_of_bytes():
     # ten readers at once: one build
     await asyncio.gather(*(cache.get(("page",), 60, counted) for _ in range(10)))
     assert len(builds) == 1
+
+
+async def test_pages_are_read_while_another_program_holds_the_write_lock(
+    core: Core, three, tmp_path: Path
+):
+    import sqlite3
+
+    locker = sqlite3.connect(tmp_path / "web.db", isolation_level=None)
+    try:
+        locker.execute("BEGIN IMMEDIATE")  # a backup, an operator's sqlite3: writes must wait
+        async with web_client(core) as client:
+            status, html = await page(client, f"/daily/imaginary13/{TODAY}")
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    # the ranking is there; the players' page links wait until their ids can be stored
+    assert status == 200
+    assert [row[1] for row in rows_of(html)] == ["Ana", "<script>alert(1)</script>", "Bob"]
+    assert links(html, "player") == []
+    async with web_client(core) as client:
+        _, html = await page(client, f"/daily/imaginary13/{TODAY}")
+    assert len(links(html, "player")) == 3

@@ -219,6 +219,7 @@ async def test_a_refused_race_names_the_games_in_the_way_and_the_way_out(
 SHARED_WORDS = frozenset(
     [
         "Canfield",
+        "FreeCell",
         "Cartas",
         "Maestras",
         "Solitario",

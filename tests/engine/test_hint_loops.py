@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.solvers.hints import advice, hint
+from engine.solvers.hints import Advice, advice, hint
 
 #: deals on which the one-move lookahead alone went round the stock for ever (found by
 #: following its hints on deals 1-79: 21 of them looped)
@@ -76,3 +76,13 @@ def test_a_short_plan_of_visible_moves_is_preferred_to_drawing() -> None:
     said = advice(game)
     assert str(said.move) == "12:2" or str(said.move) == "12"
     assert said.plan == 2 and not said.stuck
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_every_game_gets_advice_with_a_legal_move(game_id: str) -> None:
+    players = [f"p{n}" for n in range(engine.GAMES[game_id].min_players)]
+    game = engine.new_game(game_id, deal=3, players=players)
+    said = advice(game, game.current_player)
+    assert isinstance(said, Advice) and not said.stuck
+    assert said.move in game.legal_moves(game.current_player)
+    assert hint(game, game.current_player) == said.move
