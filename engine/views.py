@@ -45,12 +45,17 @@ class PileView(TypedDict):
     next: NotRequired[int | None]  # ... and the value they need next (None: finished)
 
 
-class PileGameView(BaseView):
-    """A game laid out in piles (``docs/views.md``)."""
+class PilesView(BaseView):
+    """A game laid out in piles (``docs/views.md``): what the pile drawing reads."""
 
     deck: str
     piles: list[PileView]
     last_move_piles: list[str]
+
+
+class PileGameView(PilesView):
+    """Solitario, Canfield and Imaginary Thirteen: piles with a stock, so a stall."""
+
     stalled: bool
 
 
@@ -70,12 +75,9 @@ class Imaginary13View(PileGameView):
     marker_cards: list[str]
 
 
-class FreeCellView(BaseView):
+class FreeCellView(PilesView):
     """FreeCell's piles (every card face up; no stock, so no ``stalled``)."""
 
-    deck: str
-    piles: list[PileView]
-    last_move_piles: list[str]
     auto_home: list[str]  # the cards the last move sent home by themselves, in order
     max_run: int  # the most cards one move may carry now
 
@@ -149,6 +151,7 @@ __all__ = [
     "PathView",
     "PileGameView",
     "PileView",
+    "PilesView",
     "PlaceView",
     "SeatView",
     "SolitarioView",

@@ -12,7 +12,7 @@ this module says where FreeCell's piles go (and its title) in the pile boards' t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
@@ -24,6 +24,9 @@ from renderer.boards import (
     draw_pile_board,
     pile_layout,
 )
+
+if TYPE_CHECKING:  # the views' shapes only: drawing needs no engine code
+    from engine.views import PilesView
 
 COLUMNS = 8
 
@@ -46,7 +49,7 @@ TITLES["freecell"] = "FreeCell"
 
 
 def draw_freecell(
-    view: dict[str, Any],
+    view: PilesView,
     *,
     lang: str = "en",
     clock: str | None = None,
@@ -62,7 +65,7 @@ def draw_freecell(
 
 
 def freecell_layout(
-    view: dict[str, Any],
+    view: PilesView,
     lang: str = "en",
     clock: str | None = None,
     player: str | None = None,
