@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot import logs
 from bot.app import open_core
 from bot.core import Core
 from bot.platforms.base import Adapter
+from bot.redact import redact
 from bot.settings import Settings
 from bot.storage import StorageError
 from bot.warmup import keep_warm
@@ -27,34 +31,9 @@ from bot.warmup import keep_warm
 log = logging.getLogger("tavolo")
 
 
-class RedactSecrets(logging.Filter):
-    """Replaces every secret value (tokens) in a log record's text by ``***``."""
-
-    def __init__(self, secrets: Sequence[str]) -> None:
-        super().__init__()
-        self.secrets = [s for s in secrets if s]
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.secrets:
-            return True
-        message = record.getMessage()
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        for secret in self.secrets:
-            message = message.replace(secret, "***")
-            if record.exc_text:
-                record.exc_text = record.exc_text.replace(secret, "***")
-        record.msg, record.args = message, None
-        return True
-
-
 def configure_logging(settings: Settings) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    handler.addFilter(RedactSecrets(settings.secrets))
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO), handlers=[handler], force=True
-    )
+    """Logging at the root: every line redacted, text or JSON (``LOG_FORMAT``)."""
+    logs.configure(settings.log_level, settings.log_format, settings.secrets)
 
 
 def _telegram() -> Adapter:
@@ -100,14 +79,19 @@ def chosen_platforms(settings: Settings, console: bool) -> list[PlatformChoice]:
     return wanted or [CONSOLE]
 
 
-async def serve(core: Core, settings: Any, adapters: Sequence[Adapter]) -> None:
+async def serve(core: Core, settings: Any, adapters: Sequence[Adapter],
+                stop: asyncio.Event | None = None) -> None:  # fmt: skip
     """Run every adapter on ``core`` until one of them ends (the console at end of input, a
-    platform that fails or closes); then stop the others and wait for them, so none is left
-    running on a closed core. A failure is raised after all have stopped."""
+    platform that fails or closes) or ``stop`` is set (SIGTERM); then stop them all and wait
+    for them (each stops taking updates, finishes what it has in hand and flushes its
+    outbox), so none is left running on a closed core. A failure is raised after all have
+    stopped."""
     tasks = [asyncio.create_task(a.run(core, settings), name=a.name) for a in adapters]
+    stopping = asyncio.ensure_future((stop or asyncio.Event()).wait())
     try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait([*tasks, stopping], return_when=asyncio.FIRST_COMPLETED)
     finally:
+        stopping.cancel()
         for adapter in adapters:
             await adapter.stop()
         results = await asyncio.gather(*tasks, return_exceptions=True)
@@ -135,22 +119,48 @@ def web_base_url(settings: Settings) -> str | None:
 
 
 async def run(settings: Settings, console: bool) -> None:
-    core = await open_core(settings.database_url, settings.default_language)
+    # The console is one person at their own terminal (pasting a line of fifty moves is
+    # fine): the rate limits guard the chat platforms only.
+    platforms = chosen_platforms(settings, console) != [CONSOLE]
+    core = await open_core(settings.database_url, settings.default_language,
+                           limits=settings.limits if platforms else None)  # fmt: skip
     core.service.web_base_url = web_base_url(settings)
+    http = None
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    # no signals on Windows or off the main thread: then SIGTERM is Python's default
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGTERM, _stop_requested, stop)
     try:
+        if settings.http_port is not None:
+            from bot.http import HttpServer
+
+            http = await HttpServer.start(core, settings.http_host, settings.http_port)
         chosen = chosen_platforms(settings, console)
         adapters = [choice.make() for choice in chosen]
         if chosen == [CONSOLE]:
-            await serve(core, settings, adapters)
+            await serve(core, settings, adapters, stop)
             return
         log.info("starting %s with %s", ", ".join(a.name for a in adapters), settings)
         warm = asyncio.create_task(keep_warm(core.store))
         try:
-            await serve(core, settings, adapters)
+            await serve(core, settings, adapters, stop)
         finally:
             warm.cancel()
     finally:
-        await core.close()
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        # the health endpoint goes last but one: a load balancer sees the bot until it is gone
+        await core.close()  # waits (bounded) for the requests in hand, then the database
+        if http is not None:
+            await http.stop()
+        if stop.is_set():
+            log.info("stopped on SIGTERM")
+
+
+def _stop_requested(stop: asyncio.Event) -> None:
+    log.info("SIGTERM: no more updates; finishing the requests in hand")
+    stop.set()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -161,15 +171,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--console", action="store_true", help="play in this terminal, ignoring any tokens"
     )
     args = parser.parse_args(argv)
-    settings = Settings.load()
+    try:
+        settings = Settings.load()
+    except ValueError as error:  # a setting that cannot be used: one line, no traceback
+        print(redact(f"tavolo: cannot start: {error}"), file=sys.stderr)
+        return 2
     configure_logging(settings)
     try:
         asyncio.run(run(settings, args.console))
     except StorageError as error:
-        print(f"tavolo: cannot start: {error}", file=sys.stderr)
+        print(redact(f"tavolo: cannot start: {error}"), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 0
+    except Exception:
+        # through the redacting log, not Python's own traceback printer: a driver's or an HTTP
+        # library's exception text may quote a URL with a token or a password in it
+        log.exception("tavolo stopped on an error")
+        return 1
     return 0
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from bot.core import Core
 from bot.core.context import Ctx
 from bot.core.dispatch import SWEEP_INTERVAL_SECONDS
+from bot.core.limits import Limits
 from bot.core.presentation import RenderFn
 from bot.core.registry import Registry
 from bot.core.service import Service
@@ -77,6 +78,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
 
     # after the daily verdict: "could it have been won?", pushed when the solver is done
     registry.solo_ended += [race_ended, daily_ended, solutions.game_ended]
+    # last: the ended game's race entry leaves memory once every hook has asked for it
+    registry.solo_ended.append(races.forget_board)
     registry.closing.append(solutions.close)
     # A race board refuses undo (and shows no Undo button) and, ranked like the daily, hints.
     registry.undo_forbidden.append(races.forbids_undo)
@@ -99,6 +102,7 @@ async def open_core(
     *,
     renderer: RenderFn | None = None,
     sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
+    limits: Limits | None = None,
 ) -> Core:
     """The bot: ``Core.create`` (see there) with every feature of :func:`wire_features`."""
     return await Core.create(
@@ -108,4 +112,5 @@ async def open_core(
         renderer=renderer,
         sweep_interval=sweep_interval,
         wiring=wire_features,
+        limits=limits,
     )

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from dotenv import dotenv_values
 
+from bot.core.limits import Limits
+from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL
 
 #: attribute name -> environment variable
@@ -34,9 +36,25 @@ _VARIABLES = {
     "discord_shard_count": "DISCORD_SHARD_COUNT",
     "discord_shard_ids": "DISCORD_SHARD_IDS",
     "web_base_url": "WEB_BASE_URL",
+    "http_host": "HTTP_HOST",
+    "http_port": "HTTP_PORT",
+    "log_format": "LOG_FORMAT",
+    "rate_user_burst": "RATE_USER_BURST",
+    "rate_user_per_minute": "RATE_USER_PER_MINUTE",
+    "rate_chat_burst": "RATE_CHAT_BURST",
+    "rate_chat_per_minute": "RATE_CHAT_PER_MINUTE",
+}
+#: the rate limit settings: attribute -> (whole number?, default)
+_RATES = {
+    "rate_user_burst": (True, 8),
+    "rate_user_per_minute": (False, 30.0),
+    "rate_chat_burst": (True, 40),
+    "rate_chat_per_minute": (False, 120.0),
 }
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
+#: URLs that may carry a password: shown with it masked
+URLS = frozenset({"database_url", "telegram_base_url", "telegram_webhook_url"})
 
 
 def shard_settings(
@@ -77,6 +95,18 @@ def shard_settings(
     return count, ids
 
 
+def _rate(variable: str, text: str, whole: bool) -> float:
+    """A rate limit setting: a number from 0 (a whole one for a burst)."""
+    try:
+        value = int(text) if whole else float(text)
+    except ValueError:
+        value = -1
+    if value < 0 or value != value or value == float("inf"):
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"{variable} must be {kind} from 0 (got {text!r})")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     """Every setting of the bot and its adapters. Empty values count as unset (None)."""
@@ -96,6 +126,17 @@ class Settings:
     #: runs (``0,1``); unset: one process, one shard. See ``shard_ids`` for the rules.
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] | None = None
+    #: the HTTP server (``/healthz``, ``/metrics``, the web pages): off unless a port is set
+    http_host: str = "127.0.0.1"
+    http_port: int | None = None
+    #: ``text`` (one readable line per record) or ``json`` (one JSON object per line)
+    log_format: str = "text"
+    #: rate limits: a user's burst, then so many requests a minute; the same for a whole chat
+    #: (a burst of 0 turns that limit off)
+    rate_user_burst: int = 8
+    rate_user_per_minute: float = 30.0
+    rate_chat_burst: int = 40
+    rate_chat_per_minute: float = 120.0
     #: the web page's public address (``https://tavolo.example``): links in replies point there
     web_base_url: str | None = None
 
@@ -105,15 +146,25 @@ class Settings:
             value = getattr(self, f.name)
             if f.name in SECRETS and value:
                 value = "***"
+            elif f.name in URLS and value:
+                value = redact(value)  # the URL stays readable, its password does not
             shown.append(f"{f.name}={value!r}")
         return f"Settings({', '.join(shown)})"
 
     __str__ = __repr__
 
     @property
+    def limits(self) -> Limits:
+        """The per-user and per-chat rate limits of the core."""
+        return Limits(self.rate_user_burst, self.rate_user_per_minute,
+                      self.rate_chat_burst, self.rate_chat_per_minute)  # fmt: skip
+
+    @property
     def secrets(self) -> list[str]:
-        """The secret values that are set (for log redaction)."""
-        return [v for name in SECRETS if (v := getattr(self, name))]
+        """The secret values that are set (for log redaction): tokens, the webhook secret and
+        the passwords inside the database URL."""
+        found = [v for name in SECRETS if (v := getattr(self, name))]
+        return found + url_secrets(self.database_url)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, str | None]) -> Settings:
@@ -127,7 +178,24 @@ class Settings:
             found["log_level"] = found["log_level"].upper()
         if "default_language" in found:
             found["default_language"] = found["default_language"].lower()
+        if "log_format" in found:
+            found["log_format"] = found["log_format"].lower()
+            if found["log_format"] not in ("text", "json"):
+                raise ValueError(f"LOG_FORMAT must be text or json (got {found['log_format']!r})")
         parsed: dict[str, object] = dict(found)
+        for attr, (whole, _default) in _RATES.items():
+            if attr in found:
+                parsed[attr] = _rate(_VARIABLES[attr], found[attr], whole)
+        for burst, per_minute in (("rate_user_burst", "rate_user_per_minute"),
+                                  ("rate_chat_burst", "rate_chat_per_minute")):  # fmt: skip
+            if parsed.get(burst, _RATES[burst][1]) and not parsed.get(per_minute, 1):
+                raise ValueError(f"{_VARIABLES[per_minute]} must be above 0 while "
+                                 f"{_VARIABLES[burst]} is set (0 turns the limit off)")  # fmt: skip
+        if "http_port" in found:
+            port = found["http_port"]
+            if not port.isdigit() or not 0 <= int(port) <= 65535:
+                raise ValueError(f"HTTP_PORT must be a port number 0-65535 (got {port!r})")
+            parsed["http_port"] = int(port)
         count, ids = shard_settings(
             found.get("discord_shard_count"), found.get("discord_shard_ids")
         )

@@ -13,7 +13,8 @@ b'\\x89PNG'
 Style keywords: ``faces`` (Solitario: ``napoletane`` (default), ``piacentine``, ``francesi``),
 ``lang`` (``en``, ``es``, ``it``), ``words`` (the board words translated by the caller, by
 key: ``{"score": "Punti", ...}``; English where one is missing), ``clock`` (text such as
-``"04:12"``), ``player`` (whose board it is, named in the header: a race), ``selected`` (a pile
+``"04:12"``), ``player`` (whose board it is, named in the header: a race), ``badge`` (a word
+the header shows too: "Daily challenge" on the ranked daily), ``selected`` (a pile
 id such as ``"w"`` or ``"3"``, or a hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets``
 (pile ids or path ends where it may go, ringed in green), and ``hand=True`` (Cartas Maestras: the
 private hand of ``view["viewer"]`` instead of the board). Any text may hold any script: it

@@ -1,7 +1,7 @@
 """FreeCell's board: the four free cells (``a``-``d``) and the four foundations (``h1``-``h4``)
 side by side on the top row, the eight columns (``1``-``8``) under them, every pile labelled
 with its notation id. Drawn by ``renderer.boards.draw_pile_board`` like the other pile games;
-this module says where FreeCell's piles go (and its title) in the pile boards' tables.
+this module says where FreeCell's piles go.
 
 >>> import engine
 >>> from renderer.boards import pile_layout
@@ -18,7 +18,6 @@ from PIL import Image
 
 from renderer.boards import (
     ARRANGEMENTS,
-    TITLES,
     PileBoardLayout,
     Places,
     draw_pile_board,
@@ -45,7 +44,6 @@ def arrange(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
 
 
 ARRANGEMENTS["freecell"] = arrange
-TITLES["freecell"] = "FreeCell"
 
 
 def draw_freecell(

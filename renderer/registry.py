@@ -1,8 +1,8 @@
 """Which function draws each game: one table, one ``register`` line per game.
 
 A drawing function takes a game's view and style keywords (``faces``, ``lang``, ``clock``,
-``selected``, ``targets``, ``player``, ``hand``, ...) and returns the board as a palette image;
-a layout function takes the view (and perhaps some of the same keywords) and returns where
+``selected``, ``targets``, ``player``, ``hand``, ``badge``, ...) and returns the board as a
+palette image; a layout function takes the view (and perhaps some of the same keywords) and returns where
 the drawing puts each pile or card. ``renderer.draw`` and ``renderer.layout`` pass each one
 only the keywords its signature names, so a game's drawing declares what it can show just by
 its parameters.
@@ -49,11 +49,32 @@ class Drawing:
     layout_styles: frozenset[str]
 
     def draw(self, view: Mapping[str, Any], **style: Any) -> Image.Image:
+        style = with_badge(style)
         return self.draw_function(view, **{k: v for k, v in style.items() if k in self.styles})
 
     def layout(self, view: Mapping[str, Any], **style: Any) -> Any:
+        style = with_badge(style)
         wanted = {k: v for k, v in style.items() if k in self.layout_styles}
         return self.layout_function(view, **wanted)
+
+
+def with_badge(style: dict[str, Any]) -> dict[str, Any]:
+    """``badge`` (a word the header must show, e.g. "Daily challenge" on the ranked daily) is
+    drawn where the header names a board's player: before the name when there is one. Every
+    header with a ``player`` slot makes room for it (two rows when needed).
+
+    >>> with_badge({"badge": "Daily challenge", "lang": "en"})
+    {'lang': 'en', 'player': 'Daily challenge'}
+    >>> with_badge({"badge": "Daily", "player": "Ana"})["player"]
+    'Daily  ·  Ana'
+    """
+    badge = style.get("badge")
+    if not badge:
+        return style
+    shown = {k: v for k, v in style.items() if k != "badge"}
+    player = style.get("player")
+    shown["player"] = f"{badge}  ·  {player}" if player else str(badge)
+    return shown
 
 
 _DRAWINGS: dict[str, Drawing] = {}

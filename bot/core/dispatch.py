@@ -29,19 +29,22 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
-from bot import i18n
+from bot import i18n, logs
 from bot.core import buttons as button_ids
 from bot.core.commands import COMMANDS, MAX_LINE, parse_line
 from bot.core.context import Ctx, utc_now
+from bot.core.limits import Limits, RateLimiter, Refused
 from bot.core.play import SoloPlay
 from bot.core.presentation import Presenter, RenderFn, game_name
 from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
+from bot.metrics import Metrics
 from bot.replies import Reply, Request
 from bot.storage import DEFAULT_DATABASE_URL, LOBBY, StaleRevision, Storage, StorageBusy
 
@@ -51,6 +54,8 @@ log = logging.getLogger("tavolo.core")
 SWEEP_INTERVAL_SECONDS = 600.0
 #: how often the background task looks at the stored deadlines (turn timers, race clocks)
 TICK_SECONDS = 5.0
+#: how long ``close`` waits for the requests in hand
+SHUTDOWN_SECONDS = 10.0
 #: fills the registry from the features; returns the feature objects by name
 Wiring = Callable[[Registry, Service], dict[str, Any]]
 
@@ -63,13 +68,22 @@ class Core:
     def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
                  renderer: RenderFn | None, wiring: Wiring) -> None:  # fmt: skip
         self.registry = Registry()
+        self.metrics = Metrics()
+        timed = timed_renderer(renderer, self.metrics.render_seconds.observe)
         self.service = Service(
-            store, default_language, clock, self.registry, Presenter(self.registry, renderer)
+            store, default_language, clock, self.registry, Presenter(self.registry, timed)
         )
         self.store = store
         self.sessions = self.service.sessions
         self.default_language = self.service.default_language
         self.clock = clock
+        self.metrics.track_live_sessions(self.sessions.live_count)
+        self.sessions.on_finished = lambda game: self.metrics.games_finished.labels(game=game).inc()
+        store.backend.on_wait = self.metrics.database_wait_seconds.observe
+        store.backend.on_error = lambda kind: self.metrics.database_errors.labels(kind=kind).inc()
+        #: platform name -> a check that says why it is not connected (None when it is);
+        #: each adapter adds its own, ``/healthz`` reads them
+        self.platform_status: dict[str, Callable[[], str | None]] = {}
         self.play = SoloPlay(self.service)
         self.play.register(self.registry)
         self.features = wiring(self.registry, self.service)
@@ -78,6 +92,11 @@ class Core:
             raise RuntimeError(f"no feature handles /{', /'.join(sorted(missing))}")
         self._sweeper: asyncio.Task[None] | None = None
         self._ticker: asyncio.Task[None] | None = None
+        #: the per-user and per-chat rate limits (None: unlimited)
+        self.limiter: RateLimiter | None = None
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
 
     @classmethod
     async def create(
@@ -89,20 +108,32 @@ class Core:
         renderer: RenderFn | None = None,
         sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
         wiring: Wiring,
+        limits: Limits | None = None,
     ) -> Core:
         """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
         sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
         no background sweep (call ``sweep()`` yourself); ``wiring`` builds the features
-        (``bot.app.wire_features``: the bot's own, as ``bot.app.open_core`` does)."""
+        (``bot.app.wire_features``: the bot's own, as ``bot.app.open_core`` does); ``limits``:
+        the per-user and per-chat rate limits (none unless given: ``python -m bot`` gives the
+        ``RATE_*`` settings)."""
         store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
         core = cls(store, default_language, clock or utc_now, renderer, wiring)
+        if limits is not None and limits.enabled:
+            core.limiter = RateLimiter(store, limits)
         if sweep_interval:
             core._sweeper = asyncio.create_task(core._every(sweep_interval, core.sweep))
             # Turn timers and race clocks are stored deadlines: this resumes them after a restart.
             core._ticker = asyncio.create_task(core._every(TICK_SECONDS, core.tick))
         return core
 
-    async def close(self) -> None:
+    async def close(self, timeout: float = SHUTDOWN_SECONDS) -> None:
+        """Stop: wait (at most ``timeout`` seconds) for the requests being handled, so a move
+        in flight is stored and answered, then stop the background work and the database."""
+        if self._in_flight:
+            try:
+                await asyncio.wait_for(self._idle.wait(), timeout)
+            except TimeoutError:
+                log.warning("closing with %d request(s) still in hand", self._in_flight)
         for task in (self._sweeper, self._ticker):
             if task is not None:
                 task.cancel()
@@ -135,12 +166,44 @@ class Core:
     async def handle_text(self, req: Request, text: str) -> list[Reply]:
         """Answer one chat line (``/cmd args``, ``/cmd@bot args`` or plain text)."""
         text = well_formed(text)
-        return await self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text))
+        return await self._measured(
+            self._command_label(text),
+            self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text)),
+        )
 
     async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
         """Answer one button press."""
         button_id = well_formed(button_id)
-        return await self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id))
+        return await self._measured(
+            "button",
+            self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id)),
+        )
+
+    def _command_label(self, text: str) -> str:
+        """The metrics label of a chat line: a known command's name, ``unknown`` for any other
+        command, ``text`` for plain text (never what was typed: labels stay few and clean)."""
+        if len(text) > MAX_LINE:
+            return "unknown"
+        command = parse_line(text).command
+        if command is None:
+            return "text"
+        return command if command in self.registry.commands else "unknown"
+
+    async def _measured(self, label: str, answering: Awaitable[list[Reply]]) -> list[Reply]:
+        """Count the request by command and outcome and time its answer (and count it in
+        hand, so ``close`` waits for it)."""
+        started = time.perf_counter()
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            replies = await answering
+        finally:
+            self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
+        self.metrics.reply_seconds.observe(time.perf_counter() - started)
+        self.metrics.commands.labels(command=label, outcome=outcome_of(replies)).inc()
+        return replies
 
     async def hand_buttons(self, req: Request, flat: bool = True) -> Reply | None:
         """The requester's private Cartas Maestras hand (image + one button per playable move),
@@ -264,6 +327,11 @@ class Core:
         the request's transaction back)."""
         ctx: Ctx | None = None
         req = well_formed_request(req)
+        logs.begin_request(req.chat_id)
+        if self.limiter is not None:
+            refused = await self.limiter.check(req)
+            if refused is not None:
+                return await self._slow_down(req, refused)
         try:
             ctx = await self._context(req)
             return button_ids.describe(await handle(ctx))
@@ -278,10 +346,23 @@ class Core:
                 self.service.private(ctx or await self._fallback_context(req), "error.internal")
             ]
 
+    async def _slow_down(self, req: Request, refused: Refused) -> list[Reply]:
+        """Over a rate limit: the notice the first time, silence after (nothing is done)."""
+        self.metrics.rate_limited.labels(scope=refused.scope).inc()
+        if not refused.notify:
+            return Silenced()
+        ctx = await self._fallback_context(req)
+        key = "error.slow_down" if refused.scope == "user" else "error.slow_down_chat"
+        return [self.service.refuse(ctx, key, name=req.user_name)]
+
     async def _context(self, req: Request) -> Ctx:
         now = self.clock()
         try:
-            await self.store.touch_player(req.platform, req.user_id, req.user_name, iso(now))
+            # not waited for: a command that only reads must not stall behind another
+            # process's write lock (a write of this request waits on its own)
+            await self.store.touch_player(
+                req.platform, req.user_id, req.user_name, iso(now), wait=False
+            )
         except StorageBusy as error:
             # a sighting is not worth refusing a request: reads (/help, boards) go on, and a
             # write of this request meets the busy database itself
@@ -360,6 +441,49 @@ class Core:
         if too_new or stale or wrong_kind or (verb.lobby_only and rec.status != LOBBY):
             return [private(ctx, "button.stale")]
         return await verb.handler(ctx, session, action)
+
+
+def timed_renderer(render: RenderFn | None, observe: Callable[[float], None]) -> RenderFn:
+    """``render`` (by default ``renderer.render``, imported on the first board) timed into
+    ``observe``, seconds per image (it runs on the render threads)."""
+
+    def timed(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+        draw = render
+        if draw is None:
+            import renderer as renderer_module  # loaded on first board: start-up stays light
+
+            draw = renderer_module.render
+        started = time.perf_counter()
+        try:
+            return draw(game_id, view, **style)
+        finally:
+            observe(time.perf_counter() - started)
+
+    return timed
+
+
+#: the outcome of a request by the key of its reply, for the metrics
+_OUTCOMES = {"error.busy": "busy", "error.internal": "error", "error.slow_down": "limited"}
+
+
+class Silenced(list[Reply]):
+    """No reply, because a rate limit silences the sender (told so once already)."""
+
+
+_OUTCOMES["error.slow_down_chat"] = "limited"
+
+
+def outcome_of(replies: list[Reply]) -> str:
+    """``ok``, ``refused`` (a bad command, an illegal move), ``busy``, ``error`` or
+    ``limited`` (a rate limit's notice, or its silence: no reply at all)."""
+    if isinstance(replies, Silenced):
+        return "limited"
+    for reply in replies:
+        if reply.key in _OUTCOMES:
+            return _OUTCOMES[reply.key]
+        if reply.refusal:
+            return "refused"
+    return "ok"
 
 
 def well_formed(text: str) -> str:

@@ -24,12 +24,14 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 import engine
+from bot import logs
 from bot.storage import (
     ACTIVE,
     ENDED,
@@ -109,11 +111,21 @@ class Sessions:
 
     def __init__(self, store: Storage) -> None:
         self.store = store
+        #: told the game id of every game that ends with a result (the metrics count them)
+        self.on_finished: Callable[[str], None] | None = None
         self._live: dict[str, Session] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        # Weak: a lock lives while a coroutine holds or waits for it (``async with`` keeps it),
+        # then goes, so a process that ran for weeks keeps no lock of a game that ended.
+        # Everyone using the session at the same moment still gets the same lock object.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def live_count(self) -> int:
+        """How many sessions this process holds in memory."""
+        return len(self._live)
 
     def lock(self, session_id: str) -> asyncio.Lock:
-        """The one lock of a session (created on first use)."""
+        """The one lock of a session (created on first use, gone once nobody holds it)."""
+        logs.bind(session_id=session_id)  # every change happens under it: name the game
         lock = self._locks.get(session_id)
         if lock is None:
             lock = self._locks[session_id] = asyncio.Lock()
@@ -121,6 +133,7 @@ class Sessions:
 
     async def get(self, session_id: str) -> Session | None:
         """The session, rebuilt from storage if it is not in memory; None if unknown."""
+        logs.bind(session_id=session_id)  # this request's later log lines name the game
         live = self._live.get(session_id)
         if live is not None:
             # Another process may have moved on: the copy in memory is checked against the
@@ -232,6 +245,7 @@ class Sessions:
             last_active_at=now,
         )
         session = Session(record, game)
+        logs.bind(session_id=record.id)
         if game.is_over:
             # Some deals are dead from the start (over at move 0): stored finished at once, or
             # the player could neither play it nor resign it nor start another game here. The
@@ -242,6 +256,7 @@ class Sessions:
             await self.store.finish_session(
                 record, results_of(session, datetime.fromisoformat(now))
             )
+            self._finished(record)
             return session
         await self.store.insert_session(record)
         self._live[record.id] = session
@@ -343,7 +358,13 @@ class Sessions:
             session.record.status, session.record.outcome = ACTIVE, None
             raise
         session.stored_revision = session.record.revision
+        if results:
+            self._finished(session.record)
         return notation
+
+    def _finished(self, record: SessionRecord) -> None:
+        if self.on_finished is not None:
+            self.on_finished(record.game_id)
 
     async def undo(self, session: Session, now: str) -> str:
         """Take back the last move (raises ``engine.IllegalMove("nothing_to_undo")``)."""
@@ -397,6 +418,7 @@ class Sessions:
             session.record.last_active_at = iso(moment)
         await self._stored(session, self.store.finish_session(
             session.record, results_of(session, moment), session.stored_revision))  # fmt: skip
+        self._finished(session.record)
         self._live.pop(session.id, None)
 
     async def end_without_result(self, session: Session, now: str) -> None:

@@ -185,13 +185,14 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     session = await core.game_for_move(ctx, game_id=game_id)
     if session is None or session.game is None:
         return [await core.no_game(ctx, game_id)]
+    # with several games open, every answer says of which game it is
     if session.record.ranked:
-        return [core.refuse(ctx, "hint.ranked")]
+        return [await core.about(ctx, session, core.refuse(ctx, "hint.ranked"))]
     if not session.game.info.hints:
         return [core.refuse(ctx, "hint.unavailable")]
     for forbidden in core.registry.hint_forbidden:
         if await forbidden(session):
-            return [core.refuse(ctx, "hint.race")]
+            return [await core.about(ctx, session, core.refuse(ctx, "hint.race"))]
     async with core.sessions.lock(session.id):
         game = session.game
         if game is None or game.is_over or not session.is_active:
@@ -202,6 +203,8 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             ]
         moves = list(game.moves)
         record = session.record
+        # the hint names this game: the move it suggests, typed next, must go to it too
+        await core.focus_on(ctx, session)
         if session.is_table:
             # Cartas Maestras: why only Pass; in the final phase, whether to stop
             said = table_hint(ctx.lang, game, ctx.user)
@@ -209,7 +212,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
                 key, params = said
                 if "tied" in params:  # seat ids to the names players read
                     params["tied"] = ", ".join(session.name_of(p) for p in params["tied"])
-                return [core.private(ctx, key, **params)]
+                return [await core.about(ctx, session, core.private(ctx, key, **params))]
     loop = asyncio.get_running_loop()
     rebuild = functools.partial(engine.replay, record.game_id, record.deal, list(record.players),
                                 dict(record.options), moves)  # fmt: skip

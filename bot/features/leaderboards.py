@@ -94,6 +94,21 @@ def rank(game_id: str, entries: Sequence[Entry]) -> list[tuple[int, Entry]]:
     return placed
 
 
+def choice_word(lang: str, word: str) -> str | None:
+    """The period or scope a lower-case word names, in English or the chat's language.
+
+    >>> choice_word("it", "settimana"), choice_word("es", "aquí"), choice_word("es", "week")
+    ('week', 'here', 'week')
+    >>> choice_word("en", "settimana") is None
+    True
+    """
+    for choice in (*PERIODS, *SCOPES):
+        spellings = {choice, *(w.strip() for w in i18n.t(lang, f"lb.words.{choice}").split(","))}
+        if word in spellings:
+            return choice
+    return None
+
+
 def since_day(period: str, today: date) -> str:
     """The first UTC day of a window ("" = from the beginning).
 
@@ -208,14 +223,16 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     period, scope = "today", "here"
     for word in args:
         lowered = word.lower()
-        if lowered in PERIODS:
-            period = lowered
-        elif lowered in SCOPES:
-            scope = lowered
+        meant = choice_word(ctx.lang, lowered)
+        if meant in PERIODS:
+            period = meant
+        elif meant in SCOPES:
+            scope = meant
         elif game_id_of(lowered) is not None:
             games = [game_id_of(lowered)]  # type: ignore[list-item]
         else:
-            return [core.refuse(ctx, "leaderboard.usage")]
+            usage = i18n.t(ctx.lang, "leaderboard.usage")
+            return [core.refuse(ctx, "leaderboard.unknown_word", word=word[:32], usage=usage)]
     await settle_pending(core.store)
     lang, platform = ctx.lang, ctx.req.platform
     today = ctx.now.date()

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -61,6 +62,8 @@ GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
 JOIN_WINDOW = timedelta(seconds=60)
+#: race entries remembered by session id (a lookup past them is one indexed read)
+ENTRY_CACHE_SIZE = 4096
 DEFAULT_MINUTES = 10
 MAX_MINUTES = 120
 MIN_RACERS, MAX_RACERS = 2, 8
@@ -161,7 +164,8 @@ class Races:
         self.core = core
         self.tables = tables
         tables.race_running_in = self.running_in_chat
-        self._entry_cache: dict[str, tuple[str, int] | None] = {}
+        # bounded: every solo board asks once; the recent ones are the ones asked again
+        self._entry_cache: OrderedDict[str, tuple[str, int] | None] = OrderedDict()
         #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
         self.pick_deal: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
 
@@ -180,12 +184,24 @@ class Races:
     async def entry_of(self, session_id: str) -> tuple[str, int] | None:
         """(race id, round) of a racer's board session, None for any other session."""
         if session_id in self._entry_cache:
+            self._entry_cache.move_to_end(session_id)
             return self._entry_cache[session_id]
         found = await self.store.race_entry_of(session_id)
         # A board is linked to its race when it is created, never later: "not a race board"
         # can be remembered too, so solo games pay one query, not one per board drawn.
-        self._entry_cache[session_id] = found
+        self._remember_entry(session_id, found)
         return found
+
+    async def forget_board(self, ctx: object, session: Session, how: str) -> list[Reply]:
+        """A solo game ended: its race entry is never asked again (the last end hook)."""
+        self._entry_cache.pop(session.id, None)
+        return []
+
+    def _remember_entry(self, session_id: str, entry: tuple[str, int] | None) -> None:
+        self._entry_cache[session_id] = entry
+        self._entry_cache.move_to_end(session_id)
+        while len(self._entry_cache) > ENTRY_CACHE_SIZE:
+            self._entry_cache.popitem(last=False)
 
     async def game_kind(self, session: Session, player: str) -> str | None:
         """A racer's board and a race's lobby are the player's "race" (``bot.core.focus``)."""
@@ -335,7 +351,7 @@ class Races:
         rec.revision += 1
         rec.last_active_at = iso(ctx.now)
         for _player, board in boards:
-            self._entry_cache[board.id] = (lobby.id, round_number)
+            self._remember_entry(board.id, (lobby.id, round_number))
         await self.store.start_race_round(lobby.id, round_number, deadline, iso(ctx.now),
                                           [(player, board.id) for player, board in boards])  # fmt: skip
         await core.sessions.save(lobby)

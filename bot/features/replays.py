@@ -30,6 +30,8 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from babel.lists import format_list
+
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.features import daily
@@ -128,6 +130,13 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "gam
     return data
 
 
+def solvable_games(lang: str) -> str:
+    """The games ``/replay solution`` knows, in the chat's language: "Solitario, Canfield,
+    Trece Imaginario o FreeCell" (from the games' facts, so a new solvable game is named)."""
+    ids = [g for g in ALL_GAMES if g in solutions_module.GAMES]
+    return format_list([i18n.game_name(lang, g) for g in ids], style="or", locale=lang)
+
+
 async def solution_command(
     core: Service, races: Races, solutions: Solutions, ctx: Ctx
 ) -> list[Reply]:
@@ -142,7 +151,7 @@ async def solution_command(
         ):
             latest = rec
     if latest is None:
-        return [core.refuse(ctx, "replay.solution_none")]
+        return [core.refuse(ctx, "replay.solution_none", games=solvable_games(ctx.lang))]
     waiting = await _spoiler_key(core, ctx, latest, races)
     if waiting is None and (await races.entry_of(latest.id) is not None
                             or await solutions.spoiler(latest, ctx.now.date().isoformat())):  # fmt: skip
@@ -184,7 +193,7 @@ async def command(core: Service, races: Races, ctx: Ctx, args: list[str],
     competition, or a drawing failure."""
     game_id: str | None = None
     if len(args) > 1:
-        return [core.refuse(ctx, "replay.usage")]
+        return [core.refuse(ctx, "replay.usage", games=solvable_games(ctx.lang))]
     if args and solutions is not None and solutions_module.is_solution_word(args[0]):
         return await solution_command(core, races, solutions, ctx)
     if args:

@@ -117,12 +117,7 @@ async def leaderboard_web(core: Service, ctx: Ctx, args: list[str]) -> list[Repl
         token = await core.store.new_chat_link(platform, chat, iso(ctx.now))
         key = "web.chat_link_new"
     else:
-        live = await core.store.chat_link(platform, chat)
-        token = (
-            live
-            if live is not None
-            else await core.store.new_chat_link(platform, chat, iso(ctx.now))
-        )
+        token = await core.store.chat_link_made(platform, chat, iso(ctx.now))
         key = "web.chat_link"
     reply = core.say(ctx, key, url=url(core, chat_path(token)))
     reply.params["token"] = token

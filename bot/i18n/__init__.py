@@ -19,7 +19,9 @@ Placeholders may carry a locale-aware format spec, so numbers read naturally in 
 * ``{m:$}`` — an amount of (Canfield) dollars as the board draws it in every language
   (``$40``, ``-$15``: see :func:`dollars`),
 * ``{n:#count.moves}`` — a counted noun: the plural entry ``count.moves`` with ``count=n``
-  (``1 move`` / ``2 moves``), so one message can hold several counts.
+  (``1 move`` / ``2 moves``), so one message can hold several counts,
+* ``{game:cap}`` — the value with a capital first letter, where it starts a sentence or a
+  button: a game in words starts lower case in Spanish and Italian ("mesa de Cartas Maestras").
 
 Plural entries (``msgid``/``msgid_plural``) pick their form from the ``count`` parameter
 using the catalogue's ``Plural-Forms`` header.
@@ -125,6 +127,9 @@ class _LocaleFormatter(string.Formatter):
             return dollars(value)
         if format_spec.startswith("#") and isinstance(value, int):
             return t(self.lang, format_spec[1:], count=value)
+        if format_spec == "cap":
+            text = str(value)
+            return text[:1].upper() + text[1:]
         return super().format_field(value, format_spec)
 
 
@@ -187,8 +192,8 @@ BOARD_WORDS: tuple[str, ...] = (
     "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
     "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
     "final", "empty_hand",
-    "title_solitario", "title_canfield", "title_imaginary13", "title_squadratik", "title_maestras",
-    "title_freecell",
+    # each game's name as its board's title (``board.word.title_<game id>``)
+    *(f"title_{game_id}" for game_id in engine.GAMES),
 )  # fmt: skip
 
 

@@ -18,8 +18,10 @@ Private replies are printed too (it is one screen), marked ``(private to name)``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -159,13 +161,11 @@ class Console:
             index = ascii_number(number)
             if index is None:
                 # ``#²`` or ``#x``: refused here, before any button is looked up
-                self.print(
-                    f"(#{number[:16]} is not a button number: type # and digits 0-9, e.g. #1)"
-                )
+                await self.say("console.not_a_number", number=number[:16])
                 return
             button = self.buttons.get(index)
             if button is None:
-                self.print(f"(no button #{number})")
+                await self.say("console.no_button", number=number[:16])
                 return
             replies = await self.core.handle_button(self.request(name), button.id)
         else:
@@ -200,9 +200,40 @@ class Console:
         path.write_bytes(reply.image or b"")
         return path
 
+    async def say(self, key: str, **params: str) -> None:
+        """The console's own answer, in the chat's language (``/lang``) like every reply."""
+        lang = await self.core.service.chat_language(PLATFORM, CHAT_ID)
+        self.print(i18n.t(lang, key, **params))
+
     def print(self, text: str) -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+
+def _read_line(loop: asyncio.AbstractEventLoop, stdin: TextIO) -> asyncio.Future[str]:
+    """``stdin.readline()`` on a daemon thread of its own, as a future of this loop."""
+    future: asyncio.Future[str] = loop.create_future()
+
+    def settle(line: str | None, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(line or "")
+
+    def read() -> None:
+        try:
+            line = stdin.readline()
+        except BaseException as error:  # handed to the loop, raised there
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(settle, None, error)
+            return
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(settle, line, None)
+
+    threading.Thread(target=read, name="console-stdin", daemon=True).start()
+    return future
 
 
 class ConsolePlatform:
@@ -225,9 +256,12 @@ class ConsolePlatform:
         stopped = asyncio.ensure_future(self._stopping.wait())
         try:
             while not self._stopping.is_set():
-                # Reading stdin blocks: do it in a thread so timers on the loop keep running.
-                read = loop.run_in_executor(None, stdin.readline)
-                await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                # Reading stdin blocks: do it in a thread so timers on the loop keep running
+                # (a daemon thread: a stop while it waits for a line must not keep the
+                # process alive until the terminal sends one).
+                read = _read_line(loop, stdin)
+                waiting: set[asyncio.Future[Any]] = {read, stopped}
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if not read.done():
                     return  # stopped while waiting for a line (the thread ends with the input)
                 line = read.result()

@@ -61,6 +61,7 @@ from bot.platforms.discord_slash import (  # noqa: F401 - the adapter's public n
     register_commands,
     timer_argument,
 )
+from bot.redact import add_secret
 from bot.replies import BoardRef, Reply, Request
 
 if TYPE_CHECKING:
@@ -140,6 +141,7 @@ def install_token_redaction(token: str) -> None:
     if not token or token in _REDACTED:
         return
     _REDACTED.add(token)
+    add_secret(token)  # the root log handler masks it too, in every spelling
     previous = logging.getLogRecordFactory()
 
     def redact(value: Any) -> Any:
@@ -170,6 +172,8 @@ class TavoloClient(discord.Client):
         intents = discord.Intents.none()
         intents.guilds = True
         options.setdefault("guild_ready_timeout", 0.2)
+        # a message sent without its own allowed_mentions pings nobody
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(intents=intents, **options)
         self.core = core
         self.config = config
@@ -181,6 +185,16 @@ class TavoloClient(discord.Client):
         self._idle.set()
         # The core keeps every adapter's push; each keeps only its own platform's replies.
         core.set_push(self.push)
+        core.platform_status["discord"] = self.connection_problem
+        # replies go out as each interaction is answered (discord.py keeps Discord's per-route
+        # buckets and waits out a 429's retry_after): what waits is the interactions in hand
+        core.metrics.track_outbox("discord", lambda: self._inflight)
+
+    def connection_problem(self) -> str | None:
+        """Why this client takes no interactions now (``/healthz``), None when it does."""
+        if self.is_closed():
+            return "closed"
+        return None if self.is_ready() else "not connected"
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(TavoloButton)

@@ -185,14 +185,11 @@ def _content(reply: Reply) -> str:
     return f"{mentions} {text}".strip() if mentions else text
 
 
-_MENTION_RE = re.compile(r"<@!?(\d{5,20})>")
-
-
 def _allowed(reply: Reply) -> discord.AllowedMentions:
-    """Ping the users the core names (never @everyone or roles)."""
-    ids = {u for u in reply.mentions if ascii_number(u) is not None} | set(
-        _MENTION_RE.findall(reply.text)
-    )
+    """Ping only the users the core names in ``reply.mentions`` (an invitee, whose turn it
+    is), never @everyone or roles, and never a ``<@id>`` that merely appears in the text: a
+    display name can read ``<@id>``, and that must not ping anybody."""
+    ids = {u for u in reply.mentions if ascii_number(u) is not None}
     users = [discord.Object(int(u)) for u in sorted(ids)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users)
 

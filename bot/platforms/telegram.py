@@ -41,6 +41,7 @@ import logging
 import re
 import secrets
 import time
+import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -77,8 +78,10 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     ADMIN_CACHE_SECONDS,
     ADMIN_COMMANDS,
     LANGUAGES,
+    NOTES_LIMIT,
     PLATFORM,
     UPDATE_TYPES,
+    Bounded,
     Outgoing,
     TelegramConfig,
     _language,
@@ -89,6 +92,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     parse_hand_query,
 )
 from bot.platforms.telegram_outbox import Outbox
+from bot.redact import add_secret
 from bot.replies import Button, Reply, Request
 
 if TYPE_CHECKING:
@@ -109,18 +113,22 @@ class TelegramAdapter(Delivery):
         self.core = core
         self.config = config
         self.outbox = Outbox(self._deliver, config.limits)
+        core.metrics.track_outbox(PLATFORM, self.outbox.depth)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
         self.username = ""
-        self._chat_locks: dict[int, asyncio.Lock] = {}
-        self._admins: dict[tuple[int, int], tuple[bool, float]] = {}
+        # weak: a chat's lock lives while an update of that chat holds or waits for it
+        self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        self._admins: dict[tuple[int, int], tuple[bool, float]] = Bounded(NOTES_LIMIT)
         # (chat, session) -> (board message id, outbox stamp when posted)
-        self._boards: dict[tuple[int, str], tuple[int, int]] = {}
+        self._boards: dict[tuple[int, str], tuple[int, int]] = Bounded(NOTES_LIMIT)
         # (chat, old message id) -> the message that replaced it after an edit failed
-        self._moved: dict[tuple[int, int], int] = {}
+        self._moved: dict[tuple[int, int], int] = Bounded(NOTES_LIMIT)
         # (private chat, message id) -> the group whose table a private hand belongs to
-        self._hand_tables: dict[tuple[int, int], int] = {}
+        self._hand_tables: dict[tuple[int, int], int] = Bounded(NOTES_LIMIT)
         # user -> the last group chat they played in (for an empty "@bot" query)
-        self._last_table: dict[int, int] = {}
+        self._last_table: dict[int, int] = Bounded(NOTES_LIMIT)
         self._webhook_runner: Any = None
         self._stamp = 0
         self._processed_ids: deque[int] = deque(maxlen=1000)
@@ -174,6 +182,7 @@ class TelegramAdapter(Delivery):
         """Connect, register the command menus, then poll (or serve the webhook)."""
         install_token_redaction(self.config.token)
         app = self.application
+        self.core.platform_status[PLATFORM] = self.connection_problem
         await app.initialize()
         self.username = app.bot.username
         await self.register_commands()
@@ -186,6 +195,17 @@ class TelegramAdapter(Delivery):
                 timeout=self.config.poll_timeout, allowed_updates=UPDATE_TYPES
             )
         log.info("telegram adapter running as @%s", self.username)
+
+    def connection_problem(self) -> str | None:
+        """Why this adapter takes no updates now (``/healthz``), None when it does."""
+        app = self.application
+        if not app.running:
+            return "not connected"
+        if self.config.webhook_url:
+            return None if self._webhook_runner is not None else "webhook not listening"
+        if app.updater is None or not app.updater.running:
+            return "not polling"
+        return None
 
     async def stop(self) -> None:
         """Stop taking updates, deliver what is queued, disconnect."""
@@ -438,6 +458,7 @@ class TelegramAdapter(Delivery):
         url = self.config.webhook_url
         assert url is not None
         secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+        add_secret(secret)  # masked in every log line from now on (the library logs requests)
         path = urlsplit(url).path or "/"
         app = self.application
 

@@ -7,6 +7,7 @@ import html
 import logging
 import os
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,7 @@ from telegram import (
 )
 
 from bot.platforms.telegram_outbox import FloodLimits
+from bot.redact import add_secret
 from bot.replies import Button, Reply
 
 if TYPE_CHECKING:
@@ -101,12 +103,38 @@ class TelegramConfig:
 
 
 # ----- the token never reaches a log -------------------------------------------------------------
+class Bounded(OrderedDict):  # type: ignore[type-arg]
+    """A dict that keeps at most ``limit`` entries, forgetting the least recently written:
+    the adapter's per-chat, per-game and per-message notes stay flat in a bot that runs for
+    weeks (each has a fallback: the database, or posting a board anew).
+
+    >>> notes = Bounded(2); notes["a"] = 1; notes["b"] = 2; notes["c"] = 3
+    >>> list(notes)
+    ['b', 'c']
+    """
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: object, value: object) -> None:
+        super().__setitem__(key, value)
+        self.move_to_end(key)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+
+#: how many notes of each kind the Telegram adapter keeps in memory
+NOTES_LIMIT = 10_000
+
+
 def install_token_redaction(token: str) -> None:
     """Replace ``token`` by ``<telegram-token>`` in every log record from now on.
 
     httpx logs each request URL (which contains the token) at INFO, and exceptions quote URLs;
     a record factory catches every logger, whatever handlers the application configures.
     """
+    add_secret(token)  # the root log handler masks it too, in every spelling
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
     previous = logging.getLogRecordFactory()

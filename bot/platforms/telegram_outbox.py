@@ -47,6 +47,9 @@ class FloodLimits:
     per_chat_interval: float = 1.05  # seconds between two messages in one chat
     group_per_minute: int = 20  # messages per rolling minute in one group
     global_per_second: int = 30  # messages per second over all chats
+    #: items one chat may have waiting; past it the oldest waiting message is dropped (a
+    #: board is never dropped: a newer one of the same game replaces it in its slot)
+    max_per_chat: int = 40
 
 
 class FloodLimiter:
@@ -63,9 +66,12 @@ class FloodLimiter:
         self._per_chat: dict[int, deque[float]] = {}
         self._global: deque[float] = deque()
         self._paused_until: dict[int, float] = {}
+        self._turn = asyncio.Lock()
+        self._recorded = 0
 
-    def delay(self, chat_id: int) -> float:
-        """Seconds to wait before ``chat_id`` may receive a message (0 when it may now)."""
+    def delay(self, chat_id: int, overall: bool = True) -> float:
+        """Seconds to wait before ``chat_id`` may receive a message (0 when it may now);
+        ``overall=False``: by the chat's own limits only."""
         now = self._clock()
         sent = self._per_chat.get(chat_id, deque())
         wait = self._paused_until.get(chat_id, 0.0) - now
@@ -74,6 +80,8 @@ class FloodLimiter:
         if chat_id < 0 and len(sent) >= self.limits.group_per_minute:
             # Negative ids are groups, supergroups and channels in the Bot API.
             wait = max(wait, sent[-self.limits.group_per_minute] + 60.0 - now)
+        if not overall:
+            return max(wait, 0.0)
         while self._global and now - self._global[0] >= 1.0:
             self._global.popleft()
         if len(self._global) >= self.limits.global_per_second:
@@ -81,10 +89,17 @@ class FloodLimiter:
         return max(wait, 0.0)
 
     async def wait_turn(self, chat_id: int) -> None:
-        """Sleep until ``chat_id`` may receive a message, then count it as sent."""
-        while (wait := self.delay(chat_id)) > 0:
+        """Sleep until ``chat_id`` may receive a message, then count it as sent.
+
+        The chat's own limits are waited out first, alone; then chats that are ready take the
+        overall limit in turn (``asyncio.Lock`` wakes its waiters first come, first served),
+        so when the bot as a whole is at Telegram's 30 a second, no chat is passed over."""
+        while (wait := self.delay(chat_id, overall=False)) > 0:
             await asyncio.sleep(wait)
-        self.record(chat_id)
+        async with self._turn:
+            while (wait := self.delay(chat_id)) > 0:
+                await asyncio.sleep(wait)
+            self.record(chat_id)
 
     def record(self, chat_id: int) -> None:
         """Count one message to ``chat_id`` as sent now."""
@@ -94,6 +109,18 @@ class FloodLimiter:
         while sent and now - sent[0] >= 60.0:
             sent.popleft()
         self._global.append(now)
+        self._recorded += 1
+        if self._recorded % 1000 == 0:
+            self._forget_quiet_chats(now)
+
+    def _forget_quiet_chats(self, now: float) -> None:
+        """Chats with nothing sent in the last minute need no bookkeeping (memory stays flat)."""
+        for chat_id in [
+            c for c, sent in self._per_chat.items() if not sent or now - sent[-1] >= 60.0
+        ]:
+            del self._per_chat[chat_id]
+        for chat_id in [c for c, until in self._paused_until.items() if until <= now]:
+            del self._paused_until[chat_id]
 
     def pause(self, chat_id: int, seconds: float) -> None:
         """Telegram said "retry after": nothing more for this chat until then."""
@@ -142,6 +169,8 @@ class Outbox:
         self._busy_workers = 0
         self._idle = asyncio.Event()
         self._idle.set()
+        #: messages dropped because their chat's queue was full
+        self.dropped = 0
 
     def put(self, chat_id: int, payload: Any, coalesce_key: Hashable | None = None) -> OutItem:
         """Queue ``payload`` for ``chat_id``. With a ``coalesce_key`` that is already waiting,
@@ -155,11 +184,29 @@ class Outbox:
             key = coalesce_key if coalesce_key is not None else ("item", item.seq)
             queue.order.append(key)
             queue.items[key] = item
+            if len(queue.order) > self.limiter.limits.max_per_chat:
+                self._drop_oldest_message(chat_id, queue)
         if not self._closed and (queue.worker is None or queue.worker.done()):
             self._busy_workers += 1
             self._idle.clear()
             queue.worker = asyncio.get_running_loop().create_task(self._work(chat_id, queue))
         return item
+
+    def _drop_oldest_message(self, chat_id: int, queue: _ChatQueue) -> None:
+        """The chat's queue is full: its oldest waiting message (not a board) goes."""
+        for key in queue.order:
+            if queue.items[key].coalesce_key is None:
+                queue.order.remove(key)
+                del queue.items[key]
+                self.dropped += 1
+                if self.dropped % 100 == 1:  # a flood is one line now and then, not a flood
+                    log.warning("outbox of chat %s full: oldest waiting messages dropped "
+                                "(%d so far)", chat_id, self.dropped)  # fmt: skip
+                return
+
+    def depth(self) -> int:
+        """Items waiting over all chats (the ``tavolo_outbox_depth`` metric)."""
+        return sum(len(queue.order) for queue in self._queues.values())
 
     def stamp(self) -> int:
         """A number larger than every ``OutItem.seq`` given so far (to order events)."""
@@ -197,6 +244,8 @@ class Outbox:
                     queue.order.clear()
                     queue.items.clear()
         finally:
+            if not queue.order and self._queues.get(chat_id) is queue:
+                del self._queues[chat_id]  # a quiet chat holds no memory
             self._busy_workers -= 1
             if self._busy_workers == 0:
                 self._idle.set()

@@ -12,6 +12,7 @@ One module per concern, mixed into the one ``Storage`` object the bot holds:
 - ``updates``: platform update ids already handled (a redelivered update is dropped)
 - ``focus``: each player's game in focus in a chat, and the Yes/No questions awaiting an answer
 - ``web``: the web page's public player ids, ``/web hide``, chat links and ``/forgetme``
+- ``limits``: the rate limits' token buckets, shared by every process
 - ``migrations/``: the numbered schema, one module per migration, shared by both backends
 - ``backend``: the SQLite and PostgreSQL connections; ``base``: opening and migrating
 
@@ -39,6 +40,7 @@ from bot.storage.claims import DEFAULT_LEASE_SECONDS, ClaimsStore
 from bot.storage.daily import DailyStore
 from bot.storage.errors import AlreadyExists, StaleRevision, StorageBusy, StorageError
 from bot.storage.focus import FocusStore
+from bot.storage.limits import LimitsStore
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.play import PlayStore
 from bot.storage.players import CACHE_LIMIT, SEEN_PRECISION, PlayersStore
@@ -73,6 +75,7 @@ class Storage(
     UpdatesStore,
     FocusStore,
     WebStore,
+    LimitsStore,
 ):
     """The bot's database. Open with ``await Storage.open(url)``; close with ``close()``."""
 

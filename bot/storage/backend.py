@@ -14,17 +14,21 @@ import asyncio
 import contextlib
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Sequence
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import Any, Protocol
 
 import aiosqlite
 
+from bot.redact import redact
 from bot.storage.errors import AlreadyExists, StorageBusy, StorageError
 from bot.storage.migrations.dialect import POSTGRES, SQLITE
 
 #: how long a write waits for another process's write lock before the player hears "busy"
 #: (another process may hold it for up to 30 s; the player must get an answer, not a hang)
 BUSY_TIMEOUT_SECONDS = 3.0
+#: how long a write that is worth less than a reply's delay (a player's sighting) waits
+SHORT_WAIT_SECONDS = 0.2
 
 Params = Sequence[Any]
 
@@ -41,10 +45,14 @@ class Tx(Protocol):
 
 class Backend(Protocol):
     dialect: str
+    #: called with the seconds a write waited for the write lock (metrics), if set
+    on_wait: Callable[[float], None] | None
+    #: called with ``busy`` or ``error`` when an operation fails (metrics), if set
+    on_error: Callable[[str], None] | None
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
 
-    def transaction(self) -> contextlib.AbstractAsyncContextManager[Tx]: ...
+    def transaction(self, wait: bool = True) -> contextlib.AbstractAsyncContextManager[Tx]: ...
 
     async def run_script(self, script: str) -> None: ...
 
@@ -93,38 +101,103 @@ class _SqliteTx:
             return [tuple(row) for row in await cursor.fetchall()]
 
 
-class SqliteBackend:
-    """One aiosqlite connection per process, WAL journal, autocommit reads, and writes in
-    ``BEGIN IMMEDIATE`` transactions: the write lock is taken at the start (so two processes
-    never both read then both write), waited for at most ``BUSY_TIMEOUT_SECONDS``."""
+class _Observed:
+    """The metrics hooks both backends call (unset: nothing is measured)."""
+
+    on_wait: Callable[[float], None] | None = None
+    on_error: Callable[[str], None] | None = None
+
+    def _failed(self, mapped: BaseException) -> None:
+        # a unique rule refusing an insert is an answer (asked twice), not a failure
+        if self.on_error is None or isinstance(mapped, AlreadyExists):
+            return
+        if isinstance(mapped, StorageError):
+            self.on_error("busy" if isinstance(mapped, StorageBusy) else "error")
+
+    def _waited(self, since: float) -> None:
+        if self.on_wait is not None:
+            self.on_wait(time.perf_counter() - since)
+
+
+class SqliteBackend(_Observed):
+    """Two aiosqlite connections per process (each on its own thread), WAL journal:
+
+    - the writer runs every transaction, ``BEGIN IMMEDIATE`` (the write lock is taken at the
+      start, so two processes never both read then both write), waiting at most
+      ``BUSY_TIMEOUT_SECONDS`` for another process's lock;
+    - the reader answers every read outside a transaction. In WAL mode a read needs no lock
+      another process can hold, so while a backup or an operator's ``sqlite3`` holds the write
+      lock (and this process's writer waits for it), ``/help``, boards and leaderboards are
+      still answered at once, and a read never sees another request's uncommitted writes.
+
+    An in-memory database (``:memory:``, tests) is one connection: a second would be another
+    database. ``PRAGMA`` statements go to the writer (they set up the connection that writes)."""
 
     dialect = SQLITE
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
+                 busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> None:  # fmt: skip
         self.db = db
-        # one transaction at a time on the shared connection (statements never interleave)
+        self.reader = reader
+        self.busy_timeout = busy_timeout
+        # one transaction at a time on the writer (statements never interleave)
         self._write_lock = asyncio.Lock()
 
     @classmethod
     async def connect(cls, path: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> SqliteBackend:
         # isolation_level=None: no implicit transactions; ``transaction()`` says BEGIN itself
         db = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None)
-        return cls(db)
+        reader = None
+        if path != ":memory:" and not path.startswith("file:"):
+            try:
+                reader = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None)
+                await reader.execute("PRAGMA query_only = ON")
+            except BaseException:
+                await db.close()
+                raise
+        return cls(db, reader, busy_timeout)
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        connection = self.db
+        if self.reader is not None and not sql.lstrip()[:6].upper().startswith("PRAGMA"):
+            connection = self.reader
         try:
-            async with self.db.execute(sql, tuple(params)) as cursor:
+            async with connection.execute(sql, tuple(params)) as cursor:
                 return [tuple(row) for row in await cursor.fetchall()]
         except (sqlite3.Error, ValueError) as exc:
-            raise sqlite_error(exc) from exc
+            mapped = sqlite_error(exc)
+            self._failed(mapped)
+            raise mapped from exc
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
-        async with self._write_lock:
+    async def transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
+        """One write transaction. ``wait=False``: the locks are waited for at most
+        ``SHORT_WAIT_SECONDS`` (then ``StorageBusy``): for writes worth less than a reply's
+        delay."""
+        since = time.perf_counter()
+        if wait:
+            await self._write_lock.acquire()
+        else:
             try:
-                await self.db.execute("BEGIN IMMEDIATE")
+                await asyncio.wait_for(self._write_lock.acquire(), SHORT_WAIT_SECONDS)
+            except TimeoutError:
+                raise StorageBusy("busy writing: this write was not waited for") from None
+        try:
+            try:
+                if not wait:
+                    await self.db.execute(f"PRAGMA busy_timeout = {int(SHORT_WAIT_SECONDS * 1000)}")
+                try:
+                    await self.db.execute("BEGIN IMMEDIATE")
+                finally:
+                    if not wait:
+                        await self.db.execute(
+                            f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}"
+                        )
             except (sqlite3.Error, ValueError) as exc:
-                raise sqlite_error(exc) from exc
+                mapped = sqlite_error(exc)
+                self._failed(mapped)
+                raise mapped from exc
+            self._waited(since)
             try:
                 yield _SqliteTx(self.db)
                 await self.db.execute("COMMIT")
@@ -132,15 +205,22 @@ class SqliteBackend:
                 with contextlib.suppress(sqlite3.Error, ValueError):
                     await self.db.execute("ROLLBACK")
                 mapped = sqlite_error(exc)
+                self._failed(mapped)
                 if mapped is exc:
                     raise
                 raise mapped from exc
+        finally:
+            self._write_lock.release()
 
     async def run_script(self, script: str) -> None:
         await self.db.executescript(script)
 
     async def close(self) -> None:
-        await self.db.close()
+        try:
+            if self.reader is not None:
+                await self.reader.close()
+        finally:
+            await self.db.close()
 
 
 # ----- PostgreSQL --------------------------------------------------------------------------------
@@ -201,7 +281,7 @@ class _PostgresTx:
         return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
 
 
-class PostgresBackend:
+class PostgresBackend(_Observed):
     """A pool of asyncpg connections. Locks are waited for at most ``BUSY_TIMEOUT_SECONDS``
     (``lock_timeout``); a lost connection is replaced by the pool on the next request."""
 
@@ -229,9 +309,10 @@ class PostgresBackend:
                 timeout=10, command_timeout=busy_timeout * 5,
             )  # fmt: skip
         except Exception as exc:  # bad host, refused, bad password, unknown database ...
+            # redacted: a driver may quote the DSN it was given, password and all
             raise StorageError(
-                f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}"
-            ) from exc
+                redact(f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}")
+            ) from None
         return cls(pool)
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
@@ -239,17 +320,23 @@ class PostgresBackend:
             return [tuple(row) for row in await self.pool.fetch(numbered(sql), *params)]
         except Exception as exc:
             mapped = postgres_error(exc)
+            self._failed(mapped)
             if mapped is exc:
                 raise
             raise mapped from exc
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Tx]:
+    async def transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
+        """One transaction (``wait`` is SQLite's: here every lock is waited for at most
+        ``lock_timeout``, and rows, not the whole database, are locked)."""
+        since = time.perf_counter()
         try:
             async with self.pool.acquire() as conn, conn.transaction():
+                self._waited(since)
                 yield _PostgresTx(conn)
         except Exception as exc:
             mapped = postgres_error(exc)
+            self._failed(mapped)
             if mapped is exc:
                 raise
             raise mapped from exc

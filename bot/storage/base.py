@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.redact import redact
 from bot.storage.backend import Backend, PostgresBackend, SqliteBackend, Tx
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrations
@@ -56,12 +57,14 @@ def statements(script: str) -> list[str]:
 
 
 def redacted(database_url: str) -> str:
-    """A database URL safe for logs and messages: no password.
+    """A database URL safe for logs and messages: no password, in either place.
 
     >>> redacted("postgresql://bot:s3cret@db:5432/tavolo")
     'postgresql://bot:***@db:5432/tavolo'
+    >>> redacted("postgresql:///tavolo?user=bot&password=s3cret")
+    'postgresql:///tavolo?user=bot&password=***'
     """
-    return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", database_url)
+    return redact(database_url)
 
 
 class StorageBase:
@@ -176,10 +179,11 @@ class StorageBase:
 
     # ----- helpers for the concern modules ---------------------------------------------------
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Tx]:
+    async def _transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
         """Statements that belong together: committed at the end, all rolled back on any
-        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's)."""
-        async with self.backend.transaction() as tx:
+        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's).
+        ``wait=False``: busy at once rather than wait for the write lock (SQLite)."""
+        async with self.backend.transaction(wait) as tx:
             yield tx
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import datetime, timedelta
 
 from bot.storage.base import StorageBase
 
 #: a returning player's ``last_seen`` is rewritten at most this often (not on every command)
 SEEN_PRECISION = timedelta(seconds=60)
-#: the sightings remembered in memory are dropped whole past this many players
+#: at most this many sightings are remembered (the oldest go first)
 CACHE_LIMIT = 100_000
 
 
@@ -19,7 +20,9 @@ class PlayersStore(StorageBase):
         # Only a write throttle, never read as the truth: a sighting remembered here skips
         # rewriting the same name within SEEN_PRECISION. Another process seeing the player
         # meanwhile writes its own row update, so ``last_seen`` is at most that much behind.
-        self._seen: dict[tuple[str, str], tuple[str, datetime]] = {}
+        # Oldest sighting first: an entry older than SEEN_PRECISION saves no write any more and
+        # is dropped, so the memory held is the players of the last minute, not of all time.
+        self._seen: OrderedDict[tuple[str, str], tuple[str, datetime]] = OrderedDict()
 
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
         """The chat's language; always read (another process may have stored a /lang)."""
@@ -52,9 +55,13 @@ class PlayersStore(StorageBase):
                 (platform, user_id, int(on)),
             )
 
-    async def touch_player(self, platform: str, user_id: str, name: str, at: str) -> None:
+    async def touch_player(
+        self, platform: str, user_id: str, name: str, at: str, wait: bool = True
+    ) -> None:
         """Remember a player's name and when they were last seen; a player seen again under
-        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request)."""
+        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request).
+        ``wait=False``: ``StorageBusy`` at once when the write lock is taken (a sighting is
+        not worth delaying a reply)."""
         key, moment = (platform, user_id), datetime.fromisoformat(at)
         seen = self._seen.get(key)
         if (
@@ -63,16 +70,24 @@ class PlayersStore(StorageBase):
             and timedelta(0) <= moment - seen[1] < SEEN_PRECISION
         ):
             return
-        async with self._transaction() as tx:
+        async with self._transaction(wait) as tx:
             await tx.execute(
                 "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, user_id) DO UPDATE SET "
                 "name = excluded.name, last_seen = excluded.last_seen",
                 (platform, user_id, name, at, at),
             )
-        if len(self._seen) >= CACHE_LIMIT:
-            self._seen.clear()
         self._seen[key] = (name, moment)
+        self._seen.move_to_end(key)
+        self._forget_old_sightings(moment)
+
+    def _forget_old_sightings(self, now: datetime) -> None:
+        seen = self._seen
+        while seen:
+            oldest = next(iter(seen.values()))[1]
+            if len(seen) <= CACHE_LIMIT and timedelta(0) <= now - oldest < SEEN_PRECISION:
+                break
+            seen.popitem(last=False)
 
     async def find_player(self, platform: str, name: str) -> tuple[str, str] | None:
         """(user id, name) of a player known by that name (or id) on the platform."""

@@ -220,6 +220,22 @@ class WebStore(StorageBase):
             )
         return token
 
+    async def chat_link_made(self, platform: str, chat_id: str, now: str) -> str:
+        """The chat's live link, made when it has none. Two processes asked at once give the
+        same link (the unique live-link index keeps the first; the second reads it back)."""
+        live = await self.chat_link(platform, chat_id)
+        if live is not None:
+            return live
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO web_chat_links (token, platform, chat_id, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (platform, chat_id) WHERE revoked_at IS NULL DO NOTHING",
+                (random_word(TOKEN_LENGTH), platform, chat_id, now),
+            )
+        made = await self.chat_link(platform, chat_id)
+        assert made is not None, "a live link exists after the insert"
+        return made
+
     async def chat_of_link(self, token: str) -> PlayerKey | None:
         """(platform, chat id) of a live link token; None when unknown or revoked."""
         rows = await self.fetch(

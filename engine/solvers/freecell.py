@@ -380,13 +380,38 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     return SearchOutcome(LOST, [], None)
 
 
+def plan(game: FreeCell, nodes: int = HINT_NODES) -> list[FreeCellMove]:
+    """The start of a winning line from ``game``'s position: its moves up to the first that
+    sends a card home (that one included); empty when the search finds no win within ``nodes``
+    positions. ``game`` is left as it was (the moves are played and taken back).
+
+    >>> [str(move) for move in plan(FreeCell.from_layout(["Qd Kc", "Ks"], cells="Kd",
+    ...                                                   homes=[11, 13, 12, 12]))]
+    ['1h']
+    """
+    found = search(game, Counter(Budget(nodes=nodes, seconds=None)))
+    if found.status != WON:
+        return []
+    steps: list[FreeCellMove] = []
+    score = game.score
+    try:
+        for text in found.moves:
+            move = game.parse_move(text)
+            game.play(move)
+            steps.append(move)
+            if game.score > score:
+                break
+    finally:
+        for _ in steps:
+            game.undo()
+    return steps
+
+
 def hint(game: FreeCell, nodes: int = HINT_NODES) -> FreeCellMove | None:
     """The first move of a winning line from ``game``'s position, or None when the search
     finds none within ``nodes`` positions (or the position cannot be won)."""
-    found = search(game, Counter(Budget(nodes=nodes, seconds=None)))
-    if found.status != WON or not found.moves:
-        return None
-    return game.parse_move(found.moves[0])
+    steps = plan(game, nodes)
+    return steps[0] if steps else None
 
 
-__all__ = ["HINT_NODES", "hint", "search"]
+__all__ = ["HINT_NODES", "hint", "plan", "search"]

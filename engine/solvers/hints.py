@@ -86,7 +86,7 @@ def advice(game: Game, player: str | None = None) -> Advice:
     if searched is not None:
         found = searched(game)
         if found is not None:
-            return Advice(found)
+            return found
     scorer: Callable[[Any, Any], float] = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
@@ -370,17 +370,19 @@ def _squadratik_score(view: SquadratikView, move: Any) -> float:
     return 60.0 + path["after_empty"] + card["points"] / 100
 
 
-def _freecell_hint(game: Game) -> Any | None:
-    # Nothing is hidden in FreeCell: the solver's next move is a fair hint.
+def _freecell_hint(game: Game) -> Advice | None:
+    # Nothing is hidden in FreeCell: the solver's winning line is fair advice. Its plan is the
+    # line's moves up to the next card home, so a move that only prepares says so.
     from engine.freecell import FreeCell
-    from engine.solvers.freecell import hint as solver_hint
+    from engine.solvers.freecell import plan
 
-    return solver_hint(game) if isinstance(game, FreeCell) else None
+    steps = plan(game) if isinstance(game, FreeCell) else []
+    return Advice(steps[0], plan=len(steps)) if steps else None
 
 
 #: games whose hint is the first move of the solver's winning line (games with no hidden
 #: cards); when the solver finds none in its small budget, the scorer below decides
-_FROM_SOLVER: dict[str, Callable[[Game], Any | None]] = {"freecell": _freecell_hint}
+_FROM_SOLVER: dict[str, Callable[[Game], Advice | None]] = {"freecell": _freecell_hint}
 
 # each scorer reads the view of the games it is listed for
 _SCORERS: dict[str, Callable[[Any, Any], float]] = {

@@ -68,7 +68,7 @@ BAD_LINES = [
     # a lone surrogate (JSON can carry "\\ud800"): the database cannot store it as it is
     (1, "ana", "/stats @\ud800", "stats.unknown_player"),
     (1, "ana", "/move \ud800", "illegal.bad_notation"),
-    (1, "ana", "/leaderboard forever", "leaderboard.usage"),
+    (1, "ana", "/leaderboard forever", "leaderboard.unknown_word"),
     (1, "bob", "/hint", "move.no_game"),
     (1, "ana", "/daily chess", "daily.unknown_game"),
     (2, "ana", "/resign", "move.no_game"),

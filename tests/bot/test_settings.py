@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from bot.__main__ import RedactSecrets
+from bot.logs import RedactSecrets
 from bot.settings import Settings
 
 

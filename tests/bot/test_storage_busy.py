@@ -107,6 +107,7 @@ async def test_a_read_only_database_serves_reads_and_answers_writes_busy(tmp_pat
 async def test_a_closed_connection_is_busy_not_a_driver_error(tmp_path: Path):
     store = await Storage.open(f"sqlite:///{tmp_path / 'gone.db'}")
     await store.backend.db.close()
+    await store.backend.reader.close()  # reads have a connection of their own
     with pytest.raises(StorageBusy):
         await store.chat_language("console", "c")
     with pytest.raises(StorageBusy):

@@ -202,3 +202,16 @@ async def test_forgetme_refuses_while_the_player_sits_at_an_open_table(core: Cor
 
 
 GROUP_TABLE = "group-77"
+
+
+async def test_two_processes_making_a_chats_first_link_at_once_give_the_same_link(core: Core):
+    import asyncio
+
+    made = await asyncio.gather(
+        *(
+            core.store.chat_link_made("telegram", "g-5", "2025-03-14T12:00:00+00:00")
+            for _ in range(4)
+        )
+    )
+    assert len(set(made)) == 1
+    assert await core.store.chat_of_link(made[0]) == ("telegram", "g-5")

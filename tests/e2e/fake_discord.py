@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,6 +128,10 @@ class FakeMessage:
     visible_to: int | None = None
     interaction_id: int | None = None
     edits: int = 0
+    #: the ``allowed_mentions`` the bot sent (None: not sent, Discord's default applies)
+    allowed_mentions: dict[str, Any] | None = None
+    #: users pinged when the message was created (Discord pings on creation, not on edits)
+    pinged: set[int] = field(default_factory=set)
 
     @property
     def ephemeral(self) -> bool:
@@ -692,6 +697,7 @@ class FakeDiscord:
             interaction_id=interaction_id,
         )
         self._edit(message, payload, files, count=False)
+        message.pinged = pinged_users(message.content, message.allowed_mentions)
         self.messages[message.id] = message
         return message
 
@@ -704,6 +710,8 @@ class FakeDiscord:
     ) -> None:
         if "content" in payload:
             message.content = payload["content"] or ""
+        if "allowed_mentions" in payload:
+            message.allowed_mentions = payload["allowed_mentions"]
         if "components" in payload:
             message.components = payload["components"] or []
         if "embeds" in payload:
@@ -828,6 +836,18 @@ class FakeDiscord:
 
 # ----- the bot against the fake ----------------------------------------------------------------
 TOKEN = "MTE0.fake-bot-token.s3cr3t-value-never-logged"
+
+
+def pinged_users(content: str, allowed: dict[str, Any] | None) -> set[int]:
+    """The users a new message pings, by Discord's rules: a ``<@id>`` in the content pings that
+    user unless ``allowed_mentions`` leaves them out (its ``parse`` list with "users" allows
+    every mentioned user; else only its ``users`` ids)."""
+    mentioned = {int(m) for m in re.findall(r"<@!?(\d+)>", content)}
+    if allowed is None:
+        return mentioned
+    if "users" in (allowed.get("parse") or []):
+        return mentioned
+    return mentioned & {int(u) for u in allowed.get("users") or []}
 
 
 def render_view(game_id: str, view: dict[str, Any], **style: Any) -> bytes:

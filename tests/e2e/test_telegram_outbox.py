@@ -80,3 +80,51 @@ async def test_boards_waiting_their_turn_are_replaced_by_the_newest_and_keep_the
     assert (-6, "another chat") in delivered
     assert item.coalesced == 2
     await outbox.close()
+
+
+async def test_a_flooded_chat_queue_is_bounded_and_other_chats_are_served_in_turn():
+    """Issue 27: one chat with far more waiting than it may receive keeps at most
+    ``max_per_chat`` (its board stays, its oldest texts go), and a chat that speaks once
+    meanwhile is not made to wait behind it."""
+    delivered: list[tuple[float, int, str]] = []
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+
+    async def deliver(chat_id, item):
+        delivered.append((loop.time() - started, chat_id, item.payload))
+
+    limits = FloodLimits(per_chat_interval=0.05, group_per_minute=10_000, global_per_second=40,
+                         max_per_chat=10)  # fmt: skip
+    outbox = Outbox(deliver, limits)
+    outbox.put(-1, "board", coalesce_key="board:s")
+    for n in range(200):
+        outbox.put(-1, f"text {n}")
+    assert outbox.pending(-1) == 10 and outbox.depth() == 10 and outbox.dropped == 191
+    await asyncio.sleep(0.12)
+    outbox.put(-2, "hello")
+    await outbox.drain(5)
+    flooded = [p for _, c, p in delivered if c == -1]
+    assert flooded[0] == "board" and flooded[1:] == [f"text {n}" for n in range(191, 200)]
+    (when,) = [t for t, c, _ in delivered if c == -2]
+    assert when < 0.12 + 0.1  # served at once, not after the flooded chat's queue
+    assert outbox.depth() == 0 and outbox._queues == {}  # nothing kept for quiet chats
+    await outbox.close()
+
+
+async def test_ready_chats_share_the_overall_limit_in_turn():
+    clock_sent: list[int] = []
+
+    async def deliver(chat_id, item):
+        await asyncio.sleep(0.001)  # a call to Telegram
+        clock_sent.append(chat_id)
+
+    outbox = Outbox(deliver, FloodLimits(per_chat_interval=0.0, group_per_minute=10_000,
+                                         global_per_second=5))  # fmt: skip
+    for chat in (-1, -2, -3):
+        for n in range(5):
+            outbox.put(chat, f"{chat}:{n}")
+    await outbox.drain(10)
+    # in any second's five messages, no chat had to wait while another was sent twice over
+    for start in range(0, 15, 3):
+        assert sorted(clock_sent[start : start + 3]) == [-3, -2, -1], clock_sent
+    await outbox.close()

@@ -20,6 +20,7 @@ from bot.storage.migrations import (
     m008_race_moves,
     m009_focus,
     m010_web,
+    m011_rate_limits,
 )
 
 _MODULES: list[ModuleType] = [
@@ -33,6 +34,7 @@ _MODULES: list[ModuleType] = [
     m008_race_moves,
     m009_focus,
     m010_web,
+    m011_rate_limits,
 ]
 
 

@@ -1,0 +1,122 @@
+"""The bot's one small HTTP server: ``/healthz``, ``/metrics`` and the web pages.
+
+Started by ``python -m bot`` when ``HTTP_PORT`` is set, bound to ``HTTP_HOST`` (default
+127.0.0.1: an operator exposes it on purpose, never by accident). It runs in the bot process,
+on the bot's event loop, beside the platforms.
+
+- ``GET /healthz``: 200 ``ok`` when the database answers a read and every configured platform
+  is connected; otherwise 503 and one line per reason (``database: ...``, ``telegram: ...``).
+- ``GET /metrics``: the Prometheus text of the core's own registry (``bot.metrics``).
+- the web pages: when the package ``bot.web`` exists, ``bot.web.setup_web(app, core)`` adds
+  its routes to the same application.
+
+>>> import asyncio
+>>> from aiohttp.test_utils import TestClient, TestServer
+>>> from bot.core import Core
+>>> async def demo():
+...     from bot.app import open_core
+...     core = await open_core("sqlite:///:memory:", sweep_interval=None)
+...     async with TestClient(TestServer(build_app(core))) as client:
+...         response = await client.get("/healthz")
+...         status, text = response.status, await response.text()
+...     await core.close()
+...     return status, text
+>>> asyncio.run(demo())
+(200, 'ok\\n')
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import importlib.util
+import logging
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from bot.metrics import CONTENT_TYPE
+
+if TYPE_CHECKING:
+    from bot.core import Core
+
+log = logging.getLogger("tavolo.http")
+
+#: the application key under which the core is kept (pages reach it as ``app[CORE_KEY]``)
+CORE_KEY: web.AppKey[Any] = web.AppKey("core", object)
+#: how long /healthz waits for the database before calling it down
+DATABASE_CHECK_SECONDS = 2.0
+DEFAULT_HOST = "127.0.0.1"
+
+
+async def health_problems(core: Core) -> list[str]:
+    """Why the bot is not healthy: one short line per problem, none when healthy. The texts
+    name the part and the kind of failure only (never a URL, which may hold a password)."""
+    problems = []
+    try:
+        await asyncio.wait_for(core.store.fetch("SELECT 1"), DATABASE_CHECK_SECONDS)
+    except TimeoutError:
+        problems.append(f"database: no answer within {DATABASE_CHECK_SECONDS:g} s")
+    except Exception as error:  # any failure means "down"; its class says which kind
+        problems.append(f"database: {type(error).__name__}")
+    for platform, status in sorted(core.platform_status.items()):
+        try:
+            reason = status()
+        except Exception as error:
+            reason = f"status check failed ({type(error).__name__})"
+        if reason:
+            problems.append(f"{platform}: {reason}")
+    return problems
+
+
+async def healthz(request: web.Request) -> web.Response:
+    problems = await health_problems(request.app[CORE_KEY])
+    if problems:
+        return web.Response(status=503, text="\n".join(problems) + "\n")
+    return web.Response(text="ok\n")
+
+
+async def metrics(request: web.Request) -> web.Response:
+    core = request.app[CORE_KEY]
+    return web.Response(body=core.metrics.exposition(), headers={"Content-Type": CONTENT_TYPE})
+
+
+def build_app(core: Core) -> web.Application:
+    """The application: health, metrics, and ``bot.web``'s pages when that package exists."""
+    app = web.Application()
+    app[CORE_KEY] = core
+    app.router.add_get("/healthz", healthz)
+    app.router.add_get("/metrics", metrics)
+    # The pages are a separate package: imported only when present, so the server works
+    # without it (and a failure inside it is its own, raised at start-up, not hidden).
+    if importlib.util.find_spec("bot.web") is not None:
+        importlib.import_module("bot.web").setup_web(app, core)
+    return app
+
+
+class HttpServer:
+    """The running server: ``await HttpServer.start(core, host, port)``, then ``stop()``."""
+
+    def __init__(self, runner: web.AppRunner) -> None:
+        self.runner = runner
+
+    @classmethod
+    async def start(cls, core: Core, host: str = DEFAULT_HOST, port: int = 0) -> HttpServer:
+        runner = web.AppRunner(build_app(core), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, host, port).start()
+        server = cls(runner)
+        log.info("HTTP server on %s:%s (/healthz, /metrics)", host, server.port)
+        return server
+
+    @property
+    def port(self) -> int | None:
+        """The port really listened on (useful with port 0)."""
+        for site in self.runner.sites:
+            server = getattr(site, "_server", None)
+            if server is not None and server.sockets:
+                return int(server.sockets[0].getsockname()[1])
+        return None
+
+    async def stop(self) -> None:
+        await self.runner.cleanup()

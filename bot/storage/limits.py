@@ -1,0 +1,63 @@
+"""The rate limits' token buckets, shared by every process through one table.
+
+A bucket holds up to ``burst`` tokens and gains ``per_second`` tokens a second; each request
+takes one. The whole step (refill by the time passed, take a token or count a refusal) is one
+``INSERT ... ON CONFLICT DO UPDATE ... RETURNING`` statement, atomic on both backends, so three
+processes serving one flooder draw on the same bucket as one process would.
+
+>>> import asyncio
+>>> async def demo():
+...     store = await Storage.open("sqlite:///:memory:")
+...     taken = [await store.take_token("user", "t:1", 2, 1.0, 100.0) for _ in range(4)]
+...     later = await store.take_token("user", "t:1", 2, 1.0, 101.0)  # a second later: 1 token
+...     await store.close()
+...     return taken, later
+>>> from bot.storage import Storage
+>>> asyncio.run(demo())
+([0, 0, 1, 2], 0)
+"""
+
+from __future__ import annotations
+
+from bot.storage.base import StorageBase
+
+
+def _number(value: float) -> str:
+    """A float as an SQL literal (our own numbers only: never a player's text)."""
+    return repr(float(value))
+
+
+class LimitsStore(StorageBase):
+    """Token buckets (mixed into ``Storage``)."""
+
+    async def take_token(self, scope: str, key: str, burst: float, per_second: float,
+                         now: float, wait: bool = False) -> int:  # fmt: skip
+        """Take a token from the bucket ``(scope, key)``: 0 when one was taken, else how many
+        requests in a row found it empty (1: the first, which gets the notice). ``wait=False``:
+        ``StorageBusy`` at once rather than wait on another process's write lock."""
+        b, r, n = _number(burst), _number(per_second), _number(now)
+        grown = f"(rate_buckets.tokens + ({n} - rate_buckets.updated_at) * {r})"
+        # never above the burst, never below what was stored (a process whose clock is behind)
+        fill = (
+            f"(CASE WHEN {grown} > {b} THEN {b} "
+            f"WHEN {grown} < rate_buckets.tokens THEN rate_buckets.tokens ELSE {grown} END)"
+        )
+        sql = (
+            "INSERT INTO rate_buckets (scope, key, tokens, updated_at, refused) "
+            f"VALUES (?, ?, {_number(burst - 1)}, {n}, 0) "
+            "ON CONFLICT (scope, key) DO UPDATE SET "
+            f"tokens = CASE WHEN {fill} >= 1 THEN {fill} - 1 ELSE {fill} END, "
+            f"refused = CASE WHEN {fill} >= 1 THEN 0 ELSE rate_buckets.refused + 1 END, "
+            f"updated_at = CASE WHEN {n} > rate_buckets.updated_at THEN {n} "
+            "ELSE rate_buckets.updated_at END "
+            "RETURNING refused"
+        )
+        async with self._transaction(wait) as tx:
+            rows = await tx.fetch(sql, (scope, key))
+        return int(rows[0][0])
+
+    async def prune_buckets(self, idle_before: float) -> int:
+        """Forget buckets untouched since ``idle_before`` (full again by then: a missing row
+        is a full bucket); how many."""
+        async with self._transaction(False) as tx:
+            return await tx.execute("DELETE FROM rate_buckets WHERE updated_at < ?", (idle_before,))
