@@ -25,7 +25,7 @@ PRINT_VERSION := -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])'
 # test-all's Pythons, each tested in its own .venv-X.Y.
 TEST_PYTHONS ?= $(addprefix python,$(SUPPORTED_PYTHONS))
 
-.PHONY: run test test-all bench gallery lint clean venv
+.PHONY: run test test-all bench gallery lint check clean venv
 
 # Messages go to stderr: make bench's stdout stays one JSON document.
 venv:
@@ -60,9 +60,13 @@ venv:
 run: venv
 	$(BIN)/python -m bot
 
+# The suite on TEST_WORKERS processes (pytest-xdist; auto: one per CPU), each with its own
+# PostgreSQL server for the tests that need one. The doctests of engine/, renderer/ and bot/ run
+# in it too (tests/test_doctests.py).
+TEST_WORKERS ?= auto
 test: venv
 	@echo "make test: Python $$($(BIN)/python $(PRINT_VERSION)) in $(VENV)" >&2
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 
 # The suite on every supported Python found here, each in its own .venv-X.Y, then one line per
 # version; fails if any run fails or no supported Python is found. CI runs `make test` only.
@@ -97,7 +101,13 @@ gallery: venv
 	$(BIN)/python -m renderer.gallery out/gallery
 
 lint: venv
-	$(BIN)/ruff check engine renderer bot tests bench
+	$(BIN)/ruff check .
+
+# What CI checks before the tests: lint, formatting, and types (mypy's settings, strict on
+# engine/ and renderer/, are in pyproject.toml).
+check: lint
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 clean:
 	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build *.egg-info

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 import engine
+from bot.app import open_core
 from bot.core import Core
 from bot.replies import Reply, Request
 
@@ -218,7 +219,7 @@ async def _new_core(
     folder: str, renderer: Callable[..., bytes] | None, database_url: str | None = None
 ) -> Core:
     url = database_url or f"sqlite:///{folder}/tavolo.db"
-    return await Core.create(url, "en", renderer=renderer, sweep_interval=None)
+    return await open_core(url, "en", renderer=renderer, sweep_interval=None)
 
 
 async def load_check(

@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from bot.app import open_core
 from bot.core import Core
 from bot.core.limits import Limits
 from bot.replies import Request
@@ -76,7 +77,7 @@ async def _finish_games(core: Core, start: int, count: int) -> None:
 
 async def memory(games: int = GAMES, warm: int = WARM_GAMES) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        core = await Core.create(
+        core = await open_core(
             "sqlite:///:memory:" if IN_MEMORY else f"sqlite:///{Path(folder) / 'bench.db'}",
             renderer=cheap_render,
             sweep_interval=None,
@@ -117,7 +118,7 @@ async def cpu_per_command(commands: int = CPU_COMMANDS) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for label, render in (("with_image", None), ("without_image", cheap_render)):
         with tempfile.TemporaryDirectory() as folder:
-            core = await Core.create(f"sqlite:///{Path(folder) / 'cpu.db'}", renderer=render,
+            core = await open_core(f"sqlite:///{Path(folder) / 'cpu.db'}", renderer=render,
                                      sweep_interval=None)  # fmt: skip
             try:
                 req = Request("bench", "cpu", "cpu-user", "Cpu")
@@ -140,7 +141,7 @@ async def flood(requests: int = 300) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for label, limits in (("limited", Limits()), ("unlimited", None)):
         with tempfile.TemporaryDirectory() as folder:
-            core = await Core.create(f"sqlite:///{Path(folder) / 'flood.db'}",
+            core = await open_core(f"sqlite:///{Path(folder) / 'flood.db'}",
                                      renderer=cheap_render, sweep_interval=None,
                                      limits=limits)  # fmt: skip
             try:

@@ -30,6 +30,7 @@ from typing import Any
 from aiohttp import web
 
 import bot.web
+from bot.app import open_core
 from bot.core import Core
 from bot.replies import Request
 
@@ -82,7 +83,7 @@ async def _readers(base: str, path: str) -> dict[str, Any]:
 
 async def measure() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        core = await Core.create(f"sqlite:///{Path(folder) / 'web.db'}", sweep_interval=None)
+        core = await open_core(f"sqlite:///{Path(folder) / 'web.db'}", sweep_interval=None)
         try:
             filled = time.perf_counter()
             await _fill(core)

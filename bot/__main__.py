@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import logs
+from bot.app import open_core
 from bot.core import Core
 from bot.platforms.base import Adapter
 from bot.redact import redact
@@ -121,8 +122,8 @@ async def run(settings: Settings, console: bool) -> None:
     # The console is one person at their own terminal (pasting a line of fifty moves is
     # fine): the rate limits guard the chat platforms only.
     platforms = chosen_platforms(settings, console) != [CONSOLE]
-    core = await Core.create(settings.database_url, settings.default_language,
-                             limits=settings.limits if platforms else None)  # fmt: skip
+    core = await open_core(settings.database_url, settings.default_language,
+                           limits=settings.limits if platforms else None)  # fmt: skip
     core.service.web_base_url = web_base_url(settings)
     http = None
     stop = asyncio.Event()

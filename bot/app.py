@@ -1,17 +1,23 @@
 """The composition root: which features this bot has, and how they are wired to the core.
 
-The core imports no feature; ``Core.create`` calls :func:`wire_features` (or the ``wiring``
-it is given), which builds each feature on the core's :class:`~bot.core.service.Service` and
-registers its commands, button verbs and hooks. A new feature is one module in
-``bot/features/`` and a few lines here.
+The core imports no feature: :func:`open_core` builds the core with :func:`wire_features`,
+which builds each feature on the core's :class:`~bot.core.service.Service` and registers its
+commands, button verbs and hooks. A new feature is one module in ``bot/features/`` and a few
+lines here.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
+from datetime import datetime
 from typing import Any
 
+from bot.core import Core
 from bot.core.context import Ctx
+from bot.core.dispatch import SWEEP_INTERVAL_SECONDS
+from bot.core.limits import Limits
+from bot.core.presentation import RenderFn
 from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.sessions import Session
@@ -21,6 +27,7 @@ from bot.features.races import Races
 from bot.features.solutions import Solutions
 from bot.features.tables import Tables
 from bot.replies import Reply
+from bot.storage import DEFAULT_DATABASE_URL
 
 
 def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
@@ -45,13 +52,13 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.table_moved.append(tables.after_change)
 
     async def table_view(
-        session: Session, view: dict[str, Any], style: dict[str, Any]
-    ) -> dict[str, Any]:
+        session: Session, view: Mapping[str, Any], style: dict[str, Any]
+    ) -> Mapping[str, Any]:
         return await tables.view_extras(session, view) if session.is_table else view
 
     async def race_clock(
-        session: Session, view: dict[str, Any], style: dict[str, Any]
-    ) -> dict[str, Any]:
+        session: Session, view: Mapping[str, Any], style: dict[str, Any]
+    ) -> Mapping[str, Any]:
         if not session.is_table:
             clock = await races.clock(session)
             if clock is not None:
@@ -86,3 +93,24 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
         races.tick,
     ]
     return {"tables": tables, "races": races, "solutions": solutions}
+
+
+async def open_core(
+    database_url: str = DEFAULT_DATABASE_URL,
+    default_language: str = "en",
+    clock: Callable[[], datetime] | None = None,
+    *,
+    renderer: RenderFn | None = None,
+    sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
+    limits: Limits | None = None,
+) -> Core:
+    """The bot: ``Core.create`` (see there) with every feature of :func:`wire_features`."""
+    return await Core.create(
+        database_url,
+        default_language,
+        clock,
+        renderer=renderer,
+        sweep_interval=sweep_interval,
+        wiring=wire_features,
+        limits=limits,
+    )

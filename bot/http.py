@@ -14,7 +14,8 @@ on the bot's event loop, beside the platforms.
 >>> from aiohttp.test_utils import TestClient, TestServer
 >>> from bot.core import Core
 >>> async def demo():
-...     core = await Core.create("sqlite:///:memory:", sweep_interval=None)
+...     from bot.app import open_core
+...     core = await open_core("sqlite:///:memory:", sweep_interval=None)
 ...     async with TestClient(TestServer(build_app(core))) as client:
 ...         response = await client.get("/healthz")
 ...         status, text = response.status, await response.text()

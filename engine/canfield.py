@@ -56,6 +56,7 @@ from engine.piles import (
     tableau_rule,
 )
 from engine.rng import DealRandom
+from engine.views import CanfieldView, PileView
 
 TABLEAU = ("1", "2", "3", "4")
 PILE_IDS = frozenset(("w", "r", *TABLEAU, *FOUNDATIONS))
@@ -353,13 +354,18 @@ class Canfield(PileGame):
         self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
-    def _extra_pile_views(self) -> list[dict[str, object]]:
+    def _extra_pile_views(self) -> list[PileView]:
         """The reserve: only its top card is shown."""
         down = max(len(self._reserve) - 1, 0)
         return [pile_view("r", PileKind.RESERVE, self._reserve, down=down)]
 
-    def _view_extras(self) -> dict[str, Any]:
-        return {"base_rank": self._base_rank, "dollars": self.dollars, "redeals": self._recycles}
+    def view(self, player: str | None = None) -> CanfieldView:
+        return {
+            **super().view(player),
+            "base_rank": self._base_rank,
+            "dollars": self.dollars,
+            "redeals": self._recycles,
+        }
 
     def _headline(self) -> str:
         base = "A23456789TJQK"[self._base_rank - 1]

@@ -61,6 +61,7 @@ from engine.cards import FRENCH_52, SUITS, Card
 from engine.game import Game, IllegalMove, Outcome
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, Result
 from engine.piles import PileKind, cards_text, pile_view, tableau_rule
+from engine.views import FreeCellView, PileView
 
 COLUMNS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8")
 CELLS: tuple[str, ...] = ("a", "b", "c", "d")
@@ -520,9 +521,9 @@ class FreeCell(Game):
         self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> dict[str, Any]:
+    def view(self, player: str | None = None) -> FreeCellView:
         """The board as ``docs/views.md`` describes it (every card is face up)."""
-        piles: list[dict[str, object]] = []
+        piles: list[PileView] = []
         for i, card in enumerate(self._cells):
             piles.append(pile_view(CELLS[i], PileKind.CELL, [] if card is None else [card]))
         for i, count in enumerate(self._homes):
@@ -530,15 +531,14 @@ class FreeCell(Game):
             piles.append(pile_view(HOMES[i], PileKind.FOUNDATION, cards, suit=SUITS[i]))
         for i, column in enumerate(self._columns):
             piles.append(pile_view(COLUMNS[i], PileKind.TABLEAU, column))
-        view = self._base_view(player)
-        view.update(
-            deck=FRENCH_52,
-            piles=piles,
-            last_move_piles=list(self._last_piles),
-            auto_home=list(self._auto),
-            max_run=self._capacity(False),
-        )
-        return view
+        return {
+            **self._base_view(player),
+            "deck": FRENCH_52,
+            "piles": piles,
+            "last_move_piles": list(self._last_piles),
+            "auto_home": list(self._auto),
+            "max_run": self._capacity(False),
+        }
 
     def __str__(self) -> str:
         cells = " ".join(card.code if card else "--" for card in self._cells)

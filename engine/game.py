@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
 from engine.gameinfo import GameInfo
+from engine.views import BaseView
 
 
 class GameError(ValueError):
@@ -72,8 +73,10 @@ class Game(ABC):
     """Base class of the five games. Subclasses implement the underscored hooks.
 
     >>> import engine
-    >>> g = engine.new_game("solitario", deal=1)   # doctest: +SKIP
-    >>> m = g.legal_moves()[0]; g.play(m); g.undo()   # doctest: +SKIP
+    >>> g = engine.new_game("solitario", deal=1)
+    >>> move = g.play(g.legal_moves()[0])
+    >>> g.undo() == str(move), g.moves
+    (True, [])
     """
 
     #: every fact other layers need (names, words, ranking, daily, solver, ...): a game class
@@ -140,7 +143,7 @@ class Game(ABC):
         """The outcome decided by the position alone (None while the game goes on)."""
 
     @abstractmethod
-    def view(self, player: str | None = None) -> dict[str, Any]:
+    def view(self, player: str | None = None) -> BaseView:
         """A JSON-serialisable dict of what ``player`` may see; never a hidden card."""
 
     @property
@@ -225,7 +228,7 @@ class Game(ABC):
         """One number per player: the score for solo games."""
         return [float(self.score)] * len(self.players)
 
-    def _base_view(self, player: str | None) -> dict[str, Any]:
+    def _base_view(self, player: str | None) -> BaseView:
         """The fields every view carries; games add their own."""
         return {
             "game": self.game_id,

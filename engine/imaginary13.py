@@ -62,6 +62,7 @@ from engine.cards import FRENCH_52, Card, full_deck
 from engine.game import Game, IllegalMove, Outcome
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.rng import DealRandom
+from engine.views import Imaginary13View, PileView
 
 KING = 13
 MARKERS: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 7, 8)
@@ -347,7 +348,7 @@ class Imaginary13(Game):
         return Outcome.LOST
 
     # ----- what players see ------------------------------------------------------------------
-    def view(self, player: str | None = None) -> dict[str, Any]:
+    def view(self, player: str | None = None) -> Imaginary13View:
         """The board as ``docs/views.md`` describes it; the stock only as a count.
 
         >>> piles = Imaginary13(deal=1).view()["piles"]
@@ -355,7 +356,7 @@ class Imaginary13(Game):
         ['s', 't', '1', '2', '3', '4', '5', '6', '7', '8', 'a', 'b', 'c', 'd']
         """
         turned = self.turned
-        piles: list[dict[str, Any]] = [
+        piles: list[PileView] = [
             {"id": STOCK, "kind": "stock", "down": self.stock_left, "cards": []},
             {
                 "id": TURNED,

@@ -36,7 +36,7 @@ True
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
 from engine.cards import SUITS, Card, full_deck
@@ -54,6 +54,7 @@ from engine.piles import (
     pile_view,
 )
 from engine.stall import is_stalled
+from engine.views import PileGameView, PileView
 
 FOUNDATIONS = ("f1", "f2", "f3", "f4")
 _FOUNDATION_INDEX = {pile: index for index, pile in enumerate(FOUNDATIONS)}
@@ -197,6 +198,27 @@ class PileGame(Game):
     def _apply_unchecked(self, move: PileMove) -> None:
         """Apply a move taken from ``_generate()`` of this position, without any check."""
 
+    # ----- stall search hooks (``engine.stall.StallSearchable``), per game ----------------------
+    @abstractmethod
+    def _search_key(self) -> Hashable:
+        """The position, as a key equal for positions the stall search may treat as one."""
+
+    @abstractmethod
+    def _progress_baseline(self) -> Any:
+        """What progress is measured against, taken where the stall search starts."""
+
+    @abstractmethod
+    def _is_progress(self, move: PileMove, baseline: Any) -> bool:
+        """Whether ``move`` (legal here) makes progress over ``baseline``."""
+
+    @abstractmethod
+    def _progress_by_turning(self, baseline: Any) -> bool:
+        """Whether stock turns alone lead to a position with a progress move."""
+
+    @abstractmethod
+    def _waste_moves(self, card: Card) -> list[PileMove]:
+        """The moves ``card`` would have if it were the waste's top card."""
+
     def _pile(self, pile: str) -> list[Card]:
         """The cards of pile ``pile`` (any id of ``PILE_IDS``), bottom to top."""
         if pile == "w":
@@ -261,16 +283,13 @@ class PileGame(Game):
         """How many cards of tableau pile ``index`` lie face down (none unless overridden)."""
         return 0
 
-    def _extra_pile_views(self) -> list[dict[str, object]]:
+    def _extra_pile_views(self) -> list[PileView]:
         """Views of the game's own piles, listed between the waste and the foundations."""
         return []
 
-    def _view_extras(self) -> dict[str, Any]:
-        """The game's own view fields (``docs/views.md``)."""
-        return {}
-
-    def view(self, player: str | None = None) -> dict[str, Any]:
-        """The board as ``docs/views.md`` describes it; face-down cards only as counts."""
+    def view(self, player: str | None = None) -> PileGameView:
+        """The board as ``docs/views.md`` describes it; face-down cards only as counts. A game
+        with fields of its own overrides this and adds them (``SolitarioView``...)."""
         piles = [
             pile_view("s", PileKind.STOCK, (), down=len(self._stock)),
             pile_view("w", PileKind.WASTE, self._waste, show=min(self._fan, len(self._waste))),
@@ -284,15 +303,13 @@ class PileGame(Game):
             piles.append(
                 pile_view(self.TABLEAU[i], PileKind.TABLEAU, pile, down=self._tableau_down(i))
             )
-        view = self._base_view(player)
-        view.update(
-            deck=self.deck,
-            piles=piles,
-            last_move_piles=list(self._last_piles),
-            stalled=self.outcome == Outcome.STALLED,
-            **self._view_extras(),
-        )
-        return view
+        return {
+            **self._base_view(player),
+            "deck": self.deck,
+            "piles": piles,
+            "last_move_piles": list(self._last_piles),
+            "stalled": self.outcome == Outcome.STALLED,
+        }
 
     @abstractmethod
     def _headline(self) -> str:

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 
 from engine.cards import RED_SUITS, SUITS, Card
 from engine.game import IllegalMove
+from engine.views import PileView
 
 #: reason codes a placement check may return (a subset of the games' ``IllegalMove`` codes)
 NOT_ALTERNATING_COLOUR = "not_alternating_colour"
@@ -244,17 +245,27 @@ def parse_pile_notation(text: str, pile_ids: frozenset[str]) -> PileMove:
 
 
 def pile_view(
-    pile_id: str, kind: PileKind, cards: Sequence[Card], down: int = 0, **extra: object
-) -> dict[str, object]:
+    pile_id: str,
+    kind: PileKind,
+    cards: Sequence[Card],
+    down: int = 0,
+    *,
+    show: int | None = None,
+    suit: str | None = None,
+) -> PileView:
     """One pile of a view (``docs/views.md``): ``cards`` are the face-up cards, bottom to top;
-    the first ``down`` cards of the pile are face down and appear only as that count."""
-    entry: dict[str, object] = {
+    the first ``down`` cards of the pile are face down and appear only as that count. ``show``
+    (a waste's fanned cards) and ``suit`` (a foundation's) are left out when not given."""
+    entry: PileView = {
         "id": pile_id,
         "kind": str(kind),
         "down": down,
         "cards": [card.code for card in cards[down:]],
     }
-    entry.update(extra)
+    if show is not None:
+        entry["show"] = show
+    if suit is not None:
+        entry["suit"] = suit
     return entry
 
 
@@ -296,11 +307,11 @@ def deepcopy_sharing_cards(game: _Game, cards: Sequence[Card], memo: dict[int, A
     """
     for card in cards:
         memo[id(card)] = card
-    other = game.__class__.__new__(game.__class__)  # type: ignore[call-overload]
+    other = game.__class__.__new__(game.__class__)
     memo[id(game)] = other
     for name, value in game.__dict__.items():
         setattr(other, name, copy.deepcopy(value, memo))
-    return other  # type: ignore[no-any-return]
+    return other
 
 
 def stock_cycle(stock: Sequence[Card], waste: Sequence[Card]) -> list[tuple[int, Card]]:

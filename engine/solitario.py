@@ -75,6 +75,7 @@ from engine.piles import (
     tableau_rule,
 )
 from engine.rng import DealRandom
+from engine.views import SolitarioView
 
 COLUMNS = tuple(str(i) for i in range(1, 8))
 PILE_IDS = frozenset(("w", *COLUMNS, *FOUNDATIONS))
@@ -315,6 +316,12 @@ class Solitario(PileGame):
             return len(col) - position
         return None
 
+    def _legal_run(self, i: int, target: Card | None) -> int:
+        """``_fitting_run`` for a column move already known to be legal: a run fits."""
+        fitting = self._fitting_run(i, target)
+        assert fitting is not None, "a legal column move moves the run that fits"
+        return fitting
+
     def _check(self, move: PileMove) -> int:
         """How many cards ``move`` takes, or the most specific ``IllegalMove``."""
         src, dst = move.src, move.dst
@@ -352,6 +359,7 @@ class Solitario(PileGame):
         run = cards[len(cards) - face_up :]
         if target is None:
             self._refuse("empty_column_needs_king", run[0], None)
+            raise AssertionError("unreachable")  # pragma: no cover
         need = target.rank - 1
         same_rank = [card for card in run if card.rank == need]
         if same_rank:
@@ -369,7 +377,7 @@ class Solitario(PileGame):
             return
         count = 1
         if move.src in COLUMNS and move.dst in COLUMNS:
-            count = move.count or self._fitting_run(COLUMNS.index(move.src), self._top(move.dst))
+            count = move.count or self._legal_run(COLUMNS.index(move.src), self._top(move.dst))
         self._move_cards(move.src, move.dst, count)
 
     def _move_cards(self, src: str, dst: str, count: int) -> None:
@@ -412,7 +420,7 @@ class Solitario(PileGame):
         taken = (
             1
             if move.dst in FOUNDATIONS
-            else (move.count or self._fitting_run(i, self._top(move.dst)))
+            else (move.count or self._legal_run(i, self._top(move.dst)))
         )
         if self._down[i] and len(col) - taken == self._down[i]:
             points += TURN_UP_POINTS
@@ -435,7 +443,7 @@ class Solitario(PileGame):
                 taken = (
                     1
                     if move.dst in FOUNDATIONS
-                    else (move.count or self._fitting_run(i, self._top(move.dst)))
+                    else (move.count or self._legal_run(i, self._top(move.dst)))
                 )
                 return len(self._tableau[i]) - taken == self._down[i]
         return False
@@ -535,8 +543,12 @@ class Solitario(PileGame):
     def _tableau_down(self, index: int) -> int:
         return self._down[index]
 
-    def _view_extras(self) -> dict[str, Any]:
-        return {"stock_recycles": self._recycles, "score_move": self.score_move}
+    def view(self, player: str | None = None) -> SolitarioView:
+        return {
+            **super().view(player),
+            "stock_recycles": self._recycles,
+            "score_move": self.score_move,
+        }
 
     def _headline(self) -> str:
         return (

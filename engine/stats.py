@@ -35,6 +35,7 @@ from typing import Any
 import engine
 from engine.players import STRATEGIES, make_player
 from engine.squadratik.deck import MASTER_IDS
+from engine.squadratik.solitario import ElSolitario
 
 
 def solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str, Any]:
@@ -42,12 +43,12 @@ def solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str,
     endings: Counter[str] = Counter()
     points = moves = stuck_with_stock = 0
     for deal in range(first_deal, first_deal + deals):
-        game = engine.new_game("squadratik", deal=deal)
+        game = ElSolitario(deal=deal)
         bot = make_player(strategy, seed=deal)
         while not game.is_over:
             game.play(bot.choose(game))
         endings[str(game.outcome)] += 1
-        stuck_with_stock += str(game.outcome) == "lost" and game.view()["stock"] > 0
+        stuck_with_stock += str(game.outcome) == "lost" and len(game.stock) > 0
         points += game.score
         moves += game.move_number
     return {

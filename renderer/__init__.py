@@ -27,6 +27,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image
@@ -49,7 +50,7 @@ registry.register("maestras", draw_squadratik, squadratik_layout)
 registry.register("freecell", freecell_board.draw_freecell, freecell_board.freecell_layout)
 
 
-def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
+def draw(game_id: str, view: Mapping[str, Any], **style: Any) -> Image.Image:
     """The board as a Pillow palette image on the fixed board palette (what ``render``
     encodes); see ``render`` for ``style``."""
     token = fonts.use_words(style.get("words"))  # the caller's translated board words
@@ -59,7 +60,7 @@ def draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
         fonts.reset_words(token)
 
 
-def _draw(game_id: str, view: dict[str, Any], **style: Any) -> Image.Image:
+def _draw(game_id: str, view: Mapping[str, Any], **style: Any) -> Image.Image:
     image = registry.drawing(game_id).draw(view, **style)  # style it does not take is left out
     if image.width > MAX_WIDTH:  # a safety net: layouts already keep within the limit
         height = round(image.height * MAX_WIDTH / image.width)
@@ -75,13 +76,13 @@ _png_cache: OrderedDict[bytes, bytes] = OrderedDict()
 _png_lock = threading.Lock()
 
 
-def _cache_key(game_id: str, view: dict[str, Any], style: dict[str, Any]) -> bytes:
+def _cache_key(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -> bytes:
     """A stable digest of everything ``render`` depends on (its arguments, nothing else)."""
     text = json.dumps([game_id, view, style], sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
 
-def render(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+def render(game_id: str, view: Mapping[str, Any], **style: Any) -> bytes:
     """PNG bytes of ``view`` (``game.view(player)``) for ``game_id``; see the module docstring.
 
     A pure function of its arguments; the last ``PNG_CACHE_SIZE`` results are kept, keyed by a
@@ -153,7 +154,7 @@ def clear_cache(sprites: bool = True) -> None:
         squadratik_boards._slot_base.cache_clear()
 
 
-def layout(game_id: str, view: dict[str, Any], **style: Any) -> Any:
+def layout(game_id: str, view: Mapping[str, Any], **style: Any) -> Any:
     """Where ``render`` puts every pile/card/cell (for tests and tap-to-pile mapping), for the
     same ``style`` (its words, clock and player decide whether the header takes two rows)."""
     token = fonts.use_words(style.get("words"))

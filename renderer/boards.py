@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageDraw
 
@@ -27,6 +27,9 @@ from renderer.fonts import WORDS, paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
+
+if TYPE_CHECKING:  # the views' shapes only: drawing needs no engine code
+    from engine.views import PilesView
 
 W, H = theme.CARD_W, theme.CARD_H
 MARGIN = 16
@@ -81,7 +84,7 @@ Places = dict[str, tuple[int, int]]
 ARRANGEMENTS: dict[str, Callable[[dict[str, list[str]]], tuple[int, Places]]] = {}
 
 
-def _columns(view: dict[str, Any]) -> tuple[int, dict[str, tuple[int, int]]]:
+def _columns(view: PilesView) -> tuple[int, dict[str, tuple[int, int]]]:
     """Column count and ``pile id -> (row, column)`` for the game in ``view``."""
     game = view.get("game")
     piles = view.get("piles", [])
@@ -146,7 +149,7 @@ def header_height(width: int, left: str, right: str, size: int) -> int:
 
 
 def pile_layout(
-    view: dict[str, Any],
+    view: PilesView,
     lang: str = "en",
     clock: str | None = None,
     player: str | None = None,
@@ -251,7 +254,7 @@ def fit_text(text: str, size: int, bold: bool, room: int) -> str:
 
 
 def _header_texts(
-    view: dict[str, Any], lang: str, clock: str | None, player: str | None = None
+    view: PilesView, lang: str, clock: str | None, player: str | None = None
 ) -> tuple[str, str]:
     game = str(view.get("game", ""))
     # the game's name in the chat's language (board words), e.g. "Trece Imaginario"
@@ -394,13 +397,13 @@ def _value_symbol(value: int | None) -> str:
 
 
 def draw_pile_board(
-    view: dict[str, Any],
+    view: PilesView,
     *,
     faces: str = "napoletane",
     lang: str = "en",
     clock: str | None = None,
     selected: str | None = None,
-    targets: list[str] | tuple = (),
+    targets: list[str] | tuple[str, ...] = (),
     player: str | None = None,
 ) -> Image.Image:
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
@@ -432,8 +435,8 @@ def draw_pile_board(
         if spot.kind == "foundation" and view.get("game") == "imaginary13":
             mark = f"+{pile.get('marker', '')}"
             extra, colour = mark, theme.GOLD  # the step this foundation builds by
-        elif spot.kind == "foundation" and view.get("base_rank"):
-            mark = _value_symbol(view["base_rank"])  # Canfield: the rank every foundation starts at
+        elif spot.kind == "foundation" and isinstance(base := view.get("base_rank"), int):
+            mark = _value_symbol(base)  # Canfield: the rank every foundation starts at
         draw_label(image, draw, spot.label, pid, extra, layout.text, colour)
         if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
             slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)

@@ -105,7 +105,9 @@ def french_card(code: str) -> Image.Image:
     return shrink(image, W, H)
 
 
-def _draw_pips(draw: ImageDraw.ImageDraw, suit: str, value: int, colour) -> None:
+def _draw_pips(
+    draw: ImageDraw.ImageDraw, suit: str, value: int, colour: tuple[int, int, int]
+) -> None:
     if value == 1:
         french_pip(draw, suit, W / 2 * SS, (H / 2 + 10) * SS, 54 * SS, colour)
         return
@@ -117,7 +119,9 @@ def _draw_pips(draw: ImageDraw.ImageDraw, suit: str, value: int, colour) -> None
         french_pip(draw, suit, cx, cy, pip_size * SS, colour, flip=v > 0.5)
 
 
-def _draw_court(draw: ImageDraw.ImageDraw, suit: str, value: int, colour) -> None:
+def _draw_court(
+    draw: ImageDraw.ImageDraw, suit: str, value: int, colour: tuple[int, int, int]
+) -> None:
     x0, y0, x1, y1 = 14 * SS, 34 * SS, (W - 14) * SS, (H - 10) * SS
     draw.rounded_rectangle(
         (x0, y0, x1, y1), radius=5 * SS, fill=(250, 238, 200), outline=colour, width=2 * SS

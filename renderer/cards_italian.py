@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 from renderer import theme
 from renderer.fonts import font
+from renderer.palette import Colour
 from renderer.shapes import ITALIAN_COLOURS, figure, italian_pip
 from renderer.sprites import SS, canvas, card_body, shrink
 
@@ -106,7 +107,9 @@ def _draw_pips(draw: ImageDraw.ImageDraw, suit: str, number: int, style: str) ->
         )
 
 
-def _draw_figure(draw: ImageDraw.ImageDraw, suit: str, number: int, style: str, colour) -> None:
+def _draw_figure(
+    draw: ImageDraw.ImageDraw, suit: str, number: int, style: str, colour: Colour
+) -> None:
     palette = ITALIAN_COLOURS[style]
     x0, y0, x1, y1 = 10 * SS, 32 * SS, (W - 10) * SS, (H - 8) * SS
     draw.rounded_rectangle(

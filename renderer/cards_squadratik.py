@@ -14,7 +14,9 @@ central card dark blue with a compass star, so the kinds differ at a glance.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -337,7 +339,7 @@ def _draw_central(draw: ImageDraw.ImageDraw, big: int) -> None:
     draw.ellipse((c - r, c - r, c + r, c + r), fill=(255, 255, 255))
 
 
-def card_sprite(card: dict, size: int) -> Image.Image:
+def card_sprite(card: Mapping[str, Any], size: int) -> Image.Image:
     """The sprite of a view's card dict (``kind``, ``sides``, ``rotation``, ``points``)."""
     return squadratik_card(
         card.get("kind", "normal"),

@@ -12,7 +12,7 @@ this module says where FreeCell's piles go.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PIL import Image
 
@@ -23,6 +23,9 @@ from renderer.boards import (
     draw_pile_board,
     pile_layout,
 )
+
+if TYPE_CHECKING:  # the views' shapes only: drawing needs no engine code
+    from engine.views import PilesView
 
 COLUMNS = 8
 
@@ -44,7 +47,7 @@ ARRANGEMENTS["freecell"] = arrange
 
 
 def draw_freecell(
-    view: dict[str, Any],
+    view: PilesView,
     *,
     lang: str = "en",
     clock: str | None = None,
@@ -60,7 +63,7 @@ def draw_freecell(
 
 
 def freecell_layout(
-    view: dict[str, Any],
+    view: PilesView,
     lang: str = "en",
     clock: str | None = None,
     player: str | None = None,

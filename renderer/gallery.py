@@ -15,6 +15,7 @@ import importlib
 import json
 import random
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,7 @@ def _play(game: Any, moves: int, rng: random.Random) -> list[str]:
 MID = 12  # moves played for the "mid" picture
 
 
-def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[dict, list[str]]]:
+def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[Mapping[str, Any], list[str]]]:
     """``stage -> (view, moves so far)`` for start, mid and end from the real engine, on the
     first deal from ``deal`` on whose seeded playout lasts past the middle (a game that ends
     at move 2 makes a poor "mid" picture)."""
@@ -77,7 +78,7 @@ def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[dict, list[str]
     for tried in range(deal, deal + 20):
         rng = random.Random(tried)
         game = cls(tried, players, None)
-        out = {"start": (game.view(viewer), [])}
+        out: dict[str, tuple[Mapping[str, Any], list[str]]] = {"start": (game.view(viewer), [])}
         moves = _play(game, MID, rng)
         out["mid"] = (game.view(viewer), list(moves))
         if not game.is_over:
@@ -87,7 +88,7 @@ def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[dict, list[str]
     return out
 
 
-def sample_views(game_id: str) -> dict[str, dict]:
+def sample_views(game_id: str) -> dict[str, Mapping[str, Any]]:
     if game_id == "solitario":
         return {stage: samples.solitario_view(stage) for stage in ("start", "mid", "end")}
     if game_id == "canfield":
@@ -95,7 +96,7 @@ def sample_views(game_id: str) -> dict[str, dict]:
     return {"mid": samples.squadratik_view(game_id)}
 
 
-def _selection(game_id: str, view: dict[str, Any]) -> dict[str, Any]:
+def _selection(game_id: str, view: Mapping[str, Any]) -> dict[str, Any]:
     """A ``selected``/``targets`` style for the gallery: the waste (or first hand card) picked,
     two places ringed as targets."""
     if game_id in ("squadratik", "maestras"):
@@ -283,8 +284,8 @@ def _names_and_races(out: Path) -> list[str]:
             written.append(f"{out / name} (engine)")
     for game_id, player in (("solitario", "Zoë"), ("solitario", "Жора")):
         view, _ = engine_views(game_id)["mid"]
-        name = out / f"{game_id}_race_{'zoe' if player == 'Zoë' else 'zhora'}.png"
-        name.write_bytes(
+        path = out / f"{game_id}_race_{'zoe' if player == 'Zoë' else 'zhora'}.png"
+        path.write_bytes(
             renderer.render(
                 game_id,
                 view,

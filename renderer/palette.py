@@ -67,7 +67,7 @@ def fit_palette(sheet: Image.Image) -> list[int]:
         colors=256 - len(EXACT), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
     values = [v for colour in EXACT for v in colour]
-    values += fitted.getpalette()[: 3 * (256 - len(EXACT))]
+    values += (fitted.getpalette() or [])[: 3 * (256 - len(EXACT))]
     return values + [0] * (768 - len(values))
 
 
@@ -86,12 +86,14 @@ def index(colour: Colour) -> int:
     """The palette index of a flat colour (exact for the theme colours of ``EXACT``)."""
     rgb = tuple(colour[:3])
     if rgb in EXACT:
-        return EXACT.index(rgb)  # type: ignore[arg-type]
-    return (
+        return EXACT.index(rgb)
+    pixel = (
         Image.new("RGB", (1, 1), rgb)
         .quantize(palette=palette_image(), dither=Image.Dither.NONE)
         .getpixel((0, 0))
     )
+    assert isinstance(pixel, int)  # a palette image's pixel is its index
+    return pixel
 
 
 def ink(target: Image.Image | ImageDraw.ImageDraw, colour: Colour) -> int | Colour:
@@ -104,7 +106,7 @@ def ink(target: Image.Image | ImageDraw.ImageDraw, colour: Colour) -> int | Colo
 def new_board(width: int, height: int, colour: Colour = theme.TABLE) -> Image.Image:
     """An empty board: a palette image filled with ``colour``."""
     image = Image.new("P", (width, height), index(colour))
-    image.putpalette(palette_image().getpalette())
+    image.putpalette(palette_image().getpalette() or [])
     return image
 
 

@@ -19,7 +19,7 @@ ValueError: no drawing for game 'chess'
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,11 +48,11 @@ class Drawing:
     styles: frozenset[str]
     layout_styles: frozenset[str]
 
-    def draw(self, view: dict[str, Any], **style: Any) -> Image.Image:
+    def draw(self, view: Mapping[str, Any], **style: Any) -> Image.Image:
         style = with_badge(style)
         return self.draw_function(view, **{k: v for k, v in style.items() if k in self.styles})
 
-    def layout(self, view: dict[str, Any], **style: Any) -> Any:
+    def layout(self, view: Mapping[str, Any], **style: Any) -> Any:
         style = with_badge(style)
         wanted = {k: v for k, v in style.items() if k in self.layout_styles}
         return self.layout_function(view, **wanted)

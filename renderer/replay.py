@@ -28,7 +28,14 @@ MIN_BUDGET = 500 * 1024
 REDUCED_COLOURS = (64, 40)  # tried in turn before any shrinking (flat cards survive 40)
 
 
-def _frames(game_id: str, deal: int, players, options, moves, style) -> list[Image.Image]:
+def _frames(
+    game_id: str,
+    deal: int,
+    players: Sequence[str] | None,
+    options: Mapping[str, Any] | None,
+    moves: Sequence[str],
+    style: dict[str, Any],
+) -> list[Image.Image]:
     import engine  # the renderer may use the engine to rebuild positions (never the bot)
     from renderer import draw
 
@@ -66,8 +73,8 @@ def _fewer_colours(frames: list[Image.Image], colours: int) -> list[Image.Image]
     fitted = sheet.quantize(
         colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    reduced = fitted.getpalette()[: 3 * colours]
-    board = palette_image().getpalette()[:768]
+    reduced = (fitted.getpalette() or [])[: 3 * colours]
+    board = (palette_image().getpalette() or [])[:768]
     lookup = []
     for k in range(256):
         colour = board[3 * k : 3 * k + 3]
@@ -92,7 +99,7 @@ def _encode(frames: list[Image.Image], scale: float) -> bytes:
     """The GIF. Pillow's ``optimize`` stores each frame after the first as the box of what
     changed, unchanged pixels in it transparent (long runs: cheap for LZW)."""
     if scale != 1:
-        palette = frames[0].getpalette()
+        palette = frames[0].getpalette() or []
         resized = []
         for frame in frames:
             small = frame.convert("RGB").resize(
@@ -160,7 +167,7 @@ def replay(
     Telegram shows WebP as a sticker or file, not as an animation, so the bot sends GIF.
 
     >>> import engine
-    >>> replay("imaginary13", 1, None, None, [])[:6]  # doctest: +SKIP
+    >>> replay("imaginary13", 1, None, None, [])[:6]
     b'GIF89a'
     """
     frames = _frames(game_id, deal, players, options, list(moves), style)

@@ -44,7 +44,7 @@ def solitario_view(stage: str = "mid") -> dict[str, Any]:
             {"id": "s", "kind": "stock", "down": 9, "cards": []},
             {"id": "w", "kind": "waste", "down": 0, "cards": ["4d", "Ac", "6s"], "show": 3},
         ]
-        foundations = [[], [], [], []]
+        foundations: list[list[str]] = [[], [], [], []]
         extra = {"move_number": 0, "score": 0, "last_move_piles": []}
     elif stage == "mid":
         tableau = [

@@ -14,7 +14,9 @@ from PIL import ImageDraw
 Colour = tuple[int, int, int]
 
 
-def _pts(cx: float, cy: float, s: float, coords: list[tuple[float, float]], flip: bool):
+def _pts(
+    cx: float, cy: float, s: float, coords: list[tuple[float, float]], flip: bool
+) -> list[tuple[float, float]]:
     """Map unit coordinates (-0.5..0.5, y down) into the box; ``flip`` turns the shape upside down."""
     sign = -1 if flip else 1
     return [(cx + sign * x * s, cy + sign * y * s) for x, y in coords]

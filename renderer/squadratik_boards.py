@@ -19,6 +19,7 @@ at least as large as the table's cards.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -74,7 +75,7 @@ class SquadratikLayout:
     header_h: int = 52
 
 
-def path_targets(view: dict[str, Any]) -> dict[str, tuple[int, int]]:
+def path_targets(view: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
     """The notation of every place a next card may go (free central sides and path ends) and
     its board coordinates."""
     targets: dict[str, tuple[int, int]] = {}
@@ -103,7 +104,7 @@ def cell_for(span_x: int, span_y: int) -> int:
 
 
 def squadratik_layout(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     hand: bool = False,
     lang: str = "en",
     clock: str | None = None,
@@ -159,7 +160,7 @@ def squadratik_layout(
     return layout
 
 
-def _hand_layout(view: dict[str, Any], header_h: int = HEADER_H) -> SquadratikLayout:
+def _hand_layout(view: Mapping[str, Any], header_h: int = HEADER_H) -> SquadratikLayout:
     """One row per hand card: its number, the card as it is held, then its three other
     rotations r1-r3, each as large as the first (a player picks a turn by reading its numbers)."""
     cards = view.get("hand") or []
@@ -231,7 +232,7 @@ def _slot_text(end: str) -> str:
 
 
 def _header(
-    view: dict[str, Any], lang: str, clock: str | None, hand: bool, player: str | None = None
+    view: Mapping[str, Any], lang: str, clock: str | None, hand: bool, player: str | None = None
 ) -> tuple[str, str]:
     if view.get("game") == "maestras":
         left = word("title_maestras", lang)
@@ -255,12 +256,12 @@ def _header(
 
 
 def draw_squadratik(
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     *,
     lang: str = "en",
     clock: str | None = None,
     selected: str | None = None,
-    targets: list[str] | tuple = (),
+    targets: list[str] | tuple[str, ...] = (),
     hand: bool = False,
     player: str | None = None,
 ) -> Image.Image:
@@ -325,7 +326,14 @@ def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, numb
     )
 
 
-def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
+def _draw_solo_hand(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    layout: SquadratikLayout,
+    lang: str,
+    selected: str | None,
+) -> None:
     if layout.hand:
         first = layout.hand[0]
         paste_text(
@@ -344,7 +352,14 @@ def _draw_solo_hand(image, draw, view, layout: SquadratikLayout, lang: str, sele
             outline(draw, rect, theme.SELECTED, 5)
 
 
-def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, selected) -> None:
+def _draw_private_hand(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    layout: SquadratikLayout,
+    lang: str,
+    selected: str | None,
+) -> None:
     if not view.get("hand"):
         paste_text(
             image,
@@ -381,7 +396,7 @@ def _draw_private_hand(image, draw, view, layout: SquadratikLayout, lang: str, s
             )
 
 
-def seat_order(view: dict[str, Any]) -> list[dict[str, Any]]:
+def seat_order(view: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The seats as the board lists them: in turn order while the game runs, by place once it
     is over (the winner first; equal places keep turn order)."""
     seats = list(view.get("seats") or [])
@@ -391,7 +406,7 @@ def seat_order(view: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(seats, key=lambda s: int(results.get(s.get("player"), {}).get("place") or 99))
 
 
-def _seat_columns(view: dict[str, Any], lang: str, right: int) -> list[tuple[str, str, int]]:
+def _seat_columns(view: Mapping[str, Any], lang: str, right: int) -> list[tuple[str, str, int]]:
     """The numbers' columns of the seat rows, right to left: (key, word, right edge). Won
     cards and masters; the hand count only while the game runs (the hands are gone after)."""
     keys = ["cards", "masters"] + ([] if view.get("results") else ["hand"])
@@ -404,7 +419,11 @@ def _seat_columns(view: dict[str, Any], lang: str, right: int) -> list[tuple[str
 
 
 def _draw_seats(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view, layout: SquadratikLayout, lang: str
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    layout: SquadratikLayout,
+    lang: str,
 ) -> None:
     """One row a seat: place (once over) or the turn's arrow, the name using all the room the
     numbers leave, then hand, masters and cards in columns named once above the rows."""

@@ -91,7 +91,8 @@ def covers(name: str, char: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _emoji_index() -> dict[str, int]:
-    return json.loads(EMOJI_INDEX.read_text())["index"]
+    index: dict[str, int] = json.loads(EMOJI_INDEX.read_text())["index"]
+    return index
 
 
 @lru_cache(maxsize=1)

@@ -1,15 +1,14 @@
 """No import cycle among the modules of bot/, engine/ and renderer/.
 
-The code is read, not run. Counted: every import statement at a module's top level, including
-those under ``if TYPE_CHECKING:`` (a cycle of type-only imports is still two modules that
-cannot be understood apart) and under ``try``. Importing ``a.b.c`` also runs the package
-``a.b``'s ``__init__``, so it counts as an import of each enclosing package that is not an
-enclosing package of the importer itself (those are already loading).
-
-Not counted: imports inside functions and methods. They run only when called, after every
-module has loaded, so they cannot deadlock module initialisation; the one the core has is
-``Core``'s default wiring, which reaches the composition root ``bot.app`` (the root imports
-the features, the core imports none of them).
+The code is read, not run. Counted: every import statement anywhere in a module: at its top
+level, under ``if TYPE_CHECKING:`` (a cycle of type-only imports is still two modules that
+cannot be understood apart), under ``try``, and inside functions and methods. A function-level
+import cannot deadlock module initialisation, but it still ties the two modules together: the
+core once reached the composition root ``bot.app`` (which imports every feature, which import
+the core) from inside ``Core``; now whoever builds a core hands it its features
+(``bot.app.open_core``). Importing ``a.b.c`` also runs the package ``a.b``'s ``__init__``, so
+it counts as an import of each enclosing package that is not an enclosing package of the
+importer itself (those are already loading).
 """
 
 from __future__ import annotations
@@ -28,29 +27,19 @@ def module_name(path: Path, root: Path) -> str:
     return ".".join(parts)
 
 
-def _top_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Import statements outside any function or class body."""
-    found: list[ast.Import | ast.ImportFrom] = []
-    pending: list[ast.stmt] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            found.append(node)
-        elif isinstance(node, ast.If | ast.Try | ast.With):
-            for field in ("body", "orelse", "finalbody", "handlers"):
-                for child in getattr(node, field, []):
-                    pending.extend(child.body if isinstance(child, ast.ExceptHandler) else [child])
-    return found
+def _imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement of the module, at any depth."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
 
 
 def import_graph(root: Path, packages: tuple[str, ...] = PACKAGES) -> dict[str, set[str]]:
-    """Module -> the modules of ``packages`` its top-level imports load."""
+    """Module -> the modules of ``packages`` its imports load."""
     paths = {module_name(p, root): p for pkg in packages for p in (root / pkg).rglob("*.py")}
     graph: dict[str, set[str]] = {name: set() for name in paths}
     for name, path in paths.items():
         is_package = path.name == "__init__.py"
         own_package = name if is_package else name.rpartition(".")[0]
-        for node in _top_level_imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -135,13 +124,28 @@ def test_the_walker_finds_a_cycle_through_type_checking_and_a_package_init(tmp_p
     (tmp_path / "bot" / "core" / "context.py").write_text("")
     (tmp_path / "bot" / "feature.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.core.context import Ctx\n"
-        "def later():\n    from bot.core import dispatch\n"
     )
     graph = import_graph(tmp_path, ("bot",))
     assert graph["bot.feature"] == {"bot.core", "bot.core.context"}
     assert cycles(graph) == [["bot.core", "bot.core.dispatch", "bot.feature"]]
-    # a function-level import alone makes no cycle
-    (tmp_path / "bot" / "feature.py").write_text(
-        "def later():\n    from bot.core import dispatch\n"
+
+
+def test_the_walker_counts_an_import_inside_a_method(tmp_path: Path):
+    """The shape the core once had: a lazy import of the composition root from a method."""
+    (tmp_path / "bot" / "core").mkdir(parents=True)
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "core" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "core" / "dispatch.py").write_text(
+        "class Core:\n    def __init__(self):\n        from bot.app import wire\n"
+    )
+    (tmp_path / "bot" / "app.py").write_text(
+        "from bot.core.dispatch import Core\ndef wire(): ...\n"
+    )
+    graph = import_graph(tmp_path, ("bot",))
+    assert graph["bot.core.dispatch"] == {"bot.app"}
+    assert cycles(graph) == [["bot.app", "bot.core.dispatch"]]
+    # the core handed its wiring by the root instead: no cycle
+    (tmp_path / "bot" / "core" / "dispatch.py").write_text(
+        "class Core:\n    def __init__(self, wiring):\n        wiring()\n"
     )
     assert cycles(import_graph(tmp_path, ("bot",))) == []

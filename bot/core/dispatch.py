@@ -10,7 +10,8 @@ game is stored before the replies are returned.
 >>> import asyncio
 >>> from bot.replies import Request
 >>> async def demo():
-...     core = await Core.create("sqlite:///:memory:")
+...     from bot.app import open_core  # the core with the bot's features (bot/app.py)
+...     core = await open_core("sqlite:///:memory:")
 ...     replies = await core.handle_text(Request("console", "c", "you", "you"), "/help")
 ...     await core.close()
 ...     return replies[0].key
@@ -60,10 +61,12 @@ Wiring = Callable[[Registry, Service], dict[str, Any]]
 
 
 class Core:
-    """The platform-neutral bot. Build it with ``await Core.create(...)``."""
+    """The platform-neutral bot. Build it with ``await bot.app.open_core(...)`` (the bot's
+    features wired in), or ``await Core.create(..., wiring=...)`` with features of one's own.
+    The core imports no feature: whoever builds it says which features it has."""
 
     def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
-                 renderer: RenderFn | None, wiring: Wiring | None = None) -> None:  # fmt: skip
+                 renderer: RenderFn | None, wiring: Wiring) -> None:  # fmt: skip
         self.registry = Registry()
         self.metrics = Metrics()
         timed = timed_renderer(renderer, self.metrics.render_seconds.observe)
@@ -83,11 +86,6 @@ class Core:
         self.platform_status: dict[str, Callable[[], str | None]] = {}
         self.play = SoloPlay(self.service)
         self.play.register(self.registry)
-        if wiring is None:
-            # The composition root imports every feature; the core's modules import none.
-            from bot.app import wire_features
-
-            wiring = wire_features
         self.features = wiring(self.registry, self.service)
         missing = set(COMMANDS) - set(self.registry.commands)
         if missing:
@@ -109,14 +107,15 @@ class Core:
         *,
         renderer: RenderFn | None = None,
         sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
-        wiring: Wiring | None = None,
+        wiring: Wiring,
         limits: Limits | None = None,
     ) -> Core:
         """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
         sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
-        no background sweep (call ``sweep()`` yourself); ``wiring`` replaces the features
-        ``bot.app`` wires in; ``limits``: the per-user and per-chat rate limits (none unless
-        given: ``python -m bot`` gives the ``RATE_*`` settings)."""
+        no background sweep (call ``sweep()`` yourself); ``wiring`` builds the features
+        (``bot.app.wire_features``: the bot's own, as ``bot.app.open_core`` does); ``limits``:
+        the per-user and per-chat rate limits (none unless given: ``python -m bot`` gives the
+        ``RATE_*`` settings)."""
         store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
         core = cls(store, default_language, clock or utc_now, renderer, wiring)
         if limits is not None and limits.enabled:
@@ -506,4 +505,11 @@ def well_formed_request(req: Request) -> Request:
     """``req`` with :func:`well_formed` ids and name (the same object when they already are)."""
     fields = {"chat_id": req.chat_id, "user_id": req.user_id, "user_name": req.user_name}
     cleaned = {name: well_formed(value) for name, value in fields.items()}
-    return req if cleaned == fields else dataclasses.replace(req, **cleaned)
+    if cleaned == fields:
+        return req
+    return dataclasses.replace(
+        req,
+        chat_id=cleaned["chat_id"],
+        user_id=cleaned["user_id"],
+        user_name=cleaned["user_name"],
+    )

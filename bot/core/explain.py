@@ -13,7 +13,7 @@ player's hand: a reason given to one player reveals nothing of anyone else's car
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import i18n
@@ -23,7 +23,7 @@ from bot.core.names import short_name
 NAME_ROOM = 24
 
 
-def only_pass_key(view: dict[str, Any]) -> str:
+def only_pass_key(view: Mapping[str, Any]) -> str:
     """The key of the sentence that says why Pass is the only move of ``view``'s viewer (a
     Cartas Maestras view of their own: ``hand``, ``paths``)."""
     paths = view.get("paths") or {}
@@ -38,7 +38,7 @@ def only_pass_key(view: dict[str, Any]) -> str:
     return "hand.only_pass.no_link"
 
 
-def only_pass_text(lang: str, view: dict[str, Any]) -> str:
+def only_pass_text(lang: str, view: Mapping[str, Any]) -> str:
     """Why Pass is the only move, and what it does (draws a card while the stock has one)."""
     what = "hand.only_pass.draws" if int(view.get("stock") or 0) else "hand.only_pass.empty_stock"
     return i18n.t(lang, only_pass_key(view)) + " " + i18n.t(lang, what)
@@ -59,7 +59,7 @@ def standings_lines(
     return lines
 
 
-def final_phase_key(before: dict[str, Any], after: dict[str, Any]) -> str | None:
+def final_phase_key(before: Mapping[str, Any], after: Mapping[str, Any]) -> str | None:
     """The key announcing that the main phase ended between two public views, or None: the
     final phase starts (or, when nobody holds a card, the game ends at once)."""
     if before.get("phase") != "main" or after.get("phase") == "main":
@@ -69,13 +69,13 @@ def final_phase_key(before: dict[str, Any], after: dict[str, Any]) -> str | None
     return "tables.final_phase_skipped"
 
 
-def masters_of(view: dict[str, Any], player: str) -> int:
+def masters_of(view: Mapping[str, Any], player: str) -> int:
     """The masters ``player`` has won, from a view's public seats."""
     seats = view.get("seats") or []
     return next((int(s.get("masters", 0)) for s in seats if s.get("player") == player), 0)
 
 
-def tie_break_matters(view: dict[str, Any], player: str) -> bool:
+def tie_break_matters(view: Mapping[str, Any], player: str) -> bool:
     """Whether the cards ``player`` wins in the final phase can still change a place: some
     other seat has as many masters (cards break ties on masters only)."""
     seats = view.get("seats") or []

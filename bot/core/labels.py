@@ -16,6 +16,7 @@ path (and the turn after an empty card), as ``/help`` words them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from bot import i18n
@@ -25,7 +26,7 @@ _HAND_SLOT = re.compile(r"^h(\d{1,2})$")
 _PATH_END = re.compile(r"^([NESW])(?:>([nesw]))?$")
 
 
-def pile_label(lang: str, view: dict[str, Any], faces: str, pile_id: str) -> str:
+def pile_label(lang: str, view: Mapping[str, Any], faces: str, pile_id: str) -> str:
     """A card pile: its id and its top card (``3 · K♥``), or that it is empty.
 
     >>> pile_label("es", {"piles": [{"id": "w", "cards": []}]}, "francesi", "w")
@@ -74,7 +75,7 @@ def path_label(lang: str, destination: str) -> str:
     return i18n.t(lang, "button.path_turn", side=side, direction=i18n.t(lang, f"direction.{turn}"))
 
 
-def source_label(lang: str, view: dict[str, Any], faces: str, source: str) -> str:
+def source_label(lang: str, view: Mapping[str, Any], faces: str, source: str) -> str:
     """What a first tap selects: a hand card (Squadratik) or a pile."""
     slot = _HAND_SLOT.match(source)
     hand = view.get("hand")
@@ -83,7 +84,7 @@ def source_label(lang: str, view: dict[str, Any], faces: str, source: str) -> st
     return pile_label(lang, view, faces, source)
 
 
-def target_label(lang: str, view: dict[str, Any], faces: str, destination: str) -> str:
+def target_label(lang: str, view: Mapping[str, Any], faces: str, destination: str) -> str:
     """Where the selected card goes: a Squadratik path or a pile."""
     if "paths" in view:
         return path_label(lang, destination)

@@ -16,6 +16,8 @@ table moves arrive here too (``/move`` and a hand's ``mv`` buttons)."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
+from typing import Any
 
 import engine
 from bot import i18n
@@ -58,7 +60,8 @@ def finishable(session: Session) -> bool:
     game = session.game
     if game is None or game.is_over or not game.info.auto_finish:
         return False
-    for pile in game.view(None).get("piles") or []:
+    view: Mapping[str, Any] = game.view(None)
+    for pile in view.get("piles") or []:
         if pile.get("down"):
             return False
         if pile.get("kind") in AUTO_FINISH_EMPTY and pile.get("cards"):

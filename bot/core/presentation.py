@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot import i18n
@@ -70,7 +70,7 @@ def session_name(lang: str, session: Session) -> str:
     return name
 
 
-def pile_ids(view: dict[str, Any], kind: str) -> set[str]:
+def pile_ids(view: Mapping[str, Any], kind: str) -> set[str]:
     """The ids of the view's piles of one kind (``foundation``, ``stock``)."""
     return {p["id"] for p in view.get("piles") or [] if p.get("kind") == kind}
 
@@ -83,7 +83,7 @@ class Presenter:
         self.renderer = renderer
 
     async def render(
-        self, session: Session, view: dict[str, Any], lang: str, hand: bool = False,
+        self, session: Session, view: Mapping[str, Any], lang: str, hand: bool = False,
         selected: str | None = None, targets: list[str] | None = None,
     ) -> bytes | None:  # fmt: skip
         """The board image (or, with ``hand``, the viewer's private hand image), drawn off the
@@ -204,7 +204,7 @@ class Presenter:
             # Long notation: the index into legal_moves() (same revision = same position).
             return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
 
-    def solo_buttons(self, lang: str, session: Session, view: dict[str, Any], selected: str | None,
+    def solo_buttons(self, lang: str, session: Session, view: Mapping[str, Any], selected: str | None,
                      undo: bool = True) -> list[Button]:  # fmt: skip
         """Select-then-target buttons: first a source (``move.src``), then its targets
         (``move.dst``); moves without a target (turning the stock) and "to foundation" are one
@@ -291,7 +291,7 @@ class Presenter:
         game = table.game
         assert game is not None
         rec = table.record
-        view = game.view(ctx.user)
+        view: Mapping[str, Any] = game.view(ctx.user)
         my_turn = game.current_player == ctx.user and not game.is_over
         answer = private(
             ctx, "hand.yours" if my_turn else "hand.wait", player=table.name_of(game.current_player)
@@ -381,7 +381,8 @@ class Presenter:
         outcome = str(game.outcome)
         name = session_name(ctx.lang, session)
         if session.is_table:
-            results = game.view(None).get("results") or []
+            view: Mapping[str, Any] = game.view(None)
+            results = view.get("results") or []
             winners = [session.name_of(str(r["player"])) for r in results if r.get("place") == 1]
             answer = reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
             # the standings by place, with the seed's tie rule: "Winner: X" alone explained nothing

@@ -15,7 +15,7 @@ before any handler runs.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -80,7 +80,7 @@ class Registry:
     solo_ended: list[Callable[[Ctx, Session, str], Replies]] = field(default_factory=list)
     #: extra drawing for a board: (session, view, style) -> the view to draw (style is updated)
     board_style: list[
-        Callable[[Session, dict[str, Any], dict[str, Any]], Awaitable[dict[str, Any]]]
+        Callable[[Session, Mapping[str, Any], dict[str, Any]], Awaitable[Mapping[str, Any]]]
     ] = field(default_factory=list)
     #: True when the session may not be undone (a running race)
     undo_forbidden: list[Callable[[Session], Awaitable[bool]]] = field(default_factory=list)

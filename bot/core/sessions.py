@@ -15,7 +15,7 @@ is committed to storage before the change is reported to anyone.
 ...     again = await Sessions(store).get(s.id)   # a fresh manager: rebuilt from storage
 ...     await store.close()
 ...     return again.game.deal
->>> asyncio.run(demo())  # doctest: +SKIP
+>>> asyncio.run(demo())
 3
 """
 
@@ -67,7 +67,7 @@ class Session:
     game: Game | None = None
     #: a table's view for the player to move, taken just before the last move was applied (so
     #: the table feature can say which card was played and what it won); None once read
-    before_move: dict[str, Any] | None = None
+    before_move: Mapping[str, Any] | None = None
     #: the revision storage holds as far as this copy knows: every write of the session is
     #: compare-and-set against it, so a stale copy never overwrites another process's change
     stored_revision: int = -1
@@ -335,7 +335,7 @@ class Sessions:
     async def _play_once(self, session: Session, text: str, player: str, moment: datetime) -> str:
         game = session.game
         assert game is not None
-        before = game.view(player) if session.is_table else None
+        before: Mapping[str, Any] | None = game.view(player) if session.is_table else None
         move = game.play(text, player)
         session.before_move = before
         notation = str(move)
@@ -452,8 +452,8 @@ def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
     game = session.game
     assert game is not None
     rec = session.record
-    view = game.view(None)
-    base = dict(
+    view: Mapping[str, Any] = game.view(None)
+    base: dict[str, Any] = dict(
         session_id=rec.id,
         platform=rec.platform,
         chat_id=rec.chat_id,

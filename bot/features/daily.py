@@ -25,7 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
@@ -36,7 +36,7 @@ from bot.core.sessions import iso
 from bot.features import web
 from bot.features.daily_share import share_text
 from bot.replies import Reply
-from bot.storage import OVER, AlreadyExists, Storage
+from bot.storage import ACCEPTED, OVER, PLAYING, REFUSED, AlreadyExists, Storage
 from engine import BadSetup, IllegalMove
 from engine.rng import DealRandom
 
@@ -64,11 +64,6 @@ NODE_BUDGETS: dict[str, int] = {
 MAX_CANDIDATES = 40
 #: deal numbers stay below this (readable, and inside the core's deal range)
 DEAL_RANGE = 1_000_000_000
-
-# attempt statuses
-PLAYING = "playing"
-ACCEPTED = "accepted"
-REFUSED = "refused"
 
 
 class DailyUnavailable(Exception):
@@ -130,8 +125,8 @@ def choose(
     Pure and synchronous (call it in an executor); raises :class:`DailyUnavailable` when the
     game or its solver is not installed.
 
-    >>> choice = choose("imaginary13", date(2025, 3, 14), node_budget=100_000)  # doctest: +SKIP
-    >>> choice.best  # doctest: +SKIP
+    >>> choice = choose("imaginary13", date(2025, 3, 14), node_budget=100_000)
+    >>> choice.best
     'won'
     """
     if game_id not in engine.GAMES:
@@ -286,8 +281,12 @@ def verify(claim: ClaimedResult, stored_moves: Sequence[str], daily_deal: int) -
     >>> claim = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), g.score, "resigned", 1, 1)
     >>> verify(claim, g.moves, 5) is None
     True
-    >>> verify(ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "won", 1, 1), g.moves, 5)
+    >>> inflated = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "resigned", 1, 1)
+    >>> verify(inflated, g.moves, 5)
     'score'
+    >>> won = ClaimedResult("imaginary13", 5, {}, ["p"], list(g.moves), 88, "won", 1, 1)
+    >>> verify(won, g.moves, 5)  # a win the moves do not reach
+    'outcome'
     """
     if claim.deal != daily_deal:
         return "deal"
@@ -307,7 +306,8 @@ def verify(claim: ClaimedResult, stored_moves: Sequence[str], daily_deal: int) -
         return "score"
     if game.move_number != claim.move_count:
         return "move_count"
-    score_move = game.view(None).get("score_move")
+    view: Mapping[str, Any] = game.view(None)
+    score_move = view.get("score_move")
     if int(score_move if score_move is not None else game.move_number) != claim.tiebreak_move:
         return "tiebreak"
     return None

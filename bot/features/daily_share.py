@@ -13,7 +13,7 @@ from engine import Outcome
 
 # ----- the shareable summary ---------------------------------------------------------------------
 SQUARE_GAIN, SQUARE_SOME, SQUARE_NONE, SQUARE_LOSS = "🟩", "🟨", "⬜", "🟥"
-FINISH_MARK = {
+FINISH_MARK: dict[str, str] = {  # Outcome is a str: the stored outcome text matches
     Outcome.WON: "🏆",
     Outcome.COMPLETO: "🏆",
     Outcome.SOLITARIO: "⭐",

@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import engine
@@ -55,14 +56,14 @@ REASONS = (
 )
 
 
-def _count(view: dict[str, Any], kind: str, field: str) -> int:
+def _count(view: Mapping[str, Any], kind: str, field: str) -> int:
     piles = view.get("piles") or []
     if field == "down":
         return sum(int(p.get("down", 0)) for p in piles if p.get("kind") == kind)
     return sum(len(p.get("cards") or []) for p in piles if p.get("kind") == kind)
 
 
-def _empty_columns(view: dict[str, Any]) -> int:
+def _empty_columns(view: Mapping[str, Any]) -> int:
     return sum(
         1
         for p in view.get("piles") or []
@@ -78,21 +79,21 @@ def reason_key(game: Game, move: Move) -> str:
 def effects(game: Game, move: Move) -> tuple[str, int]:
     """(reason key, score change) of ``move``: it is played and taken back on ``game`` (so
     pass a private copy when others may look at the game meanwhile)."""
-    before = game.view(None)
+    before: Mapping[str, Any] = game.view(None)
     score = int(game.score)
     try:
         game.play(move)
     except IllegalMove:
         return "best", 0
     try:
-        after = game.view(None)
+        after: Mapping[str, Any] = game.view(None)
         gain = int(game.score) - score
     finally:
         game.undo()
     return _reason(before, after, move), gain
 
 
-def _reason(before: dict[str, Any], after: dict[str, Any], move: Move) -> str:
+def _reason(before: Mapping[str, Any], after: Mapping[str, Any], move: Move) -> str:
     if str(after.get("outcome")) in ("won", "completo"):
         return "wins"
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
@@ -156,7 +157,7 @@ def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]]
     None: why Pass is the only move; in the final phase, ``stop`` when the cards won can no
     longer change the player's place, else why placing more cards is worth it."""
     legal = [str(move) for move in game.legal_moves(player)]
-    view = game.view(player)
+    view: Mapping[str, Any] = game.view(player)
     if legal == ["pass"]:
         return "hint.only_pass", {"why": explain.only_pass_text(lang, view)}
     if view.get("phase") != "final" or "stop" not in legal:
@@ -225,7 +226,8 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [await core.about(ctx, session, core.private(ctx, "hint.none"))]
     if found == STUCK:
         name = core.game_name(ctx.lang, record.game_id)
-        piles = snapshot.view(None).get("piles") or []
+        view: Mapping[str, Any] = snapshot.view(None)
+        piles = view.get("piles") or []
         talon = sum(int(p.get("down", 0)) + len(p.get("cards") or []) for p in piles
                     if p.get("kind") in ("stock", "waste"))  # fmt: skip
         # with no card left to turn, the stock is not the reason: say so plainly

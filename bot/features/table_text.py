@@ -7,6 +7,7 @@ and the names players read for each seat (on boards too).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import engine
@@ -33,7 +34,7 @@ def card_words(lang: str, card: dict[str, Any]) -> str:
     return i18n.t(lang, "tables.card_normal", sides=sides)
 
 
-def _seat(view: dict[str, Any], player: str) -> dict[str, Any]:
+def _seat(view: Mapping[str, Any], player: str) -> dict[str, Any]:
     return next((s for s in view.get("seats") or [] if s.get("player") == player), {})
 
 
@@ -43,7 +44,7 @@ def play_lines(
     name: str,
     player: str,
     notation: str,
-    before: dict[str, Any] | None,
+    before: Mapping[str, Any] | None,
 ) -> list[str]:
     """One short line for a play (who, which card, where) and, when it completed a path, one
     for what it won. ``before`` is the mover's view just before the move (their hand).
@@ -70,7 +71,7 @@ def _play_lines(
     name: str,
     player: str,
     notation: str,
-    before: dict[str, Any] | None,
+    before: Mapping[str, Any] | None,
 ) -> list[str]:
     if notation == "pass":
         return [i18n.t(lang, "tables.played_pass", player=name)]
@@ -105,7 +106,7 @@ def timer_text(lang: str, seconds: int | None) -> str:
     return i18n.t(lang, "tables.minutes", minutes=seconds // 60)
 
 
-def named_view(session: Session, view: dict[str, Any]) -> dict[str, Any]:
+def named_view(session: Session, view: Mapping[str, Any]) -> dict[str, Any]:
     """The view with each seat's id replaced by the name players read in the chat (the board
     draws what the view holds: "Computer 1", not the computer seat's id)."""
     name = session.name_of

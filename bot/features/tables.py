@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import secrets
 import zlib
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -502,7 +502,8 @@ class Tables:
     async def _rate(self, table: Session, play: TablePlay) -> None:
         game = table.game
         assert game is not None
-        results = game.view(None).get("results") or []
+        view: Mapping[str, Any] = game.view(None)
+        results = view.get("results") or []
         placed = [
             (str(row["player"]), own_name(table.name_of(str(row["player"]))), int(row["place"]))
             for row in results
@@ -511,7 +512,7 @@ class Tables:
         rec = table.record
         await ratings.record_table(self.store, rec.platform, rec.chat_id, rec.game_id, placed)
 
-    async def view_extras(self, session: Session, view: dict[str, Any]) -> dict[str, Any]:
+    async def view_extras(self, session: Session, view: Mapping[str, Any]) -> Mapping[str, Any]:
         """The view as the renderer should draw it: each seat's timeouts in a row (the engine
         does not know them and always says 0)."""
         play = await load_play(self.store, session.id)

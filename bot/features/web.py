@@ -24,7 +24,7 @@ import engine
 from bot import i18n
 from bot.core.sessions import iso
 from bot.replies import Reply
-from bot.storage import ENDED, OVER
+from bot.storage import ACCEPTED, ENDED, OVER
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -94,8 +94,6 @@ async def player_link(core: Service, lang: str, platform: str, player_id: str) -
     """The line ``/stats`` ends with: the player's page, when it may be shown."""
     if not core.web_base_url:
         return None
-    from bot.features.daily import ACCEPTED  # daily's result message links here: no cycle
-
     key = (platform, player_id)
     if key not in await core.store.public_players([key], ACCEPTED):
         return None

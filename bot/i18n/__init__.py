@@ -76,12 +76,13 @@ def _read_language(lang: str) -> _Language:
         for message in catalog:
             if not message.id:
                 continue  # the header
+            string = message.string
             if isinstance(message.id, tuple):
-                forms = tuple(message.string or ())
+                forms = tuple(string) if isinstance(string, tuple | list) else ()
                 key, plural = message.id[0], True
             else:
-                forms = (message.string,)
-                key, plural = message.id, False
+                forms = (string if isinstance(string, str) else "",)
+                key, plural = str(message.id), False
             # An empty or fuzzy translation is "not translated": fall back to English.
             if message.fuzzy or not all(forms):
                 continue
@@ -300,7 +301,7 @@ def card_label(
     'Re di denari'
     """
     deck = deck or "french52"
-    if _italian_style(deck, faces):
+    if faces is not None and _italian_style(deck, faces):
         try:
             return card_name(code, deck, faces, lang)
         except ValueError:

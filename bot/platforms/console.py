@@ -260,7 +260,8 @@ class ConsolePlatform:
                 # (a daemon thread: a stop while it waits for a line must not keep the
                 # process alive until the terminal sends one).
                 read = _read_line(loop, stdin)
-                await asyncio.wait({read, stopped}, return_when=asyncio.FIRST_COMPLETED)
+                waiting: set[asyncio.Future[Any]] = {read, stopped}
+                await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
                 if not read.done():
                     return  # stopped while waiting for a line (the thread ends with the input)
                 line = read.result()

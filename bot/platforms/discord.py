@@ -118,7 +118,11 @@ def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
 
     discord.py keeps both as class attributes, so this is process-wide.
 
-    >>> configure_endpoints("http://127.0.0.1:8080", None)   # doctest: +SKIP
+    >>> before = discord.http.Route.BASE
+    >>> configure_endpoints("http://127.0.0.1:8080", None)
+    >>> discord.http.Route.BASE
+    'http://127.0.0.1:8080/api/v10'
+    >>> discord.http.Route.BASE = before  # process-wide: the example puts it back
     """
     if api_base:
         base = api_base.rstrip("/")

@@ -137,7 +137,7 @@ class TavoloButton(discord.ui.DynamicItem[discord.ui.Button], template=r"v1:[\x2
         )
 
     @classmethod
-    async def from_custom_id(
+    async def from_custom_id(  # type: ignore[override]  # discord.py passes our own Button
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> TavoloButton:
         return cls(item.custom_id or match.group(0), item.label or "\u200b")

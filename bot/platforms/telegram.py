@@ -223,7 +223,7 @@ class TelegramAdapter(Delivery):
     async def register_commands(self) -> None:
         """``setMyCommands`` for each language, and the default language for everyone else."""
         bot = self.application.bot
-        menus = [(lang, lang) for lang in LANGUAGES]
+        menus: list[tuple[str, str | None]] = [(lang, lang) for lang in LANGUAGES]
         menus.append((_language(self.config.default_language, "en"), None))
         for lang, code in menus:
             try:

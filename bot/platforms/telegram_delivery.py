@@ -52,6 +52,8 @@ class Delivery:
     application: Application[Any, Any, Any, Any, Any, Any]
     username: str
     _hand_tables: dict[tuple[int, int], int]
+    _boards: dict[tuple[int, str], tuple[int, int]]
+    _moved: dict[tuple[int, int], int]
 
     def _queue(self, chat_id: int, outgoing: Outgoing) -> None:
         board = outgoing.reply.board

@@ -10,12 +10,15 @@ stored by the core before the board is even drawn; only intermediate pictures ar
 
 >>> sent = []
 >>> async def deliver(chat_id, item): sent.append((chat_id, item.payload))
->>> outbox = Outbox(deliver, FloodLimits(per_chat_interval=0.0))   # doctest: +SKIP
->>> outbox.put(-100, "hello")                                        # doctest: +SKIP
->>> outbox.put(-100, "board v1", coalesce_key="board:s1")           # doctest: +SKIP
->>> outbox.put(-100, "board v2", coalesce_key="board:s1")  # replaces v1 # doctest: +SKIP
->>> await outbox.drain()                                              # doctest: +SKIP
->>> sent                                                              # doctest: +SKIP
+>>> async def demo():
+...     outbox = Outbox(deliver, FloodLimits(per_chat_interval=0.0))
+...     outbox.put(-100, "hello")
+...     outbox.put(-100, "board v1", coalesce_key="board:s1")
+...     outbox.put(-100, "board v2", coalesce_key="board:s1")  # replaces v1
+...     await outbox.drain()
+...     await outbox.close()
+>>> asyncio.run(demo())
+>>> sent
 [(-100, 'hello'), (-100, 'board v2')]
 """
 

@@ -46,10 +46,13 @@ from bot.storage.play import PlayStore
 from bot.storage.players import CACHE_LIMIT, SEEN_PRECISION, PlayersStore
 from bot.storage.ratings import RatingsStore
 from bot.storage.records import (
+    ACCEPTED,
     ACTIVE,
     ENDED,
     LOBBY,
     OVER,
+    PLAYING,
+    REFUSED,
     SOLO,
     TABLE,
     ResultRecord,
@@ -83,6 +86,7 @@ class Storage(
 
 
 __all__ = [
+    "ACCEPTED",
     "ACTIVE",
     "BUSY_TIMEOUT_SECONDS",
     "CACHE_LIMIT",
@@ -92,6 +96,8 @@ __all__ = [
     "LOBBY",
     "MIGRATIONS",
     "OVER",
+    "PLAYING",
+    "REFUSED",
     "SEEN_PRECISION",
     "SOLO",
     "TABLE",

@@ -30,7 +30,7 @@ import os
 import socket
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 from bot.storage.base import StorageBase
 from bot.storage.errors import StorageBusy
@@ -53,16 +53,19 @@ class ClaimsStore(StorageBase):
 
     #: this process's (this ``Storage``'s) holder name
     holder: str
+    #: the time leases are measured in (seconds since the epoch); tests set their own
+    claim_clock: Callable[[], float]
 
     def _init_claims(self) -> None:
         self.holder = new_holder()
+        self.claim_clock = time.time
 
     async def try_claim(
         self, name: str, holder: str, lease_seconds: float, now: float | None = None
     ) -> bool:
         """Take the claim ``name`` for ``lease_seconds``: True when ``holder`` has it now
         (it was free, its lease had run out, or ``holder`` held it already)."""
-        moment = time.time() if now is None else now
+        moment = self.claim_clock() if now is None else now
         async with self._transaction() as tx:
             changed = await tx.execute(
                 "INSERT INTO claims (name, holder, expires_at) VALUES (?, ?, ?) "
@@ -76,7 +79,7 @@ class ClaimsStore(StorageBase):
         self, name: str, holder: str, lease_seconds: float, now: float | None = None
     ) -> bool:
         """Push the lease of a claim ``holder`` holds; False when it is no longer theirs."""
-        moment = time.time() if now is None else now
+        moment = self.claim_clock() if now is None else now
         async with self._transaction() as tx:
             changed = await tx.execute(
                 "UPDATE claims SET expires_at = ? WHERE name = ? AND holder = ?",

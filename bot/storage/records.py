@@ -16,6 +16,11 @@ ACTIVE = "active"
 OVER = "over"  # finished by the rules, resigned, expired
 ENDED = "ended"  # a table closed before it finished (no result)
 
+# Daily attempt statuses (``daily_attempts.status``)
+PLAYING = "playing"
+ACCEPTED = "accepted"  # verified: ranked
+REFUSED = "refused"  # its result is not what the stored moves give: stays unranked
+
 
 @dataclass(slots=True)
 class SessionRecord:

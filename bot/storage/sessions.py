@@ -12,9 +12,9 @@ import json
 from collections.abc import Sequence
 
 from bot.storage.backend import Tx
-from bot.storage.base import StorageBase
 from bot.storage.errors import StaleRevision
 from bot.storage.migrations.dialect import POSTGRES
+from bot.storage.play import PlayStore
 from bot.storage.records import (
     ACTIVE,
     LOBBY,
@@ -43,8 +43,9 @@ def _update_params(rec: SessionRecord) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-class SessionsStore(StorageBase):
-    """Sessions, moves and results (mixed into ``Storage``)."""
+class SessionsStore(PlayStore):
+    """Sessions, moves and results (mixed into ``Storage``). A move on a race board takes its
+    race-wide number from ``PlayStore``, in the move's own transaction."""
 
     async def insert_session(self, rec: SessionRecord) -> None:
         """Store a new session; ``AlreadyExists`` when the database's rules refuse it (the

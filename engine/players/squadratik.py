@@ -26,12 +26,13 @@ Final phase of Cartas Maestras: the placement that leaves the most hand cards ab
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, cast
 
 from engine.game import Game
 from engine.squadratik.board import Board, Path, Placed
 from engine.squadratik.common import placement_table
 from engine.squadratik.deck import DECK, OPPOSITE, STEP, Kind
+from engine.views import SquadratikCardView, SquadratikView
 
 _INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 _EMPTIES = sum(1 for c in DECK if c.kind is Kind.EMPTY)
@@ -61,7 +62,7 @@ OPEN_NEW_PATH = 15
 PROGRESS = 6
 
 
-def _placed(card: dict[str, Any], rotation: int) -> list[str]:
+def _placed(card: SquadratikCardView, rotation: int) -> list[str]:
     sides = card["sides"]
     return [sides[(k - rotation) % 4] for k in range(4)]
 
@@ -69,7 +70,7 @@ def _placed(card: dict[str, Any], rotation: int) -> list[str]:
 class _Table:
     """What the view says about the board, in a handy form."""
 
-    def __init__(self, view: dict[str, Any]) -> None:
+    def __init__(self, view: SquadratikView) -> None:
         self.view = view
         self.cards = {(cell["x"], cell["y"]): cell["card"] for cell in view["board"]}
         self.hand = view["hand"]
@@ -80,7 +81,10 @@ class _Table:
         self.state = {side: self._path_state(side) for side in "NESW"}
 
     def direction(self, side: str) -> str:
-        cells = self.paths[side]["cells"]
+        """The way the path on ``side`` (one that exists) grows at its end."""
+        path = self.paths[side]
+        assert path is not None, side
+        cells = path["cells"]
         last = cells[-1]
         prev = cells[-2] if len(cells) > 1 else [0, 0]
         step = (last[0] - prev[0], last[1] - prev[1])
@@ -90,7 +94,7 @@ class _Table:
         path = self.paths[side]
         if path is None:
             return None
-        cards = [self.cards[tuple(cell)] for cell in path["cells"]]
+        cards = [self.cards[(x, y)] for x, y in path["cells"]]
         masters = sum(1 for c in cards if c["kind"] == "master")
         last = cards[-1]
         if last["kind"] in ("empty", "central") or not path["open"]:
@@ -126,7 +130,9 @@ class GreedyPlayer:
             raise ValueError("no legal move: the game is over or it is not this player's turn")
         if len(legal) == 1:
             return legal[0]
-        table = _Table(game.view(player if player is not None else game.current_player))
+        # the greedy player plays only Squadratik games: their views are Squadratik views
+        view = game.view(player if player is not None else game.current_player)
+        table = _Table(cast(SquadratikView, view))
         best, best_value = legal[0], float("-inf")
         for move in legal:
             value = self._value(table, move)
@@ -137,7 +143,8 @@ class GreedyPlayer:
     def _value(self, table: _Table, move: Any) -> float:
         if str(move) in ("pass", "stop"):
             return -1e6  # only when nothing else is legal
-        card = table.hand[move.slot - 1]
+        slot: int = move.slot
+        card = table.hand[slot - 1]
         empty = card["kind"] == "empty"
         state = table.state[move.side]
         if state is None:
@@ -181,9 +188,9 @@ class GreedyPlayer:
         return value
 
     @staticmethod
-    def _path_cards(table: _Table, side: str) -> list[dict[str, Any]]:
+    def _path_cards(table: _Table, side: str) -> list[SquadratikCardView]:
         path = table.paths[side]
-        return [] if path is None else [table.cards[tuple(cell)] for cell in path["cells"]]
+        return [] if path is None else [table.cards[(x, y)] for x, y in path["cells"]]
 
     @staticmethod
     def _followers(table: _Table, move: Any, open_side: str | None, direction: str) -> int:
@@ -228,7 +235,7 @@ class _Solo:
         self.board, self.hand, self.stock, self.unseen = board, hand, stock, unseen
 
     @classmethod
-    def from_view(cls, view: dict[str, Any]) -> _Solo:
+    def from_view(cls, view: SquadratikView) -> _Solo:
         board = Board()
         cells = {(cell["x"], cell["y"]): cell for cell in view["board"]}
         for (x, y), cell in cells.items():
@@ -236,11 +243,11 @@ class _Solo:
         for side, path in view["paths"].items():
             if path is None:
                 continue
-            steps = [tuple(c) for c in path["cells"]]
+            steps = [(x, y) for x, y in path["cells"]]
             last, prev = steps[-1], steps[-2] if len(steps) > 1 else (0, 0)
             step = (last[0] - prev[0], last[1] - prev[1])
             direction = next(d for d, s in STEP.items() if s == step)
-            board.paths[side] = Path(side, tuple(steps), direction, path["after_empty"])  # type: ignore[arg-type]
+            board.paths[side] = Path(side, tuple(steps), direction, path["after_empty"])
         hand = [card["id"] for card in view["hand"]]
         in_sight = set(board.card_ids()) | set(hand)
         unseen = [i for i in range(1, len(DECK)) if i not in in_sight]
@@ -301,7 +308,7 @@ class CarefulPlayer:
             raise ValueError("no legal move: the game is over or it is not this player's turn")
         if len(legal) == 1:
             return legal[0]
-        solo = _Solo.from_view(view)
+        solo = _Solo.from_view(cast(SquadratikView, view))
         table = solo.placements()
         if solo.stock == 0:
             return max(legal, key=lambda move: self._ending_after(solo, move, table[move]))

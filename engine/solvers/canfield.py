@@ -82,7 +82,7 @@ from collections.abc import Iterator
 from itertools import product
 from typing import Any
 
-from engine.cards import SUITS
+from engine.cards import SUITS, Card
 from engine.solvers import (
     LOST,
     UNKNOWN,
@@ -98,7 +98,7 @@ from engine.solvers.talon import reach
 try:  # both passes in C, built by ``pip install`` when a C compiler is there (setup.py)
     from engine.solvers import _canfield
 except ImportError:  # pragma: no cover - no compiler: the Python code, same answers
-    _canfield = None
+    _canfield = None  # type: ignore[assignment]  # the module, or None without a compiler
 
 RANKS = 13
 _SUIT = {suit: index for index, suit in enumerate(SUITS)}
@@ -136,7 +136,7 @@ RELAXED_LIMIT = 2000
 _MARK_BASES = bytes(255 if card in _BASES else card for card in range(256))
 
 
-def encode(card: Any, base_rank: int) -> int:
+def encode(card: Card, base_rank: int) -> int:
     """``suit * 16 + rel``: ``rel`` is the card's place on its foundation (0 = base rank)."""
     return _SUIT[card.suit] * 16 + (card.rank - base_rank) % RANKS
 

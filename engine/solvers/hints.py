@@ -40,11 +40,13 @@ True
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game, IllegalMove
 from engine.solvers.imaginary13 import _waste_order
+from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
 _VALUES = "A23456789TJQK"
 #: the pile scorer's value of turning the stock: moves scored no higher are no better
@@ -85,7 +87,7 @@ def advice(game: Game, player: str | None = None) -> Advice:
         found = searched(game)
         if found is not None:
             return found
-    scorer = _SCORERS.get(view["game"], _first)
+    scorer: Callable[[Any, Any], float] = _SCORERS.get(view["game"], _first)
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
         best = max(range(len(moves)), key=lambda i: (scores[i], -i))
@@ -245,12 +247,12 @@ def _round_turned_for_nothing(game: Any) -> bool:
         game._undo_stack[:] = stack
 
 
-def _first(view: dict[str, Any], move: Any) -> float:
+def _first(view: BaseView, move: Any) -> float:
     return 0.0
 
 
 # ----- pile games -----------------------------------------------------------------------------
-def _piles(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
+def _piles(view: PileGameView) -> dict[str, PileView]:
     return {pile["id"]: pile for pile in view["piles"]}
 
 
@@ -275,10 +277,10 @@ def _fits_on(card: str, target: str | None, deck: str, top: int, wrap: bool) -> 
     return _rank(card, deck) == below and _red(card) != _red(target)
 
 
-def _king_waiting(piles: dict[str, dict[str, Any]], deck: str, top: int) -> bool:
+def _king_waiting(piles: dict[str, PileView], deck: str, top: int) -> bool:
     """A visible Re/King that an empty column would help: on the waste top, or heading a run
     that lies on face-down cards."""
-    waste = piles.get("w", {}).get("cards", [])
+    waste = piles["w"]["cards"] if "w" in piles else []
     if waste and _rank(waste[-1], deck) == top:
         return True
     return any(
@@ -290,7 +292,7 @@ def _king_waiting(piles: dict[str, dict[str, Any]], deck: str, top: int) -> bool
     )
 
 
-def _pile_score(view: dict[str, Any], move: Any) -> float:
+def _pile_score(view: PileGameView, move: Any) -> float:
     piles = _piles(view)
     deck = view["deck"]
     top = 10 if deck == "italian40" else 13
@@ -333,7 +335,7 @@ def _pile_score(view: dict[str, Any], move: Any) -> float:
 
 
 # ----- Imaginary Thirteen ---------------------------------------------------------------------
-def _imaginary13_score(view: dict[str, Any], move: Any) -> float:
+def _imaginary13_score(view: Imaginary13View, move: Any) -> float:
     piles = _piles(view)
     if move.dst.isdigit():
         return 100.0 if move.src != "t" else 90.0
@@ -353,8 +355,8 @@ def _freecell_score(view: dict[str, Any], move: Any) -> float:
 
 
 # ----- El Solitario ---------------------------------------------------------------------------
-def _squadratik_score(view: dict[str, Any], move: Any) -> float:
-    slot = getattr(move, "slot", None)
+def _squadratik_score(view: SquadratikView, move: Any) -> float:
+    slot: int | None = getattr(move, "slot", None)
     if slot is None:
         return 0.0
     card = view["hand"][slot - 1]
@@ -380,9 +382,10 @@ def _freecell_hint(game: Game) -> Advice | None:
 
 #: games whose hint is the first move of the solver's winning line (games with no hidden
 #: cards); when the solver finds none in its small budget, the scorer below decides
-_FROM_SOLVER = {"freecell": _freecell_hint}
+_FROM_SOLVER: dict[str, Callable[[Game], Advice | None]] = {"freecell": _freecell_hint}
 
-_SCORERS = {
+# each scorer reads the view of the games it is listed for
+_SCORERS: dict[str, Callable[[Any, Any], float]] = {
     "solitario": _pile_score,
     "canfield": _pile_score,
     "imaginary13": _imaginary13_score,

@@ -145,7 +145,7 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     # The daily deal is the first candidate the solver proves, so its choices come from the
     # project's own generator: the same on every Python version, unlike ``random``.
     chooser = _Chooser(DealRandom.for_deal(f"imaginary13-playouts:{len(game.moves)}", game.deal))
-    best_score, best_choices = -1, []
+    best_score, best_choices = -1, list[int]()
     # With many cards still to turn the complete search cannot end within any budget the bot
     # uses (its tree grows with every card), so the playouts keep all of it.
     stop = PLAYOUT_SHARE if len(stock) - game._turn_index <= EXACT_STOCK else 1.0
@@ -573,6 +573,7 @@ def _blocked(only: list[int], wastes: list[list[int]]) -> bool:
             if k < 0:
                 continue
             place = _POSITION[k][value]
+            assert place is not None  # foundation k wants this value: it is on its sequence
             if highest.get(k, -1) > place:
                 return True
             if place > highest.get(k, -1):
@@ -584,8 +585,9 @@ def _wanted_counts(tops: Sequence[int]) -> list[int]:
     """How many foundations still want each value (index 1-13)."""
     count = [0] * (KING + 1)
     for k, top in enumerate(tops):
-        if top != KING:
-            for value in _SEQUENCE[k][_POSITION[k][top] + 1 :]:
+        have = _POSITION[k][top]
+        if top != KING and have is not None:  # a foundation's top is on its sequence
+            for value in _SEQUENCE[k][have + 1 :]:
                 count[value] += 1
     return count
 
@@ -609,6 +611,7 @@ def _only_wanter(tops: list[int]) -> list[int]:
         if top == KING:
             continue
         have = _POSITION[k][top]
+        assert have is not None  # a foundation's top is on its sequence
         for value in _SEQUENCE[k][have + 1 :]:
             count[value] += 1
             only[value] = k

@@ -104,7 +104,7 @@ from engine.solvers.talon import reach
 try:  # the exact pass in C, built by ``pip install`` when a C compiler is there (setup.py)
     from engine.solvers import _cardsets
 except ImportError:  # pragma: no cover - no compiler: the Python code, same answers
-    _cardsets = None
+    _cardsets = None  # type: ignore[assignment]  # the module, or None without a compiler
 
 _SUIT = {suit: index for index, suit in enumerate(SUITS)}
 
@@ -407,7 +407,7 @@ class CardSetSearch:
         late: list[tuple[int, ...]] = []
         # tableau cards home, heads first
         cards = (tops | tops << 1) & visible & nxt
-        rest = []
+        rest: list[tuple[int, ...]] = []
         while cards:
             low = cards & -cards
             cards ^= low

@@ -95,10 +95,8 @@ class _Position:
         board = self.board
         paths = tuple(
             None
-            if board.paths[side] is None
-            else tuple(
-                (cell, _card_key(board.cells[cell].card)) for cell in board.paths[side].cells
-            )  # type: ignore[union-attr]
+            if (path := board.paths[side]) is None
+            else tuple((cell, _card_key(board.cells[cell].card)) for cell in path.cells)
             for side in DIRECTIONS
         )
         return (len(self.stock), tuple(sorted(_card_key(c) for c in self.hand)), paths)

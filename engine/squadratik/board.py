@@ -39,6 +39,7 @@ from engine.squadratik.deck import (
     placed_sides,
     sides_link,
 )
+from engine.views import CellView, PathView
 
 Cell = tuple[int, int]
 CENTRE: Cell = (0, 0)
@@ -252,12 +253,12 @@ class Board:
         path = self.paths[side]
         return [] if path is None else [self.cells[cell].card for cell in path.cells]
 
-    def to_view(self) -> tuple[list[dict[str, object]], dict[str, object]]:
+    def to_view(self) -> tuple[list[CellView], dict[str, PathView | None]]:
         """The ``board`` and ``paths`` entries of a view (``docs/views.md``).
 
         A path's ``ends`` lists the notation of every place where its next card could go by
         geometry (linking aside); ``open`` is true while it has one."""
-        board = [
+        board: list[CellView] = [
             {
                 "x": x,
                 "y": y,
@@ -268,7 +269,7 @@ class Board:
                 self.cells.items(), key=lambda item: (item[0][1], item[0][0])
             )
         ]
-        paths: dict[str, object] = {}
+        paths: dict[str, PathView | None] = {}
         for side in DIRECTIONS:
             path = self.paths[side]
             if path is None:
@@ -288,7 +289,7 @@ class Board:
         (a star marks a master).
 
         >>> print(Board.from_paths({"E": [(20, 0)]}).render())
-        [ centre ]   R1 0 R1 R3
+        [ centre ]   R2 R2 R4 B4
         """
         xs = [x for x, _ in self.cells]
         ys = [y for _, y in self.cells]

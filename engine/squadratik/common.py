@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from engine.game import Game, IllegalMove
 from engine.squadratik.board import Board, Target
 from engine.squadratik.deck import DECK, DIRECTIONS, OPPOSITE, placed_side, placed_sides
 from engine.squadratik.notation import Move, Place, parse_notation
+from engine.views import SquadratikCardView
 
 #: per card id: whether it is blank all round (central and empty cards link with anything)
 _IS_EMPTY: tuple[bool, ...] = tuple(card.is_empty for card in DECK)
@@ -151,5 +151,5 @@ class SquadratikGame(Game):
         return "\n".join([self.board.render(), *lines])
 
     @staticmethod
-    def _hand_view(hand: Sequence[int]) -> list[dict[str, Any]]:
+    def _hand_view(hand: Sequence[int]) -> list[SquadratikCardView]:
         return [DECK[card_id].to_view() for card_id in hand]

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.views import SquadratikCardView
+
 DIRECTIONS = ("N", "E", "S", "W")
 #: unit steps on the grid: x grows east, y grows south
 STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
@@ -56,7 +58,7 @@ class SquadratikCard:
             return 0
         return sum(int(side[1]) for side in self.sides if side != BLANK)
 
-    def to_view(self, rotation: int = 0) -> dict[str, object]:
+    def to_view(self, rotation: int = 0) -> SquadratikCardView:
         """The card as ``docs/views.md`` describes it.
 
         >>> DECK[0].to_view()["kind"]
@@ -108,8 +110,8 @@ def _build_deck() -> tuple[SquadratikCard, ...]:
             cards.append(SquadratikCard(7 + 4 * colour_index + r, Kind.MASTER, sides))  # type: ignore[arg-type]
     v = SIDE_LIST
     for i in range(32):
-        sides = (v[i], *(v[(a * i + b) % 32] for a, b in SIDE_FORMULA))
-        cards.append(SquadratikCard(15 + i, Kind.NORMAL, sides))
+        east, south, west = (v[(a * i + b) % 32] for a, b in SIDE_FORMULA)
+        cards.append(SquadratikCard(15 + i, Kind.NORMAL, (v[i], east, south, west)))
     return tuple(cards)
 
 

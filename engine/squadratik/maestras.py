@@ -55,6 +55,7 @@ from engine.squadratik.common import (
 )
 from engine.squadratik.deck import DECK, DIRECTIONS, MASTER_IDS, Kind, deck_for_players
 from engine.squadratik.notation import Move, Pass, Stop
+from engine.views import MaestrasView, PlaceView
 
 HAND_SIZE = 4
 ALL_ROTATIONS = (0, 1, 2, 3)
@@ -284,7 +285,7 @@ class CartasMaestras(SquadratikGame):
         """``masters + cards / 100`` per player, in ``players`` order (higher is better)."""
         return [m + len(w) / 100 for m, w in zip(self.masters_won, self.won, strict=True)]
 
-    def results(self) -> list[dict[str, Any]] | None:
+    def results(self) -> list[PlaceView] | None:
         """Places once the game is over (None before): most masters, then most cards; equal
         players share a place. Listed by place, then turn order.
 
@@ -294,7 +295,7 @@ class CartasMaestras(SquadratikGame):
         if self.phase != OVER:
             return None
         keys = [(m, len(w)) for m, w in zip(self.masters_won, self.won, strict=True)]
-        rows = [
+        rows: list[PlaceView] = [
             {
                 "player": player,
                 "place": 1 + sum(1 for other in keys if other > keys[seat]),
@@ -341,19 +342,19 @@ class CartasMaestras(SquadratikGame):
         self._forget_placements()
 
     # ----- output ---------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> dict[str, Any]:
+    def view(self, player: str | None = None) -> MaestrasView:
         """The public table plus ``player``'s own hand; other hands only as counts."""
-        view = self._base_view(player)
         board, paths = self.board.to_view()
         own = self.hands[self.players.index(player)] if player in self.players else []
-        view.update(
-            board=board,
-            paths=paths,
-            hand=self._hand_view(own),
-            stock=len(self.stock),
-            last_move_cells=[list(cell) for cell in self.last_cells],
-            phase=self.phase,
-            seats=[
+        return {
+            **self._base_view(player),
+            "board": board,
+            "paths": paths,
+            "hand": self._hand_view(own),
+            "stock": len(self.stock),
+            "last_move_cells": [list(cell) for cell in self.last_cells],
+            "phase": self.phase,
+            "seats": [
                 {
                     "player": name,
                     "hand": len(self.hands[seat]),
@@ -363,9 +364,8 @@ class CartasMaestras(SquadratikGame):
                 }
                 for seat, name in enumerate(self.players)
             ],
-            results=self.results(),
-        )
-        return view
+            "results": self.results(),
+        }
 
     def __str__(self) -> str:
         seats = "  ".join(

@@ -45,9 +45,10 @@ from engine.squadratik.common import (
 )
 from engine.squadratik.deck import DECK
 from engine.squadratik.notation import Move, Place
+from engine.views import ElSolitarioView
 
 HAND_SIZE = 4
-_RANKS = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
+_RANKS: dict[str, int] = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
 
 
 def result_then_points(result: Result) -> tuple[int, ...]:
@@ -198,19 +199,18 @@ class ElSolitario(SquadratikGame):
         self._forget_placements()
 
     # ----- output ---------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> dict[str, Any]:
+    def view(self, player: str | None = None) -> ElSolitarioView:
         """The board, the hand (a solo game shows it to everyone), the stock size."""
-        view = self._base_view(player)
         board, paths = self.board.to_view()
-        view.update(
-            board=board,
-            paths=paths,
-            hand=self._hand_view(self.hand),
-            stock=len(self.stock),
-            removed_points=self.removed_points,
-            last_move_cells=[list(cell) for cell in self.last_cells],
-        )
-        return view
+        return {
+            **self._base_view(player),
+            "board": board,
+            "paths": paths,
+            "hand": self._hand_view(self.hand),
+            "stock": len(self.stock),
+            "removed_points": self.removed_points,
+            "last_move_cells": [list(cell) for cell in self.last_cells],
+        }
 
     def __str__(self) -> str:
         hand = "  ".join(f"{slot}:{_card_text(c)}" for slot, c in enumerate(self.hand, 1))

@@ -9,6 +9,7 @@ import pytest
 from core_fakes import DrawSpy, FakeClock, FakePlatform, fake_render
 
 import renderer
+from bot.app import open_core
 from bot.core import Core
 from bot.features import replays
 
@@ -19,16 +20,21 @@ def clock() -> FakeClock:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Every core test runs on both backends: an SQLite file, and a fresh PostgreSQL database."""
+async def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """Every core test runs on both backends: an SQLite file, and a fresh PostgreSQL database
+    (given back when the test is done, for a later test to have emptied)."""
     if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'tavolo.db'}"
-    return await request.getfixturevalue("pg_server").fresh_database()
+        yield f"sqlite:///{tmp_path / 'tavolo.db'}"
+        return
+    server = request.getfixturevalue("pg_server")
+    url = await server.fresh_database()
+    yield url
+    server.give_back(url)
 
 
 @pytest.fixture
 async def core(db_url: str, clock: FakeClock) -> AsyncIterator[Core]:
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     yield core
     await core.close()
 

@@ -1,7 +1,9 @@
-"""One bot process of the multi-process tests: ``Core.create`` on a shared database, then one
-scenario through ``handle_text`` at an agreed moment; prints what it was answered as JSON.
+"""One bot process of the multi-process tests: ``open_core`` on a shared database, then one
+scenario through ``handle_text`` together with the other workers; prints what it was answered
+as JSON. It prints ``ready`` once its core is open and starts when a line comes on stdin (the
+test sends it when every worker is ready: together, however long each took to start).
 
-    python tests/bot/mp_worker.py URL SCENARIO INDEX START_AT
+    python tests/bot/mp_worker.py URL SCENARIO INDEX
 """
 
 from __future__ import annotations
@@ -9,14 +11,13 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-import time
 from pathlib import Path
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[2]), str(Path(__file__).resolve().parent)]
 
 from core_fakes import fake_render  # noqa: E402
 
-from bot.core import Core  # noqa: E402
+from bot.app import open_core  # noqa: E402
 from bot.replies import Request  # noqa: E402
 
 SESSIONS, MOVES = 10, 20
@@ -26,10 +27,11 @@ def _req(user: str) -> Request:
     return Request("fake", "chat-1", user, user.capitalize(), True, False)
 
 
-async def main(url: str, scenario: str, index: int, start_at: float) -> None:
-    core = await Core.create(url, "en", renderer=fake_render, sweep_interval=None)
+async def main(url: str, scenario: str, index: int) -> None:
+    core = await open_core(url, "en", renderer=fake_render, sweep_interval=None)
     try:
-        await asyncio.sleep(max(0.0, start_at - time.time()))
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)  # go
         if scenario == "play":
             replies = await core.handle_text(_req("ana"), "/play canfield 7")
             print(json.dumps({"keys": [r.key for r in replies]}))
@@ -62,4 +64,4 @@ async def main(url: str, scenario: str, index: int, start_at: float) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))

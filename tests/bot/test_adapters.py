@@ -14,6 +14,7 @@ import pytest
 
 import bot.platforms
 from bot.__main__ import CONSOLE, PLATFORMS, chosen_platforms, serve
+from bot.app import open_core
 from bot.core import Core
 from bot.platforms.base import Adapter
 from bot.platforms.console import ConsolePlatform
@@ -83,7 +84,7 @@ async def test_a_failing_platform_stops_the_others_then_its_error_is_raised() ->
 
 @pytest.fixture
 async def core() -> Core:
-    core = await Core.create("sqlite:///:memory:", "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core("sqlite:///:memory:", "en", renderer=fake_render, sweep_interval=None)
     yield core
     await core.close()
 

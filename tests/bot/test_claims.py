@@ -43,12 +43,29 @@ async def test_of_three_stores_claiming_at_once_exactly_one_gets_it(db_url: str)
             await store.close()
 
 
+async def wait_for_lease_end(store: Storage, name: str, beyond: float) -> float:
+    """The claim's lease end once its holder's renewer has pushed it past ``beyond`` (the
+    renewer runs every third of a lease in real time; however slow the machine, it comes)."""
+    for _ in range(600):
+        holder = await store.claim_holder(name)
+        if holder is not None and holder[1] > beyond:
+            return holder[1]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the lease of {name} was never renewed past {beyond}")
+
+
 async def test_claimed_block_renews_while_it_runs_and_releases_after(db_url: str):
+    # leases on a clock of the test's own: the machine's speed cannot let one run out
+    now = [1000.0]
     first, second = await Storage.open(db_url), await Storage.open(db_url)
+    first.claim_clock = second.claim_clock = lambda: now[0]
     try:
         async with first.claimed("sweep", lease_seconds=0.6) as mine:
             assert mine
-            await asyncio.sleep(1.0)  # longer than the lease: renewed meanwhile
+            assert await first.claim_holder("sweep") == (first.holder, 1000.6)
+            now[0] = 1000.5  # near the end of the first lease: the holder renews it
+            assert await wait_for_lease_end(first, "sweep", beyond=1000.6) == 1001.1
+            now[0] = 1000.9  # past the first lease, within the renewed one
             async with second.claimed("sweep", lease_seconds=0.6) as theirs:
                 assert not theirs
         assert await first.claim_holder("sweep") is None

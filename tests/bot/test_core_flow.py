@@ -7,6 +7,7 @@ import asyncio
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 import engine
+from bot.app import open_core
 from bot.core import Core, buttons
 
 
@@ -76,7 +77,7 @@ async def test_a_whole_game_by_buttons_ends_with_a_stored_result_and_leaderboard
 async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(
     db_url: str, clock: FakeClock
 ):
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await chat.say("ana", "/play imaginary13 5")
     for _ in range(3):
@@ -87,7 +88,7 @@ async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(
     old_board = chat.board()
     await core.close()
 
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         again = FakePlatform(core)
         (board,) = await again.say("ana", "/board")

@@ -13,6 +13,7 @@ import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 import engine
+from bot.app import open_core
 from bot.core import Core, buttons
 from bot.core.sessions import iso
 from bot.features.daily import (
@@ -249,11 +250,11 @@ def test_share_text_in_every_language_names_no_card():
 
 
 async def test_restart_keeps_the_days_deal_and_the_spent_attempt(db_url: str, clock: FakeClock):
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     _, board = await chat.say("ana", "/daily imaginary13")
     await core.close()
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await chat.resign("ana")
     assert (await chat.say("ana", "/daily imaginary13"))[0].key == "daily.casual_started"

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from core_fakes import FakeClock, fake_render
 
+from bot.app import open_core
 from bot.core import Core
 from bot.replies import Request
 from bot.storage import SEEN_PRECISION
@@ -24,7 +25,7 @@ async def finish_games(core: Core, clock: FakeClock, first: int, count: int) -> 
 
 async def test_finished_games_leave_no_lock_cache_entry_or_sighting_behind(tmp_path: Path):
     clock = FakeClock()
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
                              sweep_interval=None)  # fmt: skip
     try:
         await finish_games(core, clock, 0, 60)
@@ -40,7 +41,7 @@ async def test_finished_games_leave_no_lock_cache_entry_or_sighting_behind(tmp_p
 
 async def test_a_live_game_keeps_its_lock_while_a_command_waits_for_it(tmp_path: Path):
     clock = FakeClock()
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
                              sweep_interval=None)  # fmt: skip
     try:
         lock = core.sessions.lock("abc")
@@ -52,7 +53,7 @@ async def test_a_live_game_keeps_its_lock_while_a_command_waits_for_it(tmp_path:
 
 async def test_memory_per_finished_game_stays_under_200_bytes(tmp_path: Path):
     clock = FakeClock()
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
                              sweep_interval=None)  # fmt: skip
     try:
         await finish_games(core, clock, 0, 150)  # warm: bounded caches fill

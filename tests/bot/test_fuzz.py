@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 import bot.core.sessions
 import engine
+from bot.app import open_core
 from bot.core import Core, buttons
 from bot.core.commands import COMMANDS, FACES
 from bot.replies import Reply, Request
@@ -66,7 +67,7 @@ class Scene:
         self.core: Core
 
     async def open(self) -> None:
-        self.core = await Core.create(
+        self.core = await open_core(
             "sqlite:///:memory:", "en", self.clock, renderer=fake_render, sweep_interval=None
         )
         await self.say("chat-1", "ana", "/play imaginary13 3")

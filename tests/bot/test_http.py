@@ -12,13 +12,14 @@ import aiohttp
 import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
 
+from bot.app import open_core
 from bot.core import Core
 from bot.http import HttpServer
 
 
 @pytest.fixture
 async def sqlite_core(tmp_path: Path):
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
                              renderer=fake_render, sweep_interval=None)  # fmt: skip
     yield core
     await core.close()
@@ -48,7 +49,7 @@ async def test_healthz_is_200_when_the_database_answers_and_503_naming_a_down_pl
 
 
 async def test_healthz_is_503_when_the_database_is_closed(tmp_path: Path):
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
                              renderer=fake_render, sweep_interval=None)  # fmt: skip
     server = await HttpServer.start(core, "127.0.0.1", 0)
     try:
@@ -106,7 +107,7 @@ async def test_metrics_count_finished_games_by_game(sqlite_core: Core):
 
 
 async def test_two_cores_count_apart(tmp_path: Path):
-    cores = [await Core.create(f"sqlite:///{tmp_path / f'{n}.db'}", "en", FakeClock(),
+    cores = [await open_core(f"sqlite:///{tmp_path / f'{n}.db'}", "en", FakeClock(),
                                renderer=fake_render, sweep_interval=None) for n in range(2)]  # fmt: skip
     try:
         await FakePlatform(cores[0]).say("ana", "/help")

@@ -20,6 +20,7 @@ from bench.bench_core import (
     load_check,
     stored_problems,
 )
+from bot.app import open_core
 from bot.core import Core
 
 
@@ -32,7 +33,7 @@ async def test_100_players_10_moves_each_at_once_every_acknowledged_move_is_stor
 
 async def test_a_lost_or_invented_move_is_noticed(tmp_path: Path):
     """The load check's own check fails when storage and acknowledgements disagree."""
-    core = await Core.create(
+    core = await open_core(
         f"sqlite:///{tmp_path / 't.db'}",
         "en",
         FakeClock(),
@@ -60,7 +61,7 @@ async def test_a_lost_or_invented_move_is_noticed(tmp_path: Path):
 async def test_neighbours_in_one_chat_each_get_their_own_boards_while_moving_together(
     tmp_path: Path,
 ):
-    core = await Core.create(
+    core = await open_core(
         f"sqlite:///{tmp_path / 't.db'}",
         "en",
         FakeClock(),

@@ -12,7 +12,7 @@ import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 from bot import logs
-from bot.core import Core
+from bot.app import open_core
 from bot.redact import forget_all
 from bot.settings import Settings
 
@@ -64,7 +64,7 @@ def test_a_library_logging_a_telegram_url_gets_it_masked(captured):
 
 async def test_json_lines_carry_chat_and_session_ids_and_no_message_text(captured, tmp_path: Path):
     logs.configure("DEBUG", "json", ["s3cr3t-token-value"], captured)
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
                              renderer=fake_render, sweep_interval=None)  # fmt: skip
     try:
         chat = FakePlatform(core, chat_id="chat-42")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from core_fakes import FakeClock, FakePlatform, fake_render
 
-from bot.core import Core
+from bot.app import open_core
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -18,7 +18,7 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
 ) -> None:
     sqlite_url = f"sqlite:///{tmp_path / 'old.db'}"
     clock = FakeClock()
-    core = await Core.create(sqlite_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(sqlite_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await chat.say("ana", "/lang es")
     await chat.say("ana", "/play canfield 3")
@@ -35,7 +35,7 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     assert done.returncode == 0, done.stderr
     assert "copied" in done.stdout
 
-    core = await Core.create(target, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(target, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         after = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2") for t in before}
         assert after == before

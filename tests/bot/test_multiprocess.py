@@ -7,13 +7,13 @@ import asyncio
 import json
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 
 import pytest
 from core_fakes import fake_render
 
-from bot.core import Core
+from bot.app import open_core
 from bot.replies import Request
 from bot.storage import Storage
 
@@ -23,19 +23,29 @@ LIMIT_SECONDS = 150
 
 
 def run_processes(url: str, scenario: str, tracebacks_allowed: bool = False) -> list[dict]:
-    """Start the workers, let them act at one moment, collect their answers (bounded wait)."""
-    start_at = time.time() + 4.0  # after every worker has opened the database
+    """Start the workers, let them act at one moment (when every one has its database open),
+    collect their answers (bounded wait: a stuck worker is killed)."""
     workers = [
         subprocess.Popen(
-            [sys.executable, str(WORKER), url, scenario, str(i), str(start_at)],
+            [sys.executable, str(WORKER), url, scenario, str(i)],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )  # fmt: skip
         for i in range(PROCESSES)
     ]
+    watchdog = threading.Timer(LIMIT_SECONDS, lambda: [w.kill() for w in workers])
+    watchdog.start()
     outputs = []
     try:
+        # each says "ready" once open (a worker that died says nothing: its error shows below)
+        ready = [worker.stdout.readline().strip() for worker in workers]
+        for worker in workers:
+            if worker.poll() is None:
+                worker.stdin.write("go\n")
+                worker.stdin.flush()
+        assert ready == ["ready"] * PROCESSES or any(w.poll() for w in workers), ready
         for worker in workers:
             out, err = worker.communicate(timeout=LIMIT_SECONDS)
             assert worker.returncode == 0, err[-3000:]
@@ -43,6 +53,7 @@ def run_processes(url: str, scenario: str, tracebacks_allowed: bool = False) -> 
                 assert "Traceback" not in err, err[-3000:]
             outputs.append(json.loads(out.strip().splitlines()[-1]))
     finally:
+        watchdog.cancel()
         for worker in workers:
             if worker.poll() is None:
                 worker.kill()
@@ -53,10 +64,10 @@ def run_processes(url: str, scenario: str, tracebacks_allowed: bool = False) -> 
 
 
 async def test_three_processes_start_the_same_players_game_at_once_one_game(db_url: str):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "play", True)
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         games = await core.store.fetch(
             "SELECT id FROM sessions WHERE kind = 'solo' AND status = 'active'"
@@ -72,10 +83,10 @@ async def test_three_processes_start_the_same_players_game_at_once_one_game(db_u
 
 
 async def test_three_players_open_a_table_at_once_from_three_processes_one_table(db_url: str):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "challenge")
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         tables = await core.store.fetch(
             "SELECT id FROM sessions WHERE kind = 'table' AND status = 'lobby'"
@@ -92,7 +103,7 @@ async def test_three_players_open_a_table_at_once_from_three_processes_one_table
 async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledged_move_stored_once(
     db_url: str,
 ):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         deals = iter(range(1, 1000))
         for s in range(10):
@@ -108,7 +119,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
     finally:
         await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "flood")
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         for s in range(10):
             player = f"p{s}"
@@ -128,7 +139,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
 
 
 async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: str):
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         chat = [Request("fake", "chat-1", u, u.capitalize(), True, False) for u in ("ana", "bea")]
         await core.handle_text(chat[0], "/challenge @bea")
@@ -144,7 +155,7 @@ async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: st
     finally:
         await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "tick")
-    core = await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         assert len(await core.store.load_moves(table_id)) == 1, answers  # one timeout move stored
         announcements = [k for a in answers for k in a["pushed"] if k == "tables.timed_out"]
@@ -183,14 +194,17 @@ async def test_a_claim_held_by_a_killed_process_is_taken_over_after_its_lease(db
         finally:
             holder.kill()
             holder.wait(timeout=30)
-        killed_at = time.time()
-        # the dead holder's lease still runs: the work is not done twice meanwhile
-        assert not await store.try_claim("sweep", store.holder, lease)
+        held_by, expires_at = await store.claim_holder("sweep")
+        assert held_by == "doomed"
+        # Moments are given against the lease the dead holder took, not read off the clock: a
+        # busy machine may take seconds between its claim and ours (its lease is 3 s).
+        # The dead holder's lease still runs: the work is not done twice meanwhile.
+        assert not await store.try_claim("sweep", store.holder, lease, now=expires_at - 0.5)
+        store.claim_clock = lambda: expires_at - 0.5
         async with store.claimed("sweep") as mine:
             assert not mine
-        while not await store.try_claim("sweep", store.holder, lease):
-            assert time.time() - killed_at < lease + 10, "the expired claim was never taken over"
-            await asyncio.sleep(0.2)
-        assert (await store.claim_holder("sweep"))[0] == store.holder
+        # its lease over, the next process to ask takes the claim over
+        assert await store.try_claim("sweep", store.holder, lease, now=expires_at)
+        assert await store.claim_holder("sweep") == (store.holder, expires_at + lease)
     finally:
         await store.close()

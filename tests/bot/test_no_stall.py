@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
 
-from bot.core import Core
+from bot.app import open_core
 from bot.storage import BUSY_TIMEOUT_SECONDS
 
 
@@ -48,7 +48,7 @@ async def test_other_chats_are_answered_within_a_second_while_another_process_ho
     tmp_path: Path, kind: str
 ):
     path = tmp_path / "tavolo.db"
-    core = await Core.create(f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render,
+    core = await open_core(f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render,
                              sweep_interval=None)  # fmt: skip
     mover = FakePlatform(core, chat_id="chat-moves")
     others = [FakePlatform(core, chat_id=f"chat-{n}") for n in range(3)]

@@ -12,6 +12,7 @@ import pytest
 from core_fakes import FakePlatform
 
 from bot import i18n
+from bot.app import open_core
 from bot.core import Core
 from bot.features import tables
 from bot.platforms.console import Console
@@ -135,7 +136,7 @@ async def test_leaderboard_reads_period_and_place_in_the_chats_words(
 async def test_the_consoles_own_answers_are_in_the_chats_language(
     tmp_path: Path, lang: str, no_button: str, not_a_number: str
 ):
-    core = await Core.create(
+    core = await open_core(
         f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
     )
     out = io.StringIO()

@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import engine
+from bot.app import open_core
 from bot.core import Core
 from bot.features.races import Entry, rank, tie_for_first
 from bot.replies import Reply
@@ -137,7 +138,7 @@ async def test_senza_tempo_tie_for_first_deals_everyone_a_new_game(
 
 
 async def test_a_race_survives_a_restart(db_url: str, clock: FakeClock):
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     pushed_into(chat)
     await open_race(chat, "ana", "bea", args="3")
@@ -145,7 +146,7 @@ async def test_a_race_survives_a_restart(db_url: str, clock: FakeClock):
     await core.close()
 
     clock.advance(minutes=1)
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     pushed = pushed_into(chat)
     try:
@@ -234,7 +235,7 @@ async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(
 ):
     """The counter is read from the database, not kept in a process: a core started in the
     middle of the race numbers the next move after the ones already stored."""
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     pushed_into(chat)
     await open_race(chat, "ana", "bea", args="3")
@@ -243,7 +244,7 @@ async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(
     await chat.say("bea", "/move 27")  # race move 3: +5 (Bea's own move 1)
     await core.close()
 
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     pushed = pushed_into(chat)
     try:
@@ -259,8 +260,8 @@ async def test_the_race_wide_counter_survives_a_restart_and_keeps_the_order(
 async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clock: FakeClock):
     """Two cores on one database (two processes serving the chat): each racer moves through a
     different one, and the race-wide numbers still come out distinct and in order."""
-    first = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
-    second = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    first = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         chat_a, chat_b = FakePlatform(first), FakePlatform(second)
         pushed_into(chat_a)
@@ -284,8 +285,8 @@ async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clo
 async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(
     db_url: str, clock: FakeClock, caplog
 ):
-    first = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
-    second = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    first = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         chat = FakePlatform(first)
         pushed = pushed_into(chat)

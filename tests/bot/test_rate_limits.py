@@ -10,6 +10,7 @@ from pathlib import Path
 from core_fakes import FakeClock, FakePlatform, fake_render
 
 from bot import i18n
+from bot.app import open_core
 from bot.core import Core
 from bot.core.limits import Limits
 
@@ -25,7 +26,7 @@ class Seconds:
 
 
 async def make_core(db_url: str, limits: Limits, seconds: Seconds) -> Core:
-    core = await Core.create(db_url, "en", FakeClock(), renderer=fake_render, sweep_interval=None,
+    core = await open_core(db_url, "en", FakeClock(), renderer=fake_render, sweep_interval=None,
                              limits=limits)  # fmt: skip
     assert core.limiter is not None
     core.limiter.clock = seconds
@@ -129,7 +130,7 @@ async def test_a_busy_database_falls_back_to_this_process_bucket(tmp_path: Path)
 
 
 async def test_without_limits_nothing_is_limited(tmp_path: Path):
-    core = await Core.create(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
+    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
                              renderer=fake_render, sweep_interval=None)  # fmt: skip
     try:
         assert core.limiter is None

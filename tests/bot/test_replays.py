@@ -16,6 +16,7 @@ from PIL import Image
 
 import engine
 import renderer
+from bot.app import open_core
 from bot.core import Core
 from bot.features import daily, replays
 from bot.replies import Reply
@@ -187,7 +188,7 @@ async def _finish_and_replay(
 ) -> tuple[Reply, list[dict[str, Any]]]:
     from core_fakes import fake_render
 
-    core = await Core.create("sqlite:///:memory:", renderer=fake_render, sweep_interval=None)
+    core = await open_core("sqlite:///:memory:", renderer=fake_render, sweep_interval=None)
     try:
         chat = FakePlatform(core)
         await chat.say("ana", f"/play {game_id} {deal}")

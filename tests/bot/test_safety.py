@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from core_fakes import FakeClock, FakePlatform
 
+from bot.app import open_core
 from bot.core import Core, buttons
 from bot.platforms import console as console_platform
 from bot.storage import StorageBusy
@@ -66,7 +67,7 @@ async def test_move_by_index_refuses_non_ascii_digits_and_changes_nothing(
 
 
 async def test_console_refuses_a_button_number_not_in_ascii_digits(tmp_path: Path):
-    core = await Core.create(
+    core = await open_core(
         f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
     )
     printed: list[str] = []

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from core_fakes import fake_render
 
+from bot.app import open_core
 from bot.core import Core
 from bot.replies import Request
 from bot.storage import ENDED, StaleRevision
@@ -19,8 +20,8 @@ def req(user: str) -> Request:
 
 
 async def two_cores(db_url: str) -> tuple[Core, Core]:
-    return (await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None),
-            await Core.create(db_url, "en", renderer=fake_render, sweep_interval=None))  # fmt: skip
+    return (await open_core(db_url, "en", renderer=fake_render, sweep_interval=None),
+            await open_core(db_url, "en", renderer=fake_render, sweep_interval=None))  # fmt: skip
 
 
 async def test_a_stale_copy_cannot_overwrite_a_status_another_process_stored(db_url: str):

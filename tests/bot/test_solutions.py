@@ -15,6 +15,7 @@ from core_fakes import DrawSpy, FakeClock, FakePlatform, fake_render
 from PIL import Image
 
 import engine
+from bot.app import open_core
 from bot.core import Core
 from bot.features import solutions as solutions_module
 from bot.features.daily import DailyChoice, store_choice
@@ -115,7 +116,7 @@ async def test_no_answer_for_el_solitario_and_no_solution_before_a_game(
 
 
 async def test_closing_the_core_drops_the_answers_not_yet_given(db_url: str, clock: FakeClock):
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     pushed = pushed_into(chat)
     busy = threading.Event()

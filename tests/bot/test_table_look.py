@@ -11,6 +11,7 @@ import pytest
 from core_fakes import FakeClock, FakePlatform
 
 import engine
+from bot.app import open_core
 from bot.core import Core, buttons
 from bot.features.table_text import play_lines
 
@@ -31,7 +32,7 @@ def drawn(reply) -> dict[str, Any]:
 
 @pytest.fixture
 async def core(db_url: str, clock: FakeClock) -> AsyncIterator[Core]:
-    core = await Core.create(db_url, "en", clock, renderer=seats_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=seats_render, sweep_interval=None)
     yield core
     await core.close()
 

@@ -10,6 +10,7 @@ from typing import Any
 from core_fakes import FakeClock, FakePlatform, fake_render, play_out
 
 import engine
+from bot.app import open_core
 from bot.core import Core, buttons
 from bot.core.commands import mention_name
 from bot.replies import Reply
@@ -92,9 +93,7 @@ async def test_no_hand_is_ever_shown_in_the_channel(db_url: str, clock: FakeCloc
             b"PNG " + json.dumps({"viewer": view.get("viewer"), "hand": view.get("hand")}).encode()
         )
 
-    core = await Core.create(
-        db_url, "en", clock, renderer=hand_revealing_render, sweep_interval=None
-    )
+    core = await open_core(db_url, "en", clock, renderer=hand_revealing_render, sweep_interval=None)
     chat = FakePlatform(core)
     try:
         await chat.say("ana", "/challenge @bea @cid")
@@ -203,7 +202,7 @@ async def test_own_moves_reset_the_timeouts_and_untimed_tables_never_time_out(
 
 
 async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await deal_ana_and_bea(chat)
     hand = await core.hand_buttons(chat.request("ana"))
@@ -211,7 +210,7 @@ async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
     await core.close()
 
     clock.advance(minutes=3)
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     pushed = Pushed(chat)
     core.set_push(pushed)
@@ -232,12 +231,12 @@ async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
 
 async def test_the_background_task_resumes_timers_after_a_restart(tmp_path: Path, clock: FakeClock):
     db_url = f"sqlite:///{tmp_path / 'bg.db'}"
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await deal_ana_and_bea(chat)
     await core.close()
     clock.advance(minutes=10)
-    core = await Core.create(db_url, "en", clock, renderer=fake_render)  # with its background tasks
+    core = await open_core(db_url, "en", clock, renderer=fake_render)  # with its background tasks
     try:
         assert core._ticker is not None and not core._ticker.done()
     finally:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
 
+from bot.app import open_core
 from bot.core import Core, buttons
 from bot.platforms.console import Console
 
@@ -114,8 +115,8 @@ async def test_the_focus_is_stored_so_another_process_sends_the_move_to_the_same
     tmp_path: Path, clock: FakeClock
 ):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    first = await Core.create(url, "en", clock, renderer=fake_render, sweep_interval=None)
-    second = await Core.create(url, "en", clock, renderer=fake_render, sweep_interval=None)
+    first = await open_core(url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await open_core(url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         one, two = FakePlatform(first), FakePlatform(second)
         _, casual = await one.say("alice", "/play canfield 3")
@@ -183,8 +184,8 @@ async def test_a_question_asked_by_one_process_is_answered_in_another(
     tmp_path: Path, clock: FakeClock
 ):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
-    first = await Core.create(url, "en", clock, renderer=fake_render, sweep_interval=None)
-    second = await Core.create(url, "en", clock, renderer=fake_render, sweep_interval=None)
+    first = await open_core(url, "en", clock, renderer=fake_render, sweep_interval=None)
+    second = await open_core(url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         one, two = FakePlatform(first), FakePlatform(second)
         _, daily = await one.say("alice", "/daily canfield")

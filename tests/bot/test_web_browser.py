@@ -14,7 +14,7 @@ from chromium import browser
 from core_fakes import FakeClock, FakePlatform, fake_render, play_out
 from web_fakes import BASE, Person, links, page
 
-from bot.core import Core
+from bot.app import open_core
 from bot.web import setup_web
 
 SCREENS = Path(__file__).resolve().parents[2] / "out" / "web-screens"
@@ -43,7 +43,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     """A real server on a free port with yesterday's dailies played (deals and replays shown),
     a long name, a finished Cartas Maestras table and a chat link."""
     clock = FakeClock()
-    core = await Core.create(f"sqlite:///{tmp_path / 'site.db'}", "en", clock,
+    core = await open_core(f"sqlite:///{tmp_path / 'site.db'}", "en", clock,
                              renderer=fake_render, sweep_interval=None)  # fmt: skip
     core.service.web_base_url = BASE
     ana = Person(core, "uid-1001", "Ana")

@@ -17,6 +17,7 @@ from PIL import Image
 from web_fakes import BASE, GROUP, Person, links, main_text, page, web_client
 
 import engine
+from bot.app import open_core
 from bot.core import Core
 from bot.features.daily import DAILY_GAMES
 
@@ -26,7 +27,7 @@ TODAY = "2025-03-14"  # the FakeClock's day
 @pytest.fixture
 async def core(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Core]:
     """The pages on SQLite (the chat-side tests run on both backends)."""
-    core = await Core.create(f"sqlite:///{tmp_path / 'web.db'}", "en", clock,
+    core = await open_core(f"sqlite:///{tmp_path / 'web.db'}", "en", clock,
                              renderer=fake_render, sweep_interval=None)  # fmt: skip
     core.service.web_base_url = BASE
     yield core

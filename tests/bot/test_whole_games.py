@@ -10,6 +10,7 @@ import pytest
 from core_fakes import FakePlatform
 
 import engine
+from bot.app import open_core
 from bot.core import Core, buttons
 from engine.solvers import Budget, solve
 
@@ -72,7 +73,7 @@ async def test_a_whole_game_won_by_commands_with_a_restart_halfway(
 
     line = winning_line(game_id, deal)
     half = len(line) // 2
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     chat = FakePlatform(core)
     await chat.say("ana", "/autofinish off")  # every move of the line typed
     await chat.say("ana", f"/play {game_id} {deal}")
@@ -80,7 +81,7 @@ async def test_a_whole_game_won_by_commands_with_a_restart_halfway(
         (board,) = await chat.say("ana", f"/move {notation}")
         assert board.key == "board.caption"
     await core.close()
-    core = await Core.create(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
+    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
         chat = FakePlatform(core)
         for notation in line[half:]:

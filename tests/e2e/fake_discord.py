@@ -894,11 +894,11 @@ class Table:
     async def start_bot(self) -> None:
         from types import SimpleNamespace
 
-        from bot.core import Core
+        from bot.app import open_core
         from bot.platforms.discord import create_client
 
         self.fake.identified.clear()
-        self.core = await Core.create(self.db_url, renderer=self.renderer, sweep_interval=None)
+        self.core = await open_core(self.db_url, renderer=self.renderer, sweep_interval=None)
         settings = SimpleNamespace(
             discord_token=TOKEN,
             discord_guild_id=str(self.fake.guild_id),

@@ -715,12 +715,10 @@ class TelegramWorld:
 
     async def start_bot(self) -> None:
         """A new Core and a new Application, as after a restart of the process."""
-        from bot.core import Core
+        from bot.app import open_core
         from bot.platforms.telegram import TelegramAdapter, TelegramConfig
 
-        self.core = await Core.create(
-            self.database_url, sweep_interval=None, renderer=self.renderer
-        )
+        self.core = await open_core(self.database_url, sweep_interval=None, renderer=self.renderer)
         config = TelegramConfig(
             token=self.fake.token, base_url=self.fake.base_url, limits=self.limits, poll_timeout=5
         )

@@ -8,7 +8,7 @@ import socket
 import aiohttp
 from fake_telegram import FakeTelegram
 
-from bot.core import Core
+from bot.app import open_core
 from bot.platforms.telegram import TelegramAdapter, TelegramConfig
 
 GROUP = -100555
@@ -25,7 +25,7 @@ async def test_webhook_mode_takes_updates_only_with_the_secret(tmp_path):
     fake = FakeTelegram()
     await fake.start()
     port = free_port()
-    core = await Core.create(f"sqlite:///{tmp_path / 'db.sqlite'}", sweep_interval=None)
+    core = await open_core(f"sqlite:///{tmp_path / 'db.sqlite'}", sweep_interval=None)
     config = TelegramConfig(
         token=fake.token,
         base_url=fake.base_url,
@@ -72,7 +72,7 @@ async def test_two_webhook_workers_behind_one_url_handle_an_update_delivered_twi
     try:
         for _ in range(2):  # two processes' worth: each its own core and webhook server
             port = free_port()
-            core = await Core.create(database, sweep_interval=None)
+            core = await open_core(database, sweep_interval=None)
             config = TelegramConfig(token=fake.token, base_url=fake.base_url,
                                     webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
                                     webhook_secret="s3cret", webhook_listen="127.0.0.1",

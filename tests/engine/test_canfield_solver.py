@@ -33,12 +33,13 @@ def _brute_force_wins(game: Canfield, limit: int = 30_000) -> bool | None:
     included; no pruning, no automatic moves) with a set of seen positions; None when more
     than ``limit`` positions would be needed."""
 
+    # cards by identity: a game's card objects are its own and only move between its piles
     def key():
         return (
-            tuple(tuple(map(str, pile)) for pile in game._tableau),
-            tuple(map(str, game._reserve)),
-            tuple(map(str, game._stock)),
-            tuple(map(str, game._waste)),
+            tuple(tuple(map(id, pile)) for pile in game._tableau),
+            tuple(map(id, game._reserve)),
+            tuple(map(id, game._stock)),
+            tuple(map(id, game._waste)),
             tuple(len(pile) for pile in game._fnd),
         )
 

@@ -7,7 +7,7 @@ import engine
 from engine.canfield import Canfield
 from engine.rng import DealRandom
 from engine.solitario import Solitario
-from engine.solvers.hints import hint
+from engine.solvers.hints import advice, hint
 from engine.squadratik.board import Board
 from engine.squadratik.solitario import ElSolitario
 
@@ -94,3 +94,11 @@ def test_a_hint_is_always_legal_and_none_once_over(game_id, deal):
             return
         assert move in game.legal_moves()
         game.play(move)
+
+
+def test_a_freecell_hint_is_a_legal_move_from_the_solver_and_advice_carries_it():
+    # FreeCell's hint comes from its solver, not from the scorers: it must still be an Advice
+    game = engine.new_game("freecell", 1)
+    found = advice(game)
+    assert found.move in game.legal_moves() and not found.stuck
+    assert hint(game) == found.move

@@ -127,12 +127,14 @@ def _brute_force_wins(game, limit=40_000):
     engine itself (no pruning, no automatic moves) with a set of seen positions; None when
     more than ``limit`` positions would be needed."""
 
+    # cards by identity: a game's card objects are its own and only move between its piles
+    # (the codes named the same cards, at twice the cost of the whole search)
     def key():
         return (
-            tuple(tuple(map(str, col)) for col in game._tableau),
+            tuple(tuple(map(id, col)) for col in game._tableau),
             tuple(game._down),
-            tuple(map(str, game._stock)),
-            tuple(map(str, game._waste)),
+            tuple(map(id, game._stock)),
+            tuple(map(id, game._waste)),
             tuple(len(pile) for pile in game._fnd),
         )
 

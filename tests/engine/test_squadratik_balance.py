@@ -1,36 +1,45 @@
-"""The Squadratik deck's balance (docs/squadratik-deck.md), measured over fixed deal ranges.
+"""What ``engine.stats`` measures the Squadratik balance with: every deal's ending counted
+once, the shares consistent with each other, on a few fixed deals.
 
-El Solitario should play as seed 000 says: a careful player is seldom stuck with cards still in
-the stock and usually empties its hand, the completo is hard but not impossible, random play
-mostly loses; Cartas Maestras should seldom stall. The deals are fixed, so each figure is
-exact for its range; the bounds are the targets of the rules issue, which the measured figures
-clear with a margin (measured: careful stuck 0.3 %, hand emptied 99 %, completo 4.7 %; random
-lost 75 %; Cartas Maestras stalls 6 / 8.5 / 4 % at 2 / 4 / 8 seats).
+The balance itself (hundreds of deals against the rules issue's targets) is a measurement of
+the deck's design, not of the code's correctness: ``make bench`` reports it
+(``bench/bench_balance.py``, with each target met or not).
 """
 
 import pytest
 
+from engine.squadratik.deck import MASTER_IDS
 from engine.stats import maestras_stats, solitario_stats, solver_stats
 
-pytestmark = pytest.mark.slow
+
+def test_every_el_solitario_ending_is_counted_once_and_careful_play_beats_random_play():
+    careful = solitario_stats(12, "careful")
+    random = solitario_stats(12, "random")
+    for figures in (careful, random):
+        assert figures["deals"] == 12
+        assert figures["completo"] + figures["solitario"] + figures["lost"] == pytest.approx(1)
+        assert figures["hand_emptied"] == pytest.approx(figures["completo"] + figures["solitario"])
+        assert 0 <= figures["stuck_with_stock"] <= figures["lost"]
+        assert figures["mean_moves"] > 0
+    # on deals 0-11 the careful player empties its hand every time; random play mostly loses
+    assert careful["hand_emptied"] == 1.0 and careful["stuck_with_stock"] == 0.0
+    assert random["lost"] > 0.5 and random["hand_emptied"] < careful["hand_emptied"]
 
 
-def test_el_solitario_is_hard_but_fair_for_a_careful_player_and_lost_by_random_play():
-    careful = solitario_stats(300, "careful")
-    assert careful["stuck_with_stock"] <= 0.10
-    assert careful["hand_emptied"] >= 0.60
-    assert 0.02 <= careful["completo"] <= 0.10
-    random = solitario_stats(300, "random")
-    assert random["lost"] >= 0.6 and random["completo"] == 0.0
+def test_the_solver_figures_share_out_every_deal():
+    figures = solver_stats(3, 2_000)
+    assert (figures["deals"], figures["nodes_per_deal"]) == (3, 2_000)
+    shares = figures["completo"] + figures["best_solitario"] + figures["best_lost_or_none"]
+    assert shares == pytest.approx(1)
+    assert figures["completo"] > 0  # deals 0-2: the solver finds a completo in two of them
 
 
-def test_the_solver_finds_a_completo_in_many_deals_even_on_a_small_budget():
-    # 20,000 nodes per deal find one in 38 % of deals 0-99; 5,000 already in about a quarter
-    assert solver_stats(20, 5_000)["completo"] >= 0.2
-
-
-@pytest.mark.parametrize("seats", [2, 4, 8])
-def test_cartas_maestras_seldom_stalls(seats):
-    figures = maestras_stats(200, "greedy", seats)
-    assert figures["stall_share"] < 0.10
-    assert 25 <= figures["mean_main_phase_moves"] <= 60  # a game of some length, not a formality
+@pytest.mark.parametrize("seats", [2, 8])
+def test_cartas_maestras_figures_count_every_master_and_stall(seats):
+    figures = maestras_stats(6, "greedy", seats)
+    won = sum(figures["masters_won_per_seat"])  # masters won per deal, all seats together
+    assert len(figures["masters_won_per_seat"]) == seats
+    assert 0 <= figures["stall_share"] <= 1
+    # a deal that did not stall gave out every master; one that stalled fewer
+    assert len(MASTER_IDS) * (1 - figures["stall_share"]) - 0.01 <= won <= len(MASTER_IDS) + 0.01
+    assert 0 < figures["mean_main_phase_moves"] <= figures["mean_moves"]
