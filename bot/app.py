@@ -15,7 +15,7 @@ from typing import Any
 
 from bot.core import Core
 from bot.core.context import Ctx
-from bot.core.dispatch import SWEEP_INTERVAL_SECONDS
+from bot.core.dispatch import SWEEP_INTERVAL_SECONDS, set_default_wiring
 from bot.core.limits import Limits
 from bot.core.presentation import RenderFn
 from bot.core.registry import Registry
@@ -114,3 +114,7 @@ async def open_core(
         wiring=wire_features,
         limits=limits,
     )
+
+
+# ``Core.create`` without ``wiring=`` builds the bot with these features.
+set_default_wiring(wire_features)

@@ -59,10 +59,22 @@ SHUTDOWN_SECONDS = 10.0
 #: fills the registry from the features; returns the feature objects by name
 Wiring = Callable[[Registry, Service], dict[str, Any]]
 
+#: the features ``Core.create`` wires when given none: the bot's own, which ``bot.app`` (the
+#: composition root, imported with the ``bot`` package) sets here. The core imports no feature:
+#: the root hands them in, so ``Core.create(url)`` keeps working without an import circle.
+_default_wiring: Wiring | None = None
+
+
+def set_default_wiring(wiring: Wiring) -> None:
+    """Make ``wiring`` what ``Core.create`` wires when it is given none."""
+    global _default_wiring
+    _default_wiring = wiring
+
 
 class Core:
-    """The platform-neutral bot. Build it with ``await bot.app.open_core(...)`` (the bot's
-    features wired in), or ``await Core.create(..., wiring=...)`` with features of one's own.
+    """The platform-neutral bot. Build it with ``await Core.create(...)`` or
+    ``await bot.app.open_core(...)`` (the bot's features wired in), or
+    ``await Core.create(..., wiring=...)`` with features of one's own.
     The core imports no feature: whoever builds it says which features it has."""
 
     def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
@@ -107,15 +119,18 @@ class Core:
         *,
         renderer: RenderFn | None = None,
         sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
-        wiring: Wiring,
+        wiring: Wiring | None = None,
         limits: Limits | None = None,
     ) -> Core:
         """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
         sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
         no background sweep (call ``sweep()`` yourself); ``wiring`` builds the features
-        (``bot.app.wire_features``: the bot's own, as ``bot.app.open_core`` does); ``limits``:
+        (default: the bot's own, ``bot.app.wire_features``, as ``bot.app.open_core`` does); ``limits``:
         the per-user and per-chat rate limits (none unless given: ``python -m bot`` gives the
         ``RATE_*`` settings)."""
+        wiring = wiring or _default_wiring
+        if wiring is None:
+            raise RuntimeError("no features to wire: import bot.app or pass wiring=")
         store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
         core = cls(store, default_language, clock or utc_now, renderer, wiring)
         if limits is not None and limits.enabled:
