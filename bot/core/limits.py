@@ -11,7 +11,7 @@ three processes give a flooder no more than one does. When the database is busy 
 process holds SQLite's write lock), the check is not waited for: a bucket in this process's
 memory decides instead, so a busy database never stalls a chat and never lets a flood through.
 
->>> Limits.from_settings(user_burst=0).enabled
+>>> Limits.from_settings(user_burst=0, chat_burst=0).enabled
 False
 """
 
