@@ -106,15 +106,15 @@ def web_base_url(settings: Settings) -> str | None:
 
     >>> web_base_url(Settings(web_base_url="https://tavolo.example/"))
     'https://tavolo.example'
+    >>> web_base_url(Settings(http_port=8080))
+    'http://127.0.0.1:8080'
     >>> web_base_url(Settings()) is None
     True
     """
     if settings.web_base_url:
         return settings.web_base_url.rstrip("/")
-    port = getattr(settings, "http_port", None)  # the HTTP server's settings (issue 27)
-    if port:
-        host = getattr(settings, "http_host", None) or "127.0.0.1"
-        return f"http://{host}:{port}"
+    if settings.http_port:
+        return f"http://{settings.http_host}:{settings.http_port}"
     return None
 
 
