@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from bot.storage.base import StorageBase
 
@@ -63,6 +63,8 @@ class PlayersStore(StorageBase):
         ``wait=False``: ``StorageBusy`` at once when the write lock is taken (a sighting is
         not worth delaying a reply)."""
         key, moment = (platform, user_id), datetime.fromisoformat(at)
+        if moment.tzinfo is None:  # every time here is UTC; a caller may leave the zone out
+            moment = moment.replace(tzinfo=UTC)
         seen = self._seen.get(key)
         if (
             seen is not None
