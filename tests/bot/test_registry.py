@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,6 +38,32 @@ async def test_a_feature_wired_in_answers_its_command_without_any_change_to_the_
         }
     finally:
         await core.close()
+
+
+def test_core_create_without_wiring_is_the_whole_bot(tmp_path: Path):
+    """``Core.create(url)`` is a public entry point: in a fresh process that imports only the
+    core, a player's first commands work on it."""
+    script = f"""
+import asyncio
+from bot.core import Core
+from bot.replies import Request
+
+async def main():
+    core = await Core.create("sqlite:///{tmp_path / "t.db"}", sweep_interval=None)
+    try:
+        request = Request("console", "c", "ana", "Ana")
+        started = await core.handle_text(request, "/play canfield 3")
+        moved = await core.handle_text(request, "d")
+        print(any(r.image for r in started), any(r.image for r in moved),
+              any(r.refusal for r in moved))
+    finally:
+        await core.close()
+
+asyncio.run(main())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=BOT_DIR.parent)  # fmt: skip
+    assert done.stdout.split() == ["True", "True", "False"], done.stderr[-2000:]
 
 
 async def test_the_core_refuses_to_start_when_a_command_has_no_handler(tmp_path: Path):
