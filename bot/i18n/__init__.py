@@ -203,6 +203,12 @@ def board_words(lang: str) -> dict[str, str]:
     >>> board_words("it")["score"], board_words("es")["stock"]
     ('Punti', 'Mazo')
     """
+    return dict(_board_words(lang))
+
+
+@cache
+def _board_words(lang: str) -> dict[str, str]:
+    # the catalogues never change while the bot runs, and every board asks: look them up once
     return {key: t(lang, f"board.word.{key}") for key in BOARD_WORDS}
 
 
