@@ -242,6 +242,11 @@ class Service:
         table"."""
         return focus_words.label(ctx.lang, await self.open_game(ctx, session))
 
+    async def the_label(self, ctx: Ctx, session: Session) -> str:
+        """The session's game in words with its article, mid-sentence: "the Cartas Maestras
+        table", "la mesa de Cartas Maestras", "il tuo Solitario"."""
+        return focus_words.the_label(ctx.lang, await self.open_game(ctx, session))
+
     async def focus_on(self, ctx: Ctx, session: Session) -> None:
         """The sender was shown this game's board, or played on it: it is now their game in
         focus here. A busy database costs only the focus (the move or board stands)."""
@@ -340,7 +345,7 @@ class Service:
         await self.store.ask_confirmation(question, ctx.req.platform, ctx.req.chat_id, ctx.user,
                                           session.id, action, expires)  # fmt: skip
         answer = self.say(ctx, f"confirm.{action}", name=ctx.req.user_name,
-                          game=await self.label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
+                          game=await self.the_label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
         rid, rev = session.id, session.record.revision
         answer.buttons = [
             Button(button_ids.encode("yes", rid, rev, question), i18n.t(ctx.lang, "button.yes"),

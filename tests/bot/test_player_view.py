@@ -27,17 +27,18 @@ async def open_table(chat: FakePlatform, player: str = "alice") -> str:
 
 
 # "mesa de Cartas Maestras sigue: ...", "tavolo di Cartas Maestras continua: ...": a game's name
+# (with its article where a sentence needs one: "La mesa de Cartas Maestras sigue")
 # in words starts lower case in Spanish and Italian ("mesa de", "gara di"), so where it begins a
 # sentence or a button the message must write it with a capital, as English does.
 @pytest.mark.parametrize(
     ("lang", "table", "kept"),
     [
-        ("en", "Cartas Maestras table", "Cartas Maestras table goes on: nothing changed."),
-        ("es", "Mesa de Cartas Maestras", "Mesa de Cartas Maestras sigue: no ha cambiado nada."),
+        ("en", "Cartas Maestras table", "The Cartas Maestras table goes on: nothing changed."),
+        ("es", "Mesa de Cartas Maestras", "La mesa de Cartas Maestras sigue: no ha cambiado nada."),
         (
             "it",
             "Tavolo di Cartas Maestras",
-            "Tavolo di Cartas Maestras continua: non è cambiato nulla.",
+            "Il tavolo di Cartas Maestras continua: non è cambiato nulla.",
         ),
     ],
 )
@@ -169,7 +170,7 @@ async def test_the_move_a_hint_suggests_goes_to_the_game_the_hint_was_for(
     (hint,) = await chat.say("alice", "/hint")
     assert hint.text.startswith("Cartas Maestras table: ")
     move = hint.params["move"]
-    assert re.fullmatch(r"\d[NESW]", move)
+    assert re.fullmatch(r"\d[NESW][nesw]?(r\d)?", move)  # a placement, maybe turned
     replies = await chat.say("alice", move)
     assert not any(r.key == "focus.which_move" for r in replies)
     assert (await core.sessions.get(table_id)).game.move_number >= 1
