@@ -140,12 +140,14 @@ class Console:
         self._images: int | None = None  # the last image number used (read from out_dir first)
         self._messages = 0
 
-    def request(self, name: str) -> Request:
+    async def request(self, name: str) -> Request:
         # The console is one shared table where everyone is trusted: a group whose members
-        # are all admins (so /lang, /end and tables work as in a group chat).
-        shown = (
-            i18n.t(self.core.default_language, "console.player") if name == DEFAULT_PLAYER else name
-        )
+        # are all admins (so /lang, /end and tables work as in a group chat). The default
+        # player is named in the chat's language (after /lang es: "Jugador"), as every reply is.
+        shown = name
+        if name == DEFAULT_PLAYER:
+            lang = await self.core.service.chat_language(PLATFORM, CHAT_ID)
+            shown = i18n.t(lang, "console.player")
         return Request(PLATFORM, CHAT_ID, name, shown, is_group=True, is_admin=True)
 
     def banner(self) -> None:
@@ -167,9 +169,9 @@ class Console:
             if button is None:
                 await self.say("console.no_button", number=number[:16])
                 return
-            replies = await self.core.handle_button(self.request(name), button.id)
+            replies = await self.core.handle_button(await self.request(name), button.id)
         else:
-            replies = await self.core.handle_text(self.request(name), rest)
+            replies = await self.core.handle_text(await self.request(name), rest)
         for reply in replies:
             await self.show(reply)
 

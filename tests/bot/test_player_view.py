@@ -197,3 +197,27 @@ async def test_nothing_to_undo_anywhere_says_why_without_blaming_the_casual_game
     await chat.say("alice", f"/move {hint.params['move']}")
     (asked,) = await chat.say("alice", "/undo")
     assert asked.key == "focus.which_undo" and "FreeCell" in asked.buttons[0].label
+
+
+@pytest.mark.parametrize(
+    ("lang", "player"), [("en", "Player"), ("es", "Jugador"), ("it", "Giocatore")]
+)
+async def test_the_consoles_default_player_is_named_in_the_chats_language(
+    tmp_path: Path, lang: str, player: str
+):
+    # on main the console's player was "Player" after /lang es and /lang it
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
+    )
+    out = io.StringIO()
+    console = Console(core, out, out_dir=tmp_path)
+    try:
+        await console.handle_line(f"/lang {lang}")
+        start = out.tell()
+        await console.handle_line("/daily canfield")
+        printed = out.getvalue()[start:]
+        assert player in printed
+        others = {"Player", "Jugador", "Giocatore"} - {player}
+        assert not any(other in printed for other in others), printed
+    finally:
+        await core.close()
