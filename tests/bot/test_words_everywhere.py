@@ -212,6 +212,11 @@ async def test_a_refused_race_names_the_games_in_the_way_and_the_way_out(
     assert refused.key == "race.busy" and refused.refusal
     assert casual in refused.text and daily in refused.text and resign in refused.text
     assert refused.text.count("/resign ") == 2 and " canfield" in refused.text
+    # one line per game: its name, then the command that ends it (on main: all in one sentence)
+    lines = refused.text.splitlines()
+    assert len(lines) == 3
+    assert next(line for line in lines if casual in line).endswith("/resign canfield")
+    assert next(line for line in lines if daily in line).endswith(resign)
 
 
 #: words a text may share with English in Spanish or Italian: names of games and faces, and a
