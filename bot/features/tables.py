@@ -18,7 +18,9 @@ Seats that nobody answers for are played by the core at once, right after the mo
   places a card for it, since the engine has no "timeout" move.
 
 Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`` (1-1440) or
-``untimed``. The default turn timer is three minutes.
+``untimed``. ``timer=0`` (and ``timer=off``) is accepted as "no timer", and the reply says so
+in words ("timer=0 means no turn timer: this table is untimed"). The default turn timer is
+three minutes.
 
 >>> parse_timer("timer=5"), parse_timer("untimed"), parse_timer("@ana")
 (300, None, Ellipsis)
@@ -109,6 +111,7 @@ class Tables:
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
             return [core.refuse(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
+        no_timer_word: str | None = None  # timer=0 / timer=off: said back in words
         invited_ids: list[str] = []
         invited_names: list[str] = []
         # a quoted name of several words is one invitation: /challenge "Ana María" @bo
@@ -119,6 +122,8 @@ class Tables:
                 return [core.refuse(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
             if setting is not ...:
                 timer = setting
+                if setting is None and word.lower().startswith("timer="):
+                    no_timer_word = word[:32]
                 continue
             name = player_query([word])[:64]
             if not name or len(invited_names) >= MAX_TABLE - 1:
@@ -146,6 +151,8 @@ class Tables:
         if not invited_names:  # nobody invited: no empty "Invited: ." line
             opened.text = i18n.t(ctx.lang, "challenge.opened_open", creator=ctx.req.user_name,
                                  game=core.game_name(ctx.lang, GAME))  # fmt: skip
+        if no_timer_word is not None and timer is None:
+            opened.text += "\n" + i18n.t(ctx.lang, "tables.timer_zero", arg=no_timer_word)
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
         opened.params["timer"] = timer
         opened.mentions = invited_ids
