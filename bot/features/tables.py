@@ -28,6 +28,7 @@ three minutes.
 
 from __future__ import annotations
 
+import re
 import secrets
 import zlib
 from collections.abc import Awaitable, Callable, Mapping
@@ -87,6 +88,25 @@ def parse_timer(word: str) -> int | None | Any:
             raise ValueError(value)
         return minutes * 60
     return ...
+
+
+def names_a_computer(query: str) -> bool:
+    """Whether a player's words name a computer seat: its id or "Computer 2" / "Ordenador 2"
+    in any language (computers play at tables but are not ranked: no stats, no ratings).
+
+    >>> names_a_computer("Computer 1"), names_a_computer("ordenador 3"), names_a_computer("ana")
+    (True, True, False)
+    """
+    words = " ".join(query.replace("_", " ").split()).casefold()
+    if is_computer(words):
+        return True
+    for lang in i18n.LANGUAGES:
+        before, _, after = (
+            i18n.t(lang, "tables.computer_name", number="#").casefold().partition("#")
+        )
+        if re.fullmatch(re.escape(before) + r"\d+" + re.escape(after), words):
+            return True
+    return False
 
 
 class Tables:
