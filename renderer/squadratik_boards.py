@@ -44,7 +44,7 @@ TALL_BOARD_H = 2000
 # (cards_squadratik.digit_font_px): a board that would need smaller cards is cut into bands.
 MIN_CELL = 68
 BAND_GAP = 28  # between the bands of a cut board, where the arrows that join them go
-FILL_ENOUGH = 0.25  # share of the board area its cards and free places fill, drawn in one piece
+FILL_ENOUGH = 0.3  # share of the board area its cards and free places fill, drawn in one piece
 HEADER_H = 52
 # Every text at least this many px: digit ink 0.73 of it, 17.5 px at 720 px wide, 9.7 px at 400.
 TEXT_PX = 24
@@ -156,11 +156,12 @@ class Fold:
         return before + (x - first) * self.cell, inside * self.cell
 
 
-def fold_for(positions: set[tuple[int, int]]) -> Fold:
+def fold_for(positions: set[tuple[int, int]], final: bool = False) -> Fold:
     """How to draw a board whose cards and free places are at ``positions``. In one piece while
-    its cards are at least ``MIN_CELL`` and fill enough of the board; otherwise cut into the
-    bands (2-4, either way) that fill the board best among those whose cards are readable, so
-    a phone shows cards rather than cloth and every number 9 px tall at 400 px wide.
+    its cards are at least ``MIN_CELL`` (and, on the ``final`` board of a game, fill enough of
+    it); otherwise cut into the bands (2-4, either way) that fill the board best among those
+    whose cards are readable, so a phone shows every number 9 px tall at 400 px wide and the
+    last board shows cards rather than cloth.
 
     >>> fold_for({(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)}).axis is None
     True
@@ -171,53 +172,91 @@ def fold_for(positions: set[tuple[int, int]]) -> Fold:
     xs, ys = [x for x, _ in positions], [y for _, y in positions]
     min_x, min_y = min(xs), min(ys)
     span_x, span_y = max(xs) - min_x + 1, max(ys) - min_y + 1
+    # The choice reads the frame's extent only (never which cells are filled), so the scale
+    # holds between moves while the frame does: cells sized as if every band held the whole
+    # other span, and as many cards as the smallest cross that spans the frame.
+    crossing = span_x + span_y - 1
+    if final:  # the last board of a game has no next move to keep steady with: its cards
+        crossing = len(positions)
 
-    def cut(axis: str, chunk: int, max_h: int) -> Fold:
+    def crop(axis: str, chunk: int) -> list[tuple[int, int]]:
+        """Each band's first row (column) and count, framed on its own cards."""
         bands: list[tuple[int, int]] = []
         start = min_x if axis == "x" else min_y
-        span = span_x if axis == "x" else span_y
-        for lo in range(start, start + span, chunk):
-            other = [
-                (y if axis == "x" else x)
-                for x, y in positions
-                if lo <= (x if axis == "x" else y) < lo + chunk
-            ]
+        for lo in range(start, start + (span_x if axis == "x" else span_y), chunk):
+            other = [(y if axis == "x" else x) for x, y in positions
+                     if lo <= (x if axis == "x" else y) < lo + chunk]  # fmt: skip
             bands.append((min(other), max(other) - min(other) + 1))
-        across = sum(count for _, count in bands)
-        gaps = (len(bands) - 1) * BAND_GAP
+        return bands
+
+    def plan(axis: str | None, chunk: int, max_h: int) -> tuple[str | None, int, int, int]:
+        """(axis, chunk, cell, height in px) of a way to draw the frame."""
+        if axis is None:
+            cell = _largest_step(span_x, span_y, max_h)
+            return None, span_x, cell, span_y * cell
+        bands = -(-(span_x if axis == "x" else span_y) // chunk)
+        gaps = (bands - 1) * BAND_GAP
+        # every band as wide as the whole other span, or (final board) its own cards' extent
+        across = (
+            sum(n for _, n in crop(axis, chunk))
+            if final
+            else bands * (span_y if axis == "x" else span_x)
+        )
         if axis == "x":
             cell = _largest_step(chunk, across, max_h, gaps_y=gaps)
-        else:
-            cell = _largest_step(across, chunk, max_h, gaps_x=gaps)
-        return Fold(axis, chunk, cell, tuple(bands))
+            return axis, chunk, cell, across * cell + gaps
+        cell = _largest_step(across, chunk, max_h, gaps_x=gaps)
+        return axis, chunk, cell, chunk * cell
 
-    def plans(max_h: int) -> list[Fold]:
-        whole = Fold(None, span_x, _largest_step(span_x, span_y, max_h), ((min_y, span_y),))
-        folds = [whole]
+    def plans(max_h: int) -> list[tuple[str | None, int, int, int]]:
+        found = [plan(None, 0, max_h)]
         for axis, span in (("x", span_x), ("y", span_y)):
             chunks = {-(-span // bands) for bands in range(2, 5)} - {span}
-            folds += [cut(axis, chunk, max_h) for chunk in sorted(chunks, reverse=True)]
-        return folds
+            found += [plan(axis, chunk, max_h) for chunk in sorted(chunks, reverse=True)]
+        return found
 
-    def fill(fold: Fold) -> float:
-        _, h = fold.size()
-        return len(positions) * fold.cell**2 / (BOARD_W * max(h, fold.cell))
+    def fill(way: tuple[str | None, int, int, int]) -> float:
+        return crossing * way[2] ** 2 / (BOARD_W * max(way[3], way[2]))
 
-    folds = plans(MAX_BOARD_H)
-    if folds[0].cell >= MIN_CELL and fill(folds[0]) >= FILL_ENOUGH:
-        return folds[0]
-    if all(f.cell < MIN_CELL for f in folds):
+    def bands_of(way: tuple[str | None, int, int, int]) -> int:
+        return 1 if way[0] is None else -(-(span_x if way[0] == "x" else span_y) // way[1])
+
+    ways = plans(MAX_BOARD_H)
+    if all(way[2] < MIN_CELL for way in ways):
         # large both ways: readable numbers come first, the board grows taller (a phone scrolls)
-        folds = plans(TALL_BOARD_H)
-    readable = [f for f in folds if f.cell >= MIN_CELL]
-    if not readable:
-        return max(folds, key=lambda f: (f.cell, -len(f.bands)))
-    # the largest cards among the ways that fill enough (one piece first, then fewer bands);
-    # when none does, the way that fills the most
-    enough = [f for f in readable if fill(f) >= FILL_ENOUGH]
-    if enough:
-        return max(enough, key=lambda f: (f.cell, f.axis is None, -len(f.bands)))
-    return max(readable, key=fill)
+        ways = plans(TALL_BOARD_H)
+    whole = ways[0]
+    readable = [way for way in ways if way[2] >= MIN_CELL]
+    if whole in readable and (fill(whole) >= FILL_ENOUGH or not final):
+        # while the game goes on, one piece as long as its cards are readable: a cut would
+        # change the scale between moves whenever the frame crossed a threshold
+        chosen = whole
+    elif not readable:
+        chosen = max(ways, key=lambda w: (w[2], -bands_of(w)))
+    else:
+        # the largest cards among the ways that fill enough (one piece first, then fewer
+        # bands); when none does, the way that fills the most
+        enough = [way for way in readable if fill(way) >= FILL_ENOUGH]
+        if enough:
+            chosen = max(enough, key=lambda w: (w[2], w[0] is None, -bands_of(w)))
+        else:
+            chosen = max(readable, key=fill)
+    axis, chunk, cell, _ = chosen
+    # a cut never draws cards larger than one piece would (or than the smallest readable
+    # size): cards only shrink as the paths grow
+    cell = min(cell, max(whole[2], MIN_CELL))
+    if axis is None:
+        return Fold(None, span_x, cell, ((min_y, span_y),))
+    # at that size, as few bands as fit across (bands of columns) or as many side by side as
+    # fit (bands of rows): the least cloth
+    if axis == "x":
+        chunk = max(chunk, min(span_x - 1, BOARD_W // cell))
+    else:
+        across = max(2, (BOARD_W + BAND_GAP) // (span_x * cell + BAND_GAP))
+        chunk = min(chunk, -(-span_y // across))
+    # each band framed on its own cards (the cell size above fits every crop)
+    bands = crop(axis, chunk)
+    return Fold(axis, chunk, cell, tuple(bands))
 
 
 def squadratik_layout(
@@ -237,7 +276,7 @@ def squadratik_layout(
     targets = {} if view.get("is_over") else path_targets(view)
     everything = cells | set(targets.values())
     min_x, min_y = min(x for x, _ in everything), min(y for _, y in everything)
-    fold = fold_for(everything)
+    fold = fold_for(everything, final=bool(view.get("is_over")))
     cell = fold.cell
     card = cell - GAP
     layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h, fold=fold)

@@ -358,3 +358,21 @@ def test_el_solitario_end_boards_show_cards_rather_than_cloth(deal):
         game.play(rng.choice(game.legal_moves()))
     assert game.is_over
     assert _most_common_share(renderer.render("squadratik", game.view())) < 0.72
+
+
+@pytest.mark.parametrize(
+    ("joined", "first"), [("👩‍👩‍👧", "👩"), ("🏳️‍🌈", "🏳️"), ("🏴‍☠️", "🏴"), ("👨🏽‍💻", "👨")]
+)
+def test_a_joined_emoji_is_drawn_as_one_picture_not_its_parts(joined, first):
+    # on main a family was drawn as three people side by side, the rainbow flag as a white
+    # flag and a rainbow
+    assert [run.font for run in typeface.runs(f"Ana {joined}")] == ["dejavu", "emoji"]
+    one = fonts.text_width(first, 24, True)
+    assert fonts.text_width(joined, 24, True) == one  # one picture's width
+    drawn = fonts.text_mask(joined, 24, True)[0].tobytes()
+    assert drawn != fonts.text_mask(first, 24, True)[0].tobytes()  # its own picture
+    # on a board, in a seat's name
+    view = samples.squadratik_view("maestras")
+    view["seats"][0]["player"] = view["players"][0] = f"Ana {joined}"
+    _, texts = drawn_texts("maestras", view)
+    assert f"Ana {joined}" in [text for text, _, _ in texts]
