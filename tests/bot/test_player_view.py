@@ -221,3 +221,30 @@ async def test_the_consoles_default_player_is_named_in_the_chats_language(
         assert not any(other in printed for other in others), printed
     finally:
         await core.close()
+
+
+async def test_a_number_with_no_button_says_which_numbers_work(tmp_path: Path):
+    # under "which game do you want to resign?" (buttons #7 and #8) "#0" answered only
+    # "(no button #0)": the numbers shown and the numbers accepted must agree, and it says so
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
+    )
+    out = io.StringIO()
+    console = Console(core, out, out_dir=tmp_path)
+    try:
+        await console.handle_line("/play canfield 3")
+        await console.handle_line("/daily solitario")
+        await console.handle_line("/resign")
+        shown = sorted(console.buttons)
+        assert len(shown) == 2
+        start = out.tell()
+        await console.handle_line("#0")
+        said = out.getvalue()[start:].strip()
+        assert said.startswith("(no button #0: press #")
+        assert all(f"#{n}" in said for n in shown)
+        # and a listed number does what it says: it picks a game
+        start = out.tell()
+        await console.handle_line(f"#{shown[0]}")
+        assert "no button" not in out.getvalue()[start:]
+    finally:
+        await core.close()
