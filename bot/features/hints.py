@@ -28,7 +28,7 @@ import asyncio
 import functools
 import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import engine
 from bot import i18n
@@ -37,6 +37,7 @@ from bot.core.commands import SOLO_GAMES, game_id_of
 from bot.replies import Reply
 from engine import Game, IllegalMove, Move
 from engine.players.squadratik import judge
+from engine.views import SquadratikView
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -161,7 +162,8 @@ def table_reason(game: Game, move: Move, player: str) -> tuple[str, dict[str, in
     path and wins masters and cards; an empty card blocks a path one card short; a master
     opens a path; it continues a path without leaving it one card short (and how many of the
     other hand cards could follow); or every move leaves such a path."""
-    found = judge(game.view(player), move)
+    # a Cartas Maestras game's view is a Squadratik view
+    found = judge(cast(SquadratikView, game.view(player)), move)
     if found.completes:
         return "table_wins", {"masters": found.masters, "cards": found.cards}
     if found.blocks:
@@ -261,10 +263,10 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core.private(ctx, key, game=name, word=record.game_id)]
     assert not isinstance(found, str)
     notation, reason, gain = found
-    params: dict[str, int] = {}
+    numbers: dict[str, int] = {}
     if session.is_table:  # Cartas Maestras: what the placement does at the table
-        reason, params = table_reason(snapshot, snapshot.parse_move(notation), ctx.user)
-    why = i18n.t(ctx.lang, f"hint.why.{reason}", **params)
+        reason, numbers = table_reason(snapshot, snapshot.parse_move(notation), ctx.user)
+    why = i18n.t(ctx.lang, f"hint.why.{reason}", **numbers)
     # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
     key = (
         "hint.text_points"
