@@ -83,13 +83,18 @@ class Store:
         async with self.backend.transaction(wait) as tx:
             yield tx
 
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """The rows of one parameterised query (``?`` placeholders, either backend)."""
         return await self.backend.fetch(sql, params)
 
 
 class StorageBase(Store):
     """The connection, migrations and raw statements (see ``bot.storage.Storage``)."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The raw rows of one parameterised query: for tools, tests and copying a whole
+        database (the bot reads through the named stores)."""
+        return await self._fetch(sql, params)
 
     @property
     def _db(self) -> Any:

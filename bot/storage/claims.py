@@ -103,7 +103,7 @@ class ClaimsStore(Store):
 
     async def get(self, name: str) -> Claim | None:
         """Who holds the claim ``name`` and until when; None when nobody holds it."""
-        rows = await self.fetch("SELECT holder, expires_at FROM claims WHERE name = ?", (name,))
+        rows = await self._fetch("SELECT holder, expires_at FROM claims WHERE name = ?", (name,))
         return Claim(name, str(rows[0][0]), float(rows[0][1])) if rows else None
 
     @contextlib.asynccontextmanager

@@ -62,7 +62,7 @@ class DailyStore(Store):
 
     async def choice(self, game_id: str, day: str) -> DailyChoice | None:
         """The day's stored choice, None before one is stored."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_CHOICE_COLUMNS} FROM daily WHERE game_id = ? AND day = ?", (game_id, day)
         )
         return _choice(rows[0]) if rows else None
@@ -79,7 +79,7 @@ class DailyStore(Store):
 
     async def days_of_deal(self, game_id: str, deal: int) -> list[str]:
         """The days whose daily challenge of ``game_id`` was deal ``deal``."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT day FROM daily WHERE game_id = ? AND deal = ?", (game_id, deal)
         )
         return [str(r[0]) for r in rows]
@@ -88,7 +88,7 @@ class DailyStore(Store):
         self, platform: str, player_id: str, game_id: str, day: str
     ) -> DailyAttempt | None:
         """The player's ranked attempt at ``day``'s challenge of ``game_id``, if any."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts "
             "WHERE platform = ? AND player_id = ? AND game_id = ? AND day = ?",
             (platform, player_id, game_id, day),
@@ -96,7 +96,7 @@ class DailyStore(Store):
         return _attempt(rows[0]) if rows else None
 
     async def attempt_of_session(self, session_id: str) -> DailyAttempt | None:
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts WHERE session_id = ?", (session_id,)
         )
         return _attempt(rows[0]) if rows else None
@@ -124,7 +124,7 @@ class DailyStore(Store):
 
     async def finished_attempt_sessions(self, attempt_status: str) -> list[str]:
         """Sessions of attempts in ``attempt_status`` whose game is over."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT a.session_id FROM daily_attempts a JOIN sessions s ON s.id = a.session_id "
             "WHERE a.status = ? AND s.status = ?",
             (attempt_status, OVER),
@@ -133,7 +133,7 @@ class DailyStore(Store):
 
     async def accepted_days(self, platform: str, player_id: str, accepted: str) -> list[str]:
         """The challenge days (ISO) on which the player's attempt was accepted."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT DISTINCT day FROM daily_attempts WHERE platform = ? AND player_id = ? AND status = ?",
             (platform, player_id, accepted),
         )

@@ -67,7 +67,7 @@ class FocusStore(Store):
 
     async def get(self, platform: str, chat_id: str, player_id: str) -> str | None:
         """The session the player last saw or played in this chat (it may have ended since)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT session_id FROM focus WHERE platform = ? AND chat_id = ? AND player_id = ?",
             (platform, chat_id, player_id),
         )
@@ -88,7 +88,7 @@ class FocusStore(Store):
 
     async def confirmation(self, question_id: str) -> Confirmation | None:
         """The question, left in place; None when there is none."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_CONFIRMATION_COLUMNS} FROM confirmations WHERE id = ?", (question_id,)
         )
         return _confirmation(rows[0]) if rows else None

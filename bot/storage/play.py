@@ -89,7 +89,7 @@ class PlayStore(Store):
     # ----- tables -----------------------------------------------------------------------------
     async def table(self, session_id: str) -> TablePlay | None:
         """A table's play state, None when none is stored yet."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play WHERE session_id = ?",
             (session_id,),
         )
@@ -116,14 +116,14 @@ class PlayStore(Store):
 
     async def tables_past_deadline(self, now: str) -> list[str]:
         """Tables whose turn deadline (ISO text) is at or before ``now``."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (now,)
         )
         return [str(r[0]) for r in rows]
 
     # ----- races ------------------------------------------------------------------------------
     async def race(self, race_id: str) -> Race | None:
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT id, minutes, senza_tempo, round, join_deadline, deadline, started_at FROM races WHERE id = ?",
             (race_id,),
         )
@@ -135,7 +135,7 @@ class PlayStore(Store):
 
     async def race_entry(self, session_id: str) -> RaceEntry | None:
         """The race and round of a racer's board session, None for any other session."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,)
         )
         return RaceEntry(str(rows[0][0]), int(rows[0][1])) if rows else None
@@ -165,7 +165,7 @@ class PlayStore(Store):
 
     async def round_boards(self, race_id: str, round_number: int) -> list[RaceBoard]:
         """A round's boards, by player."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT player_id, session_id FROM race_entries WHERE race_id = ? AND round = ? ORDER BY player_id",
             (race_id, round_number),
         )
@@ -189,7 +189,7 @@ class PlayStore(Store):
     async def race_move_at(self, session_id: str, n: int) -> int | None:
         """The race-wide number of move ``n`` of a race board (None: no such move, or one
         stored before the race-wide counter existed)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT race_move FROM moves WHERE session_id = ? AND n = ?", (session_id, n)
         )
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
@@ -197,7 +197,7 @@ class PlayStore(Store):
     async def races_in_status(self, statuses: tuple[str, ...]) -> list[RaceLobby]:
         """The races whose lobby is in ``statuses``."""
         marks = ", ".join("?" for _ in statuses)
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT r.id, s.status, s.platform, s.chat_id FROM races r JOIN sessions s ON s.id = r.id "
             f"WHERE s.status IN ({marks})",
             statuses,
@@ -206,7 +206,7 @@ class PlayStore(Store):
 
     async def active_boards(self, race_id: str, round_number: int, active: str) -> int:
         """How many boards of the round are still being played."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT COUNT(*) FROM race_entries e JOIN sessions s ON s.id = e.session_id "
             "WHERE e.race_id = ? AND e.round = ? AND s.status = ?",
             (race_id, round_number, active),
@@ -220,7 +220,7 @@ class PlayStore(Store):
         plays: a race round being run (lobby in status ``racing``), a daily attempt still
         ``playing`` (whatever its day: one begun before midnight goes on after it), and
         today's daily deal, which anyone here may still start."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT deal FROM sessions WHERE platform = ? AND chat_id = ? AND game_id = ? AND status = ? "
             "UNION SELECT d.deal FROM daily_attempts a JOIN daily d ON d.game_id = a.game_id AND d.day = a.day "
             "WHERE a.platform = ? AND a.chat_id = ? AND a.game_id = ? AND a.status = ? "

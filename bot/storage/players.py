@@ -37,7 +37,7 @@ class PlayersStore(Store):
 
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
         """The chat's language; always read (another process may have stored a /lang)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT language FROM settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)
         )
         return rows[0][0] if rows else None
@@ -52,7 +52,7 @@ class PlayersStore(Store):
 
     async def autofinish(self, platform: str, user_id: str) -> bool:
         """Whether the bot plays the player's last cards to the foundations (default: yes)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT autofinish FROM player_settings WHERE platform = ? AND user_id = ?",
             (platform, user_id),
         )
@@ -108,7 +108,7 @@ class PlayersStore(Store):
 
     async def find(self, platform: str, name: str) -> Player | None:
         """A player known by that name (or id) on the platform, the last seen first."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT user_id, name FROM players WHERE platform = ? AND "
             "(lower(name) = lower(?) OR user_id = ?) ORDER BY last_seen DESC LIMIT 1",
             (platform, name, name),
@@ -117,11 +117,11 @@ class PlayersStore(Store):
 
     async def name(self, platform: str, user_id: str) -> str | None:
         """The name a player was last seen with, else the name of their latest result."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT name FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
         )
         if not rows:
-            rows = await self.fetch(
+            rows = await self._fetch(
                 "SELECT player_name FROM results WHERE platform = ? AND player_id = ? "
                 "ORDER BY finished_at DESC, id DESC LIMIT 1",
                 (platform, user_id),

@@ -38,7 +38,7 @@ class RatingsStore(Store):
         self, platform: str, scope: str, game_id: str, player_id: str
     ) -> RatingRecord | None:
         """A player's rating in a scope, None before their first table."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? AND game_id = ? "
             "AND player_id = ?",
             (platform, scope, game_id, player_id),
@@ -60,7 +60,7 @@ class RatingsStore(Store):
 
     async def of_scope(self, platform: str, scope: str, game_id: str) -> list[RatingRecord]:
         """Every rated player of a scope."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? AND game_id = ?",
             (platform, scope, game_id),
         )

@@ -83,16 +83,16 @@ class ResultsStore(Store):
     async def count(self, session_id: str | None = None) -> int:
         """How many results are stored (of ``session_id`` when given)."""
         if session_id is None:
-            rows = await self.fetch("SELECT COUNT(*) FROM results")
+            rows = await self._fetch("SELECT COUNT(*) FROM results")
         else:
-            rows = await self.fetch(
+            rows = await self._fetch(
                 "SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,)
             )
         return int(rows[0][0]) if rows else 0
 
     async def of_session(self, session_id: str) -> list[ResultRecord]:
         """A finished game's results, by place (then as stored)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {RESULT_COLUMNS} FROM results WHERE session_id = ? "
             "ORDER BY COALESCE(place, 0), id",
             (session_id,),
@@ -101,7 +101,7 @@ class ResultsStore(Store):
 
     async def first(self, session_id: str) -> ResultRecord | None:
         """The first stored result of a session (a solo game's only one), None before it ends."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY id LIMIT 1",
             (session_id,),
         )
@@ -109,7 +109,7 @@ class ResultsStore(Store):
 
     async def ranked(self, session_id: str) -> list[ResultRecord]:
         """The session's ranked results, as stored."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {RESULT_COLUMNS} FROM results WHERE session_id = ? AND ranked = 1 ORDER BY id",
             (session_id,),
         )
@@ -127,11 +127,11 @@ class ResultsStore(Store):
             "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day >= ?",
             params, platform, chat,
         )  # fmt: skip
-        return [_entry(r) for r in await self.fetch(sql, params)]
+        return [_entry(r) for r in await self._fetch(sql, params)]
 
     async def day_entries(self, game_id: str, day: str, accepted: str) -> list[Entry]:
         """The accepted attempts of one day's challenge, every chat, with their sessions."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {_ENTRY_COLUMNS}, r.session_id FROM results r "
             "JOIN daily_attempts a ON a.session_id = r.session_id "
             "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day = ?",
@@ -149,14 +149,14 @@ class ResultsStore(Store):
             "AND r.session_id NOT IN (SELECT session_id FROM daily_attempts)",
             params, platform, chat,
         )  # fmt: skip
-        return [_entry(r) for r in await self.fetch(sql, params)]
+        return [_entry(r) for r in await self._fetch(sql, params)]
 
     async def names_without_attempt(
         self, platform: str, chat: str, game_id: str, day: str
     ) -> list[str]:
         """Names of the players known in this chat (they played or joined a game here) with
         no ranked attempt at ``day``'s challenge of ``game_id``."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT name FROM (SELECT DISTINCT p.name AS name FROM players p WHERE p.platform = ? "
             "AND p.user_id IN ("
             "  SELECT player_id FROM results WHERE platform = ? AND chat_id = ?"
@@ -177,12 +177,12 @@ class ResultsStore(Store):
             params, platform, chat, prefix="",
         )  # fmt: skip
         sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"
-        return [TableTally(str(r[0]), int(r[1]), int(r[2])) for r in await self.fetch(sql, params)]
+        return [TableTally(str(r[0]), int(r[1]), int(r[2])) for r in await self._fetch(sql, params)]
 
     # ----- one player's games -----------------------------------------------------------------
     async def player_results(self, platform: str, player_id: str) -> list[PlayerResult]:
         """Every finished game of the player."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT platform || ':' || player_id, player_name, score, tiebreak_move, move_count, "
             "outcome, game_id, won, COALESCE(masters, 0) FROM results WHERE platform = ? AND player_id = ?",
             (platform, player_id),
@@ -191,7 +191,7 @@ class ResultsStore(Store):
 
     async def recent(self, platform: str, player_id: str, limit: int) -> list[ResultRecord]:
         """The player's latest finished games, newest first."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {RESULT_COLUMNS} FROM results WHERE platform = ? AND player_id = ? "
             "ORDER BY finished_at DESC, id DESC LIMIT ?",
             (platform, player_id, limit),
@@ -200,7 +200,7 @@ class ResultsStore(Store):
 
     async def solo_wins(self, platform: str, player_id: str) -> list[SoloWin]:
         """Each solo game the player won, with when it was dealt and won."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT r.game_id, s.created_at, r.finished_at FROM results r JOIN sessions s ON s.id = r.session_id "
             "WHERE r.platform = ? AND r.player_id = ? AND r.won = 1 AND s.kind = ?",
             (platform, player_id, SOLO),
@@ -217,5 +217,5 @@ class ResultsStore(Store):
             + " ORDER BY finished_at DESC, id DESC LIMIT 1"
         )
         params: tuple[Any, ...] = (platform, chat_id, player_id) + ((game_id,) if game_id else ())
-        rows = await self.fetch(sql, params)
+        rows = await self._fetch(sql, params)
         return str(rows[0][0]) if rows else None

@@ -119,7 +119,7 @@ class SessionsStore(Store):
             raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
 
     async def get(self, session_id: str) -> SessionRecord | None:
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
         )
         return row_to_session(rows[0]) if rows else None
@@ -127,14 +127,14 @@ class SessionsStore(Store):
     async def revision(self, session_id: str) -> int | None:
         """The stored revision of a session (None: unknown): one indexed read, for checking
         an in-memory copy against what other processes stored."""
-        rows = await self.fetch("SELECT revision FROM sessions WHERE id = ?", (session_id,))
+        rows = await self._fetch("SELECT revision FROM sessions WHERE id = ?", (session_id,))
         return int(rows[0][0]) if rows else None
 
     async def open_revisions(self, platform: str, chat_id: str) -> list[SessionRevision]:
         """The chat's open sessions (lobby or active), oldest first. Always read from the
         database (another process may have opened or closed one): one read that also tells
         which copies in memory another process has moved past."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT id, revision FROM sessions WHERE platform = ? AND chat_id = ? "
             "AND status IN (?, ?) ORDER BY created_at, id",
             (platform, chat_id, LOBBY, ACTIVE),
@@ -142,7 +142,7 @@ class SessionsStore(Store):
         return [SessionRevision(str(r[0]), int(r[1])) for r in rows]
 
     async def active_solo(self) -> list[SessionRecord]:
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE kind = ? AND status = ?", (SOLO, ACTIVE)
         )
         return [row_to_session(r) for r in rows]
@@ -151,7 +151,7 @@ class SessionsStore(Store):
         """The player's most recently started solo game in this chat, whatever its status."""
         # rowid breaks ties within one second on SQLite; PostgreSQL has none (ties are rare)
         tiebreak = "last_active_at DESC" if self.dialect == POSTGRES else "rowid DESC"
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat_id = ? AND kind = ? "
             f"AND creator = ? ORDER BY created_at DESC, {tiebreak} LIMIT 1",
             (platform, chat_id, SOLO, player),
@@ -160,22 +160,22 @@ class SessionsStore(Store):
 
     async def one_in_status(self, platform: str, chat_id: str, status: str) -> str | None:
         """The id of one session of the chat in ``status`` (a running race), if any."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? AND status = ? LIMIT 1",
             (platform, chat_id, status),
         )
         return str(rows[0][0]) if rows else None
 
     async def exists(self, session_id: str) -> bool:
-        return bool(await self.fetch("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
+        return bool(await self._fetch("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
 
     async def status(self, session_id: str) -> str | None:
-        rows = await self.fetch("SELECT status FROM sessions WHERE id = ?", (session_id,))
+        rows = await self._fetch("SELECT status FROM sessions WHERE id = ?", (session_id,))
         return str(rows[0][0]) if rows else None
 
     # ----- moves ------------------------------------------------------------------------------
     async def moves(self, session_id: str) -> list[str]:
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
         )
         return [r[0] for r in rows]
@@ -216,7 +216,7 @@ class SessionsStore(Store):
                 notation,
                 played_at,
             )
-            rows = await self.fetch(sql, params)
+            rows = await self._fetch(sql, params)
             if not rows:
                 raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
             return

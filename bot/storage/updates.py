@@ -69,7 +69,7 @@ class UpdatesStore(Store):
         self, platform: str, chat_id: str, message_id: str
     ) -> str | None:
         """The chat whose table a private message belongs to (None: an ordinary message)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT origin_chat FROM private_messages WHERE platform = ? AND chat_id = ? AND message_id = ?",
             (platform, chat_id, message_id),
         )

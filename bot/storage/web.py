@@ -100,7 +100,7 @@ class WebStore(Store):
         for platform, users in by_platform.items():
             for start in range(0, len(users), 500):  # bounded IN lists on either backend
                 chunk = users[start : start + 500]
-                rows = await self.fetch(
+                rows = await self._fetch(
                     f"SELECT user_id, public_id FROM web_players WHERE platform = ? "
                     f"AND user_id IN ({_marks(len(chunk))})",
                     (platform, *chunk),
@@ -110,7 +110,7 @@ class WebStore(Store):
 
     async def player_of(self, public_id: str) -> PlayerKey | None:
         """The player of a public id, None when unknown."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT platform, user_id FROM web_players WHERE public_id = ?", (public_id,)
         )
         return PlayerKey(str(rows[0][0]), str(rows[0][1])) if rows else None
@@ -125,7 +125,7 @@ class WebStore(Store):
             )
 
     async def hidden(self, platform: str, user_id: str) -> bool:
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT hidden FROM web_players WHERE platform = ? AND user_id = ?",
             (platform, user_id),
         )
@@ -142,7 +142,7 @@ class WebStore(Store):
         for platform, users in by_platform.items():
             for start in range(0, len(users), 500):
                 chunk = users[start : start + 500]
-                rows = await self.fetch(
+                rows = await self._fetch(
                     "SELECT DISTINCT a.player_id FROM daily_attempts a WHERE a.platform = ? "
                     f"AND a.status = ? AND a.player_id IN ({_marks(len(chunk))}) "
                     "AND NOT EXISTS (SELECT 1 FROM web_players w WHERE w.platform = a.platform "
@@ -155,7 +155,7 @@ class WebStore(Store):
     # ----- a chat's private leaderboard link ------------------------------------------------
     async def chat_link(self, platform: str, chat_id: str) -> str | None:
         """The chat's live link token, None when it has none."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT token FROM web_chat_links WHERE platform = ? AND chat_id = ? "
             "AND revoked_at IS NULL",
             (platform, chat_id),
@@ -195,7 +195,7 @@ class WebStore(Store):
 
     async def chat_of_link(self, token: str) -> ChatKey | None:
         """The chat of a live link token; None when unknown or revoked."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT platform, chat_id FROM web_chat_links WHERE token = ? AND revoked_at IS NULL",
             (token,),
         )
@@ -204,7 +204,7 @@ class WebStore(Store):
     # ----- /forgetme ----------------------------------------------------------------------------
     async def open_tables_of(self, platform: str, user_id: str, closed: Sequence[str]) -> int:
         """How many tables or races not in ``closed`` statuses seat the player."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT players FROM sessions WHERE platform = ? AND kind = 'table' "
             f"AND status NOT IN ({_marks(len(closed))}) AND players LIKE ?",
             (platform, *closed, f"%{json.dumps(user_id)}%"),
