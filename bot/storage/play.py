@@ -194,7 +194,7 @@ class PlayStore(Store):
         )
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
-    async def races_in_status(self, statuses: tuple[str, ...]) -> list[RaceLobby]:
+    async def races_in_status(self, statuses: Sequence[str]) -> list[RaceLobby]:
         """The races whose lobby is in ``statuses``."""
         marks = ", ".join("?" for _ in statuses)
         rows = await self._fetch(

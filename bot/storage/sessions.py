@@ -59,7 +59,7 @@ class SessionsStore(Store):
 
     def __init__(self, backend: Backend, play: PlayStore) -> None:
         super().__init__(backend)
-        self.play = play
+        self._play = play
 
     async def insert(self, rec: SessionRecord) -> None:
         """Store a new session; ``AlreadyExists`` when the database's rules refuse it (the
@@ -222,7 +222,7 @@ class SessionsStore(Store):
             return
         async with self._transaction() as tx:
             await self._swap_revision(tx, rec)
-            race_move = await self.play.advance_race_counter(tx, rec) if rec.kind == SOLO else None
+            race_move = await self._play.advance_race_counter(tx, rec) if rec.kind == SOLO else None
             await tx.execute(
                 "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) VALUES (?, ?, ?, ?, ?, ?)",
                 (rec.id, n, player, notation, played_at, race_move),

@@ -65,7 +65,7 @@ class WebStore(Store):
 
     def __init__(self, backend: Backend, players: PlayersStore) -> None:
         super().__init__(backend)
-        self.players = players
+        self._players = players
 
     # ----- public player ids and /web hide ----------------------------------------------------
     async def public_ids(self, players: Iterable[PlayerKey]) -> dict[PlayerKey, str]:
@@ -258,7 +258,7 @@ class WebStore(Store):
                 "DELETE FROM results WHERE platform = ? AND player_id = ?",
             ):
                 await tx.execute(sql, (platform, user_id))
-        self.players.forget_sighting(platform, user_id)
+        self._players.forget_sighting(platform, user_id)
         return touched
 
     async def _delete_session(self, tx: Any, session_id: str) -> None:
