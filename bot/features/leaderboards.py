@@ -34,7 +34,7 @@ from bot.features import web
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.replies import Reply
 from bot.storage import Entry
-from engine.gameinfo import Column
+from engine.gameinfo import Column, Result
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -51,7 +51,8 @@ def sort_key(game_id: str, entry: Entry) -> tuple[int, ...]:
     ranking = engine.game_info(game_id).ranking
     if ranking is None:  # a table game: ranked per table, not per result
         raise ValueError(f"{game_id} results are not ranked one by one")
-    return ranking.key(entry.result)
+    # the result as the engine's ranking keys read it
+    return ranking.key(Result(entry.outcome, entry.score, entry.move_count, entry.tiebreak_move))
 
 
 def rank(game_id: str, entries: Sequence[Entry]) -> list[tuple[int, Entry]]:

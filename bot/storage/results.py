@@ -8,7 +8,6 @@ from typing import Any
 
 from bot.storage.base import Store
 from bot.storage.records import RESULT_COLUMNS, SOLO, ResultRecord, row_to_result
-from engine.gameinfo import Result
 
 #: (player key, name, score, tiebreak move, move count, outcome) of a leaderboard entry
 _ENTRY_COLUMNS = "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
@@ -26,11 +25,6 @@ class Entry:
     move_count: int
     outcome: str
     session_id: str | None = None
-
-    @property
-    def result(self) -> Result:
-        """The result as the engine's ranking keys read it."""
-        return Result(self.outcome, self.score, self.move_count, self.tiebreak_move)
 
 
 @dataclass(frozen=True, slots=True)
