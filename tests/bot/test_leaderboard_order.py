@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from bot.core import Core
 from bot.features.daily import ACCEPTED, REFUSED
-from bot.features.leaderboards import Entry, rank, since_day
+from bot.features.leaderboards import rank, since_day
+from bot.storage import Entry
 
 TODAY = date(2025, 3, 14)  # the FakeClock's day
 _ids = itertools.count(1)
