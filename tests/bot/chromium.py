@@ -66,10 +66,15 @@ class Tab:
             raise RuntimeError(f"{method}: {answer['error']}")
         return answer.get("result", {})
 
-    async def open(self, url: str, width: int, height: int = 900) -> None:
-        """Load ``url`` in a window ``width`` CSS pixels wide (a phone below 500)."""
+    async def resize(self, width: int, height: int = 900) -> None:
+        """The window made ``width`` CSS pixels wide (a phone below 500): the page in it is
+        laid out again for that width (its media queries too) without loading it again."""
         await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
                         deviceScaleFactor=1, mobile=width < 500)  # fmt: skip
+
+    async def open(self, url: str, width: int, height: int = 900) -> None:
+        """Load ``url`` in a window ``width`` CSS pixels wide (a phone below 500)."""
+        await self.resize(width, height)
         while not self._events.empty():
             self._events.get_nowait()
         await self.send("Page.navigate", url=url)

@@ -96,8 +96,11 @@ async def test_every_page_fits_a_phone_and_a_desktop_in_every_language(site: Sit
         for lang in ("en", "es", "it"):
             for name, path in site.paths.items():
                 joiner = "&" if "?" in path else "?"
+                # one load per page and language, looked at in each width in turn (the
+                # window resized: the page is laid out again, its media queries too)
+                await tab.open(f"{site.base}{path}{joiner}lang={lang}", WIDTHS[0])
                 for width in WIDTHS:
-                    await tab.open(f"{site.base}{path}{joiner}lang={lang}", width)
+                    await tab.resize(width)
                     where = f"{name} {lang} {width}px"
                     heading = await tab.evaluate("document.querySelector('h1').innerText")
                     assert HEADINGS[name][lang].lower() in heading.lower(), where
