@@ -9,6 +9,7 @@ each test): a test that needs another to run first, or trips on what one left be
 on some run instead of hiding. The seed is printed at the end of each run; ``--randomly-seed=N`` replays that order,
 ``-p no:randomly`` turns it off (the files' order)."""
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -41,6 +42,32 @@ def pg_server() -> Iterator[object]:
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the longest tests (marked ``slow``) start first, spread over the
+    workers: one started last would run alone at the end while the other CPUs are idle.
+
+    Runs after pytest-randomly's shuffle (a wrapper that reorders before the other hooks), so
+    the order is still the seed's; every worker computes the same order, as xdist requires.
+    ``--dist worksteal`` first hands each worker one contiguous share of this list (the same
+    sizes are computed here) and runs it from its start; idle workers steal from the ends."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    if workers < 2 or not slow:
+        return
+    rest = iter([item for item in items if not item.get_closest_marker("slow")])
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for worker in range(workers):
+        share = left // (workers - worker)
+        left -= share
+        firsts = slow[worker::workers]
+        ordered += firsts
+        ordered += itertools.islice(rest, max(share - len(firsts), 0))
+    ordered += rest
+    assert len(ordered) == len(items)
+    items[:] = ordered
 
 
 def pytest_terminal_summary(

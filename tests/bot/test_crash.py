@@ -22,6 +22,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 import engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -160,6 +162,7 @@ def check_after(
     return {deal: len(moves) for deal, moves in stored.items()}
 
 
+@pytest.mark.slow
 def test_sigkill_in_a_flood_of_moves_loses_no_acknowledged_move_and_games_go_on(tmp_path: Path):
     assert all(len(p) >= 30 for p in PLANS.values())
     db = tmp_path / "tavolo.db"

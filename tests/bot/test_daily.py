@@ -278,6 +278,7 @@ async def test_todays_daily_deal_cannot_be_rehearsed_with_play_before_the_ranked
     assert started[0].key == "play.started" and started[0].params["deal"] == choice.deal
 
 
+@pytest.mark.slow
 def test_one_days_four_deals_are_pinned():
     """The day's deal of each game on the FakeClock's day, with the shipped node budgets
     (``NODE_BUDGETS``): every machine and every process must pick these. A change of the

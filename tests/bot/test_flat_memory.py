@@ -7,6 +7,7 @@ import gc
 import tracemalloc
 from pathlib import Path
 
+import pytest
 from core_fakes import FakeClock, fake_render
 
 from bot.app import open_core
@@ -56,6 +57,7 @@ async def test_a_live_game_keeps_its_lock_while_a_command_waits_for_it(tmp_path:
 GAMES = 200
 
 
+@pytest.mark.slow
 async def test_memory_per_finished_game_stays_under_200_bytes(tmp_path: Path):
     clock = FakeClock()
     core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 from unittest import mock
 
+import pytest
 from core_fakes import FakeClock, fake_render
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -219,6 +220,7 @@ async def one_input(scene: Scene, data: st.DataObject) -> None:
 
 @settings(max_examples=120)
 @given(data=st.data())
+@pytest.mark.slow
 def test_no_input_breaks_the_bot_and_refusals_change_nothing(data: st.DataObject):
     async def scenario() -> None:
         scene = Scene()

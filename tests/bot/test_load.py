@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
 from core_fakes import FakeClock, FakePlatform
 
 import engine
@@ -24,6 +25,7 @@ from bot.app import open_core
 from bot.core import Core
 
 
+@pytest.mark.slow
 async def test_100_players_10_moves_each_at_once_every_acknowledged_move_is_stored():
     report = await load_check(players=100, moves=10)
     assert report["problems"] == [] and report["problem_count"] == 0

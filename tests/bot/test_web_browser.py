@@ -91,6 +91,7 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     await core.close()
 
 
+@pytest.mark.slow
 async def test_every_page_fits_a_phone_and_a_desktop_in_every_language(site: Site):
     async with browser() as tab:
         for lang in ("en", "es", "it"):

@@ -114,6 +114,7 @@ async def test_help_answers_in_the_channel(table: Table) -> None:
     assert record.callback_type == 4  # answered at once, no "thinking"
 
 
+@pytest.mark.slow
 async def test_a_whole_imaginary_thirteen_game_by_slash_commands_and_buttons(table: Table) -> None:
     fake = table.fake
     alice, bob = fake.add_user("alice"), fake.add_user("bob")

@@ -32,6 +32,7 @@ async def press_on_board(world, user, data):
     return await world.press(GROUP, user, board.message_id, data)
 
 
+@pytest.mark.slow
 async def test_a_whole_imaginary_thirteen_game_by_buttons(world):
     await world.command(GROUP, ALICE, "/play imaginary13 3")
     [board] = [m for m in world.fake.bot_messages(GROUP) if m.photo_sha]

@@ -63,6 +63,7 @@ async def world(tmp_path):
         yield world
 
 
+@pytest.mark.slow
 async def test_a_whole_solitario_game_won_by_button_presses(world):
     line = winning_solitario_line()
     await world.command(GROUP, ALICE, f"/play solitario {SOLITARIO_DEAL}")

@@ -152,6 +152,7 @@ def test_hand_made_52_card_positions_give_the_same_answers(monkeypatch):
 BOTH_PASSES_SEEDS = {116: "lost", **dict.fromkeys([1, 13, 21, 2, 9, 6, 10, 7, 16], "won")}
 
 
+@pytest.mark.slow
 def test_both_passes_agree_with_a_search_without_pruning():
     # "lost" must be a proof in C as in Python: on small random positions the exact pass
     # alone, in either language, answers what trying every legal move answers.

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import engine
 from engine.freecell import FreeCell
 from engine.solvers import Budget, Position, decide, solve, solve_game
@@ -21,6 +23,7 @@ def test_easy_deals_are_won_with_a_line_the_engine_replays_to_a_win():
         assert len(result.moves) < 200
 
 
+@pytest.mark.slow
 def test_deal_11982_cannot_be_won_and_the_solver_proves_it():
     # every position reachable from the deal is visited: about 62,000 (3-4 s here)
     result = solve("freecell", 11982, budget=Budget(nodes=150_000, seconds=None))

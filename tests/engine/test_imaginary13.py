@@ -362,6 +362,7 @@ EVERY_CARD_BUT_MARKERS = Counter(c.code for c in full_deck(FRENCH_52) * 2) - Cou
 
 @settings(max_examples=12)
 @given(deal=st.integers(0, 10**6), free=st.booleans(), data=st.data())
+@pytest.mark.slow
 def test_random_playouts_keep_every_rule_invariant(deal, free, data):
     game = engine.new_game("imaginary13", deal=deal, options={"free": free})
     while not game.is_over:

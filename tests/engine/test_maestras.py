@@ -355,6 +355,7 @@ def check_position(game, in_play):
     guided=st.booleans(),
     data=st.data(),
 )
+@pytest.mark.slow
 def test_random_playouts_keep_the_rules(seats, deal, guided, data):
     players = [f"p{i}" for i in range(seats)]
     game = engine.new_game("maestras", deal=deal, players=players)

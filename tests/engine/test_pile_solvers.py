@@ -243,6 +243,7 @@ DEEP_SEEDS = {
 }
 
 
+@pytest.mark.slow
 def test_lost_deep_positions_agree_with_a_search_without_pruning():
     # positions with many face-down cards: a good share of them are lost, and "lost" must be
     # a proof; every "won" line is checked on the engine by solve_game

@@ -448,6 +448,7 @@ def expected_points(before: dict, after: dict, move: str) -> int:
 
 
 @given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.data())
+@pytest.mark.slow
 def test_random_playout_keeps_every_invariant(deal, cards, data):
     game = Solitario(deal, options={"cards": cards})
     score = 0
@@ -463,6 +464,7 @@ def test_random_playout_keeps_every_invariant(deal, cards, data):
 # ----- speed paths: the stall search's shortcuts, the legal-move cache, copies -----------------
 @settings(max_examples=20, deadline=None)
 @given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.integers(0, 2**32))
+@pytest.mark.slow
 def test_the_stall_search_agrees_with_a_plain_search_of_every_position(deal, cards, seed):
     check_stall_search_on_random_play(Solitario(deal, options={"cards": cards}), seed, moves=150)
 

@@ -12,6 +12,7 @@ from engine.squadratik.deck import MASTER_IDS
 from engine.stats import maestras_stats, solitario_stats, solver_stats
 
 
+@pytest.mark.slow
 def test_every_el_solitario_ending_is_counted_once_and_careful_play_beats_random_play():
     careful = solitario_stats(12, "careful")
     random = solitario_stats(12, "random")

@@ -228,6 +228,7 @@ def cards_everywhere(game):
 
 
 @given(deal=st.integers(0, 10**6), guided=st.booleans(), data=st.data())
+@pytest.mark.slow
 def test_random_playouts_keep_the_rules(deal, guided, data):
     # guided playouts follow the greedy player: they last longer and complete paths
     game = engine.new_game("squadratik", deal=deal)

@@ -52,6 +52,7 @@ def test_engine_public_maestras_view_draws_no_hand():
     assert len(renderer.layout("maestras", own, hand=True).hand) == len(own["hand"]) > 0
 
 
+@pytest.mark.slow
 def test_gallery_writes_every_game(tmp_path):
     assert gallery.main([str(tmp_path)]) == 0
     names = {p.name for p in tmp_path.iterdir()}
