@@ -31,7 +31,7 @@ WORDS: dict[str, str] = {
     "score": "Score", "moves": "Moves", "stock": "Stock", "waste": "Waste",
     "reserve": "Reserve", "turned": "Turned", "next": "next", "deal": "Deal",
     "won": "Won!", "lost": "Lost", "stalled": "Stalled: no more progress",
-    "resigned": "Resigned", "completo": "Solitario completo!", "solitario": "Solitario!",
+    "resigned": "Resigned", "completo": "Solitario completo!", "played_out": "Solitario!",
     "finished": "Game over", "hand": "Hand", "masters": "Masters", "cards": "Cards",
     "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
     "done": "done", "redeals": "Redeals", "final": "Final phase",

@@ -94,11 +94,11 @@ def test_rankings_order_results_as_the_rules_say() -> None:
     for game_id in ("canfield", "imaginary13"):
         assert best(game_id, Result("lost", 20, 90), Result("lost", 20, 80)).moves == 80
         assert best(game_id, Result("lost", 20, 10), Result("lost", 25, 80)).score == 25
-    # El Solitario: completo > solitario > anything else, then more points
-    completo, solitario = Result("completo", 10, 46), Result("solitario", 90, 46)
+    # El Solitario: completo > played out > anything else, then more points
+    completo, played_out = Result("completo", 10, 46), Result("played_out", 90, 46)
     lost = Result("lost", 120, 30)
-    assert best("squadratik", lost, solitario, completo) is completo
-    assert best("squadratik", lost, solitario) is solitario
+    assert best("squadratik", lost, played_out, completo) is completo
+    assert best("squadratik", lost, played_out) is played_out
     assert best("squadratik", lost, Result("resigned", 130, 3)).score == 130
 
 

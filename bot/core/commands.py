@@ -195,5 +195,6 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
         else:
             return Refusal("play.bad_argument", {"arg": word[:32]})
     if faces is not None and faces not in engine.game_info(game_id).faces:
-        return Refusal("play.faces_solitario_only")
+        offered = tuple(g for g in engine.GAMES if len(engine.game_info(g).faces) > 1)
+        return Refusal("play.faces_not_offered", games=offered)
     return PlayArgs(game_id, faces, deal, options)

@@ -4,7 +4,7 @@
 ``DealRandom.for_deal(f"daily:{game}", yyyymmdd)``; the first candidate the solver proves
 within a **node** budget (never seconds, so the verdict is the same on a slow and a fast
 machine) is the day's deal: a win for Solitario, Canfield and Imaginary Thirteen, a
-*solitario* (or *completo*) line for El Solitario. The choice runs in an executor (it takes
+*played out* (or *completo*) line for El Solitario. The choice runs in an executor (it takes
 seconds), once per game and day per process, and is stored in the ``daily`` table, so every
 chat on every platform plays the same deal.
 
@@ -74,7 +74,7 @@ class DailyUnavailable(Exception):
 class DailyChoice:
     """The deal of one game on one UTC day, with the solver's proof.
 
-    ``line`` is the solver's verified line (a win, or El Solitario's solitario line);
+    ``line`` is the solver's verified line (a win, or El Solitario's played out line);
     ``nodes``/``seconds`` add up every candidate tried; ``candidate`` is the index of the
     chosen one (0 = the first)."""
 
@@ -107,7 +107,7 @@ def candidates(game_id: str, day: date) -> Iterator[int]:
 def proves(game_id: str, best: str) -> bool:
     """Whether a solver verdict makes a deal good enough for the daily challenge.
 
-    >>> proves("squadratik", "solitario"), proves("canfield", "won"), proves("canfield", "unknown")
+    >>> proves("squadratik", "played_out"), proves("canfield", "won"), proves("canfield", "unknown")
     (True, True, False)
     """
     daily = engine.game_info(game_id).daily

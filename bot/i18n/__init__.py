@@ -416,6 +416,8 @@ def reason_text(lang: str, reason: str, details: Mapping[str, Any] | None = None
     '7♣ encaja en la fundación 3 o 5: tiene que ir allí.'
     """
     params = _detail_params(lang, details or {})
+    # every game id, for the texts that suggest them (``error.unknown_game``): from the games
+    params.setdefault("games", ", ".join(GAME_IDS))
     for key in (f"error.{reason}.detail", f"error.{reason}"):
         try:
             return t(lang, key, **params)
@@ -435,6 +437,31 @@ def rules_text(lang: str, game_id: str) -> str:
     return t(lang, f"rules.{game_id}")
 
 
+def _game_lists(lang: str) -> dict[str, str]:
+    """The games the command list names, from their facts (``GameInfo``), so a new game needs
+    no edit of the catalogues: ``solo_games`` the ids ``/play`` takes, ``faces`` each game
+    offering several card faces with its faces, ``auto_finish`` the names of the games whose
+    last cards the bot may play home.
+
+    >>> lists = _game_lists("it")
+    >>> lists["faces"], lists["auto_finish"]
+    ('carte del Solitario: napoletane, piacentine, francesi', 'Solitario, Canfield')
+    >>> "freecell" in lists["solo_games"].split(", "), "maestras" in lists["solo_games"]
+    (True, False)
+    """
+    infos = [engine.game_info(game_id) for game_id in GAME_IDS]
+    faces = [
+        t(lang, "help.faces_of", game=info.name(lang), faces=", ".join(info.faces))
+        for info in infos
+        if len(info.faces) > 1
+    ]
+    return {
+        "solo_games": ", ".join(info.id for info in infos if not info.table),
+        "faces": "; ".join(faces),
+        "auto_finish": ", ".join(info.name(lang) for info in infos if info.auto_finish),
+    }
+
+
 def help_text(lang: str, game_id: str | None = None) -> str:
     """The command list, or (with a game) that game's move notation guide plus a reminder of
     the commands used while playing.
@@ -445,7 +472,7 @@ def help_text(lang: str, game_id: str | None = None) -> str:
     True
     """
     if game_id is None:
-        return t(lang, "help.commands")
+        return t(lang, "help.commands", **_game_lists(lang))
     if game_id not in GAME_IDS:
         return reason_text(lang, "unknown_game", {"game": game_id})
     return t(lang, f"help.{game_id}") + "\n\n" + t(lang, "help.in_game")

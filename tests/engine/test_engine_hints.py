@@ -9,7 +9,7 @@ from engine.rng import DealRandom
 from engine.solitario import Solitario
 from engine.solvers.hints import advice, hint
 from engine.squadratik.board import Board
-from engine.squadratik.solitario import ElSolitario
+from engine.squadratik.el_solitario import ElSolitario
 
 
 def test_the_same_visible_board_gets_the_same_hint_whatever_is_hidden():

@@ -18,7 +18,7 @@ from engine.solve import main as solve_main
 from engine.solve import parse_deals, percentile
 from engine.solvers import LOST, UNKNOWN, WON, Budget, solve, solve_game
 from engine.squadratik.board import Board
-from engine.squadratik.solitario import ElSolitario
+from engine.squadratik.el_solitario import ElSolitario
 
 SMALL = Budget(nodes=20_000, seconds=20)
 
@@ -114,7 +114,7 @@ def test_el_solitario_without_a_completo_reports_its_best_line():
     game = ElSolitario.from_position(Board(), hand=[20, 25], stock=[])
     result = solve_game(game, Budget(nodes=10_000))
     assert result.status == LOST
-    assert result.best == "solitario" and len(result.moves) == 2
+    assert result.best == "played_out" and len(result.moves) == 2
 
 
 def end_foundations() -> list[str]:
@@ -150,7 +150,7 @@ def test_a_tiny_node_budget_ends_unknown(game_id):
     deal = {"solitario": 2, "canfield": 1, "imaginary13": 1, "squadratik": 1}[game_id]
     result = solve(game_id, deal, None, Budget(nodes=5, seconds=None))
     assert result.status == UNKNOWN and result.nodes <= 5
-    assert result.outcome in (None, "lost", "solitario")
+    assert result.outcome in (None, "lost", "played_out")
 
 
 def test_a_time_budget_stops_the_search():
