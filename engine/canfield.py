@@ -85,6 +85,7 @@ class Canfield(PileGame):
         solver="canfield",
         could_have_won=True,
         auto_finish=True,
+        hint_scorer="piles",
     )
     TABLEAU: ClassVar[tuple[str, ...]] = TABLEAU
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS

@@ -199,6 +199,8 @@ class FreeCell(Game):
         daily=Daily(node_budget=50_000),
         solver="freecell",
         could_have_won=True,
+        hint_scorer="freecell",
+        hint_from_solver=True,
     )
 
     _columns: list[list[Card]]

@@ -97,7 +97,11 @@ class GameInfo:
     ends ``stalled`` once no progress can ever be made (games.md's "stallo");
     ``solver`` the module of ``engine.solvers`` that searches it (None: none);
     ``could_have_won`` whether the bot asks that solver "could it have been won?" after a lost
-    game; ``hints`` whether ``/hint`` has advice for it; ``points`` whether its score counts
+    game; ``hints`` whether ``/hint`` has advice for it; ``hint_scorer`` the scorer of
+    ``engine.solvers.hints.SCORERS`` that ranks its legal moves for a hint (None: the first
+    legal move is suggested); ``hint_from_solver`` whether a hint is the first move of its
+    solver's winning line (the solver module's ``plan(game)``; only fair in a game with no
+    hidden cards), the scorer deciding when the solver finds none; ``points`` whether its score counts
     points (a hint says how many a move earns); ``auto_finish`` whether the bot may play the
     last cards home once every card is face up and nothing is left to draw.
     """
@@ -115,6 +119,8 @@ class GameInfo:
     solver: str | None = None
     could_have_won: bool = False
     hints: bool = True
+    hint_scorer: str | None = None
+    hint_from_solver: bool = False
     points: bool = False
     auto_finish: bool = False
     words: frozenset[str] = field(init=False)
@@ -123,6 +129,8 @@ class GameInfo:
         missing = [lang for lang in LANGUAGES if not self.names.get(lang)]
         if missing:
             raise ValueError(f"{self.id}: no name in {', '.join(missing)}")
+        if self.hint_from_solver and self.solver is None:
+            raise ValueError(f"{self.id}: hints from a solver need a solver")
         words = {normal_word(w) for w in (self.id, *self.names.values(), *self.aliases)}
         object.__setattr__(self, "words", frozenset(words))
 

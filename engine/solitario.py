@@ -108,6 +108,7 @@ class Solitario(PileGame):
         could_have_won=True,
         points=True,
         auto_finish=True,
+        hint_scorer="piles",
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
     TABLEAU: ClassVar[tuple[str, ...]] = COLUMNS

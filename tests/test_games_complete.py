@@ -56,6 +56,22 @@ def test_the_solver_named_exists(game_id: str) -> None:
     assert result.status in ("won", "lost", "unknown")
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_hint_named_exists_and_suggests_a_legal_move(game_id: str) -> None:
+    import importlib
+
+    from engine.solvers.hints import SCORERS, hint
+
+    info = engine.game_info(game_id)
+    if info.hint_scorer is not None:
+        assert info.hint_scorer in SCORERS, f"{game_id}: no scorer {info.hint_scorer!r}"
+    if info.hint_from_solver:
+        assert info.solver is not None
+        assert callable(importlib.import_module(f"engine.solvers.{info.solver}").plan)
+    game = engine.new_game(game_id, deal=1, players=[f"p{i}" for i in range(info.min_players)])
+    assert hint(game) in game.legal_moves()
+
+
 def test_words_name_one_game_each() -> None:
     owner: dict[str, str] = {}
     for game_id in GAME_IDS:

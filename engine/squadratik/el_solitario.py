@@ -82,6 +82,7 @@ class ElSolitario(SquadratikGame):
         daily=Daily(node_budget=10_000, proofs=frozenset({"completo", "played_out"})),
         solver="squadratik",
         points=True,
+        hint_scorer="el_solitario",
     )
 
     def _setup(self) -> None:
