@@ -85,6 +85,9 @@ class Daily:
 class GameInfo:
     """Every fact about a game that a layer other than its rules needs.
 
+    ``titles`` is the name its board's header shows, per language, where it is not ``names``
+    (El Solitario's board says "El Solitario", the game being Squadratik's solo game).
+
     ``id`` is the game id (stored with every game; the bot's texts of the game are keyed by
     it: ``rules.<id>``, the notation guide ``help.<id>``, ...); ``names`` its name per language; ``aliases`` other words players type for
     it (the id and the names are words already); ``table`` a multiplayer table game (played
@@ -121,6 +124,7 @@ class GameInfo:
     hints: bool = True
     hint_scorer: str | None = None
     hint_from_solver: bool = False
+    titles: Mapping[str, str] | None = None
     points: bool = False
     auto_finish: bool = False
     words: frozenset[str] = field(init=False)
@@ -141,6 +145,15 @@ class GameInfo:
     def name(self, lang: str) -> str:
         """The name in ``lang`` (English for a language the game has no name in)."""
         return self.names.get(lang) or self.names["en"]
+
+    def title(self, lang: str) -> str:
+        """The board's title in ``lang``: ``titles`` where given, else the name.
+
+        >>> import engine
+        >>> engine.game_info("squadratik").title("es"), engine.game_info("imaginary13").title("it")
+        ('El Solitario', 'Tredici Immaginario')
+        """
+        return (self.titles or {}).get(lang) or self.name(lang)
 
 
 # ----- the ranking keys of today's games (each game module names its own) ------------------------

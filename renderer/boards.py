@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
-from renderer.fonts import WORDS, paste_text, text_width, word
+from renderer.fonts import paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
@@ -50,7 +50,6 @@ WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
 MAX_FAN = 760  # longest column before the fan is squeezed
 STEADY_FAN = {"solitario": (7, 5), "canfield": (0, 5), "imaginary13": (0, 4)}
 
-TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
 SUITS = ("d", "h", "c", "s")
 
@@ -258,7 +257,7 @@ def _header_texts(
 ) -> tuple[str, str]:
     game = str(view.get("game", ""))
     # the game's name in the chat's language (board words), e.g. "Trece Imaginario"
-    title = word(f"title_{game}", lang) if f"title_{game}" in WORDS else TITLES.get(game, game)
+    title = word(f"title_{game}", lang)
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
         left += f"  ·  {player}"

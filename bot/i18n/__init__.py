@@ -192,7 +192,7 @@ BOARD_WORDS: tuple[str, ...] = (
     "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
     "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
     "final", "empty_hand",
-    # each game's name as its board's title (``board.word.title_<game id>``)
+    # each game's board title (``GameInfo.title``: a fact of the game, not a catalogue text)
     *(f"title_{game_id}" for game_id in engine.GAMES),
 )  # fmt: skip
 
@@ -209,7 +209,8 @@ def board_words(lang: str) -> dict[str, str]:
 @cache
 def _board_words(lang: str) -> dict[str, str]:
     # the catalogues never change while the bot runs, and every board asks: look them up once
-    return {key: t(lang, f"board.word.{key}") for key in BOARD_WORDS}
+    titles = {f"title_{game_id}": engine.game_info(game_id).title(lang) for game_id in engine.GAMES}
+    return {key: titles.get(key) or t(lang, f"board.word.{key}") for key in BOARD_WORDS}
 
 
 def keys(lang: str = DEFAULT) -> frozenset[str]:
