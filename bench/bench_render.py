@@ -27,24 +27,19 @@ from PIL import Image
 
 import engine
 import renderer
-from renderer import samples
-from renderer.gallery import engine_class
+from renderer import registry
+from renderer.gallery import engine_class, seats
 
 POSITIONS = 80
-PLAYERS = {"maestras": ["ana", "bob", "cy"]}
 
 
 def _positions(game_id: str, hand: bool = False) -> tuple[list[dict[str, Any]], str]:
     """``POSITIONS`` views of one seeded game, move after move (a new deal when one ends)."""
     cls = engine_class(game_id)
-    if cls is None:
-        if game_id == "solitario":
-            return [samples.solitario_view(s) for s in ("start", "mid", "end")] * 27, "sample"
-        return [samples.canfield_view(s) for s in ("start", "mid", "end")] * 27, "sample"
     rng = random.Random(7)
     views: list[dict[str, Any]] = []
     deal = 7
-    players = PLAYERS.get(game_id)
+    players = seats(game_id)
     game = cls(deal, players, None)
     while len(views) < POSITIONS:
         legal = game.legal_moves()
@@ -130,16 +125,20 @@ def run() -> dict:
         "sprites": renderer.warm_up(),
         "cpu_ms": round((time.process_time() - started) * 1000, 1),
     }
-    for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
+    for game_id in registry.drawn_games():
         views, source = _positions(game_id)
-        styles = [("", {})]
-        if game_id == "solitario":
-            styles = [("_" + f, {"faces": f}) for f in ("napoletane", "piacentine", "francesi")]
+        styles: list[tuple[str, dict[str, Any]]] = [("", {})]
+        faces = engine.game_info(game_id).faces
+        if len(faces) > 1:  # every face style a player may ask for (Solitario's three)
+            styles = [("_" + f, {"faces": f}) for f in faces]
         for suffix, style in styles:
             report[game_id + suffix] = _measure(game_id, views, style) | {"source": source}
-    if "maestras" in engine.GAMES:
-        views, source = _positions("maestras", hand=True)
-        report["maestras_hand"] = _measure("maestras", views, {"hand": True}) | {"source": source}
+    for game_id in registry.drawn_games():
+        if "hand" in registry.drawing(game_id).styles:  # a private hand (Cartas Maestras)
+            views, source = _positions(game_id, hand=True)
+            report[f"{game_id}_hand"] = _measure(game_id, views, {"hand": True}) | {
+                "source": source
+            }
     report["replay"] = _replays()
     report["replay"]["solitario_50_moves_gif_kb"] = _solitario_replay_kb()
     return report
@@ -158,10 +157,8 @@ def _solitario_replay_kb() -> int:
 def _replays() -> dict[str, Any]:
     """GIF against animated WebP for the first 40 moves of a seeded game of each engine."""
     out: dict[str, Any] = {}
-    for game_id in ("imaginary13", "maestras"):
-        if game_id not in engine.GAMES:
-            continue
-        players = PLAYERS.get(game_id)
+    for game_id in registry.drawn_games():
+        players = seats(game_id)
         game = engine.new_game(game_id, 7, players)
         rng = random.Random(7)
         while len(game.moves) < 40 and not game.is_over and game.legal_moves():

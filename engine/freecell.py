@@ -199,7 +199,7 @@ class FreeCell(Game):
         daily=Daily(node_budget=50_000),
         solver="freecell",
         could_have_won=True,
-        hint_scorer="freecell",
+        hint_scorer="free_cells",
         hint_from_solver=True,
     )
 

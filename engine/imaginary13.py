@@ -161,7 +161,7 @@ class Imaginary13(Game):
         daily=Daily(node_budget=50_000),
         solver="imaginary13",
         could_have_won=True,
-        hint_scorer="imaginary13",
+        hint_scorer="imaginary_thirteen",
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"free": (False, True)}
 

@@ -336,7 +336,8 @@ class SoloPlay:
 
     async def cmd_autofinish(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/autofinish [on|off]``: whether the bot plays the sender's last cards to the
-        foundations in Solitario and Canfield; without a word it switches the setting."""
+        foundations in the games that allow it (``GameInfo.auto_finish``); without a word it
+        switches the setting."""
         core = self.core
         platform = ctx.req.platform
         if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
@@ -345,7 +346,9 @@ class SoloPlay:
             args[0].lower() == "on" if args else not await core.store.autofinish(platform, ctx.user)
         )
         await core.store.set_autofinish(platform, ctx.user, on)
-        return [core.private(ctx, "autofinish.on" if on else "autofinish.off")]
+        finishing = [game_id for game_id, cls in engine.GAMES.items() if cls.info.auto_finish]
+        games = i18n.game_names(ctx.lang, finishing)
+        return [core.private(ctx, "autofinish.on" if on else "autofinish.off", games=games)]
 
     async def undo(self, ctx: Ctx, session: Session, revision: int | None) -> list[Reply]:
         core = self.core

@@ -336,6 +336,15 @@ def game_name(lang: str, game_id: str) -> str:
     return engine.game_info(game_id).name(normalise(lang))
 
 
+def game_names(lang: str, game_ids: list[str] | tuple[str, ...]) -> str:
+    """The games' names as one phrase in ``lang``.
+
+    >>> game_names("es", ["solitario", "canfield"]), game_names("it", ["imaginary13"])
+    ('Solitario y Canfield', 'Tredici Immaginario')
+    """
+    return format_list([game_name(lang, game_id) for game_id in game_ids], locale=normalise(lang))
+
+
 def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
     """A pile id of the move notation (``docs/views.md``) as words.
 

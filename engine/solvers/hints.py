@@ -384,10 +384,11 @@ def _solver_hint(game: Game) -> Advice | None:
 
 
 #: the move scorers a game names (``GameInfo.hint_scorer``); each reads the view of the games
-#: that name it: ``piles`` a pile game's (Solitario, Canfield), the others their game's
+#: that name it: ``piles`` a pile game's (Solitario, Canfield), the others their game's (named
+#: for the game, never by its id: a scorer is not a game)
 SCORERS: dict[str, Callable[[Any, Any], float]] = {
     "piles": _pile_score,
-    "imaginary13": _imaginary13_score,
+    "imaginary_thirteen": _imaginary13_score,
     "el_solitario": _squadratik_score,
-    "freecell": _freecell_score,
+    "free_cells": _freecell_score,
 }
