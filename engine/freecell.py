@@ -201,6 +201,8 @@ class FreeCell(Game):
         could_have_won=True,
         hint_scorer="free_cells",
         hint_from_solver=True,
+        notation_examples=("3a", "a5", "3h", "ah", "36"),
+        notation_setup=("1a",),
     )
 
     _columns: list[list[Card]]

@@ -85,6 +85,11 @@ class Daily:
 class GameInfo:
     """Every fact about a game that a layer other than its rules needs.
 
+    ``notation_examples`` are one example of each form of its move notation, in the order
+    ``/help <id>`` shows them (its ``• form, form — meaning`` lines: a test keeps the
+    catalogues' guides equal to them); each reads as a move of deal 1 after the moves
+    ``notation_setup`` (Canfield's ``wf`` needs a card on the waste first).
+
     ``titles`` is the name its board's header shows, per language, where it is not ``names``
     (El Solitario's board says "El Solitario", the game being Squadratik's solo game).
 
@@ -125,6 +130,8 @@ class GameInfo:
     hint_scorer: str | None = None
     hint_from_solver: bool = False
     titles: Mapping[str, str] | None = None
+    notation_examples: tuple[str, ...] = ()
+    notation_setup: tuple[str, ...] = ()
     points: bool = False
     auto_finish: bool = False
     words: frozenset[str] = field(init=False)

@@ -162,6 +162,7 @@ class Imaginary13(Game):
         solver="imaginary13",
         could_have_won=True,
         hint_scorer="imaginary_thirteen",
+        notation_examples=("t5", "ta", "b5"),
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"free": (False, True)}
 

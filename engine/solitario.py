@@ -109,6 +109,7 @@ class Solitario(PileGame):
         points=True,
         auto_finish=True,
         hint_scorer="piles",
+        notation_examples=("d", "w3", "35", "35:2", "wf", "3f", "f25"),
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
     TABLEAU: ClassVar[tuple[str, ...]] = COLUMNS

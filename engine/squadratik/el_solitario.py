@@ -84,6 +84,7 @@ class ElSolitario(SquadratikGame):
         solver="squadratik",
         points=True,
         hint_scorer="el_solitario",
+        notation_examples=("2N", "1Se"),
     )
 
     def _setup(self) -> None:

@@ -83,6 +83,7 @@ class CartasMaestras(SquadratikGame):
         faces=("squadratik",),  # Squadratik cards, drawn by their own drawing
         min_players=2,
         max_players=8,
+        notation_examples=("2N", "1Se", "3Wr1", "pass", "stop"),
     )
 
     def _setup(self) -> None:
