@@ -82,8 +82,33 @@ class Daily:
 
 
 @dataclass(frozen=True, slots=True)
+class Deals:
+    """The deal numbers a game offers players: ``first`` to ``last``, both included. The bot's
+    ``/play <game> <deal>``, its random picks and the daily choose within them; the engine
+    itself deals any number 0 or more, so a game stored with another number still replays.
+
+    >>> deals = Deals(1, 1_000_000)
+    >>> 0 in deals, 1 in deals, 1_000_000 in deals, deals.count(at_most=32_000)
+    (False, True, True, 32000)
+    """
+
+    first: int = 0
+    last: int = 2**31 - 1  # deals are 31-bit seeds
+
+    def __contains__(self, deal: object) -> bool:
+        return isinstance(deal, int) and self.first <= deal <= self.last
+
+    def count(self, at_most: int) -> int:
+        """How many numbers a pick chooses from: the first ``at_most`` of the range."""
+        return min(self.last - self.first + 1, at_most)
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """Every fact about a game that a layer other than its rules needs.
+
+    ``deals`` are the deal numbers players may choose or be given (:class:`Deals`: 0 to
+    2**31 - 1 unless the numbers mean something outside Tavolo, as Microsoft's FreeCell deals).
 
     ``notation_examples`` are one example of each form of its move notation, in the order
     ``/help <id>`` shows them (its ``• form, form — meaning`` lines: a test keeps the
@@ -130,6 +155,7 @@ class GameInfo:
     hint_scorer: str | None = None
     hint_from_solver: bool = False
     titles: Mapping[str, str] | None = None
+    deals: Deals = Deals()
     notation_examples: tuple[str, ...] = ()
     notation_setup: tuple[str, ...] = ()
     points: bool = False

@@ -11,6 +11,7 @@ ParsedLine(command=None, args=['w3'], rest='w3')
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 import engine
@@ -146,8 +147,19 @@ def mention_name(word: str) -> str:
     return word[1:] if word.startswith("@") else word
 
 
-#: the highest deal number /play takes (deals are 31-bit seeds)
-MAX_DEAL = 2**31 - 1
+#: random deals are among the first this many of a game's own numbers (readable)
+RANDOM_DEALS = 1_000_000
+
+
+def random_deal(game_id: str) -> int:
+    """A deal number of ``game_id`` (``GameInfo.deals``) picked at random. Only the number is
+    picked here; the shuffle itself is engine.rng's.
+
+    >>> random_deal("freecell") in engine.game_info("freecell").deals
+    True
+    """
+    deals = engine.game_info(game_id).deals
+    return deals.first + secrets.randbelow(deals.count(at_most=RANDOM_DEALS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +198,10 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
         if lowered in FACES and faces is None:
             faces = lowered
         elif number is not None and deal is None:
-            if number > MAX_DEAL:
-                return Refusal("play.bad_deal", {"deal": word[:20], "max": MAX_DEAL})
+            deals = engine.game_info(game_id).deals
+            if number not in deals:  # each game's own numbers (FreeCell: Microsoft's 1-1,000,000)
+                params = {"deal": word[:20], "first": deals.first, "last": deals.last}
+                return Refusal("play.deal_out_of_range", params, game_id=game_id)
             deal = number
         elif "=" in word and not word.startswith("="):
             name, _, value = word.partition("=")

@@ -15,7 +15,6 @@ table moves arrive here too (``/move`` and a hand's ``mv`` buttons)."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +31,7 @@ from bot.core.commands import (
     game_id_of,
     move_word,
     parse_play,
+    random_deal,
 )
 from bot.core.context import Ctx
 from bot.core.focus import CASUAL, OpenGame
@@ -109,8 +109,7 @@ class SoloPlay:
         if faces is None:
             faces = engine.game_info(game_id).default_faces
         if deal is None:
-            # Only the deal *number* is picked here; the shuffle itself is engine.rng's.
-            deal = secrets.randbelow(1_000_000)
+            deal = random_deal(game_id)
         else:
             for guard in core.registry.play_guard:
                 refusal = await guard(ctx, game_id, deal, wanted.options)
