@@ -16,12 +16,13 @@ import random
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
 import engine
 import renderer
+from engine.views import SquadratikView
 from renderer import registry, samples, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
@@ -93,7 +94,7 @@ def _selection(game_id: str, view: Mapping[str, Any]) -> dict[str, Any]:
     if "piles" not in view:  # a board of paths (Squadratik's games)
         from renderer.squadratik_boards import path_targets
 
-        ends = sorted(path_targets(view))[:2]
+        ends = sorted(path_targets(cast(SquadratikView, view)))[:2]
         return {"selected": "h1", "targets": ends}
     piles = [p["id"] for p in view.get("piles", []) if p["kind"] in ("tableau", "foundation")]
     ids = {p["id"] for p in view.get("piles", [])}
