@@ -12,6 +12,7 @@ from core_fakes import FakePlatform
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine
 from bot.core import Core
 from bot.features.daily import ACCEPTED, REFUSED
 from bot.features.leaderboards import Entry, rank, since_day
@@ -218,7 +219,9 @@ def entries(draw):
 
 
 @given(
-    entries(), st.sampled_from(["solitario", "canfield", "imaginary13", "squadratik"]), st.randoms()
+    entries(),
+    st.sampled_from([g for g, cls in engine.GAMES.items() if cls.info.ranking]),  # ranked games
+    st.randoms(),
 )
 def test_ranking_is_one_best_row_per_player_in_order_whatever_the_insert_order(rows, game, rnd):
     placed = rank(game, rows)
