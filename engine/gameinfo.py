@@ -107,6 +107,9 @@ class Deals:
 class GameInfo:
     """Every fact about a game that a layer other than its rules needs.
 
+    ``wins`` are the outcomes that count as a win (``won``; El Solitario's ``completo``): its
+    results' win flag, streaks and win rate.
+
     ``deals`` are the deal numbers players may choose or be given (:class:`Deals`: 0 to
     2**31 - 1 unless the numbers mean something outside Tavolo, as Microsoft's FreeCell deals).
 
@@ -156,6 +159,7 @@ class GameInfo:
     hint_from_solver: bool = False
     titles: Mapping[str, str] | None = None
     deals: Deals = Deals()
+    wins: frozenset[str] = frozenset({"won"})
     notation_examples: tuple[str, ...] = ()
     notation_setup: tuple[str, ...] = ()
     points: bool = False

@@ -476,7 +476,7 @@ def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
                 player_name=session.name_of(player),
                 score=int(game.score),
                 tiebreak_move=int(score_move if score_move is not None else game.move_number),
-                won=str(game.outcome) in ("won", "completo"),
+                won=str(game.outcome) in game.info.wins,
                 **base,
             )
         ]

@@ -90,11 +90,13 @@ def effects(game: Game, move: Move) -> tuple[str, int]:
         gain = int(game.score) - score
     finally:
         game.undo()
-    return _reason(before, after, move), gain
+    return _reason(before, after, move, game.info.wins), gain
 
 
-def _reason(before: Mapping[str, Any], after: Mapping[str, Any], move: Move) -> str:
-    if str(after.get("outcome")) in ("won", "completo"):
+def _reason(
+    before: Mapping[str, Any], after: Mapping[str, Any], move: Move, wins: frozenset[str]
+) -> str:
+    if str(after.get("outcome")) in wins:
         return "wins"
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
         return "completes_path"
