@@ -150,3 +150,19 @@ async def test_a_resigned_freecell_deal_could_have_been_won_and_replays_its_solu
     line = shown.params["line"]
     assert str(engine.replay("freecell", 2, None, {}, line).outcome) == "won"
     assert draw_spy.views[-1]["outcome"] == "won"
+
+
+async def test_microsofts_deal_11982_could_not_be_won_within_the_usual_budget(
+    core: Core, chat: FakePlatform
+):
+    # every position of the deal is searched within the 2 s an answer may take (in C)
+    pushed = pushed_into(chat)
+    chat.admins.add("ana")
+    await chat.say("ana", "/lang es")
+    await chat.say("ana", "/play freecell 11982")
+    await chat.resign("ana")
+    await answers(core)
+    [verdict] = pushed
+    assert verdict.params["start"] == "lost" and verdict.params["solution"] == 0
+    assert verdict.text.startswith("Ana, ¿se podía ganar el reparto 11982 de FreeCell? No:")
+    assert "/replay" not in verdict.text
