@@ -78,6 +78,7 @@ class ElSolitario(SquadratikGame):
         aliases=("elsolitario",),
         titles={"en": "El Solitario", "es": "El Solitario", "it": "El Solitario"},
         wins=frozenset({"completo"}),
+        faces=("squadratik_cards",),  # Squadratik cards, drawn by their own drawing
         ranking=Ranking(result_then_points, (Column.OUTCOME, Column.SCORE)),
         # "could it have been won?" is not asked: El Solitario's question would be "could it
         # have been a completo?", which the solver answers only as a best line.

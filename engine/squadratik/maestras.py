@@ -80,7 +80,7 @@ class CartasMaestras(SquadratikGame):
         id="maestras",
         names={"en": "Cartas Maestras", "es": "Cartas Maestras", "it": "Cartas Maestras"},
         table=True,
-        faces=("squadratik",),  # Squadratik cards, drawn by their own drawing
+        faces=("squadratik_cards",),  # Squadratik cards, drawn by their own drawing
         min_players=2,
         max_players=8,
         notation_examples=("2N", "1Se", "3Wr1", "pass", "stop"),

@@ -1,6 +1,6 @@
 """Migration 12: a database written before El Solitario's "Solitario" ending was renamed
-(stored ``solitario``, the id of another game) reads ``played_out`` afterwards, on SQLite and
-PostgreSQL, and nothing else changes."""
+(stored ``solitario``, the id of another game) reads ``played_out`` afterwards, and the
+Squadratik games' faces ``squadratik_cards``, on SQLite and PostgreSQL; nothing else changes."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from bot.storage import Storage
 SESSION = (
     "INSERT INTO sessions (id, platform, chat_id, kind, game_id, options, deal, players, names, "
     "creator, status, outcome, faces, created_at, last_active_at) "
-    "VALUES (?, 'fake', 'c', 'solo', ?, '{}', 1, '[\"ana\"]', '{}', 'ana', 'over', ?, "
-    "'francesi', '2026-01-01T00:00:00', '2026-01-01T00:00:00')"
+    "VALUES (?, 'fake', 'c', ?, ?, '{}', 1, '[\"ana\"]', '{}', 'ana', 'over', ?, ?, "
+    "'2026-01-01T00:00:00', '2026-01-01T00:00:00')"
 )
 RESULT = (
     "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, "
@@ -44,8 +44,9 @@ async def test_an_old_el_solitario_ending_reads_played_out_and_other_games_keep_
             rows = [("s1", "squadratik", "solitario"), ("s2", "squadratik", "completo"),
                     ("s3", "solitario", "stalled")]  # fmt: skip
             for sid, game, outcome in rows:
-                await tx.execute(SESSION, (sid, game, outcome))
+                await tx.execute(SESSION, (sid, "solo", game, outcome, "francesi"))
                 await tx.execute(RESULT, (sid, game, outcome))
+            await tx.execute(SESSION, ("t1", "table", "maestras", "finished", "squadratik"))
             await tx.execute(DAILY, ("squadratik", "solitario"))
             await tx.execute(DAILY, ("canfield", "won"))
     finally:
@@ -54,12 +55,15 @@ async def test_an_old_el_solitario_ending_reads_played_out_and_other_games_keep_
     store = await Storage.open(url)  # migrates again: 12 only
     try:
         assert await store.schema_version() >= 12
-        sessions = await store.fetch("SELECT id, outcome FROM sessions ORDER BY id")
+        sessions = await store.fetch("SELECT id, outcome, faces FROM sessions ORDER BY id")
         results = await store.fetch("SELECT session_id, outcome FROM results ORDER BY session_id")
         daily = await store.fetch("SELECT game_id, best FROM daily ORDER BY game_id")
     finally:
         await store.close()
     expected = [("s1", "played_out"), ("s2", "completo"), ("s3", "stalled")]
-    assert [tuple(row) for row in sessions] == expected
+    assert [tuple(row[:2]) for row in sessions] == [*expected, ("t1", "finished")]
+    # the Squadratik games' faces are the Squadratik cards; Solitario keeps its French faces
+    faces = [row[2] for row in sessions]
+    assert faces == ["squadratik_cards", "squadratik_cards", "francesi", "squadratik_cards"]
     assert [tuple(row) for row in results] == expected
     assert [tuple(row) for row in daily] == [("canfield", "won"), ("squadratik", "played_out")]
