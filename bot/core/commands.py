@@ -53,11 +53,14 @@ ALL_GAMES: tuple[str, ...] = tuple(engine.GAMES)
 SOLO_GAMES: tuple[str, ...] = tuple(g for g in ALL_GAMES if not engine.game_info(g).table)
 TABLE_GAMES: tuple[str, ...] = tuple(g for g in ALL_GAMES if engine.game_info(g).table)
 
-#: every card face style a player may name (each game's own: ``GameInfo.faces``); Italian
-#: faces cannot draw a French deck (Solitario with cards=52)
+#: every card face style a player may name: those of the games that offer a choice
+#: (``GameInfo.faces`` with more than one); a game's only faces are not a word to type (the
+#: Squadratik cards). Italian faces cannot draw a French deck (Solitario with cards=52)
 ITALIAN_FACES: tuple[str, ...] = ("napoletane", "piacentine")
 FACES: tuple[str, ...] = tuple(
-    dict.fromkeys(f for g in SOLO_GAMES for f in engine.game_info(g).faces)
+    dict.fromkeys(
+        f for g in SOLO_GAMES if len(faces := engine.game_info(g).faces) > 1 for f in faces
+    )
 )
 
 #: longest chat line the core reads; anything longer is refused before parsing
