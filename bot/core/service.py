@@ -34,7 +34,7 @@ from bot.core.presentation import Presenter
 from bot.core.registry import Registry
 from bot.core.sessions import Session, Sessions, iso, new_session_id
 from bot.replies import Button, Reply
-from bot.storage import Storage, StorageBusy
+from bot.storage import Confirmation, Storage, StorageBusy
 from engine import BadSetup, IllegalMove
 
 log = logging.getLogger("tavolo.core")
@@ -111,7 +111,7 @@ class Service:
                      refusal=True)  # fmt: skip
 
     async def chat_language(self, platform: str, chat_id: str) -> str:
-        stored = await self.store.chat_language(platform, chat_id)
+        stored = await self.store.players.chat_language(platform, chat_id)
         return stored or self.default_language
 
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
@@ -210,7 +210,7 @@ class Service:
         if not ctx.user or ctx.user not in session.record.players:
             return
         try:
-            await self.store.set_focus(
+            await self.store.focus.set(
                 ctx.req.platform, ctx.req.chat_id, ctx.user, session.id, iso(ctx.now)
             )
         except StorageBusy as error:
@@ -221,7 +221,7 @@ class Service:
         one's game in focus here."""
         for player in players:
             try:
-                await self.store.set_focus(
+                await self.store.focus.set(
                     ctx.req.platform, ctx.req.chat_id, player, session.id, iso(ctx.now)
                 )
             except StorageBusy as error:
@@ -229,7 +229,7 @@ class Service:
 
     async def focused(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame | None:
         """The one of ``games`` in the sender's focus here, if any."""
-        wanted = await self.store.focus_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        wanted = await self.store.focus.get(ctx.req.platform, ctx.req.chat_id, ctx.user)
         return next((g for g in games if g.session.id == wanted), None)
 
     async def game_for_move(
@@ -299,8 +299,8 @@ class Service:
         ``CONFIRM_SECONDS``. Nothing changes until Yes."""
         question = new_session_id()
         expires = ctx.now.timestamp() + CONFIRM_SECONDS
-        await self.store.ask_confirmation(question, ctx.req.platform, ctx.req.chat_id, ctx.user,
-                                          session.id, action, expires)  # fmt: skip
+        await self.store.focus.ask(Confirmation(question, ctx.req.platform, ctx.req.chat_id,
+                                                ctx.user, session.id, action, expires))  # fmt: skip
         answer = self.say(ctx, f"confirm.{action}", name=ctx.req.user_name,
                           game=await self.label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
         rid, rev = session.id, session.record.revision
@@ -330,7 +330,7 @@ class Service:
             return self.private(
                 ctx, "move.no_game_named", game=self.game_name(ctx.lang, game_id), word=game_id
             )
-        last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        last = await self.store.sessions.last_solo(ctx.req.platform, ctx.req.chat_id, ctx.user)
         if last is not None and last.expired_at is not None:
             return self.refuse(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))
         return self.refuse(ctx, "move.no_game")

@@ -124,7 +124,7 @@ class Solutions:
         from bot.features.daily import PLAYING
         from bot.features.races import RACING
 
-        running = await self.core.store.deals_in_competition(
+        running = await self.core.store.play.deals_in_competition(
             rec.platform, rec.chat_id, rec.game_id, RACING, PLAYING, today
         )
         return rec.deal in running

@@ -39,11 +39,11 @@ from bot.core.context import system_ctx
 from bot.core.names import find_players, player_query, short_name, split_names
 from bot.core.sessions import Session, iso
 from bot.features import ratings
-from bot.features.table_state import DEFAULT_TIMER_SECONDS, TablePlay, load_play, save_play
+from bot.features.table_state import load_play
 from bot.features.table_text import named_view, own_name, play_lines, timer_text
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Button, Reply
-from bot.storage import ACTIVE, LOBBY, AlreadyExists, Storage
+from bot.storage import ACTIVE, DEFAULT_TIMER_SECONDS, LOBBY, AlreadyExists, Storage, TablePlay
 from engine import BadSetup, IllegalMove
 
 if TYPE_CHECKING:
@@ -122,10 +122,10 @@ class Tables:
             name = player_query([word])[:64]
             if not name or len(invited_names) >= MAX_TABLE - 1:
                 continue
-            known = await self.store.find_player(ctx.req.platform, name)
-            if known is not None and known[0] != ctx.user:
-                invited_ids.append(known[0])
-                name = known[1]
+            known = await self.store.players.find(ctx.req.platform, name)
+            if known is not None and known.user_id != ctx.user:
+                invited_ids.append(known.user_id)
+                name = known.name
             invited_names.append(name)
         try:
             session = await core.sessions.new_table(
@@ -139,7 +139,7 @@ class Tables:
             )
         except AlreadyExists:  # another process opened this chat's table a moment ago
             return [core.refuse(ctx, "challenge.exists")]
-        await save_play(self.store, TablePlay(session.id, timer))
+        await self.store.play.save_table(TablePlay(session.id, timer))
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                            invited=", ".join(invited_names))  # fmt: skip
         if not invited_names:  # nobody invited: no empty "Invited: ." line
@@ -184,7 +184,7 @@ class Tables:
                 number += 1
             player = f"{COMPUTER_PREFIX}{number}"
             play.computers.append(player)
-            await save_play(self.store, play)
+            await self.store.play.save_table(play)
             rec.players.append(player)
             rec.names[player] = i18n.t(ctx.lang, "tables.computer_name", number=number)
             return await self._seating_changed(ctx, table, "join.joined", name=rec.names[player])
@@ -222,7 +222,7 @@ class Tables:
                 return [core.illegal(ctx, error)]
             play = await load_play(self.store, table.id)
             self._restart_clock(play, ctx.now)
-            await save_play(self.store, play)
+            await self.store.play.save_table(play)
             order = ", ".join(short_name(table.name_of(p)) for p in rec.players)
             # the new game is each person's game in focus here (their next move goes to it)
             await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
@@ -372,7 +372,7 @@ class Tables:
             play.departed.append(player)
             self._mark_auto(ctx.lang, table, player)
             await core.sessions.save(table)
-        await save_play(self.store, play)
+        await self.store.play.save_table(play)
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
@@ -425,7 +425,7 @@ class Tables:
             await self._rate(table, play)
         else:
             self._restart_clock(play, ctx.now)
-        await save_play(self.store, play)
+        await self.store.play.save_table(play)
         if not lines:
             return []
         return [Reply(key="tables.plays", text="\n".join(lines), params={"moves": played})]
@@ -436,7 +436,7 @@ class Tables:
         nothing to do (the table moved on or ended meanwhile)."""
         # Every process sees the same passed deadline: the claim lets one of them act, and
         # the deadline is read again under it (the holder before us may have handled it).
-        async with self.store.claimed(f"timeout:{session_id}") as mine:
+        async with self.store.claims.hold(f"timeout:{session_id}") as mine:
             return mine and await self._time_out(session_id, now)
 
     async def _time_out(self, session_id: str, now: datetime) -> bool:
@@ -451,7 +451,7 @@ class Tables:
             game = table.game
             if not table.is_active or game is None or game.is_over:
                 play.deadline = None
-                await save_play(self.store, play)
+                await self.store.play.save_table(play)
                 return False
             rec = table.record
             lang = await core.chat_language(rec.platform, rec.chat_id)
@@ -470,7 +470,7 @@ class Tables:
                 )
                 self._mark_auto(lang, table, player)
                 await core.sessions.save(table)
-            await save_play(self.store, play)
+            await self.store.play.save_table(play)
             if not play.people_left(rec.players) and not game.is_over:
                 await core.sessions.end_without_result(table, iso(now))
                 await self._stop_timer(table.id)
@@ -496,7 +496,7 @@ class Tables:
         )
 
     async def _stop_timer(self, session_id: str) -> None:
-        await self.store.stop_table_timer(session_id)
+        await self.store.play.stop_timer(session_id)
 
     async def _rate(self, table: Session, play: TablePlay) -> None:
         game = table.game
@@ -569,7 +569,9 @@ class Tables:
             lobby.record.players.append(player)
             lobby.record.names[player] = table.name_of(player)
         await core.sessions.save(lobby)
-        await save_play(self.store, TablePlay(lobby.id, old.timer_seconds, computers=computers))
+        await self.store.play.save_table(
+            TablePlay(lobby.id, old.timer_seconds, computers=computers)
+        )
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                           invited=", ".join(table.name_of(p) for p in people) or "-")  # fmt: skip
         opened.text += "\n" + i18n.t(

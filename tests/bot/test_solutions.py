@@ -18,8 +18,8 @@ import engine
 from bot.app import open_core
 from bot.core import Core
 from bot.features import solutions as solutions_module
-from bot.features.daily import DailyChoice, store_choice
 from bot.replies import Reply
+from bot.storage import DailyChoice
 
 WON_DEAL, LOST_DEAL = 29, 20
 
@@ -92,7 +92,7 @@ async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(
     core: Core, chat: FakePlatform, clock: FakeClock
 ):
     pushed = pushed_into(chat)
-    await store_choice(core.store, DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
+    await core.store.daily.store_choice(DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
                        clock().isoformat())  # fmt: skip
     started = await chat.say("ana", "/daily solitario")
     assert started[0].key == "daily.started"

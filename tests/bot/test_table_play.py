@@ -41,8 +41,8 @@ async def deal_ana_and_bea(chat: FakePlatform, *settings: str) -> None:
 
 async def stored_phases(core: Core, table_id: str) -> list[str]:
     """The phase after each stored move, replayed on the engine from the move log."""
-    rec = await core.store.get_session(table_id)
-    moves = await core.store.load_moves(table_id)
+    rec = await core.store.sessions.get(table_id)
+    moves = await core.store.sessions.moves(table_id)
     game = engine.new_game("maestras", rec.deal, rec.players, rec.options)
     phases = []
     for move in moves:
@@ -77,7 +77,7 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
     await play_out(core, chat)
     table_id = chat.board().board.session_id
     assert "final" in await stored_phases(core, table_id)
-    assert await core.store.count_results(table_id) == 8
+    assert await core.store.results.count(table_id) == 8
     rows = await core.store.fetch("SELECT player_id, place, masters, cards FROM results WHERE session_id = ?",
                                   (table_id,))  # fmt: skip
     assert {r[0] for r in rows} == {"ana", *(f"~cpu{n}" for n in range(1, 8))}
@@ -146,7 +146,7 @@ async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row
     assert await core.tick() == 1
     assert pushed.reply_keys() == ["tables.timed_out", "table.caption", "table.turn"]
     assert pushed.replies[0].params["count"] == 1 and pushed.replies[-1].mentions == ["bea"]
-    (first_move,) = await core.store.load_moves(chat.board().board.session_id)
+    (first_move,) = await core.store.sessions.moves(chat.board().board.session_id)
     assert first_move  # Ana's timeout is a stored move like any other
     for expected in (2, 3):
         hand = await core.hand_buttons(chat.request("bea"))
@@ -224,7 +224,7 @@ async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
         hand = await core.hand_buttons(chat.request("ana"))
         replies = await chat.press("ana", hand.buttons[0].id)
         assert replies[-1].key == "table.turn" and replies[-1].mentions == ["bea"]
-        assert len(await core.store.load_moves(chat.board().board.session_id)) == 3
+        assert len(await core.store.sessions.moves(chat.board().board.session_id)) == 3
     finally:
         await core.close()
 
@@ -273,7 +273,7 @@ async def test_everyone_leaving_closes_the_table_without_a_result(core: Core, ch
     await chat.say("ana", "/start")
     replies = await chat.leave("ana")
     assert [r.key for r in replies] == ["tables.left_game", "tables.abandoned"]
-    assert await core.store.count_results() == 0
+    assert await core.store.results.count() == 0
     assert (await chat.say("ana", "/challenge"))[0].key == "challenge.opened"
 
 
