@@ -349,6 +349,7 @@ class Core:
             refused = await self.limiter.check(req)
             if refused is not None:
                 return await self._slow_down(req, refused)
+        await self.service.answering(req.platform, req.chat_id, 1)
         try:
             ctx = await self._context(req)
             return button_ids.describe(await handle(ctx))
@@ -362,6 +363,8 @@ class Core:
             return [
                 self.service.private(ctx or await self._fallback_context(req), "error.internal")
             ]
+        finally:
+            await self.service.answering(req.platform, req.chat_id, -1)
 
     async def _slow_down(self, req: Request, refused: Refused) -> list[Reply]:
         """Over a rate limit: the notice the first time, silence after (nothing is done)."""

@@ -442,7 +442,7 @@ class SoloPlay:
             return [asked]
         what = asked.action
         if ctx.now.timestamp() > asked.expires_at:
-            return [core.refuse(ctx, "confirm.expired", game=await core.label(ctx, session))]
+            return [core.refuse(ctx, "confirm.expired", game=await core.the_label(ctx, session))]
         if what == "leave" or session.is_table:
             leave = core.registry.leave_table
             if leave is None:
@@ -455,7 +455,7 @@ class SoloPlay:
         asked = await self.question(ctx, session, action.arg)
         if isinstance(asked, Reply):
             return [asked]
-        return [self.core.say(ctx, "confirm.kept", game=await self.core.label(ctx, session))]
+        return [self.core.say(ctx, "confirm.kept", game=await self.core.the_label(ctx, session))]
 
     async def question(self, ctx: Ctx, session: Session, question_id: str) -> Confirmation | Reply:
         """The sender's stored question about ``session``, taken so it is answered once; else

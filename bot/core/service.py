@@ -18,6 +18,8 @@ here: storage and sessions, the clock, words (``say``, ``private``, ``illegal``,
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
@@ -62,6 +64,12 @@ def reads_as_move(session: Session, text: str) -> bool:
     return True
 
 
+#: at most this long a follow-up waits for the chat's requests to be answered (seconds)
+FOLLOW_UP_WAIT = 30.0
+#: after the last answer is returned, the time its adapter gets to send it (seconds)
+DELIVERY_GRACE = 0.2
+
+
 class Service:
     """What features may use of the core (see module doc)."""
 
@@ -79,6 +87,36 @@ class Service:
         #: the web page's public address for links in replies (``WEB_BASE_URL``, or the local
         #: ``HTTP_PORT`` server); None: the web page is off and replies carry no link
         self.web_base_url: str | None = None
+        #: requests being answered per chat, and a wake-up for follow-ups waiting on them
+        self._answering: dict[tuple[str, str], int] = {}
+        self._answered = asyncio.Condition()
+
+    # ----- follow-ups after the answer they follow ------------------------------------------
+    async def answering(self, platform: str, chat_id: str, delta: int) -> None:
+        """Count a request of the chat in (``delta`` 1) or out (-1): the dispatcher's part."""
+        key = (platform, chat_id)
+        async with self._answered:
+            self._answering[key] = self._answering.get(key, 0) + delta
+            if self._answering[key] <= 0:
+                del self._answering[key]
+                self._answered.notify_all()
+
+    async def after_answers(self, platform: str, chat_id: str) -> None:
+        """Wait until no request of the chat is being answered, and a moment more for the
+        adapter to deliver the last answer: a follow-up (the "could it have been won?"
+        verdict) must never reach the chat before the game-over reply it follows. Never call
+        it from inside a request of that chat (it would wait for itself); bounded anyway."""
+        key = (platform, chat_id)
+        deadline = asyncio.get_running_loop().time() + FOLLOW_UP_WAIT
+        while asyncio.get_running_loop().time() < deadline:
+            async with self._answered:
+                if key in self._answering:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._answered.wait(), FOLLOW_UP_WAIT)
+                    continue
+            await asyncio.sleep(DELIVERY_GRACE)  # the adapter sends what was returned
+            if key not in self._answering:
+                return
 
     # ----- words ----------------------------------------------------------------------------
     reply = staticmethod(presentation.reply)
@@ -204,6 +242,11 @@ class Service:
         table"."""
         return focus_words.label(ctx.lang, await self.open_game(ctx, session))
 
+    async def the_label(self, ctx: Ctx, session: Session) -> str:
+        """The session's game in words with its article, mid-sentence: "the Cartas Maestras
+        table", "la mesa de Cartas Maestras", "il tuo Solitario"."""
+        return focus_words.the_label(ctx.lang, await self.open_game(ctx, session))
+
     async def focus_on(self, ctx: Ctx, session: Session) -> None:
         """The sender was shown this game's board, or played on it: it is now their game in
         focus here. A busy database costs only the focus (the move or board stands)."""
@@ -302,7 +345,7 @@ class Service:
         await self.store.focus.ask(Confirmation(question, ctx.req.platform, ctx.req.chat_id,
                                                 ctx.user, session.id, action, expires))  # fmt: skip
         answer = self.say(ctx, f"confirm.{action}", name=ctx.req.user_name,
-                          game=await self.label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
+                          game=await self.the_label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
         rid, rev = session.id, session.record.revision
         answer.buttons = [
             Button(button_ids.encode("yes", rid, rev, question), i18n.t(ctx.lang, "button.yes"),

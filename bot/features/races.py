@@ -35,8 +35,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from babel.lists import format_list
-
 import engine
 from bot import i18n
 from bot.core import focus
@@ -267,13 +265,20 @@ class Races:
             return None
         lang = ctx.lang
         games = [focus.OpenGame(s, focus.DAILY if s.record.ranked else focus.CASUAL) for s in solos]
-        commands = [f"/resign {focus.kind_word(lang, g.kind)} {g.game_id}" for g in games]
-        return core.refuse(
-            ctx,
-            "race.busy",
-            games=format_list([focus.described(lang, g) for g in games], locale=lang),
-            resign=format_list(commands, style="or", locale=lang),
-        )
+        refusal = core.refuse(ctx, "race.busy")
+        lines = [refusal.text]
+        for game in games:
+            # the shortest words that name this game alone: its game's word, with "daily" (or
+            # "casual" when a daily of the same game is open too)
+            twin = any(g.game_id == game.game_id and g.kind != game.kind for g in games)
+            words = game.game_id
+            if game.kind == focus.DAILY or twin:
+                words = f"{focus.kind_word(lang, game.kind)} {game.game_id}"
+            lines.append(i18n.t(lang, "race.busy_line", game=focus.described(lang, game),
+                                resign=f"/resign {words}"))  # fmt: skip
+        # one line per game: the game as every reply names it, then the command that ends it
+        refusal.text = "\n".join(lines)
+        return refusal
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         """The creator starts the race before the join window closes."""

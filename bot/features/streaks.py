@@ -27,6 +27,7 @@ from bot.core.names import player_query, short_name
 from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import sort_key
+from bot.features.tables import names_a_computer
 from bot.replies import Reply
 from bot.storage import Entry, PlayerResult, Storage
 
@@ -161,6 +162,9 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
         found = None
         for spelling in dict.fromkeys((query, query.replace("_", " "), " ".join(query.split()))):
             found = found or await core.store.players.find(ctx.req.platform, spelling)
+        if found is None and names_a_computer(query):
+            # computers are not ranked (no ratings, no leaderboard places): say so, not "unknown"
+            return [core.refuse(ctx, "stats.computer", name=short_name(query))]
         if found is None:
             return [core.refuse(ctx, "stats.unknown_player", name=short_name(query))]
         player_id, name = found.user_id, found.name

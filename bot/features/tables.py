@@ -18,7 +18,9 @@ Seats that nobody answers for are played by the core at once, right after the mo
   places a card for it, since the engine has no "timeout" move.
 
 Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`` (1-1440) or
-``untimed``. The default turn timer is three minutes.
+``untimed``. ``timer=0`` (and ``timer=off``) is accepted as "no timer", and the reply says so
+in words ("timer=0 means no turn timer: this table is untimed"). The default turn timer is
+three minutes.
 
 >>> parse_timer("timer=5"), parse_timer("untimed"), parse_timer("@ana")
 (300, None, Ellipsis)
@@ -26,6 +28,7 @@ Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
@@ -86,6 +89,25 @@ def parse_timer(word: str) -> int | None | Any:
     return ...
 
 
+def names_a_computer(query: str) -> bool:
+    """Whether a player's words name a computer seat: its id or "Computer 2" / "Ordenador 2"
+    in any language (computers play at tables but are not ranked: no stats, no ratings).
+
+    >>> names_a_computer("Computer 1"), names_a_computer("ordenador 3"), names_a_computer("ana")
+    (True, True, False)
+    """
+    words = " ".join(query.replace("_", " ").split()).casefold()
+    if is_computer(words):
+        return True
+    for lang in i18n.LANGUAGES:
+        before, _, after = (
+            i18n.t(lang, "tables.computer_name", number="#").casefold().partition("#")
+        )
+        if re.fullmatch(re.escape(before) + r"\d+" + re.escape(after), words):
+            return True
+    return False
+
+
 class Tables:
     """Cartas Maestras table commands and the table side of every move (see module doc)."""
 
@@ -108,6 +130,7 @@ class Tables:
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
             return [core.refuse(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
+        no_timer_word: str | None = None  # timer=0 / timer=off: said back in words
         invited_ids: list[str] = []
         invited_names: list[str] = []
         # a quoted name of several words is one invitation: /challenge "Ana María" @bo
@@ -118,6 +141,8 @@ class Tables:
                 return [core.refuse(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
             if setting is not ...:
                 timer = setting
+                if setting is None and word.lower().startswith("timer="):
+                    no_timer_word = word[:32]
                 continue
             name = player_query([word])[:64]
             if not name or len(invited_names) >= MAX_TABLE - 1:
@@ -145,6 +170,8 @@ class Tables:
         if not invited_names:  # nobody invited: no empty "Invited: ." line
             opened.text = i18n.t(ctx.lang, "challenge.opened_open", creator=ctx.req.user_name,
                                  game=core.game_name(ctx.lang, GAME))  # fmt: skip
+        if no_timer_word is not None and timer is None:
+            opened.text += "\n" + i18n.t(ctx.lang, "tables.timer_zero", arg=no_timer_word)
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
         opened.params["timer"] = timer
         opened.mentions = invited_ids

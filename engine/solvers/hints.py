@@ -19,6 +19,9 @@ Preferences, by game:
   then onto a column, then into a free cell.
 - **El Solitario**: a card that completes a path, then a non-empty card continuing a path,
   then opening a path, then an empty card.
+- **Cartas Maestras**: the computer players' choice (``engine.players.squadratik.judge``) on
+  the player's own view: complete a path for its masters, never leave a path one card short
+  for the next player (an empty card blocks one), keep a side the rest of the hand can follow.
 
 **Never round the stock for nothing** (Solitario, Canfield). When the one-move lookahead sees
 nothing better than turning the stock, :func:`advice` first looks for a short sequence of
@@ -46,6 +49,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game, IllegalMove
+from engine.players.squadratik import judge
 from engine.solvers.imaginary13 import _waste_order
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
@@ -371,6 +375,14 @@ def _squadratik_score(view: SquadratikView, move: Any) -> float:
     return 60.0 + path["after_empty"] + card["points"] / 100
 
 
+# ----- Cartas Maestras -------------------------------------------------------------------------
+def _maestras_score(view: SquadratikView, move: Any) -> float:
+    # the computer players' strategy, on the player's own view (their hand, the public board):
+    # complete a path for its masters, never leave one a card short for the next player (an
+    # empty card blocks one), keep sides the rest of the hand can follow
+    return judge(view, move).value
+
+
 def _solver_hint(game: Game) -> Advice | None:
     """The first move of the solver's winning line (``GameInfo.hint_from_solver``: a game with
     nothing hidden, where the solver's line is fair advice). The solver module's
@@ -390,5 +402,6 @@ SCORERS: dict[str, Callable[[Any, Any], float]] = {
     "piles": _pile_score,
     "imaginary_thirteen": _imaginary13_score,
     "el_solitario": _squadratik_score,
+    "cartas_maestras": _maestras_score,
     "free_cells": _freecell_score,
 }

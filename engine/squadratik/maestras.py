@@ -83,6 +83,7 @@ class CartasMaestras(SquadratikGame):
         faces=("squadratik_cards",),  # Squadratik cards, drawn by their own drawing
         min_players=2,
         max_players=8,
+        hint_scorer="cartas_maestras",
         notation_examples=("2N", "1Se", "3Wr1", "pass", "stop"),
     )
 

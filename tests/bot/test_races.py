@@ -309,3 +309,11 @@ async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_race_lobby_is_called_a_race_not_a_table(chat: FakePlatform):
+    # on main the race's lobby board read "Solitario table of Ana: ... /join to sit down"
+    replies = await chat.say("ana", "/race")
+    lobby = next(r for r in replies if r.board is not None)
+    assert lobby.key == "race.lobby"
+    assert lobby.text.startswith("Solitario race of Ana") and "table" not in lobby.text

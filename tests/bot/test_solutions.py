@@ -152,6 +152,31 @@ async def test_a_resigned_freecell_deal_could_have_been_won_and_replays_its_solu
     assert draw_spy.views[-1]["outcome"] == "won"
 
 
+async def test_the_verdict_never_arrives_before_the_game_over_reply(
+    core: Core, chat: FakePlatform, monkeypatch
+):
+    # an answer known at once (a second look, or an easy deal) was pushed while the adapter
+    # was still sending the game-over replies: the console printed the verdict between the
+    # last board and "you resigned"
+    said: list[str] = []
+
+    async def push(platform: str, chat_id: str, reply: Reply) -> None:
+        said.append(reply.key)
+
+    chat.core.set_push(push)
+
+    async def at_once(self, rec, played):
+        return solutions_module.Analysis("won", ["d"], "lost", [])
+
+    monkeypatch.setattr(solutions_module.Solutions, "analysis_of", at_once)
+    await chat.say("ana", f"/play solitario {WON_DEAL}")
+    for reply in await core.handle_text(chat.request("ana"), "/resign"):
+        await asyncio.sleep(0.01)  # an adapter sends one message at a time
+        said.append(reply.key)
+    await answers(core)
+    assert said[-1] == "solution.verdict" and "outcome.resigned" in said, said
+
+
 async def test_microsofts_deal_11982_could_not_be_won_within_the_usual_budget(
     core: Core, chat: FakePlatform
 ):

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render, play_out
 
 import engine
@@ -306,3 +307,28 @@ async def test_every_adapter_push_gets_the_replies_once(core: Core, chat: FakePl
     await core.push("discord", "c", core.service.reply("en", "table.none"))
     await core.push("telegram", "c", core.service.reply("en", "table.none"))
     assert seen == {"discord": ["table.none"], "telegram": ["table.none"]}
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "timer=0 means no turn timer: this table is untimed"),
+        ("es", "timer=0 significa sin tiempo por turno: esta mesa no tiene límite"),
+        ("it", "timer=0 vuol dire nessun tempo per turno: questo tavolo è senza tempo"),
+    ],
+)
+async def test_timer_zero_is_no_timer_and_the_reply_says_so(
+    chat: FakePlatform, lang: str, said: str
+):
+    # on main /challenge timer=0 made an untimed table without a word about the 0
+    chat.admins.add("ana")
+    await chat.say("ana", f"/lang {lang}")
+    opened = next(
+        r for r in await chat.say("ana", "/challenge timer=0") if r.key.startswith("challenge.")
+    )
+    assert opened.params["timer"] is None
+    assert said in opened.text
+    # an out-of-range timer is refused with the range and the way to say "none"
+    await chat.say("ana", "/end")
+    (refused, *_) = await chat.say("ana", "/challenge timer=2000")
+    assert refused.key == "tables.bad_timer" and "timer=0" in refused.text
