@@ -86,7 +86,8 @@ def advice(game: Game, player: str | None = None) -> Advice:
     moves = game.legal_moves(player)
     if not moves:
         return Advice(None)
-    view = game.view(player)
+    # the mover's own view: at a table only it holds their hand (the public one has none)
+    view = game.view(player if player is not None else game.current_player)
     info = game.info
     if info.hint_from_solver:
         found = _solver_hint(game)
