@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
+from renderer.display import Display
 from renderer.fonts import WORDS, paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
@@ -286,7 +287,21 @@ def draw_header(
     """The dark band on top: title on the left, score/moves/clock on the right, at ``min_size``
     px or a little more. A band of two rows (see ``header_height``) puts the numbers on the
     second row; a title still too long for its row is shortened with an ellipsis."""
-    image.paste(ink(image, theme.HEADER), (0, 0, width, height))
+    display = Display(image.width, image.height)
+    header_ops(display, width, left, right, height, min_size)
+    display.paint(image)
+
+
+def header_ops(
+    display: Display,
+    width: int,
+    left: str,
+    right: str,
+    height: int = HEADER_H,
+    min_size: int = TEXT_PX,
+) -> None:
+    """``draw_header``'s band added to a display list."""
+    display.fill(theme.HEADER, (0, 0, width, height))
     size = min_size
     two_rows = height > HEADER_H
     if two_rows:
@@ -295,9 +310,8 @@ def draw_header(
     else:
         first = second = height // 2
         left = fit_text(left, size, False, width - text_width(right, size, True) - 3 * MARGIN)
-    paste_text(image, (MARGIN, first), left, size, theme.MUTED, anchor="lm", under=theme.HEADER)
-    paste_text(
-        image,
+    display.text((MARGIN, first), left, size, theme.MUTED, anchor="lm", under=theme.HEADER)
+    display.text(
         (width - MARGIN, second),
         right,
         size,
@@ -319,9 +333,8 @@ def pill(width: int, height: int) -> Image.Image:
     return sprite
 
 
-def draw_label(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+def label_ops(
+    display: Display,
     rect: Rect,
     text: str,
     extra: str = "",
@@ -330,9 +343,8 @@ def draw_label(
 ) -> None:
     """A pile label: the id in a dark pill, bold; ``extra`` (a count, a marker) after it."""
     pill_w = text_width(text, size, True) + 14
-    paste_sprite(image, pill(pill_w, rect.h - 3), rect.x, rect.y + 2)
-    paste_text(
-        image,
+    display.sprite(pill(pill_w, rect.h - 3), rect.x, rect.y + 2)
+    display.text(
         (rect.x + 7, rect.y + rect.h // 2 + 1),
         text,
         size,
@@ -342,8 +354,7 @@ def draw_label(
         under=theme.LABEL_BG,
     )
     if extra:
-        paste_text(
-            image,
+        display.text(
             (rect.x + pill_w + 5, rect.y + rect.h // 2 + 1),
             extra,
             size,
@@ -408,53 +419,78 @@ def draw_pile_board(
 ) -> Image.Image:
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
     (a race) is named in the header."""
+    display, status = pile_board_display(
+        view, faces=faces, lang=lang, clock=clock, selected=selected, targets=targets,
+        player=player,
+    )  # fmt: skip
+    image = display.image()
+    if status:
+        image = draw_banner(image, status, display_text_size(display))
+    return image
+
+
+def display_text_size(display: Display) -> int:
+    """The label size of a pile board as wide as ``display`` (the banner's smallest text)."""
+    return text_px(display.width)
+
+
+def pile_board_display(
+    view: PilesView,
+    *,
+    faces: str = "napoletane",
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple[str, ...] = (),
+    player: str | None = None,
+) -> tuple[Display, str | None]:
+    """The board of a pile game as a display list (``renderer.display``: what
+    ``draw_pile_board`` pastes, in order), and the words of the banner to add under it (game
+    over, stalled) or None."""
     header = _header_texts(view, lang, clock, player)
     layout = pile_layout(view, lang, clock, player)
-    image = new_board(layout.width, layout.height)
-    draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *header, height=layout.header.h, min_size=layout.text)
+    display = Display(layout.width, layout.height)
+    header_ops(display, layout.width, *header, height=layout.header.h, min_size=layout.text)
     deck = view.get("deck", "french52")
     italian = deck == "italian40" and faces in ("napoletane", "piacentine")
     piles = {pile["id"]: pile for pile in view.get("piles", [])}
     back = card_back()
+    is_i13 = view.get("game") == "imaginary13"
     # Imaginary Thirteen: "next 10" under a foundation, or "→ 10" on every foundation when a
     # translation is too long for a column at this size
     next_word = word("next", lang)
-    if text_width(f"{next_word} 10", layout.text, True) > PITCH - 6:
+    if is_i13 and text_width(f"{next_word} 10", layout.text, True) > PITCH - 6:
         next_word = "→"
     for pid, spot in layout.piles.items():
         pile = piles[pid]
         extra = ""
-        if spot.kind in ("stock", "reserve") or (
-            spot.kind == "waste" and view.get("game") != "imaginary13"
-        ):
+        if spot.kind in ("stock", "reserve") or (spot.kind == "waste" and not is_i13):
             count = int(pile.get("down", 0)) + len(pile.get("cards", []))
             extra = str(count)
         colour = theme.MUTED
         mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
-        if spot.kind == "foundation" and view.get("game") == "imaginary13":
+        if spot.kind == "foundation" and is_i13:
             mark = f"+{pile.get('marker', '')}"
             extra, colour = mark, theme.GOLD  # the step this foundation builds by
         elif spot.kind == "foundation" and isinstance(base := view.get("base_rank"), int):
             mark = _value_symbol(base)  # Canfield: the rank every foundation starts at
-        draw_label(image, draw, spot.label, pid, extra, layout.text, colour)
+        label_ops(display, spot.label, pid, extra, layout.text, colour)
         if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
             slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)
-            paste_sprite(image, slot, spot.slot.x, spot.slot.y)
+            display.sprite(slot, spot.slot.x, spot.slot.y)
         for k, card in enumerate(spot.cards):
             sprite = back if card.face == "down" else face_sprite(card.face, deck, faces)
             # a card's rounded corners show what lies under them: the table, or another card
-            paste_sprite(
-                image, sprite, card.rect.x, card.rect.y, theme.TABLE if k == 0 else theme.CARD_WHITE
+            display.sprite(
+                sprite, card.rect.x, card.rect.y, theme.TABLE if k == 0 else theme.CARD_WHITE
             )
-        if spot.kind == "foundation" and view.get("game") == "imaginary13":
+        if spot.kind == "foundation" and is_i13:
             nxt = pile.get("next")
             if nxt is not None:
                 text = f"{next_word} {_value_symbol(nxt)}"
             else:
                 text = fit_text(word("done", lang), layout.text, True, PITCH - 6)
-            paste_text(
-                image,
+            display.text(
                 (spot.slot.x + W // 2, spot.slot.bottom + (layout.text + 8) // 2 + 3),
                 text,
                 layout.text,
@@ -464,16 +500,14 @@ def draw_pile_board(
             )
     for pid in view.get("last_move_piles") or []:
         if pid in layout.piles:
-            outline(draw, layout.piles[pid].top, theme.LAST_MOVE)
+            display.ring(layout.piles[pid].top, theme.LAST_MOVE)
     for pid in targets or ():
         if pid in layout.piles:
-            outline(draw, layout.piles[pid].top, theme.TARGET, 5)
+            display.ring(layout.piles[pid].top, theme.TARGET, 5)
     if selected is not None and selected in layout.piles:
-        outline(draw, layout.piles[selected].top, theme.SELECTED, 5)
+        display.ring(layout.piles[selected].top, theme.SELECTED, 5)
     status = view.get("outcome") or ("stalled" if view.get("stalled") else None)
-    if status:
-        image = draw_banner(image, word(status, lang), layout.text)
-    return image
+    return display, (word(status, lang) if status else None)
 
 
 def warm_up_sprites() -> int:
