@@ -108,8 +108,9 @@ def render(game_id: str, view: Mapping[str, Any], **style: Any) -> bytes:
         if png is not None:
             _png_cache.move_to_end(key)
             return png
-    image = _incremental(game_id, view, style) if game_id in DISPLAYS else None
-    png = to_png(image if image is not None else draw(game_id, view, **style))
+    png = _incremental(game_id, view, style) if game_id in DISPLAYS else None
+    if png is None:
+        png = to_png(draw(game_id, view, **style))
     with _png_lock:
         _png_cache[key] = png
         while len(_png_cache) > PNG_CACHE_SIZE:
@@ -158,11 +159,12 @@ def _incremental(
             display.paint(image, box)
     else:
         image = display.image()
+    png = to_png(image)  # before the image is shared again: another thread may paint on it
     with _boards_lock:
         _boards[board_key] = (display, image)
         while len(_boards) > BOARD_CACHE_SIZE:
             _boards.popitem(last=False)
-    return image
+    return png
 
 
 def warm_up() -> int:

@@ -207,7 +207,8 @@ def pile_layout(
         elif cards:
             spot.cards.append(CardSpot(slot, cards[-1]))
         result.piles[pile["id"]] = spot
-        bottom = max(bottom, spot.area.bottom)
+        # the bottom of ``spot.area``, without building the union of every card's rectangle
+        bottom = max(bottom, slot.bottom, *(card.rect.bottom for card in spot.cards))
     result.height = bottom + MARGIN + next_h
     return result
 

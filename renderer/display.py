@@ -35,8 +35,11 @@ from renderer.palette import index, new_board
 from renderer.sprites import _split
 
 Box = tuple[int, int, int, int]
-# key, box, [(dx, dy, source, (w, h), mask)], the object kept alive for the key's id
-Op = tuple[tuple[Any, ...], Box, list[tuple[int, int, Any, tuple[int, int], Any]], Any]
+# what one op pastes: (dx, dy) from the op's corner, source (a core image or a palette index
+# to fill with), (width, height), core mask or None
+Part = tuple[int, int, Any, tuple[int, int], Any]
+# key, box, (x, y), parts, the object kept alive for the key's id
+Op = tuple[tuple[Any, ...], Box, tuple[int, int], tuple[Part, ...], Any]
 
 #: above this share of the board changed, a full redraw costs no more than the patches
 FULL_REDRAW_SHARE = 0.6
@@ -63,7 +66,8 @@ class Display:
         """A flat rectangle of ``colour``."""
         x0, y0, x1, y1 = box
         ink = index(tuple(colour))
-        self.ops.append((("f", ink, box), box, [(x0, y0, ink, (x1 - x0, y1 - y0), None)], None))
+        parts = ((0, 0, ink, (x1 - x0, y1 - y0), None),)
+        self.ops.append((("f", ink, box), box, (x0, y0), parts, None))
 
     def sprite(
         self, sprite: Image.Image, x: int, y: int, under: tuple[int, ...] = theme.TABLE
@@ -71,9 +75,9 @@ class Display:
         """An RGBA card sprite at ``(x, y)``, its rounded edge blended over ``under`` (as
         ``renderer.sprites.paste_sprite``)."""
         under = tuple(under)
-        parts = [(x, y + dy, core, size, mask) for dy, (core, size), mask in _split(sprite, under)]
+        parts = _sprite_parts(sprite, under)
         box = (x, y, x + sprite.width, y + sprite.height)
-        self.ops.append((("s", id(sprite), under, x, y), box, parts, sprite))
+        self.ops.append((("s", id(sprite), under, x, y), box, (x, y), parts, sprite))
 
     def text(
         self,
@@ -94,7 +98,9 @@ class Display:
         under = tuple(under)
         (core, size), mask = _paletted_core(sprite, under)
         box = (x, y, x + size[0], y + size[1])
-        self.ops.append((("t", id(sprite), under, x, y), box, [(x, y, core, size, mask)], sprite))
+        self.ops.append(
+            (("t", id(sprite), under, x, y), box, (x, y), ((0, 0, core, size, mask),), sprite)
+        )
 
     def ring(self, rect: Rect, colour: tuple[int, int, int], width: int = 4) -> None:
         """A highlight ring just outside ``rect`` (as ``renderer.boards.outline``)."""
@@ -102,35 +108,65 @@ class Display:
         x, y = rect.x - width + 1, rect.y - width + 1
         ink = index(colour)
         box = (x, y, x + mask.width, y + mask.height)
-        self.ops.append((("r", id(mask), ink, x, y), box, [(x, y, ink, mask.size, mask.im)], mask))
+        parts = ((0, 0, ink, mask.size, mask.im),)
+        self.ops.append((("r", id(mask), ink, x, y), box, (x, y), parts, mask))
 
     def paint(self, image: Image.Image, box: Box | None = None) -> None:
         """Draw the ops onto ``image`` (a palette board of this size): all of them, or only
         what falls inside ``box``, which is first cleared to the background."""
         image.load()
         if box is None:
-            target, dx, dy = image.im, 0, 0
+            target, left, top = image.im, 0, 0
             ops = self.ops
         else:
-            x0, y0, x1, y1 = box
-            patch = new_board(x1 - x0, y1 - y0, self.background)
-            target, dx, dy = patch.im, -x0, -y0
-            ops = [op for op in self.ops if _overlap(op[1], box)]
-        for _key, _box, parts, _keep in ops:
-            for x, y, source, (w, h), mask in parts:
+            left, top, right, bottom = box
+            # a bare core image (palette indices, no palette object): the board's palette
+            # applies once the patch is copied in
+            target = Image.core.fill("P", (right - left, bottom - top), index(self.background))
+            ops = [
+                op
+                for op in self.ops
+                if op[1][0] < right and left < op[1][2] and op[1][1] < bottom and top < op[1][3]
+            ]
+        for _key, _box, (x, y), parts, _keep in ops:
+            x, y = x - left, y - top
+            for dx, dy, source, (w, h), mask in parts:
                 at = (x + dx, y + dy, x + dx + w, y + dy + h)
                 if mask is None:
                     target.paste(source, at)
                 else:
                     target.paste(source, at, mask)
         if box is not None:
-            image.im.paste(patch.im, box)
+            image.im.paste(target, box)
 
     def image(self) -> Image.Image:
         """The whole board as a new palette image."""
         image = new_board(self.width, self.height, self.background)
         self.paint(image)
         return image
+
+
+# (id(sprite), under) -> (sprite, parts): the sprite is kept so its id stays unique
+_PARTS: dict[tuple[int, tuple[int, ...]], tuple[Image.Image, tuple[Part, ...]]] = {}
+PARTS_CACHE_SIZE = 4096
+
+
+def _sprite_parts(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Part, ...]:
+    """The palette pieces of a card sprite over ``under`` (``renderer.sprites``), as parts."""
+    key = (id(sprite), under)
+    known = _PARTS.get(key)
+    if known is not None and known[0] is sprite:
+        return known[1]
+    parts = tuple((0, dy, core, size, mask) for dy, (core, size), mask in _split(sprite, under))
+    if len(_PARTS) >= PARTS_CACHE_SIZE:  # bounded: sprites are a few hundred in practice
+        _PARTS.clear()
+    _PARTS[key] = (sprite, parts)
+    return parts
+
+
+def clear_cache() -> None:
+    """Forget the sprites' parts (benchmarks measure cold starts with it)."""
+    _PARTS.clear()
 
 
 @lru_cache(maxsize=64)
@@ -201,7 +237,7 @@ def _kept(ops: list[Op], both: Counter[tuple[Any, ...]]) -> tuple[list[Any], lis
     left = dict(both)
     kept: list[Any] = []
     boxes: list[Box] = []
-    for key, box, _parts, _keep in ops:
+    for key, box, _at, _parts, _keep in ops:
         if left.get(key, 0) > 0:
             left[key] -= 1
             kept.append(key)
