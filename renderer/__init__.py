@@ -197,6 +197,7 @@ def clear_cache(sprites: bool = True) -> None:
             cards_french,
             cards_italian,
             cards_squadratik,
+            display,
             fonts,
             palette,
             squadratik_boards,
@@ -219,6 +220,8 @@ def clear_cache(sprites: bool = True) -> None:
         sprite_parts.clear_cache()
         fonts.clear_cache()
         boards.pill.cache_clear()
+        boards.clear_cache()
+        display.clear_cache()
         squadratik_boards._slot_base.cache_clear()
 
 

@@ -23,6 +23,8 @@ reused by another sprite while a display list that names it is alive.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -50,13 +52,40 @@ MERGE_SLACK = 8
 class Display:
     """The ordered pastes of one board of ``width`` x ``height`` on ``background``."""
 
-    __slots__ = ("width", "height", "background", "ops")
+    __slots__ = ("width", "height", "background", "ops", "groups", "_texts")
 
     def __init__(self, width: int, height: int, background: tuple[int, int, int] = theme.TABLE):
         self.width = width
         self.height = height
         self.background = background
         self.ops: list[Op] = []
+        # (name, key, ops) in drawing order when every op belongs to a group (a pile...):
+        # ``changes`` then compares group by group, and skips a group whose ops are the very
+        # same tuple as before (taken from a cache)
+        self.groups: list[tuple[str, Any, tuple[Op, ...]]] = []
+        self._texts: list[tuple[str, int, bool]] | None = None
+
+    @contextmanager
+    def group(self, name: str, key: Any) -> Iterator[list[tuple[str, int, bool]]]:
+        """``with display.group(name, key) as texts:`` the ops added meanwhile form one group;
+        ``texts`` collects (text, size, bold) of its texts (for ``add_group`` later)."""
+        start = len(self.ops)
+        texts: list[tuple[str, int, bool]] = []
+        self._texts = texts
+        try:
+            yield texts
+        finally:
+            self._texts = None
+            self.groups.append((name, key, tuple(self.ops[start:])))
+
+    def add_group(
+        self, name: str, key: Any, ops: tuple[Op, ...], texts: tuple[tuple[str, int, bool], ...]
+    ) -> None:
+        """A group built before (the same ``ops`` object), its ``texts`` recorded again."""
+        for text in texts:
+            record(*text)
+        self.ops.extend(ops)
+        self.groups.append((name, key, ops))
 
     @property
     def size(self) -> tuple[int, int]:
@@ -94,6 +123,8 @@ class Display:
         that check every text's size on a phone)."""
         sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
         record(text, size, bold)
+        if self._texts is not None:
+            self._texts.append((text, size, bold))
         x, y = round(xy[0]) + left, round(xy[1]) + top
         under = tuple(under)
         (core, size), mask = _paletted_core(sprite, under)
@@ -210,19 +241,30 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     only a full redraw is sure (another size, ops reordered, most of the board changed)."""
     if old.size != new.size or old.background != new.background:
         return None
-    old_keys = [op[0] for op in old.ops]
-    new_keys = [op[0] for op in new.ops]
-    if old_keys == new_keys:
-        return []
-    both = Counter(old_keys) & Counter(new_keys)
-    kept_old, boxes = _kept(old.ops, both)
-    kept_new, new_boxes = _kept(new.ops, both)
-    if kept_old != kept_new:  # the same pastes in another order: a pixel may change anywhere
-        return None
+    grouped = (
+        old.groups
+        and len(old.groups) == len(new.groups)
+        and sum(len(ops) for _, _, ops in new.groups) == len(new.ops)
+        and sum(len(ops) for _, _, ops in old.groups) == len(old.ops)
+        and all(a[0] == b[0] for a, b in zip(old.groups, new.groups, strict=True))
+    )
+    boxes: list[Box] = []
+    if grouped:  # the same groups in the same order: compare each with its old self
+        for (_, _, old_ops), (_, _, new_ops) in zip(old.groups, new.groups, strict=True):
+            if old_ops is not new_ops:
+                found = _diff(old_ops, new_ops)
+                if found is None:
+                    return None
+                boxes += found
+    else:
+        found = _diff(old.ops, new.ops)
+        if found is None:
+            return None
+        boxes = found
     boxes = _merge(
         [
             (max(0, x0), max(0, y0), min(new.width, x1), min(new.height, y1))
-            for x0, y0, x1, y1 in boxes + new_boxes
+            for x0, y0, x1, y1 in boxes
             if x0 < new.width and y0 < new.height and x1 > 0 and y1 > 0
         ]
     )
@@ -232,7 +274,22 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     return boxes
 
 
-def _kept(ops: list[Op], both: Counter[tuple[Any, ...]]) -> tuple[list[Any], list[Box]]:
+def _diff(old: Sequence[Op], new: Sequence[Op]) -> list[Box] | None:
+    """The boxes of the ops only one of ``old`` and ``new`` has; None when the ops both have
+    come in another order (a pixel where they overlap may then differ anywhere)."""
+    old_keys = [op[0] for op in old]
+    new_keys = [op[0] for op in new]
+    if old_keys == new_keys:
+        return []
+    both = Counter(old_keys) & Counter(new_keys)
+    kept_old, boxes = _kept(old, both)
+    kept_new, new_boxes = _kept(new, both)
+    if kept_old != kept_new:
+        return None
+    return boxes + new_boxes
+
+
+def _kept(ops: Sequence[Op], both: Counter[tuple[Any, ...]]) -> tuple[list[Any], list[Box]]:
     """The keys of ``ops`` that the other list has too (in order), and the boxes of the rest."""
     left = dict(both)
     kept: list[Any] = []

@@ -1,7 +1,8 @@
 """The cheap path of ``renderer.render`` (issue 27): a pile game's board is repainted over the
 last board of the same game where the two differ. A player must never see a stale board:
-every image it gives is pixel for pixel the full drawing of the same view, move after move,
-after an undo, with rings and another language; its caches stay at their bounds."""
+every image it gives is pixel for pixel the full drawing of the same view (``renderer.draw``,
+which takes nothing from the caches), move after move, after an undo, with rings, another
+language and other faces; its caches stay at their bounds."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 import engine
 import renderer
+from renderer import boards
 from renderer import display as display_module
 from renderer.boards import pile_board_display
 from renderer.display import Display, changes
@@ -40,8 +42,9 @@ def _played(game_id: str, deal: int, moves: int) -> list[tuple[dict[str, Any], d
         else:
             game.play(legal[0] if rng.random() < 0.5 else rng.choice(legal))
         style: dict[str, Any] = {"lang": "es" if n > moves * 3 // 4 else "en"}
-        if style["lang"] == "es":
-            style["words"] = {"score": "Puntos", "moves": "Jugadas", "deal": "Reparto"}
+        if style["lang"] == "es":  # and the player picked other card faces meanwhile
+            style["words"] = {"score": "Puntos", "moves": "Jugadas", "next": "sig.", "done": "ok"}
+            style["faces"] = "piacentine"
         view = game.view()
         piles = [p["id"] for p in view.get("piles", [])]
         if piles and n % 5 == 2:
@@ -102,7 +105,7 @@ def test_the_same_pastes_in_another_order_are_redrawn_whole() -> None:
 
 def test_the_board_and_image_caches_stay_at_their_bounds_over_many_games() -> None:
     renderer.clear_cache(sprites=False)
-    for deal in range(1, 3 * renderer.BOARD_CACHE_SIZE + 1):
+    for deal in range(1, 3 * max(renderer.BOARD_CACHE_SIZE, boards.PILE_CACHE_SIZE // 10) + 1):
         game = engine.new_game("freecell", deal)
         renderer.render("freecell", game.view())
         game.play(game.legal_moves()[0])
@@ -110,6 +113,7 @@ def test_the_board_and_image_caches_stay_at_their_bounds_over_many_games() -> No
     assert len(renderer._boards) == renderer.BOARD_CACHE_SIZE
     assert len(renderer._png_cache) <= renderer.PNG_CACHE_SIZE
     assert len(display_module._PARTS) <= display_module.PARTS_CACHE_SIZE
+    assert len(boards._piles) == boards.PILE_CACHE_SIZE  # 8 columns and 8 cells a deal
 
 
 def test_two_threads_drawing_the_same_game_both_get_its_board() -> None:
