@@ -13,6 +13,7 @@ type a move from the picture; the header carries the score, the move counter and
 from __future__ import annotations
 
 import math
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -26,7 +27,7 @@ from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
 from renderer.display import Display
-from renderer.fonts import WORDS, paste_text, text_width, word
+from renderer.fonts import WORDS, font, paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
@@ -146,9 +147,34 @@ def _fan_steps(down: int, up: int, room: int) -> tuple[int, int]:
 def header_height(width: int, left: str, right: str, size: int) -> int:
     """One header row when ``left`` and ``right`` fit side by side at ``size``, else two (a
     race's player name, a long translation: nothing is cut while a row has room for it)."""
-    if text_width(left, size) + text_width(right, size, True) + 3 * MARGIN <= width:
+    if text_width(left, size) + right_width(right, size) + 3 * MARGIN <= width:
         return HEADER_H
     return HEADER_H + size + 12
+
+
+# The header's numbers ("Score 35    Moves 12") change on every move. Drawn as one text, each
+# board would render a new text (most of a board's cost once its cards are cached); drawn as
+# parts split where three or more spaces are, "Moves 12" is the same cached text on every
+# board that reaches move 12, and the spaces between the parts keep their width.
+_SPACES = re.compile(r" {3,}")
+
+
+@lru_cache(maxsize=1024)
+def right_parts(right: str, size: int) -> tuple[tuple[str, int], ...]:
+    """``right`` as (part, room before it in px) from left to right (bold, at ``size``)."""
+    parts: list[tuple[str, int]] = []
+    start, room = 0, 0
+    for spaces in _SPACES.finditer(right):
+        parts.append((right[start : spaces.start()], room))
+        room = round(font(size, True).getlength(spaces.group()))
+        start = spaces.end()
+    parts.append((right[start:], room))
+    return tuple(parts)
+
+
+def right_width(right: str, size: int) -> int:
+    """The width the header's right side takes, drawn in parts (``right_parts``)."""
+    return sum(text_width(part, size, True) + room for part, room in right_parts(right, size))
 
 
 def pile_layout(
@@ -333,17 +359,14 @@ def header_ops(
         left = fit_text(left, size, False, width - 2 * MARGIN)
     else:
         first = second = height // 2
-        left = fit_text(left, size, False, width - text_width(right, size, True) - 3 * MARGIN)
+        left = fit_text(left, size, False, width - right_width(right, size) - 3 * MARGIN)
     display.text((MARGIN, first), left, size, theme.MUTED, anchor="lm", under=theme.HEADER)
-    display.text(
-        (width - MARGIN, second),
-        right,
-        size,
-        theme.WHITE,
-        anchor="rm",
-        bold=True,
-        under=theme.HEADER,
-    )
+    x = width - MARGIN
+    for part, room in reversed(right_parts(right, size)):
+        display.text(
+            (x, second), part, size, theme.WHITE, anchor="rm", bold=True, under=theme.HEADER
+        )
+        x -= text_width(part, size, True) + room
 
 
 @lru_cache(maxsize=256)
