@@ -34,7 +34,7 @@ from PIL import Image
 
 from renderer import fonts, freecell_board, registry
 from renderer.boards import draw_pile_board, pile_board_display, pile_layout
-from renderer.display import Display, changes
+from renderer.display import Display, changes, resized
 from renderer.encode import to_png
 from renderer.palette import palette_image
 from renderer.replay import replay
@@ -154,7 +154,7 @@ def _incremental(
         kept = _boards.pop(board_key, None)
     boxes = changes(kept[0], display) if kept is not None else None
     if kept is not None and boxes is not None:
-        image = kept[1]
+        image = resized(kept[1], display.height, display.background)
         for box in boxes:
             display.paint(image, box)
     else:

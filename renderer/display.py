@@ -237,9 +237,10 @@ def _merge(boxes: list[Box]) -> list[Box]:
 
 
 def changes(old: Display, new: Display) -> list[Box] | None:
-    """The boxes to repaint to turn a painting of ``old`` into one of ``new``; ``None`` when
-    only a full redraw is sure (another size, ops reordered, most of the board changed)."""
-    if old.size != new.size or old.background != new.background:
+    """The boxes to repaint to turn a painting of ``old`` into one of ``new`` (cut or lengthened
+    to the new height first: see ``resized``); ``None`` when only a full redraw is sure (another
+    width, ops reordered, most of the board changed)."""
+    if old.width != new.width or old.background != new.background:
         return None
     grouped = (
         old.groups
@@ -261,6 +262,8 @@ def changes(old: Display, new: Display) -> list[Box] | None:
         if found is None:
             return None
         boxes = found
+    if new.height > old.height:  # a longer board (a column grew): its new rows are bare cloth
+        boxes.append((0, old.height, new.width, new.height))
     boxes = _merge(
         [
             (max(0, x0), max(0, y0), min(new.width, x1), min(new.height, y1))
@@ -272,6 +275,15 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     if area > FULL_REDRAW_SHARE * new.width * new.height:
         return None
     return boxes
+
+
+def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -> Image.Image:
+    """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``."""
+    if image.height == height:
+        return image
+    board = new_board(image.width, height, background)
+    board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
+    return board
 
 
 def _diff(old: Sequence[Op], new: Sequence[Op]) -> list[Box] | None:

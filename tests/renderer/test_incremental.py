@@ -6,6 +6,7 @@ language and other faces; its caches stay at their bounds."""
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -98,9 +99,26 @@ def test_the_same_pastes_in_another_order_are_redrawn_whole() -> None:
     swapped.ops[-1], swapped.ops[-2] = swapped.ops[-2], swapped.ops[-1]
     assert changes(display, swapped) is None
     assert changes(display, display) == []
-    other = Display(display.width, display.height + 10)
-    other.ops = list(display.ops)
-    assert changes(display, other) is None
+    wider = Display(display.width + 10, display.height)
+    wider.ops = list(display.ops)
+    assert changes(display, wider) is None
+    taller = Display(display.width, display.height + 10)
+    taller.ops = list(display.ops)
+    assert changes(display, taller) == [(0, display.height, display.width, display.height + 10)]
+
+
+def test_a_board_that_grows_or_shrinks_is_still_the_full_drawing() -> None:
+    renderer.clear_cache(sprites=False)
+    view = engine.new_game("freecell", 2).view()
+    longer = copy.deepcopy(view)
+    column = next(p for p in longer["piles"] if p["id"] == "1")
+    column["cards"] = list(column["cards"]) + ["Ks", "Qh", "Js", "Th", "9s", "8h"]
+    heights = []
+    for shown in (view, longer, view):  # a column grows past the board's bottom, then shrinks
+        fast = decode(renderer.render("freecell", shown))
+        assert fast.tobytes() == renderer.draw("freecell", shown).convert("RGB").tobytes()
+        heights.append(fast.height)
+    assert heights[0] < heights[1] and heights[2] == heights[0]
 
 
 def test_the_board_and_image_caches_stay_at_their_bounds_over_many_games() -> None:
