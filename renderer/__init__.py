@@ -185,12 +185,15 @@ def warm_up() -> int:
 
 
 def clear_cache(sprites: bool = True) -> None:
-    """Forget cached PNGs and boards and, with ``sprites``, every built sprite (benchmarks
-    measure cold starts with it; nothing else needs it)."""
+    """Forget cached PNGs, boards and piles and, with ``sprites``, every built sprite
+    (benchmarks measure cold starts with it; nothing else needs it)."""
     with _png_lock:
         _png_cache.clear()
     with _boards_lock:
         _boards.clear()
+    from renderer import boards
+
+    boards.clear_cache()
     if sprites:
         from renderer import (
             boards,
@@ -220,7 +223,6 @@ def clear_cache(sprites: bool = True) -> None:
         sprite_parts.clear_cache()
         fonts.clear_cache()
         boards.pill.cache_clear()
-        boards.clear_cache()
         display.clear_cache()
         squadratik_boards._slot_base.cache_clear()
 
