@@ -132,12 +132,10 @@ def _board_key(game_id: str, view: Mapping[str, Any]) -> tuple[Any, ...]:
     return (game_id, str(view.get("deal")), tuple(map(str, players or ())), view.get("viewer"))
 
 
-def _incremental(
-    game_id: str, view: Mapping[str, Any], style: dict[str, Any]
-) -> Image.Image | None:
-    """The board of a display-list game, painted over the last board of the same game where
-    the two differ (or drawn whole when none is kept or too much changed); None when it needs
-    the full drawing (a banner under the board, a board too wide)."""
+def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -> bytes | None:
+    """The PNG of a display-list game's board, painted over the last board of the same game
+    where the two differ (or drawn whole when none is kept or too much changed); None when it
+    needs the full drawing (a banner under the board, a board too wide)."""
     drawing = registry.drawing(game_id)
     styled = registry.with_badge(style)
     token = fonts.use_words(style.get("words"))

@@ -127,10 +127,10 @@ class Display:
             self._texts.append((text, size, bold))
         x, y = round(xy[0]) + left, round(xy[1]) + top
         under = tuple(under)
-        (core, size), mask = _paletted_core(sprite, under)
-        box = (x, y, x + size[0], y + size[1])
+        (core, extent), mask = _paletted_core(sprite, under)
+        box = (x, y, x + extent[0], y + extent[1])
         self.ops.append(
-            (("t", id(sprite), under, x, y), box, (x, y), ((0, 0, core, size, mask),), sprite)
+            (("t", id(sprite), under, x, y), box, (x, y), ((0, 0, core, extent, mask),), sprite)
         )
 
     def ring(self, rect: Rect, colour: tuple[int, int, int], width: int = 4) -> None:
