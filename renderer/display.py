@@ -4,9 +4,10 @@ drawn by repainting only the places that differ from the previous one.
 A board of a pile game is about 160 pastes (cards, labels, texts, rings). Drawing it through a
 ``Display`` records each paste as an op: a key saying exactly what pixels it puts down (which
 cached sprite, over which colour, where) and the box it covers. ``paint`` draws every op (the
-full board). ``changes(old, new)`` compares two display lists of the same size: the boxes of
-the ops only one of them has are the only places whose pixels can differ, as long as the ops
-both have come in the same order (checked; otherwise the whole board is redrawn). Repainting
+full board). ``changes(old, new)`` compares two display lists of the same width: the boxes of
+the ops only one of them has (and the new rows of a longer board) are the only places whose
+pixels can differ, as long as the ops both have come in the same order (checked; otherwise the
+whole board is redrawn). Repainting
 such a box replays, clipped to it, every op of the new list that touches it, on the bare
 cloth: pixel for pixel what a full redraw puts there (tests/renderer/test_incremental.py).
 
