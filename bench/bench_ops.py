@@ -183,13 +183,19 @@ async def cpu_per_command(commands: int = CPU_COMMANDS) -> dict[str, Any]:
         for game_id in CPU_GAMES:
             # other deals in each round: the timed boards are new, none comes from a cache
             for round_, seed in (("warm", 101), ("timed", 11)):
-                players = await _play_side_by_side(Path(folder) / round_, game_id, commands, seed)
+                renders = _RenderClock()
+                players = await _play_side_by_side(
+                    Path(folder) / round_, game_id, commands, seed, renders
+                )
             with_image, without = (p.times for p in players)
             found[game_id] = {
                 "with_image_ms": _ms(statistics.fmean(with_image)),
                 "without_image_ms": _ms(statistics.fmean(without)),
                 "with_image_median_ms": _ms(statistics.median(with_image)),
                 "without_image_median_ms": _ms(statistics.median(without)),
+                # the renderer's own CPU per image, in its thread: the rest of the difference
+                # is the hand-off to the render threads and what the machine's load adds
+                "render_cpu_ms": _ms(statistics.fmean(renders.times)),
                 "commands": len(with_image),
             }
     games = [found[g] for g in CPU_GAMES]
@@ -198,15 +204,33 @@ async def cpu_per_command(commands: int = CPU_COMMANDS) -> dict[str, Any]:
     return found
 
 
-async def _play_side_by_side(folder: Path, game_id: str, commands: int, seed: int) -> list[_Player]:
-    """``commands`` timed moves of ``game_id`` on two new cores (real images, none), in turn,
-    from deal ``seed + 1`` on."""
+class _RenderClock:
+    """``renderer.render``, timing each image in CPU of the thread that draws it."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+
+    def __call__(self, game_id: str, view: dict[str, Any], **style: Any) -> bytes:
+        import renderer
+
+        started = time.thread_time()
+        try:
+            return renderer.render(game_id, view, **style)
+        finally:
+            self.times.append(time.thread_time() - started)
+
+
+async def _play_side_by_side(
+    folder: Path, game_id: str, commands: int, seed: int, render: _RenderClock
+) -> list[_Player]:
+    """``commands`` timed moves of ``game_id`` on two new cores (real images through
+    ``render``, none), in turn, from deal ``seed + 1`` on."""
     folder.mkdir(exist_ok=True)
     cores = [
         await open_core(
-            f"sqlite:///{folder / f'{game_id}-{label}.db'}", renderer=render, sweep_interval=None
+            f"sqlite:///{folder / f'{game_id}-{label}.db'}", renderer=draw, sweep_interval=None
         )  # fmt: skip
-        for label, render in (("image", None), ("none", cheap_render))
+        for label, draw in (("image", render), ("none", cheap_render))
     ]
     try:
         players = [_Player(core, game_id, seed) for core in cores]
