@@ -170,7 +170,7 @@ async def flood(requests: int = 300) -> dict[str, Any]:
 
 
 async def _outbox_flood() -> dict[str, Any]:
-    from bot.platforms.telegram_outbox import FloodLimits, Outbox
+    from bot.platforms.telegram_outbox import flood_limits, telegram_outbox
 
     loop = asyncio.get_running_loop()
     sent: list[tuple[float, int]] = []
@@ -180,7 +180,7 @@ async def _outbox_flood() -> dict[str, Any]:
         await asyncio.sleep(0)
         sent.append((loop.time() - started, chat_id))
 
-    outbox = Outbox(deliver, FloodLimits())
+    outbox = telegram_outbox(deliver)
     for n in range(999):
         outbox.put(-100, f"reply {n}")
     kept = outbox.pending(-100)
@@ -189,7 +189,7 @@ async def _outbox_flood() -> dict[str, Any]:
         await asyncio.sleep(0.01)
     other_after = next(t for t, chat in sent if chat == -200)
     await outbox.close(timeout=0)
-    group_per_minute = FloodLimits().group_per_minute
+    group_per_minute = flood_limits().per_minute
     return {
         "queued_for_one_chat": 999,
         "kept": kept,

@@ -91,7 +91,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     install_token_redaction,
     parse_hand_query,
 )
-from bot.platforms.telegram_outbox import Outbox
+from bot.platforms.telegram_outbox import telegram_outbox
 from bot.redact import add_secret
 from bot.replies import Button, Reply, Request
 
@@ -112,7 +112,7 @@ class TelegramAdapter(Delivery):
     def __init__(self, core: Core, config: TelegramConfig) -> None:
         self.core = core
         self.config = config
-        self.outbox = Outbox(self._deliver, config.limits)
+        self.outbox = telegram_outbox(self._deliver, config.limits)
         core.metrics.track_outbox(PLATFORM, self.outbox.depth)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
         self.username = ""

@@ -694,11 +694,11 @@ class TelegramWorld:
     def __init__(
         self, tmp_path: Any, limits: Any = None, strict_limits: bool = False, renderer: Any = None
     ) -> None:
-        from bot.platforms.telegram_outbox import FloodLimits
+        from bot.platforms.telegram_outbox import flood_limits
 
         self.renderer = renderer
         self.database_url = f"sqlite:///{tmp_path / 'tavolo.db'}"
-        self.limits = limits if limits is not None else FloodLimits(0.0, 10_000, 10_000)
+        self.limits = limits if limits is not None else flood_limits(0.0, 10_000, 10_000)
         self.fake = FakeTelegram(strict_limits=strict_limits)
         self.core: Any = None
         self.adapter: Any = None

@@ -16,7 +16,7 @@ from fake_telegram import (
     button_verb,
 )
 
-from bot.platforms.telegram_outbox import FloodLimits
+from bot.platforms.telegram_outbox import flood_limits
 
 GROUP, OTHER_GROUP = -100333, -100334
 ALICE, BOB = 701, 702
@@ -40,7 +40,7 @@ async def start_game(world, chat=GROUP):
 
 
 async def test_fifty_presses_in_five_seconds_keep_every_move_within_the_limits(tmp_path):
-    async with TelegramWorld(tmp_path, limits=FloodLimits(), strict_limits=True) as world:
+    async with TelegramWorld(tmp_path, limits=flood_limits(), strict_limits=True) as world:
         board = await start_game(world)
         session = button_session(board.callback_data()[0])
         presses: list[tuple[str, str, float]] = []
