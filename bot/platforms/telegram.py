@@ -71,6 +71,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.platforms.outbox import Bounded
 from bot.platforms.telegram_delivery import Delivery
 from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapter's public name
     _OPEN_PRIVATE_BUTTON,
@@ -81,7 +82,6 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     NOTES_LIMIT,
     PLATFORM,
     UPDATE_TYPES,
-    Bounded,
     Outgoing,
     TelegramConfig,
     _language,
