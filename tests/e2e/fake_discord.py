@@ -37,7 +37,10 @@ from aiohttp import WSMsgType, web
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 ACK_DEADLINE_SECONDS = 3.0
-READY_SECONDS = 10.0  # how long the bot may take to log in, sync commands and get READY
+#: bounds on waiting for something that does come (the bot ready, an interaction acknowledged):
+#: generous, so that a starved machine makes a test slow, never failed
+GENEROUS_SECONDS = 60.0
+READY_SECONDS = GENEROUS_SECONDS  # how long the bot may take to log in, sync and get READY
 _SNOWFLAKES = itertools.count(1_100_000_000_000_000_000)
 
 
@@ -431,7 +434,7 @@ class FakeDiscord:
         }
 
     async def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        await asyncio.wait_for(self.identified.wait(), 10)
+        await asyncio.wait_for(self.identified.wait(), GENEROUS_SECONDS)
         if not self._sockets:
             raise RuntimeError("no bot is connected to the fake gateway")
         await self._send(self._sockets[-1], 0, data, event)
@@ -475,7 +478,7 @@ class FakeDiscord:
         if message is not None:
             payload["message"] = message.payload(self.guild_id)
         await self._dispatch("INTERACTION_CREATE", payload)
-        await asyncio.wait_for(record.acked.wait(), 10)
+        await asyncio.wait_for(record.acked.wait(), GENEROUS_SECONDS)
         return record
 
     def _command(self, name: str) -> dict[str, Any]:
@@ -1024,7 +1027,7 @@ class Table:
         try:
             await self.client.close()
             assert self.task is not None
-            await asyncio.wait_for(self.task, 10)
+            await asyncio.wait_for(self.task, GENEROUS_SECONDS)
         finally:
             await self._client_context.aclose()
             await self.core.close()

@@ -53,7 +53,7 @@ async def test_fifty_presses_in_five_seconds_keep_every_move_within_the_limits(t
             )
             await asyncio.sleep(max(0.0, began + (i + 1) * 0.1 - time.monotonic()))
         # a flood however busy the machine: the group limit (20 a minute) would need 150 s
-        assert time.monotonic() - began < 20
+        assert time.monotonic() - began < 60
         accepted = 0
         answered_at = {
             c.params["callback_query_id"]: c.at for c in world.fake.calls_of("answerCallbackQuery")
@@ -64,10 +64,10 @@ async def test_fifty_presses_in_five_seconds_keep_every_move_within_the_limits(t
                 c.params["callback_query_id"]: c.at
                 for c in world.fake.calls_of("answerCallbackQuery")
             }
-            # every press answered at once, not queued behind the chat's flood limit (which
-            # would hold the later ones back by many seconds); the bound leaves a busy machine
-            # its seconds
-            assert answered_at[query_id] - pressed_at < 3.0
+            # every press answered at once, not queued behind the chat's flood limit: queued at
+            # one message a second, the 50th answer would come about 45 s after its press. The
+            # bound tells the two apart and leaves a starved machine its seconds.
+            assert answered_at[query_id] - pressed_at < 15.0
             if not answer.get("text") and button_verb(data) in ("mv", "found"):
                 accepted += 1
         await world.settled()
