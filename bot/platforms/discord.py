@@ -424,18 +424,27 @@ class TavoloClient(discord.Client):
             message_id = self._moved.get((channel_id, ref[1]), ref[1])
             own = answer.interaction.message if answer is not None else None
             key = (channel_id, board.session_id)
-            if answer is not None and own is not None and own.id == message_id:
+            queued = ("board", board.session_id)
+            if (
+                answer is not None
+                and own is not None
+                and own.id == message_id
+                # an older edit of this board waiting or on its way would land after this one
+                and not self.outbox.holds(channel_id, queued)
+            ):
                 if self._shown.get(key, 0) < stamp:
                     await answer.edit_own_message(reply)
                     self._shown[key] = stamp
                 # else: a newer board of this game is showing already; the press is answered
                 # (silently) by ``_Answer.finish``
             else:
-                self.outbox.put(channel_id, _Post(reply), coalesce_key=("board", board.session_id))
+                # the press, if any, is answered silently and the board follows its elders
+                self.outbox.put(channel_id, _Post(reply), coalesce_key=queued, seq=stamp)
             return self._link(answer, channel_id, message_id)
         message = await answer.send(reply, ephemeral=False) if answer is not None else None
         if message is None:
-            self.outbox.put(int(chat_id), _Post(reply), coalesce_key=("board", board.session_id))
+            self.outbox.put(int(chat_id), _Post(reply), coalesce_key=("board", board.session_id),
+                            seq=stamp)  # fmt: skip
             return None
         self._board_shown(message.channel.id, board.session_id, message.id, stamp)
         await self.core.board_posted(board.session_id, encode_board(message.channel.id, message.id))

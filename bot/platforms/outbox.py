@@ -200,6 +200,7 @@ class _ChatQueue:
     order: deque[Hashable] = field(default_factory=deque)
     items: dict[Hashable, OutItem] = field(default_factory=dict)
     worker: asyncio.Task[None] | None = None
+    sending: Hashable | None = None  # the key of the item being delivered now
 
 
 Deliver = Callable[[int, OutItem], Awaitable[None]]
@@ -237,15 +238,26 @@ class Outbox:
         #: board updates merged into a newer one while they waited
         self.merged = 0
 
-    def put(self, chat_id: int, payload: Any, coalesce_key: Hashable | None = None) -> OutItem:
+    def put(
+        self,
+        chat_id: int,
+        payload: Any,
+        coalesce_key: Hashable | None = None,
+        seq: int | None = None,
+    ) -> OutItem:
         """Queue ``payload`` for ``chat_id``. With a ``coalesce_key`` that is already waiting,
-        the new payload takes the waiting one's place (and its turn)."""
+        the newer payload takes the waiting one's place (and its turn). ``seq``: how new the
+        payload is, a ``stamp()`` taken when it was made (default: now)."""
         queue = self._queues.setdefault(chat_id, _ChatQueue())
-        item = OutItem(payload, next(self._seq), coalesce_key)
+        item = OutItem(payload, next(self._seq) if seq is None else seq, coalesce_key)
         if coalesce_key is not None and coalesce_key in queue.items:
-            item.coalesced = queue.items[coalesce_key].coalesced + 1
-            queue.items[coalesce_key] = item
+            waiting = queue.items[coalesce_key]
             self.merged += 1
+            if waiting.seq > item.seq:  # made later than this one: it stays
+                waiting.coalesced += 1
+                return waiting
+            item.coalesced = waiting.coalesced + 1
+            queue.items[coalesce_key] = item
         else:
             key = coalesce_key if coalesce_key is not None else ("item", item.seq)
             queue.order.append(key)
@@ -278,6 +290,11 @@ class Outbox:
         """A number larger than every ``OutItem.seq`` given so far (to order events)."""
         return next(self._seq)
 
+    def holds(self, chat_id: int, coalesce_key: Hashable) -> bool:
+        """Whether an item with ``coalesce_key`` waits for ``chat_id`` or is being sent."""
+        queue = self._queues.get(chat_id)
+        return queue is not None and (coalesce_key in queue.items or queue.sending == coalesce_key)
+
     def pending(self, chat_id: int) -> int:
         queue = self._queues.get(chat_id)
         return len(queue.order) if queue else 0
@@ -306,7 +323,12 @@ class Outbox:
                 # in its newest state.
                 key = queue.order.popleft()
                 item = queue.items.pop(key)
-                if not await self._deliver_with_retries(chat_id, item):
+                queue.sending = item.coalesce_key
+                try:
+                    delivered = await self._deliver_with_retries(chat_id, item)
+                finally:
+                    queue.sending = None
+                if not delivered:
                     queue.order.clear()
                     queue.items.clear()
         finally:

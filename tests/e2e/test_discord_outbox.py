@@ -23,7 +23,7 @@ import pytest
 import engine
 from bot.core import buttons
 from bot.platforms.discord import ACK_BUDGET
-from bot.platforms.discord_outbox import discord_limits
+from bot.platforms.discord_outbox import discord_limits, discord_outbox
 from bot.replies import Reply, Request
 from tests.e2e.fake_discord import (
     ACK_DEADLINE_SECONDS,
@@ -142,6 +142,56 @@ async def test_fifty_edits_of_one_board_wait_as_one_and_the_newest_is_shown(tabl
     assert len(writes_to(table, edits)) == 2  # the one on its way, then the newest board
     assert view_of(board)["move_number"] == 50
     assert table.board(room) is board
+
+
+async def test_an_older_board_never_replaces_a_newer_one_in_the_outbox() -> None:
+    """A board made earlier (a smaller stamp) that reaches the outbox later does not replace
+    the newer one waiting; and the outbox says which boards it holds, waiting or on their way
+    (the adapter then queues a press's board behind them instead of answering with it)."""
+    sent: list[str] = []
+    gate = asyncio.Event()
+
+    async def deliver(chat_id: int, item: Any) -> None:
+        await gate.wait()
+        sent.append(item.payload)
+
+    outbox = discord_outbox(deliver)
+    older, newer = outbox.stamp(), outbox.stamp()
+    outbox.put(1, "text")  # on its way first
+    outbox.put(1, "board, newer", coalesce_key="board", seq=newer)
+    outbox.put(1, "board, older", coalesce_key="board", seq=older)
+    await until(lambda: outbox.pending(1) == 1, "the text on its way")
+    assert outbox.holds(1, "board") and not outbox.holds(1, "other") and not outbox.holds(2, "b")
+    gate.set()
+    await outbox.drain(GENEROUS)
+    assert sent == ["text", "board, newer"] and not outbox.holds(1, "board")
+    await outbox.close()
+
+
+def test_what_discord_errors_mean_to_the_outbox() -> None:
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.platforms.discord_outbox import classify, retry_after
+    from bot.platforms.outbox import Failure
+
+    def http(error: type[discord.HTTPException], status: int, code: int = 0, **headers: str) -> Any:
+        response = SimpleNamespace(status=status, reason="", headers=headers)
+        return error(response, {"code": code, "message": "no"})  # type: ignore[arg-type]
+
+    assert classify(discord.RateLimited(12.5)) == Failure("wait", 12.5)
+    assert classify(http(discord.HTTPException, 429, **{"Retry-After": "2.5"})) == Failure(
+        "wait", 2.5
+    )
+    assert retry_after(http(discord.HTTPException, 429)) == 1.0  # no figure given at all
+    assert classify(http(discord.Forbidden, 403)) == Failure("drop_chat")
+    assert classify(http(discord.NotFound, 404, code=10003)) == Failure("drop_chat")
+    assert classify(http(discord.NotFound, 404, code=10008)) == Failure("skip")
+    assert classify(http(discord.DiscordServerError, 503)) == Failure("retry")
+    assert classify(http(discord.HTTPException, 400, code=50035)) == Failure("skip")
+    assert classify(OSError("reset")) == Failure("retry")
+    assert classify(ValueError("a bug")) is None  # logged with its traceback, skipped
 
 
 # ----- the bound ------------------------------------------------------------------------------------------
