@@ -657,29 +657,6 @@ class FakeTelegram:
         return True
 
 
-def assert_rate_limits(
-    calls: list[Call],
-    per_chat_interval: float = 1.0,
-    group_per_minute: int = 20,
-    slack: float = 0.05,
-) -> None:
-    """Check recorded calls against Telegram's flood limits: about one message per second per
-    chat, at most ``group_per_minute`` per group in any 60 s window."""
-    by_chat: dict[int, list[float]] = {}
-    for call in calls:
-        if call.ok and call.method in CHAT_SENDING_METHODS and call.chat_id is not None:
-            by_chat.setdefault(call.chat_id, []).append(call.at)
-    for chat, times in by_chat.items():
-        for earlier, later in itertools.pairwise(times):
-            assert later - earlier >= per_chat_interval - slack, (
-                f"chat {chat}: two messages {later - earlier:.3f} s apart"
-            )
-        if chat < 0:
-            for i, start in enumerate(times):
-                in_window = [t for t in times[i:] if t - start < 60]
-                assert len(in_window) <= group_per_minute, f"group {chat}: {len(in_window)}/min"
-
-
 # ----- a whole bot against the fake server ------------------------------------------------------
 class TelegramWorld:
     """The fake server, a real ``Core`` on a SQLite file and the real adapter, wired together.
