@@ -308,3 +308,14 @@ async def test_a_slow_core_is_deferred_within_discords_three_seconds(
         assert view_of(board)["deal"] == 5 and board.custom_ids
     # production's budget leaves a second of Discord's three for the deferral to travel
     assert ACK_BUDGET <= ACK_DEADLINE_SECONDS - 1.0
+
+
+# ----- stopping -----------------------------------------------------------------------------------------
+async def test_a_clean_stop_sends_what_the_outbox_holds_first(table: Table) -> None:
+    room = table.fake.add_channel("cards")
+    for n in range(5):
+        await table.client.push("discord", str(room.id), Reply("note", f"note {n}"))
+    assert table.client.outbox.depth() == 5  # nothing sent yet
+    await table.stop_bot()  # as on SIGTERM: the client closes, flushing its outbox first
+    assert [m.content for m in channel_posts(table, room)] == [f"note {n}" for n in range(5)]
+    await table.start_bot()  # for the fixture, which stops it again
