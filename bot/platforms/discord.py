@@ -433,8 +433,11 @@ class TavoloClient(discord.Client):
                 and not self.outbox.holds(channel_id, queued)
             ):
                 if self._shown.get(key, 0) < stamp:
-                    await answer.edit_own_message(reply)
-                    self._shown[key] = stamp
+                    try:
+                        await answer.edit_own_message(reply)
+                        self._shown[key] = stamp
+                    except discord.NotFound:  # deleted meanwhile: the outbox posts it anew
+                        self.outbox.put(channel_id, _Post(reply), coalesce_key=queued, seq=stamp)
                 # else: a newer board of this game is showing already; the press is answered
                 # (silently) by ``_Answer.finish``
             else:
