@@ -166,7 +166,7 @@ async def stored_problems(core: Core, players: list[LoadPlayer]) -> list[str]:
     problems = []
     for player in players:
         for session_id, notations in player.acknowledged.items():
-            stored = await core.store.load_moves(session_id)
+            stored = await core.store.sessions.moves(session_id)
             if stored != notations:
                 problems.append(
                     f"{session_id}: stored {len(stored)} moves, acknowledged {len(notations)}"

@@ -1,4 +1,4 @@
-"""SQLite moves stored per second through ``bot.storage.Storage.record_move``.
+"""SQLite moves stored per second through ``bot.storage.SessionsStore.record_move``.
 
 Each stored move is what the bot commits before it answers: the move row and the session's
 new state (revision, last activity), one committed transaction, on a database file in WAL
@@ -45,7 +45,9 @@ async def _store_moves(store: Storage, record: SessionRecord, moves: int) -> Non
     for n in range(1, moves + 1):
         record.revision = n
         record.last_active_at = f"2025-01-01T00:{n // 60:02d}:{n % 60:02d}"
-        await store.record_move(record, n, record.players[0], f"t{n % 10}", record.last_active_at)
+        await store.sessions.record_move(
+            record, n, record.players[0], f"t{n % 10}", record.last_active_at
+        )
 
 
 async def _measure(concurrent: bool) -> dict[str, Any]:
@@ -54,7 +56,7 @@ async def _measure(concurrent: bool) -> dict[str, Any]:
         try:
             records = [_record(i) for i in range(SESSIONS)]
             for record in records:
-                await store.insert_session(record)
+                await store.sessions.insert(record)
             wall0, cpu0 = time.perf_counter(), time.process_time()
             if concurrent:
                 await asyncio.gather(*(_store_moves(store, r, MOVES_PER_SESSION) for r in records))
@@ -62,7 +64,7 @@ async def _measure(concurrent: bool) -> dict[str, Any]:
                 for record in records:
                     await _store_moves(store, record, MOVES_PER_SESSION)
             wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-            stored = sum([len(await store.load_moves(r.id)) for r in records])
+            stored = sum([len(await store.sessions.moves(r.id)) for r in records])
         finally:
             await store.close()
     return {
@@ -85,7 +87,7 @@ async def _pg_store(url: str, first: int, start_at: float) -> dict[str, Any]:
     try:
         records = [_record(first + i) for i in range(SESSIONS)]
         for record in records:
-            await store.insert_session(record)
+            await store.sessions.insert(record)
         await asyncio.sleep(max(0.0, start_at - time.time()))
         began, cpu0 = time.time(), time.process_time()
         await asyncio.gather(*(_store_moves(store, r, PG_MOVES_PER_SESSION) for r in records))

@@ -133,7 +133,50 @@ def emoji_sequences() -> list[str]:
             # a flag the font knows is one glyph (one advance); an unknown pair is two letters
             if font.getlength(pair) < 1.5 * font.getlength(chr(0x1F1E6)):
                 flags.append(pair)
-    return singles + flags
+    return singles + flags + zwj_sequences()
+
+
+def zwj_sequences() -> list[str]:
+    """The colour font's zero-width-joiner sequences (families, the rainbow and pirate flags,
+    people at work), as one glyph each: read from its ligatures (GSUB), without skin tones
+    (those are dropped when drawing), each written so the font draws it as one glyph (an
+    emoji presentation selector after a text-style part where the font needs it)."""
+    from fontTools.ttLib import TTFont
+
+    font_file = TTFont(str(EMOJI_TTF))
+    glyph_code: dict[str, int] = {}
+    for code, glyph in font_file.getBestCmap().items():
+        glyph_code.setdefault(glyph, code)
+    found: set[str] = set()
+    for lookup in font_file["GSUB"].table.LookupList.Lookup:
+        for table in lookup.SubTable:
+            table = getattr(table, "ExtSubTable", table)
+            for first, ligatures in getattr(table, "ligatures", {}).items():
+                for ligature in ligatures:
+                    glyphs = [first, *ligature.Component]
+                    if not all(g in glyph_code for g in glyphs):
+                        continue
+                    text = "".join(chr(glyph_code[g]) for g in glyphs).replace("\ufe0f", "")
+                    if "\u200d" in text and not any(0x1F3FB <= ord(c) <= 0x1F3FF for c in text):
+                        found.add(text)
+    font = ImageFont.truetype(str(EMOJI_TTF), 109)
+    one = font.getlength("\U0001f600")
+
+    def qualified(text: str) -> str:
+        return "".join(c + ("\ufe0f" if ord(c) < 0x1F000 and c != "\u200d" else "") for c in text)
+
+    sequences = []
+    for text in sorted(found):
+        # the ligature tables list some sequences last part first: keep the order the font
+        # joins into one glyph (one advance), bare or with presentation selectors
+        for order in (text, text[::-1]):
+            drawn = next(
+                (q for q in (order, qualified(order)) if font.getlength(q) < 1.5 * one), None
+            )
+            if drawn is not None:
+                sequences.append(drawn)
+                break
+    return sequences
 
 
 def build_emoji() -> Path:
@@ -157,7 +200,8 @@ def build_emoji() -> Path:
         k = len(index)
         small = square.resize((EMOJI_PX, EMOJI_PX), Image.Resampling.LANCZOS)
         atlas.paste(small, ((k % EMOJI_COLUMNS) * EMOJI_PX, (k // EMOJI_COLUMNS) * EMOJI_PX))
-        index["-".join(f"{ord(c):x}" for c in text)] = k
+        # keyed without presentation selectors: the text looked up has them dropped
+        index["-".join(f"{ord(c):x}" for c in text if c != "\ufe0f")] = k
     target = OUT / "emoji40.png"
     atlas.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
         target, optimize=True

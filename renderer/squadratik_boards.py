@@ -37,6 +37,14 @@ from renderer.sprites import paste_sprite
 WIDTH = 720
 BOARD_W = WIDTH - 2 * MARGIN
 MAX_BOARD_H = 1120  # 10 cells of 112 px: a long straight path keeps its cards large
+# A board large both ways may grow to this height rather than draw unreadable cards: the
+# image stays under about 2500 px (rare: one position in thousands of random playouts).
+TALL_BOARD_H = 2000
+# The smallest cell whose card (64 px) draws its numbers 9 px tall at 400 px wide
+# (cards_squadratik.digit_font_px): a board that would need smaller cards is cut into bands.
+MIN_CELL = 68
+BAND_GAP = 28  # between the bands of a cut board, where the arrows that join them go
+FILL_ENOUGH = 0.3  # share of the board area its cards and free places fill, drawn in one piece
 HEADER_H = 52
 # Every text at least this many px: digit ink 0.73 of it, 17.5 px at 720 px wide, 9.7 px at 400.
 TEXT_PX = 24
@@ -73,6 +81,9 @@ class SquadratikLayout:
     board_area: Rect = Rect(0, 0, 0, 0)
     status: Rect = Rect(0, 0, 0, 0)
     header_h: int = 52
+    fold: Fold | None = None
+    cuts: list[tuple[Rect, Rect]] = field(default_factory=list)
+    seams: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
 
 
 def path_targets(view: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
@@ -96,11 +107,156 @@ def path_targets(view: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
 
 
 def cell_for(span_x: int, span_y: int) -> int:
-    """The cell size for a frame ``span_x`` by ``span_y`` cells: the largest step it fits."""
+    """The cell size for a frame ``span_x`` by ``span_y`` cells drawn in one piece: the largest
+    step it fits."""
+    return _largest_step(span_x, span_y, MAX_BOARD_H)
+
+
+def _largest_step(columns: int, rows: int, max_h: int, gaps_x: int = 0, gaps_y: int = 0) -> int:
+    """The largest cell step at which ``columns`` by ``rows`` cells (plus gaps in px) fit."""
     for step in CELL_STEPS:
-        if span_x * step <= BOARD_W and span_y * step <= MAX_BOARD_H:
+        if columns * step + gaps_x <= BOARD_W and rows * step + gaps_y <= max_h:
             return step
     return CELL_STEPS[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Fold:
+    """How the board is cut into bands so that its cards stay readable. ``axis`` "x" cuts the
+    columns into runs of ``chunk`` columns stacked top to bottom (a wide board wraps like a line
+    of text), "y" cuts the rows into runs of ``chunk`` rows set side by side, left to right (a
+    long narrow board is set in columns); ``None``: one piece. ``bands[k]`` is band k's first
+    row and row count ("x"; its first column and column count for "y"): each band is framed
+    on its own cards, so a band holding one short path is not a strip of cloth."""
+
+    axis: str | None
+    chunk: int
+    cell: int
+    bands: tuple[tuple[int, int], ...] = ()
+
+    def size(self) -> tuple[int, int]:
+        """Width and height in px of the board drawn so, gaps between bands included."""
+        across = sum(count for _, count in self.bands) * self.cell
+        across += (len(self.bands) - 1) * BAND_GAP
+        if self.axis == "y":
+            return across, self.chunk * self.cell
+        return self.chunk * self.cell, across
+
+    def place(self, x: int, y: int, min_x: int, min_y: int) -> tuple[int, int]:
+        """Top-left px (from the board's top-left) of the cell at board ``(x, y)``."""
+        col, row = x - min_x, y - min_y
+        if self.axis is None:
+            return col * self.cell, row * self.cell
+        along = col if self.axis == "x" else row
+        band, inside = divmod(along, self.chunk)
+        first, _ = self.bands[band]
+        before = sum(count for _, count in self.bands[:band]) * self.cell + band * BAND_GAP
+        if self.axis == "x":
+            return inside * self.cell, before + (y - first) * self.cell
+        return before + (x - first) * self.cell, inside * self.cell
+
+
+def fold_for(positions: set[tuple[int, int]], final: bool = False) -> Fold:
+    """How to draw a board whose cards and free places are at ``positions``. In one piece while
+    its cards are at least ``MIN_CELL`` (and, on the ``final`` board of a game, fill enough of
+    it); otherwise cut into the bands (2-4, either way) that fill the board best among those
+    whose cards are readable, so a phone shows every number 9 px tall at 400 px wide and the
+    last board shows cards rather than cloth.
+
+    >>> fold_for({(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)}).axis is None
+    True
+    >>> wide = fold_for({(x, 0) for x in range(-8, 9)} | {(0, 1), (0, -1)})
+    >>> wide.axis, len(wide.bands) > 1, wide.cell >= MIN_CELL
+    ('x', True, True)
+    """
+    xs, ys = [x for x, _ in positions], [y for _, y in positions]
+    min_x, min_y = min(xs), min(ys)
+    span_x, span_y = max(xs) - min_x + 1, max(ys) - min_y + 1
+    # The choice reads the frame's extent only (never which cells are filled), so the scale
+    # holds between moves while the frame does: cells sized as if every band held the whole
+    # other span, and as many cards as the smallest cross that spans the frame.
+    crossing = span_x + span_y - 1
+    if final:  # the last board of a game has no next move to keep steady with: its cards
+        crossing = len(positions)
+
+    def crop(axis: str, chunk: int) -> list[tuple[int, int]]:
+        """Each band's first row (column) and count, framed on its own cards."""
+        bands: list[tuple[int, int]] = []
+        start = min_x if axis == "x" else min_y
+        for lo in range(start, start + (span_x if axis == "x" else span_y), chunk):
+            other = [(y if axis == "x" else x) for x, y in positions
+                     if lo <= (x if axis == "x" else y) < lo + chunk]  # fmt: skip
+            bands.append((min(other), max(other) - min(other) + 1))
+        return bands
+
+    def plan(axis: str | None, chunk: int, max_h: int) -> tuple[str | None, int, int, int]:
+        """(axis, chunk, cell, height in px) of a way to draw the frame."""
+        if axis is None:
+            cell = _largest_step(span_x, span_y, max_h)
+            return None, span_x, cell, span_y * cell
+        bands = -(-(span_x if axis == "x" else span_y) // chunk)
+        gaps = (bands - 1) * BAND_GAP
+        # every band as wide as the whole other span, or (final board) its own cards' extent
+        across = (
+            sum(n for _, n in crop(axis, chunk))
+            if final
+            else bands * (span_y if axis == "x" else span_x)
+        )
+        if axis == "x":
+            cell = _largest_step(chunk, across, max_h, gaps_y=gaps)
+            return axis, chunk, cell, across * cell + gaps
+        cell = _largest_step(across, chunk, max_h, gaps_x=gaps)
+        return axis, chunk, cell, chunk * cell
+
+    def plans(max_h: int) -> list[tuple[str | None, int, int, int]]:
+        found = [plan(None, 0, max_h)]
+        for axis, span in (("x", span_x), ("y", span_y)):
+            chunks = {-(-span // bands) for bands in range(2, 5)} - {span}
+            found += [plan(axis, chunk, max_h) for chunk in sorted(chunks, reverse=True)]
+        return found
+
+    def fill(way: tuple[str | None, int, int, int]) -> float:
+        return crossing * way[2] ** 2 / (BOARD_W * max(way[3], way[2]))
+
+    def bands_of(way: tuple[str | None, int, int, int]) -> int:
+        return 1 if way[0] is None else -(-(span_x if way[0] == "x" else span_y) // way[1])
+
+    ways = plans(MAX_BOARD_H)
+    if all(way[2] < MIN_CELL for way in ways):
+        # large both ways: readable numbers come first, the board grows taller (a phone scrolls)
+        ways = plans(TALL_BOARD_H)
+    whole = ways[0]
+    readable = [way for way in ways if way[2] >= MIN_CELL]
+    if whole in readable and (fill(whole) >= FILL_ENOUGH or not final):
+        # while the game goes on, one piece as long as its cards are readable: a cut would
+        # change the scale between moves whenever the frame crossed a threshold
+        chosen = whole
+    elif not readable:
+        chosen = max(ways, key=lambda w: (w[2], -bands_of(w)))
+    else:
+        # the largest cards among the ways that fill enough (one piece first, then fewer
+        # bands); when none does, the way that fills the most
+        enough = [way for way in readable if fill(way) >= FILL_ENOUGH]
+        if enough:
+            chosen = max(enough, key=lambda w: (w[2], w[0] is None, -bands_of(w)))
+        else:
+            chosen = max(readable, key=fill)
+    axis, chunk, cell, _ = chosen
+    # a cut never draws cards larger than one piece would (or than the smallest readable
+    # size): cards only shrink as the paths grow
+    cell = min(cell, max(whole[2], MIN_CELL))
+    if axis is None:
+        return Fold(None, span_x, cell, ((min_y, span_y),))
+    # at that size, as few bands as fit across (bands of columns) or as many side by side as
+    # fit (bands of rows): the least cloth
+    if axis == "x":
+        chunk = max(chunk, min(span_x - 1, BOARD_W // cell))
+    else:
+        across = max(2, (BOARD_W + BAND_GAP) // (span_x * cell + BAND_GAP))
+        chunk = min(chunk, -(-span_y // across))
+    # each band framed on its own cards (the cell size above fits every crop)
+    bands = crop(axis, chunk)
+    return Fold(axis, chunk, cell, tuple(bands))
 
 
 def squadratik_layout(
@@ -119,18 +275,40 @@ def squadratik_layout(
     # once the game is over no slot is drawn
     targets = {} if view.get("is_over") else path_targets(view)
     everything = cells | set(targets.values())
-    xs, ys = [x for x, _ in everything], [y for _, y in everything]
-    span_x, span_y = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
-    cell = cell_for(span_x, span_y)
+    min_x, min_y = min(x for x, _ in everything), min(y for _, y in everything)
+    fold = fold_for(everything, final=bool(view.get("is_over")))
+    cell = fold.cell
     card = cell - GAP
-    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h)
-    board_h = span_y * cell
+    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h, fold=fold)
+    board_w, board_h = fold.size()
     layout.board_area = Rect(MARGIN, header_h + MARGIN, BOARD_W, board_h)
-    left = MARGIN + (BOARD_W - span_x * cell) // 2 + GAP // 2
+    left = MARGIN + (BOARD_W - board_w) // 2 + GAP // 2
     top = header_h + MARGIN + GAP // 2
 
     def at(x: int, y: int) -> Rect:
-        return Rect(left + (x - min(xs)) * cell, top + (y - min(ys)) * cell, card, card)
+        dx, dy = fold.place(x, y, min_x, min_y)
+        return Rect(left + dx, top + dy, card, card)
+
+    if fold.axis:
+        # a dashed line in the middle of each gap between bands
+        edge = -BAND_GAP // 2
+        for _, count in fold.bands[:-1]:
+            edge += count * cell + BAND_GAP
+            if fold.axis == "x":
+                y = top - GAP // 2 + edge
+                layout.seams.append(((left - GAP // 2, y), (left - GAP // 2 + board_w, y)))
+            else:
+                x = left - GAP // 2 + edge
+                layout.seams.append(((x, top - GAP // 2), (x, top - GAP // 2 + board_h)))
+        # neighbours the cut parts: each pair gets arrows at the band edges, so a player
+        # follows the path from one band into the next
+        step = (1, 0) if fold.axis == "x" else (0, 1)
+        origin = min_x if fold.axis == "x" else min_y
+        for x, y in sorted(everything):
+            after = (x + step[0], y + step[1])
+            along = (x if fold.axis == "x" else y) - origin
+            if after in everything and along % fold.chunk == fold.chunk - 1:
+                layout.cuts.append((at(x, y), at(*after)))
 
     for x, y in sorted(cells, key=lambda c: (c[1], c[0])):
         layout.cells[(x, y)] = at(x, y)
@@ -282,6 +460,7 @@ def draw_squadratik(
     if not view.get("is_over"):
         for end, rect in layout.slots.items():
             _dashed_slot(image, draw, rect, _slot_text(end))
+    _draw_cuts(draw, layout)
     for x, y in view.get("last_move_cells") or []:
         if (x, y) in layout.cells:
             outline(draw, layout.cells[(x, y)], theme.LAST_MOVE, 4)
@@ -296,6 +475,41 @@ def draw_squadratik(
     if status and layout.status.h:
         _draw_status(image, layout.status, word(status, lang))
     return image
+
+
+ARROW = 12  # the arrows joining the parts of a path across a cut, px long
+
+
+def _draw_cuts(draw: ImageDraw.ImageDraw, layout: SquadratikLayout) -> None:
+    """Where a cut board's bands meet: a dashed line between the bands, and for each path that
+    goes on in the next band an arrow out of its card at the end of one band and an arrow into
+    its card at the start of the next (right for bands of columns, down for bands of rows)."""
+    fold = layout.fold
+    if fold is None or not fold.axis:
+        return
+    line, arrow = ink(draw, theme.SLOT_LINE), ink(draw, theme.GOLD)
+    for (x0, y0), (x1, y1) in layout.seams:
+        length = max(x1 - x0, y1 - y0)
+        for start in range(0, length, 24):
+            end = min(start + 12, length)
+            if y0 == y1:
+                draw.line([(x0 + start, y0), (x0 + end, y0)], fill=line, width=2)
+            else:
+                draw.line([(x0, y0 + start), (x0, y0 + end)], fill=line, width=2)
+    half = ARROW * 2 // 3
+    for a, b in layout.cuts:
+        if fold.axis == "x":  # pointing right, just after a and just before b
+            for tip in (a.right + 2 + ARROW, b.x - 2):
+                cy = a.centre[1] if tip > a.right else b.centre[1]
+                draw.polygon(
+                    [(tip - ARROW, cy - half), (tip, cy), (tip - ARROW, cy + half)], fill=arrow
+                )
+        else:  # pointing down, just below a and just above b
+            for tip in (a.bottom + 2 + ARROW, b.y - 2):
+                cx = a.centre[0] if tip > a.bottom else b.centre[0]
+                draw.polygon(
+                    [(cx - half, tip - ARROW), (cx, tip), (cx + half, tip - ARROW)], fill=arrow
+                )
 
 
 def _draw_status(image: Image.Image, rect: Rect, text: str) -> None:

@@ -9,9 +9,10 @@ beside them, built by ``renderer.fontbuild``; nothing comes from the operating s
 2. Noto Sans Devanagari, Noto Sans Thai (regular, bold).
 3. Noto Sans CJK SC, a subset of about 10,000 common Chinese (simplified and traditional),
    Japanese and Korean characters (regular only: bold CJK is drawn regular).
-4. Emoji from Noto Color Emoji, as 40-px colour images (``emoji40.png``): single emoji and
-   flags; a skin-tone modifier is dropped (the base emoji is drawn) and a zero-width-joiner
-   sequence is drawn as its parts.
+4. Emoji from Noto Color Emoji, as 40-px colour images (``emoji40.png``): single emoji,
+   flags and the font's zero-width-joiner sequences (👩‍👩‍👧, 🏳️‍🌈: one image each, as a phone
+   shows them); a skin-tone modifier is dropped (the base emoji is drawn), and a joined
+   sequence the font does not know is drawn as its parts.
 
 Each run of characters in one font is laid out by Pillow with Raqm (``PIL.features.check
 ("raqm")``: FriBiDi and HarfBuzz), so Hebrew and Arabic read right to left and Arabic letters
@@ -174,6 +175,11 @@ def runs(text: str) -> tuple[Run, ...]:
 
     while k < len(text):
         char = text[k]
+        joined, end = _joined_emoji(text, k)
+        if joined:
+            add("emoji", joined)
+            k = end
+            continue
         pair = text[k : k + 2]
         if len(pair) == 2 and 0x1F1E6 <= ord(char) <= 0x1F1FF and is_emoji(pair):
             add("emoji", pair)  # a flag
@@ -198,6 +204,36 @@ def runs(text: str) -> tuple[Run, ...]:
                 add("emoji", char)
         k += 1
     return tuple(out)
+
+
+def _joined_emoji(text: str, start: int) -> tuple[str, int]:
+    """The longest zero-width-joiner sequence with an image that starts at ``start`` (its
+    parts without presentation selectors or skin tones, as the images are keyed) and where it
+    ends in ``text``; ``("", start)`` when there is none."""
+    if ord(text[start]) < 0x2000 or text[start] == "\u200d":
+        return "", start
+    parts: list[str] = []
+    ends: list[int] = []
+    k = start
+    while k < len(text):
+        parts.append(text[k])
+        k += 1
+        while k < len(text) and (
+            0xFE00 <= ord(text[k]) <= 0xFE0F or 0x1F3FB <= ord(text[k]) <= 0x1F3FF
+        ):
+            k += 1  # presentation selectors and skin tones: dropped
+        ends.append(k)
+        if k + 1 < len(text) and text[k] == "\u200d":
+            parts.append("\u200d")
+            k += 1
+            continue
+        break
+    # longest first: 👨‍👩‍👧‍👦 before 👨‍👩‍👧 before 👨‍👩
+    for count in range(len(ends), 1, -1):
+        candidate = "\u200d".join(parts[0 : 2 * count : 2])
+        if is_emoji(candidate):
+            return candidate, ends[count - 1]
+    return "", start
 
 
 def drawable(char: str) -> bool:

@@ -13,7 +13,7 @@ async def test_a_database_given_back_comes_back_empty_with_its_counters_and_conn
 ):
     url = await pg_server.fresh_database()
     store = await Storage.open(url)
-    await store.set_chat_language("console", "c", "es")
+    await store.players.set_chat_language("console", "c", "es")
     leftover = await asyncpg.connect(url)  # a connection an earlier test forgot to close
     first_id = await leftover.fetchval(
         "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, "
@@ -29,7 +29,7 @@ async def test_a_database_given_back_comes_back_empty_with_its_counters_and_conn
     assert leftover.is_closed() or await _is_terminated(leftover)
     store = await Storage.open(again)
     try:
-        assert await store.chat_language("console", "c") is None
+        assert await store.players.chat_language("console", "c") is None
         versions = await store.fetch("SELECT version FROM schema_version ORDER BY version")
         assert [v for (v,) in versions] == [v for v, _ in MIGRATIONS]
         second = await store.fetch(

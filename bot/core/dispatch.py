@@ -241,7 +241,7 @@ class Core:
         A busy database only costs the edit-in-place (the next board is posted anew)."""
         try:
             # this column only: a board posted while another process moves must not undo it
-            await self.store.set_board_message(session_id, str(message_id))
+            await self.store.sessions.set_board_message(session_id, str(message_id))
             live = self.sessions.peek(session_id)
             if live is not None:
                 live.record.board_message_id = str(message_id)
@@ -254,7 +254,7 @@ class Core:
         redelivered update is dropped). A busy database lets it through: the request meets
         the busy database itself, and handling twice beats dropping."""
         try:
-            return await self.store.first_delivery(platform, update_id)
+            return await self.store.updates.first_delivery(platform, update_id)
         except StorageBusy as error:
             log.warning("storage busy, update %s not recorded: %s", update_id, error)
             return True
@@ -264,7 +264,9 @@ class Core:
     ) -> None:
         """A private message's buttons (a hand) act at the table of ``origin_chat``."""
         try:
-            await self.store.remember_private_message(platform, chat_id, message_id, origin_chat)
+            await self.store.updates.remember_private_message(
+                platform, chat_id, message_id, origin_chat
+            )
         except StorageBusy as error:
             log.warning("storage busy, private message %s not remembered: %s", message_id, error)
 
@@ -273,7 +275,7 @@ class Core:
     ) -> str | None:
         """The table chat of a private message with buttons, None for any other message."""
         try:
-            return await self.store.private_message_origin(platform, chat_id, message_id)
+            return await self.store.updates.private_message_origin(platform, chat_id, message_id)
         except StorageBusy:
             return None
 
@@ -295,7 +297,7 @@ class Core:
         database ends this round early (the next sweep takes the rest)."""
         try:
             # one process sweeps at a time; the next round (any process) reads what is left
-            async with self.store.claimed("sweep") as mine:
+            async with self.store.claims.hold("sweep") as mine:
                 return await self._sweep() if mine else 0
         except StorageBusy as error:
             log.warning("storage busy, idle sweep put off: %s", error)
@@ -305,7 +307,7 @@ class Core:
         ended = 0
         try:
             now = self.clock()
-            for record in await self.store.active_solo_sessions():
+            for record in await self.store.sessions.active_solo():
                 if now - datetime.fromisoformat(record.last_active_at) < IDLE_LIMIT:
                     continue
                 session = await self.sessions.get(record.id)
@@ -347,6 +349,7 @@ class Core:
             refused = await self.limiter.check(req)
             if refused is not None:
                 return await self._slow_down(req, refused)
+        await self.service.answering(req.platform, req.chat_id, 1)
         try:
             ctx = await self._context(req)
             return button_ids.describe(await handle(ctx))
@@ -360,6 +363,8 @@ class Core:
             return [
                 self.service.private(ctx or await self._fallback_context(req), "error.internal")
             ]
+        finally:
+            await self.service.answering(req.platform, req.chat_id, -1)
 
     async def _slow_down(self, req: Request, refused: Refused) -> list[Reply]:
         """Over a rate limit: the notice the first time, silence after (nothing is done)."""
@@ -375,7 +380,7 @@ class Core:
         try:
             # not waited for: a command that only reads must not stall behind another
             # process's write lock (a write of this request waits on its own)
-            await self.store.touch_player(
+            await self.store.players.touch(
                 req.platform, req.user_id, req.user_name, iso(now), wait=False
             )
         except StorageBusy as error:

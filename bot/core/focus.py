@@ -78,6 +78,14 @@ def label(lang: str, game: OpenGame) -> str:
     return i18n.t(lang, f"focus.label.{game.kind}", game=name)
 
 
+def the_label(lang: str, game: OpenGame) -> str:
+    """The game in words with its article or "your", for the middle of a sentence: "your
+    Daily Canfield", "la mesa de Cartas Maestras", "il tavolo di Cartas Maestras" (a question
+    "¿Abandonar la mesa de Cartas Maestras?" needs the article a bare label lacks)."""
+    name = i18n.game_name(lang, game.game_id)
+    return i18n.t(lang, f"focus.the.{game.kind}", game=name)
+
+
 def described(lang: str, game: OpenGame) -> str:
     """A pick button's text: the game in words and how far it is ("Daily Canfield, move 14")."""
     played = game.session.game

@@ -97,7 +97,7 @@ class RateLimiter:
         now = self.clock()
         for scope, key, burst, rate in self.limits.buckets(req):
             try:
-                refused = await self.store.take_token(scope, key, burst, rate, now)
+                refused = await self.store.limits.take_token(scope, key, burst, rate, now)
             except StorageBusy:
                 refused = self._take_local(scope, key, burst, rate, now)
             if refused:
@@ -128,4 +128,4 @@ class RateLimiter:
         slowest = min(r for r in (limits.user_per_minute, limits.chat_per_minute) if r > 0)
         full_after = max(limits.user_burst, limits.chat_burst) / (slowest / 60.0)
         with contextlib.suppress(StorageBusy):  # busy: the next round prunes
-            await self.store.prune_buckets(now - full_after - 60.0)
+            await self.store.limits.prune(now - full_after - 60.0)

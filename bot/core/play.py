@@ -40,7 +40,7 @@ from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.sessions import Session, iso
 from bot.replies import Button, Reply
-from bot.storage import AlreadyExists
+from bot.storage import AlreadyExists, Confirmation
 from engine import BadSetup, IllegalMove
 
 #: a plain-text chat line is tried as a move only when it is one word this short
@@ -308,7 +308,9 @@ class SoloPlay:
             except IllegalMove as error:
                 refused = core.illegal(ctx, error, session)
             else:
-                if finishable(session) and await core.store.autofinish(ctx.req.platform, ctx.user):
+                if finishable(session) and await core.store.players.autofinish(
+                    ctx.req.platform, ctx.user
+                ):
                     await self.auto_finish(ctx, session)
                 replies = await core.after_change(ctx, session)
         if refused is not None:
@@ -342,9 +344,11 @@ class SoloPlay:
         if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
             return [core.refuse(ctx, "autofinish.usage")]
         on = (
-            args[0].lower() == "on" if args else not await core.store.autofinish(platform, ctx.user)
+            args[0].lower() == "on"
+            if args
+            else not await core.store.players.autofinish(platform, ctx.user)
         )
-        await core.store.set_autofinish(platform, ctx.user, on)
+        await core.store.players.set_autofinish(platform, ctx.user, on)
         return [core.private(ctx, "autofinish.on" if on else "autofinish.off")]
 
     async def undo(self, ctx: Ctx, session: Session, revision: int | None) -> list[Reply]:
@@ -434,9 +438,9 @@ class SoloPlay:
         asked = await self.question(ctx, session, action.arg)
         if isinstance(asked, Reply):
             return [asked]
-        what, expires_at = asked
-        if ctx.now.timestamp() > expires_at:
-            return [core.refuse(ctx, "confirm.expired", game=await core.label(ctx, session))]
+        what = asked.action
+        if ctx.now.timestamp() > asked.expires_at:
+            return [core.refuse(ctx, "confirm.expired", game=await core.the_label(ctx, session))]
         if what == "leave" or session.is_table:
             leave = core.registry.leave_table
             if leave is None:
@@ -449,26 +453,24 @@ class SoloPlay:
         asked = await self.question(ctx, session, action.arg)
         if isinstance(asked, Reply):
             return [asked]
-        return [self.core.say(ctx, "confirm.kept", game=await self.core.label(ctx, session))]
+        return [self.core.say(ctx, "confirm.kept", game=await self.core.the_label(ctx, session))]
 
-    async def question(
-        self, ctx: Ctx, session: Session, question_id: str
-    ) -> tuple[str, float] | Reply:
-        """(action, expiry) of the sender's stored question about ``session``, taken so it is
-        answered once; else the refusal (someone else's question, answered already)."""
+    async def question(self, ctx: Ctx, session: Session, question_id: str) -> Confirmation | Reply:
+        """The sender's stored question about ``session``, taken so it is answered once; else
+        the refusal (someone else's question, answered already)."""
         core = self.core
-        asked = await core.store.confirmation(question_id)
+        asked = await core.store.focus.confirmation(question_id)
         if asked is None:
             return core.refuse(ctx, "confirm.answered")
-        platform, chat_id, player, session_id, _action, _expires = asked
-        if (platform, chat_id, session_id) != (ctx.req.platform, ctx.req.chat_id, session.id):
+        where = (asked.platform, asked.chat_id, asked.session_id)
+        if where != (ctx.req.platform, ctx.req.chat_id, session.id):
             return core.private(ctx, "button.unknown")
-        if player != ctx.user:
-            return core.refuse(ctx, "confirm.not_yours", name=session.name_of(player))
-        taken = await core.store.take_confirmation(question_id)
+        if asked.player_id != ctx.user:
+            return core.refuse(ctx, "confirm.not_yours", name=session.name_of(asked.player_id))
+        taken = await core.store.focus.take_confirmation(question_id)
         if taken is None:  # answered a moment ago (a double press, another process)
             return core.refuse(ctx, "confirm.answered")
-        return str(taken[4]), float(taken[5])
+        return taken
 
     async def press_again(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
         """ "Play again" under a finished solo game: a new deal of the same game, faces and

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import engine
 from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import labels
@@ -128,7 +129,9 @@ class Presenter:
         name = session_name(ctx.lang, session)
         if session.game is None:  # a lobby
             seated = ", ".join(session.name_of(p) for p in rec.players)
-            answer = reply(ctx.lang, "table.lobby", game=name, players=seated,
+            # a solo game's lobby is a race's (everyone plays the same deal), not a table's
+            lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
+            answer = reply(ctx.lang, lobby, game=name, players=seated,
                            count=len(rec.players), creator=session.name_of(rec.creator))  # fmt: skip
             answer.buttons = self.lobby_buttons(ctx.lang, session)
             answer.board = ref

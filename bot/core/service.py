@@ -18,6 +18,8 @@ here: storage and sessions, the clock, words (``say``, ``private``, ``illegal``,
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
@@ -34,7 +36,7 @@ from bot.core.presentation import Presenter
 from bot.core.registry import Registry
 from bot.core.sessions import Session, Sessions, iso, new_session_id
 from bot.replies import Button, Reply
-from bot.storage import Storage, StorageBusy
+from bot.storage import Confirmation, Storage, StorageBusy
 from engine import BadSetup, IllegalMove
 
 log = logging.getLogger("tavolo.core")
@@ -62,6 +64,12 @@ def reads_as_move(session: Session, text: str) -> bool:
     return True
 
 
+#: at most this long a follow-up waits for the chat's requests to be answered (seconds)
+FOLLOW_UP_WAIT = 30.0
+#: after the last answer is returned, the time its adapter gets to send it (seconds)
+DELIVERY_GRACE = 0.2
+
+
 class Service:
     """What features may use of the core (see module doc)."""
 
@@ -79,6 +87,36 @@ class Service:
         #: the web page's public address for links in replies (``WEB_BASE_URL``, or the local
         #: ``HTTP_PORT`` server); None: the web page is off and replies carry no link
         self.web_base_url: str | None = None
+        #: requests being answered per chat, and a wake-up for follow-ups waiting on them
+        self._answering: dict[tuple[str, str], int] = {}
+        self._answered = asyncio.Condition()
+
+    # ----- follow-ups after the answer they follow ------------------------------------------
+    async def answering(self, platform: str, chat_id: str, delta: int) -> None:
+        """Count a request of the chat in (``delta`` 1) or out (-1): the dispatcher's part."""
+        key = (platform, chat_id)
+        async with self._answered:
+            self._answering[key] = self._answering.get(key, 0) + delta
+            if self._answering[key] <= 0:
+                del self._answering[key]
+                self._answered.notify_all()
+
+    async def after_answers(self, platform: str, chat_id: str) -> None:
+        """Wait until no request of the chat is being answered, and a moment more for the
+        adapter to deliver the last answer: a follow-up (the "could it have been won?"
+        verdict) must never reach the chat before the game-over reply it follows. Never call
+        it from inside a request of that chat (it would wait for itself); bounded anyway."""
+        key = (platform, chat_id)
+        deadline = asyncio.get_running_loop().time() + FOLLOW_UP_WAIT
+        while asyncio.get_running_loop().time() < deadline:
+            async with self._answered:
+                if key in self._answering:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._answered.wait(), FOLLOW_UP_WAIT)
+                    continue
+            await asyncio.sleep(DELIVERY_GRACE)  # the adapter sends what was returned
+            if key not in self._answering:
+                return
 
     # ----- words ----------------------------------------------------------------------------
     reply = staticmethod(presentation.reply)
@@ -111,7 +149,7 @@ class Service:
                      refusal=True)  # fmt: skip
 
     async def chat_language(self, platform: str, chat_id: str) -> str:
-        stored = await self.store.chat_language(platform, chat_id)
+        stored = await self.store.players.chat_language(platform, chat_id)
         return stored or self.default_language
 
     async def push(self, platform: str, chat_id: str, reply: Reply) -> None:
@@ -204,13 +242,18 @@ class Service:
         table"."""
         return focus_words.label(ctx.lang, await self.open_game(ctx, session))
 
+    async def the_label(self, ctx: Ctx, session: Session) -> str:
+        """The session's game in words with its article, mid-sentence: "the Cartas Maestras
+        table", "la mesa de Cartas Maestras", "il tuo Solitario"."""
+        return focus_words.the_label(ctx.lang, await self.open_game(ctx, session))
+
     async def focus_on(self, ctx: Ctx, session: Session) -> None:
         """The sender was shown this game's board, or played on it: it is now their game in
         focus here. A busy database costs only the focus (the move or board stands)."""
         if not ctx.user or ctx.user not in session.record.players:
             return
         try:
-            await self.store.set_focus(
+            await self.store.focus.set(
                 ctx.req.platform, ctx.req.chat_id, ctx.user, session.id, iso(ctx.now)
             )
         except StorageBusy as error:
@@ -221,7 +264,7 @@ class Service:
         one's game in focus here."""
         for player in players:
             try:
-                await self.store.set_focus(
+                await self.store.focus.set(
                     ctx.req.platform, ctx.req.chat_id, player, session.id, iso(ctx.now)
                 )
             except StorageBusy as error:
@@ -229,7 +272,7 @@ class Service:
 
     async def focused(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame | None:
         """The one of ``games`` in the sender's focus here, if any."""
-        wanted = await self.store.focus_of(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        wanted = await self.store.focus.get(ctx.req.platform, ctx.req.chat_id, ctx.user)
         return next((g for g in games if g.session.id == wanted), None)
 
     async def game_for_move(
@@ -299,10 +342,10 @@ class Service:
         ``CONFIRM_SECONDS``. Nothing changes until Yes."""
         question = new_session_id()
         expires = ctx.now.timestamp() + CONFIRM_SECONDS
-        await self.store.ask_confirmation(question, ctx.req.platform, ctx.req.chat_id, ctx.user,
-                                          session.id, action, expires)  # fmt: skip
+        await self.store.focus.ask(Confirmation(question, ctx.req.platform, ctx.req.chat_id,
+                                                ctx.user, session.id, action, expires))  # fmt: skip
         answer = self.say(ctx, f"confirm.{action}", name=ctx.req.user_name,
-                          game=await self.label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
+                          game=await self.the_label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
         rid, rev = session.id, session.record.revision
         answer.buttons = [
             Button(button_ids.encode("yes", rid, rev, question), i18n.t(ctx.lang, "button.yes"),
@@ -330,7 +373,7 @@ class Service:
             return self.private(
                 ctx, "move.no_game_named", game=self.game_name(ctx.lang, game_id), word=game_id
             )
-        last = await self.store.last_solo_session(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        last = await self.store.sessions.last_solo(ctx.req.platform, ctx.req.chat_id, ctx.user)
         if last is not None and last.expired_at is not None:
             return self.refuse(ctx, "game.expired", game=self.game_name(ctx.lang, last.game_id))
         return self.refuse(ctx, "move.no_game")

@@ -139,7 +139,7 @@ class Sessions:
             # Another process may have moved on: the copy in memory is checked against the
             # stored revision (one indexed read). A copy ahead of storage is a change of this
             # process being stored right now, and is left alone.
-            stored = await self.store.session_revision(session_id)
+            stored = await self.store.sessions.revision(session_id)
             if stored is not None and stored > live.record.revision:
                 await self._reload(live)
             return live
@@ -150,12 +150,12 @@ class Sessions:
         return self._live.setdefault(session_id, loaded)
 
     async def _load(self, session_id: str) -> Session | None:
-        record = await self.store.get_session(session_id)
+        record = await self.store.sessions.get(session_id)
         if record is None:
             return None
         session = Session(record)
         if record.status == ACTIVE:
-            moves = await self.store.load_moves(session_id)
+            moves = await self.store.sessions.moves(session_id)
             session.game = engine.replay(
                 record.game_id, record.deal, record.players, record.options, moves
             )
@@ -171,12 +171,12 @@ class Sessions:
     async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
         """Open sessions (lobbies and games) of a chat, oldest first."""
         found = []
-        for session_id, revision in await self.store.open_session_revisions(platform, chat_id):
-            live = self._live.get(session_id)
-            if live is not None and revision <= live.record.revision:
+        for stored in await self.store.sessions.open_revisions(platform, chat_id):
+            live = self._live.get(stored.id)
+            if live is not None and stored.revision <= live.record.revision:
                 session: Session | None = live  # checked against storage by the read above
             else:
-                session = await self.get(session_id)
+                session = await self.get(stored.id)
             if session is not None and session.is_open:
                 found.append(session)
         return found
@@ -208,7 +208,7 @@ class Sessions:
     async def _unused_id(self) -> str:
         while True:
             candidate = new_session_id()
-            if not await self.store.session_exists(candidate):
+            if not await self.store.sessions.exists(candidate):
                 return candidate
 
     async def new_solo(
@@ -252,13 +252,13 @@ class Sessions:
             # row is born finished: a neighbour's command reading the chat between the insert
             # and the results must never load it as an open game.
             record.status, record.outcome = OVER, str(game.outcome)
-            await self.store.insert_session(record)
-            await self.store.finish_session(
+            await self.store.sessions.insert(record)
+            await self.store.sessions.finish(
                 record, results_of(session, datetime.fromisoformat(now))
             )
             self._finished(record)
             return session
-        await self.store.insert_session(record)
+        await self.store.sessions.insert(record)
         self._live[record.id] = session
         return session
 
@@ -290,7 +290,7 @@ class Sessions:
             created_at=now,
             last_active_at=now,
         )
-        await self.store.insert_session(record)
+        await self.store.sessions.insert(record)
         session = Session(record)
         self._live[record.id] = session
         return session
@@ -311,7 +311,7 @@ class Sessions:
         read at. ``StaleRevision`` when another process changed it first: the copy is
         dropped (the next ``get`` rebuilds it from storage) and nothing is written."""
         await self._stored(
-            session, self.store.save_session(session.record, session.stored_revision)
+            session, self.store.sessions.save(session.record, session.stored_revision)
         )
 
     async def _stored(self, session: Session, write: Awaitable[None]) -> None:
@@ -348,7 +348,7 @@ class Sessions:
             session.record.outcome = str(game.outcome)
             results = results_of(session, moment)
         try:
-            await self.store.record_move(
+            await self.store.sessions.record_move(
                 session.record, game.move_number, player, notation, now, results
             )
         except BaseException:
@@ -396,7 +396,7 @@ class Sessions:
         session.record.revision += 1
         session.record.last_active_at = now
         try:
-            await self.store.remove_last_move(session.record, number)
+            await self.store.sessions.remove_last_move(session.record, number)
         except BaseException:
             game.play(notation)
             session.record.revision -= 1
@@ -416,7 +416,7 @@ class Sessions:
         session.record.revision += 1
         if touch:
             session.record.last_active_at = iso(moment)
-        await self._stored(session, self.store.finish_session(
+        await self._stored(session, self.store.sessions.finish(
             session.record, results_of(session, moment), session.stored_revision))  # fmt: skip
         self._finished(session.record)
         self._live.pop(session.id, None)

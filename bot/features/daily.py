@@ -23,10 +23,9 @@ that does not replay to what it claims is refused and loses its ranked mark.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +35,16 @@ from bot.core.sessions import iso
 from bot.features import web
 from bot.features.daily_share import share_text
 from bot.replies import Reply
-from bot.storage import ACCEPTED, OVER, PLAYING, REFUSED, AlreadyExists, Storage
+from bot.storage import (
+    ACCEPTED,
+    OVER,
+    PLAYING,
+    REFUSED,
+    AlreadyExists,
+    DailyAttempt,
+    DailyChoice,
+    Storage,
+)
 from engine import BadSetup, IllegalMove
 from engine.rng import DealRandom
 
@@ -68,24 +76,6 @@ DEAL_RANGE = 1_000_000_000
 
 class DailyUnavailable(Exception):
     """The game has no engine or no solver yet, so no deal can be proven."""
-
-
-@dataclass(frozen=True, slots=True)
-class DailyChoice:
-    """The deal of one game on one UTC day, with the solver's proof.
-
-    ``line`` is the solver's verified line (a win, or El Solitario's solitario line);
-    ``nodes``/``seconds`` add up every candidate tried; ``candidate`` is the index of the
-    chosen one (0 = the first)."""
-
-    game_id: str
-    day: str
-    deal: int
-    candidate: int
-    best: str
-    line: list[str] = field(default_factory=list)
-    nodes: int = 0
-    seconds: float = 0.0
 
 
 def day_number(day: date) -> int:
@@ -150,25 +140,6 @@ def choose(
     return None
 
 
-# ----- storage -----------------------------------------------------------------------------------
-def _row_to_choice(row: Sequence[Any]) -> DailyChoice:
-    game_id, day, deal, candidate, best, line, nodes, seconds = row
-    return DailyChoice(
-        game_id, day, int(deal), int(candidate), best, json.loads(line), int(nodes), float(seconds)
-    )
-
-
-async def stored_choice(store: Storage, game_id: str, day: str) -> DailyChoice | None:
-    row = await store.daily_choice_row(game_id, day)
-    return _row_to_choice(row) if row else None
-
-
-async def store_choice(store: Storage, choice: DailyChoice, chosen_at: str) -> None:
-    """Keep the first stored choice of a day: another process may have stored it already."""
-    await store.store_daily_choice((choice.game_id, choice.day, choice.deal, choice.candidate, choice.best,
-                                    json.dumps(choice.line), choice.nodes, choice.seconds), chosen_at)  # fmt: skip
-
-
 #: how often a process waiting for another's choice of the day's deal looks for it
 CHOICE_POLL_SECONDS = 0.5
 
@@ -205,52 +176,25 @@ async def daily_choice(
     """The day's deal of ``game_id``: the stored one, else chosen now (off the event loop)
     and stored. None when no candidate was proven; :class:`DailyUnavailable` without solver."""
     while True:
-        stored = await stored_choice(store, game_id, day.isoformat())
+        stored = await store.daily.choice(game_id, day.isoformat())
         if stored is not None:
             return stored
         # One process computes a day's deal (seconds of solver time); the others wait for
         # the stored choice, and take over if the computing process dies (its lease ends).
-        async with store.claimed(f"daily:{game_id}:{day.isoformat()}") as mine:
+        async with store.claims.hold(f"daily:{game_id}:{day.isoformat()}") as mine:
             if mine:
                 found = await _compute(game_id, day)
                 if found is None:
                     return None
-                await store_choice(store, found, iso(now))
-                return await stored_choice(store, game_id, day.isoformat())
+                await store.daily.store_choice(found, iso(now))
+                return await store.daily.choice(game_id, day.isoformat())
         await asyncio.sleep(CHOICE_POLL_SECONDS)
 
 
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """A player's ranked attempt at one day's challenge."""
-
-    platform: str
-    player_id: str
-    game_id: str
-    day: str
-    session_id: str
-    chat_id: str
-    status: str
-    started_at: str
-
-
-async def attempt_of(
-    store: Storage, platform: str, player_id: str, game_id: str, day: str
-) -> Attempt | None:
-    row = await store.daily_attempt_row(platform, player_id, game_id, day)
-    return Attempt(*row) if row else None
-
-
-async def attempt_of_session(store: Storage, session_id: str) -> Attempt | None:
-    row = await store.daily_attempt_row_of_session(session_id)
-    return Attempt(*row) if row else None
-
-
-async def add_attempt(store: Storage, attempt: Attempt) -> bool:
+async def add_attempt(store: Storage, attempt: DailyAttempt) -> bool:
     """Record a ranked attempt; False when the player already has one for that game and day."""
     try:
-        await store.add_daily_attempt((attempt.platform, attempt.player_id, attempt.game_id, attempt.day,
-                                       attempt.session_id, attempt.chat_id, attempt.status, attempt.started_at))  # fmt: skip
+        await store.daily.add_attempt(attempt)
     except AlreadyExists:
         return False
     return True
@@ -317,26 +261,26 @@ async def settle(store: Storage, session_id: str) -> str | None:
     """Check the ranked result of a finished daily attempt and mark the attempt accepted or
     refused (a refused result stays stored, unranked). Returns the new status, or None when
     there is nothing to settle (no attempt, still playing, already settled)."""
-    attempt = await attempt_of_session(store, session_id)
+    attempt = await store.daily.attempt_of_session(session_id)
     if attempt is None or attempt.status != PLAYING:
         return None
-    session = await store.get_session(session_id)
+    session = await store.sessions.get(session_id)
     if session is None or session.status != OVER:
         return None
-    rows = await store.ranked_result_rows(session_id)
-    choice = await stored_choice(store, attempt.game_id, attempt.day)
+    ranked = await store.results.ranked(session_id)
+    choice = await store.daily.choice(attempt.game_id, attempt.day)
     reason: str | None = "missing"
-    if len(rows) == 1 and choice is not None:
-        game_id, deal, options, moves, score, outcome, move_count, tiebreak = rows[0]
-        claim = ClaimedResult(game_id, int(deal), json.loads(options), list(session.players),
-                              json.loads(moves), int(score), outcome, int(move_count), int(tiebreak))  # fmt: skip
+    if len(ranked) == 1 and choice is not None:
+        r = ranked[0]
+        claim = ClaimedResult(r.game_id, r.deal, r.options, list(session.players), r.moves,
+                              r.score, r.outcome, r.move_count, r.tiebreak_move)  # fmt: skip
         reason = await asyncio.get_running_loop().run_in_executor(
-            None, verify, claim, await store.load_moves(session_id), choice.deal
+            None, verify, claim, await store.sessions.moves(session_id), choice.deal
         )
     status = ACCEPTED if reason is None else REFUSED
     if reason is not None:
         log.warning("daily result of session %s refused: %s", session_id, reason)
-    await store.settle_daily_attempt(session_id, status, unrank=reason is not None)
+    await store.daily.settle(session_id, status, unrank=reason is not None)
     return status
 
 
@@ -344,7 +288,7 @@ async def settle_pending(store: Storage) -> int:
     """Settle every ranked attempt whose game is over (ended by a move, a resignation or the
     idle sweep); returns how many were settled."""
     settled = 0
-    for session_id in await store.finished_attempt_sessions(PLAYING):
+    for session_id in await store.daily.finished_attempt_sessions(PLAYING):
         if await settle(store, session_id) is not None:
             settled += 1
     return settled
@@ -376,7 +320,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     if choice is None:
         return [core.refuse(ctx, "daily.no_deal", game=core.game_name(ctx.lang, game_id))]
     platform, user = ctx.req.platform, ctx.user
-    attempt = await attempt_of(core.store, platform, user, game_id, choice.day)
+    attempt = await core.store.daily.attempt(platform, user, game_id, choice.day)
     if attempt is not None and attempt.status == PLAYING:
         # Its game is still going: here, it is shown again (and is now the game in focus);
         # in another chat it stays there (a replay here would show the deal).
@@ -406,7 +350,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     except AlreadyExists:  # the same request, served a moment ago by another process
         return [refusal]
     name = core.game_name(ctx.lang, game_id)
-    ranked = wanted_ranked and await add_attempt(core.store, Attempt(
+    ranked = wanted_ranked and await add_attempt(core.store, DailyAttempt(
         platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
     if wanted_ranked and not ranked:
         # Another process recorded this player's attempt first: this session is not it.
@@ -432,10 +376,10 @@ async def play_refusal(
     if options:
         return None
     today = ctx.now.date().isoformat()
-    choice = await stored_choice(core.store, game_id, today)
+    choice = await core.store.daily.choice(game_id, today)
     if choice is None or choice.deal != deal:
         return None
-    attempt = await attempt_of(core.store, ctx.req.platform, ctx.user, game_id, today)
+    attempt = await core.store.daily.attempt(ctx.req.platform, ctx.user, game_id, today)
     if attempt is not None and attempt.status != PLAYING:
         return None
     return core.refuse(ctx, "daily.deal_reserved", game=core.game_name(ctx.lang, game_id))
@@ -449,13 +393,13 @@ async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:
         return []
     if status == REFUSED:
         return [core.say(ctx, "daily.refused")]
-    attempt = await attempt_of_session(core.store, session_id)
-    row = await core.store.share_result_row(session_id)
-    if attempt is None or not row:
+    attempt = await core.store.daily.attempt_of_session(session_id)
+    result = await core.store.results.first(session_id)
+    if attempt is None or result is None:
         return []
-    game_id, deal, options, moves, score, outcome = row
-    text = share_text(ctx.lang, game_id, attempt.day, outcome, int(score), json.loads(moves), int(deal),
-                      json.loads(options))  # fmt: skip
+    game_id = result.game_id
+    text = share_text(ctx.lang, game_id, attempt.day, result.outcome, result.score, result.moves,
+                      result.deal, result.options)  # fmt: skip
     reply = core.say(ctx, "daily.accepted")
     reply.text = reply.text + "\n\n" + text
     reply.params["share"] = text

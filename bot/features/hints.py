@@ -5,7 +5,9 @@ The move comes from ``engine.solvers.hints.advice(game, player)`` (or a search's
 order ahead) and never sends them round the stock for nothing: when no move helps, the answer
 says so and points to ``/resign``, after which the bot says whether the game could have been
 won. At a Cartas Maestras table the hint says why only Pass is possible, and in the final phase
-whether to stop (:func:`table_hint`). The reason is read from what the
+whether to stop (:func:`table_hint`); in the main phase it is the computer players' choice on
+the player's own view, explained by what it does at the table (:func:`table_reason`: it wins
+the path's masters, blocks a path one card short, opens a path, or continues one safely). The reason is read from what the
 move visibly does, by playing it on a private copy and comparing the public views before and
 after: the first that applies of "wins the game", "completes a path", "puts a card on a
 foundation", "turns up a face-down card", "empties a column", "opens a path", "takes a card
@@ -26,7 +28,7 @@ import asyncio
 import functools
 import importlib
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import engine
 from bot import i18n
@@ -34,6 +36,8 @@ from bot.core import explain
 from bot.core.commands import SOLO_GAMES, game_id_of
 from bot.replies import Reply
 from engine import Game, IllegalMove, Move
+from engine.players.squadratik import judge
+from engine.views import SquadratikView
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -152,6 +156,26 @@ def suggest(game: Game, player: str | None) -> tuple[str, str, int] | str | None
     return text, reason, gain
 
 
+def table_reason(game: Game, move: Move, player: str) -> tuple[str, dict[str, int]]:
+    """(reason key, its numbers) of a Cartas Maestras placement, read from ``player``'s own
+    view (their hand and the public board; never another player's hand): it completes its
+    path and wins masters and cards; an empty card blocks a path one card short; a master
+    opens a path; it continues a path without leaving it one card short (and how many of the
+    other hand cards could follow); or every move leaves such a path."""
+    # a Cartas Maestras game's view is a Squadratik view
+    found = judge(cast(SquadratikView, game.view(player)), move)
+    if found.completes:
+        return "table_wins", {"masters": found.masters, "cards": found.cards}
+    if found.blocks:
+        return "table_blocks", {}
+    if found.gift:
+        return "table_gift", {}
+    followers = {"followers": found.followers}
+    if found.opens:
+        return ("table_opens", followers) if found.followers else ("table_opens_alone", {})
+    return ("table_follows", followers) if found.followers else ("table_safe", {})
+
+
 def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]] | None:
     """(message key, parameters) of a Cartas Maestras hint that needs words of its own, or
     None: why Pass is the only move; in the final phase, ``stop`` when the cards won can no
@@ -170,7 +194,11 @@ def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]]
     mine = explain.masters_of(view, player)
     tied = [str(seat.get("player")) for seat in view.get("seats") or []
             if seat.get("player") != player and int(seat.get("masters", 0)) == mine]  # fmt: skip
-    return "hint.final_place", {"move": legal[0], "tied": tied, "masters": mine}
+    # the computer players' choice on the player's own view: the card that keeps the most of
+    # the hand able to follow
+    move = importlib.import_module("engine.solvers.hints").hint(game, player)
+    best = str(move) if move is not None and str(move) != "stop" else legal[0]
+    return "hint.final_place", {"move": best, "tied": tied, "masters": mine}
 
 
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -235,7 +263,10 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core.private(ctx, key, game=name, word=record.game_id)]
     assert not isinstance(found, str)
     notation, reason, gain = found
-    why = i18n.t(ctx.lang, f"hint.why.{reason}")
+    numbers: dict[str, int] = {}
+    if session.is_table:  # Cartas Maestras: what the placement does at the table
+        reason, numbers = table_reason(snapshot, snapshot.parse_move(notation), ctx.user)
+    why = i18n.t(ctx.lang, f"hint.why.{reason}", **numbers)
     # Points only where the score is points (Imaginary Thirteen counts cards, Canfield dollars).
     key = (
         "hint.text_points"

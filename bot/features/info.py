@@ -51,7 +51,7 @@ def register(registry: Registry, core: Service) -> None:
             return [core.refuse(ctx, "lang.unknown", code=args[0][:16], languages=choices)]
         if ctx.req.is_group and not ctx.req.is_admin:
             return [core.refuse(ctx, "lang.admins_only")]
-        await core.store.set_chat_language(ctx.req.platform, ctx.req.chat_id, code)
+        await core.store.players.set_chat_language(ctx.req.platform, ctx.req.chat_id, code)
         return [core.reply(code, "lang.set", language=i18n.language_name(code, code))]
 
     registry.command("rules", rules)

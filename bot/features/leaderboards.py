@@ -24,7 +24,6 @@ players known there who have not played today's challenge yet.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
@@ -34,7 +33,7 @@ from bot.core.commands import ALL_GAMES, game_id_of
 from bot.features import web
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
 from bot.replies import Reply
-from bot.storage import Storage
+from bot.storage import Entry
 from engine.gameinfo import Column, Result
 
 if TYPE_CHECKING:
@@ -47,29 +46,13 @@ SCOPES = ("here", "global")
 LIMIT = 10
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """One player's result on a board (``player`` is ``platform:user id``)."""
-
-    player: str
-    name: str
-    score: int
-    tiebreak_move: int
-    move_count: int
-    outcome: str
-
-    @property
-    def result(self) -> Result:
-        """The result as the engine's ranking keys read it."""
-        return Result(self.outcome, self.score, self.move_count, self.tiebreak_move)
-
-
 def sort_key(game_id: str, entry: Entry) -> tuple[int, ...]:
     """Smaller is better: the game's leaderboard order (see the module doc)."""
     ranking = engine.game_info(game_id).ranking
     if ranking is None:  # a table game: ranked per table, not per result
         raise ValueError(f"{game_id} results are not ranked one by one")
-    return ranking.key(entry.result)
+    # the result as the engine's ranking keys read it
+    return ranking.key(Result(entry.outcome, entry.score, entry.move_count, entry.tiebreak_move))
 
 
 def rank(game_id: str, entries: Sequence[Entry]) -> list[tuple[int, Entry]]:
@@ -118,39 +101,6 @@ def since_day(period: str, today: date) -> str:
     if period == "all":
         return ""
     return (today if period == "today" else today - timedelta(days=6)).isoformat()
-
-
-async def daily_entries(
-    store: Storage, game_id: str, since: str, platform: str, chat: str | None
-) -> list[Entry]:
-    """Accepted ranked attempts of the window (by the challenge's day)."""
-    return [
-        Entry(*row)
-        for row in await store.daily_entry_rows(game_id, since, ACCEPTED, platform, chat)
-    ]
-
-
-async def casual_entries(
-    store: Storage, game_id: str, since: str, platform: str, chat: str | None
-) -> list[Entry]:
-    """Unranked results of the window (by the day they finished). A refused daily attempt is
-    not a free game: it stays off both boards."""
-    return [Entry(*row) for row in await store.casual_entry_rows(game_id, since, platform, chat)]
-
-
-async def not_played_today(
-    store: Storage, platform: str, chat: str, game_id: str, day: str
-) -> list[str]:
-    """Names of the players known in this chat (they played or joined a game here) with no
-    ranked attempt at today's challenge of ``game_id``."""
-    return await store.names_without_attempt(platform, chat, game_id, day)
-
-
-async def table_rows(
-    store: Storage, platform: str, chat: str | None, since: str
-) -> list[tuple[str, int, int]]:
-    """Cartas Maestras: (name, wins, masters) per player over the window, best first."""
-    return await store.maestras_table_rows(platform, chat, since)
 
 
 # ----- text tables -------------------------------------------------------------------------------
@@ -242,7 +192,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     for game_id in games:
         name = core.game_name(lang, game_id)
         if engine.game_info(game_id).table:
-            rows = await table_rows(core.store, platform, chat, since)
+            rows = await core.store.results.maestras_table(platform, chat, since)
             if rows:
                 header = [
                     "#",
@@ -250,24 +200,30 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
                     *i18n.t(lang, f"lb.cols.{game_id}").split("|"),
                 ]
                 cells = [
-                    [str(i + 1), n[:16], str(w), str(m)] for i, (n, w, m) in enumerate(rows[:LIMIT])
+                    [str(i + 1), t.name[:16], str(t.wins), str(t.masters)]
+                    for i, t in enumerate(rows[:LIMIT])
                 ]
                 blocks.append([name, *text_table(header, cells, [True, False, True, True])])
             continue
         lines: list[str] = []
         if game_id in DAILY_GAMES:
-            placed = rank(game_id, await daily_entries(core.store, game_id, since, platform, chat))
+            placed = rank(
+                game_id,
+                await core.store.results.daily_entries(game_id, since, ACCEPTED, platform, chat),
+            )
             if placed:
                 lines += _board_lines(lang, game_id, i18n.t(lang, "lb.daily", game=name), placed)
             if period == "today" and chat is not None and (placed or len(games) == 1):
-                missing = await not_played_today(
-                    core.store, platform, chat, game_id, today.isoformat()
+                missing = await core.store.results.names_without_attempt(
+                    platform, chat, game_id, today.isoformat()
                 )
                 if missing:
                     if not placed:
                         lines.append(i18n.t(lang, "lb.daily", game=name))
                     lines.append(i18n.t(lang, "lb.not_played", names=", ".join(missing[:LIMIT])))
-        placed = rank(game_id, await casual_entries(core.store, game_id, since, platform, chat))
+        placed = rank(
+            game_id, await core.store.results.casual_entries(game_id, since, platform, chat)
+        )
         if placed:
             lines += _board_lines(lang, game_id, i18n.t(lang, "lb.casual", game=name), placed)
         if lines:

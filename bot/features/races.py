@@ -36,8 +36,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from babel.lists import format_list
-
 import engine
 from bot import i18n
 from bot.core import focus
@@ -47,7 +45,7 @@ from bot.core.names import short_name
 from bot.core.sessions import Session, iso
 from bot.features.tables import Tables, may_manage
 from bot.replies import Reply
-from bot.storage import LOBBY, OVER, AlreadyExists, Storage
+from bot.storage import LOBBY, OVER, AlreadyExists, Race, RaceBoard, RaceEntry, Storage
 from engine.rng import DealRandom
 
 if TYPE_CHECKING:
@@ -138,25 +136,6 @@ def clock_text(seconds: float) -> str:
     return f"{whole // 60:02d}:{whole % 60:02d}"
 
 
-@dataclass(slots=True)
-class RaceRow:
-    id: str
-    minutes: int | None
-    senza_tempo: bool
-    round: int
-    join_deadline: str | None
-    deadline: str | None
-    started_at: str | None
-
-
-async def load_race(store: Storage, race_id: str) -> RaceRow | None:
-    row = await store.race_row(race_id)
-    if not row:
-        return None
-    rid, minutes, senza, round_number, join_deadline, deadline, started_at = row
-    return RaceRow(rid, minutes, bool(senza), round_number, join_deadline, deadline, started_at)
-
-
 class Races:
     """The race commands and clocks (see module doc)."""
 
@@ -165,7 +144,7 @@ class Races:
         self.tables = tables
         tables.race_running_in = self.running_in_chat
         # bounded: every solo board asks once; the recent ones are the ones asked again
-        self._entry_cache: OrderedDict[str, tuple[str, int] | None] = OrderedDict()
+        self._entry_cache: OrderedDict[str, RaceEntry | None] = OrderedDict()
         #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
         self.pick_deal: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
 
@@ -179,14 +158,14 @@ class Races:
 
     async def running_in_chat(self, platform: str, chat_id: str) -> str | None:
         """The id of the race being run in this chat, if any."""
-        return await self.store.session_in_status(platform, chat_id, RACING)
+        return await self.store.sessions.one_in_status(platform, chat_id, RACING)
 
-    async def entry_of(self, session_id: str) -> tuple[str, int] | None:
+    async def entry_of(self, session_id: str) -> RaceEntry | None:
         """(race id, round) of a racer's board session, None for any other session."""
         if session_id in self._entry_cache:
             self._entry_cache.move_to_end(session_id)
             return self._entry_cache[session_id]
-        found = await self.store.race_entry_of(session_id)
+        found = await self.store.play.race_entry(session_id)
         # A board is linked to its race when it is created, never later: "not a race board"
         # can be remembered too, so solo games pay one query, not one per board drawn.
         self._remember_entry(session_id, found)
@@ -197,7 +176,7 @@ class Races:
         self._entry_cache.pop(session.id, None)
         return []
 
-    def _remember_entry(self, session_id: str, entry: tuple[str, int] | None) -> None:
+    def _remember_entry(self, session_id: str, entry: RaceEntry | None) -> None:
         self._entry_cache[session_id] = entry
         self._entry_cache.move_to_end(session_id)
         while len(self._entry_cache) > ENTRY_CACHE_SIZE:
@@ -220,7 +199,7 @@ class Races:
         entry = await self.entry_of(session.id)
         if entry is None:
             return None
-        race = await load_race(self.store, entry[0])
+        race = await self.store.play.race(entry.race_id)
         now = self.core.clock()
         if race is None:
             return None
@@ -263,7 +242,9 @@ class Races:
             return [core.refuse(ctx, "challenge.exists")]
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
-        await self.store.insert_race(lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW))
+        await self.store.play.insert_race(
+            lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW)
+        )
         key = "race.opened_senza_tempo" if senza_tempo else "race.opened"
         opened = core.say(ctx, key, creator=ctx.req.user_name, minutes=minutes or 0,
                            seconds=int(JOIN_WINDOW.total_seconds()))  # fmt: skip
@@ -285,13 +266,20 @@ class Races:
             return None
         lang = ctx.lang
         games = [focus.OpenGame(s, focus.DAILY if s.record.ranked else focus.CASUAL) for s in solos]
-        commands = [f"/resign {focus.kind_word(lang, g.kind)} {g.game_id}" for g in games]
-        return core.refuse(
-            ctx,
-            "race.busy",
-            games=format_list([focus.described(lang, g) for g in games], locale=lang),
-            resign=format_list(commands, style="or", locale=lang),
-        )
+        refusal = core.refuse(ctx, "race.busy")
+        lines = [refusal.text]
+        for game in games:
+            # the shortest words that name this game alone: its game's word, with "daily" (or
+            # "casual" when a daily of the same game is open too)
+            twin = any(g.game_id == game.game_id and g.kind != game.kind for g in games)
+            words = game.game_id
+            if game.kind == focus.DAILY or twin:
+                words = f"{focus.kind_word(lang, game.kind)} {game.game_id}"
+            lines.append(i18n.t(lang, "race.busy_line", game=focus.described(lang, game),
+                                resign=f"/resign {words}"))  # fmt: skip
+        # one line per game: the game as every reply names it, then the command that ends it
+        refusal.text = "\n".join(lines)
+        return refusal
 
     async def start(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         """The creator starts the race before the join window closes."""
@@ -307,7 +295,7 @@ class Races:
         core = self.core
         if not may_manage(ctx, lobby):
             return [core.refuse(ctx, "end.not_allowed")]
-        race = await load_race(self.store, lobby.id)
+        race = await self.store.play.race(lobby.id)
         if race is not None and race.round > 0:
             await self._resign_unfinished(race, ctx.now)
         async with core.sessions.lock(lobby.id):
@@ -327,7 +315,7 @@ class Races:
         """Under the lobby's lock: deal one deal to every racer and show their boards."""
         core = self.core
         rec = lobby.record
-        race = await load_race(self.store, lobby.id)
+        race = await self.store.play.race(lobby.id)
         assert race is not None
         deal = self.pick_deal()
         replies: list[Reply] = []
@@ -351,9 +339,9 @@ class Races:
         rec.revision += 1
         rec.last_active_at = iso(ctx.now)
         for _player, board in boards:
-            self._remember_entry(board.id, (lobby.id, round_number))
-        await self.store.start_race_round(lobby.id, round_number, deadline, iso(ctx.now),
-                                          [(player, board.id) for player, board in boards])  # fmt: skip
+            self._remember_entry(board.id, RaceEntry(lobby.id, round_number))
+        await self.store.play.start_round(lobby.id, round_number, deadline, iso(ctx.now),
+                                          [RaceBoard(player, board.id) for player, board in boards])  # fmt: skip
         await core.sessions.save(lobby)
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
@@ -375,12 +363,12 @@ class Races:
             replies.append(shown)
         return replies
 
-    async def _round_sessions(self, race: RaceRow) -> list[tuple[str, str]]:
-        return await self.store.race_round_sessions(race.id, race.round)
+    async def _round_boards(self, race: Race) -> list[RaceBoard]:
+        return await self.store.play.round_boards(race.id, race.round)
 
-    async def _all_finished(self, race: RaceRow) -> bool:
-        for _, session_id in await self._round_sessions(race):
-            session = await self.core.sessions.get(session_id)
+    async def _all_finished(self, race: Race) -> bool:
+        for board in await self._round_boards(race):
+            session = await self.core.sessions.get(board.session_id)
             if (
                 session is not None
                 and session.is_active
@@ -390,15 +378,15 @@ class Races:
                 return False
         return True
 
-    async def _resign_unfinished(self, race: RaceRow, now: datetime) -> None:
+    async def _resign_unfinished(self, race: Race, now: datetime) -> None:
         """Time is up: every board still being played is resigned as it stands. Each board
         under its own lock, never while holding the race's (the board's mover may be waiting
         for the race's lock)."""
-        for _, session_id in await self._round_sessions(race):
-            session = await self.core.sessions.get(session_id)
+        for board in await self._round_boards(race):
+            session = await self.core.sessions.get(board.session_id)
             if session is None:
                 continue
-            async with self.core.sessions.lock(session_id):
+            async with self.core.sessions.lock(board.session_id):
                 if session.is_active and session.game is not None and not session.game.is_over:
                     await self.core.sessions.resign(session, now, touch=False)
 
@@ -410,24 +398,17 @@ class Races:
         if lobby is None:
             return []
         async with core.sessions.lock(race_id):
-            race = await load_race(self.store, race_id)
+            race = await self.store.play.race(race_id)
             if race is None or lobby.record.status != RACING or race.round != round_number:
                 return []
             entries = []
-            for player, session_id in await self._round_sessions(race):
-                score, score_move, moves = await self.store.first_result_score(session_id) or (
-                    0,
-                    0,
-                    0,
+            for board in await self._round_boards(race):
+                result = await self.store.results.first(board.session_id)
+                score, score_move, moves = (
+                    (result.score, result.tiebreak_move, result.move_count) if result else (0, 0, 0)
                 )
-                entries.append(
-                    Entry(
-                        player,
-                        int(score),
-                        await self._race_move(session_id, score_move),
-                        int(moves),
-                    )
-                )
+                race_move = await self._race_move(board.session_id, score_move)
+                entries.append(Entry(board.player_id, score, race_move, moves))
             placed = rank(entries, race_id, round_number)
             if race.senza_tempo and tie_for_first(placed):
                 tie = core.say(ctx, "race.tie_replay", score=placed[0].score,
@@ -454,7 +435,7 @@ class Races:
         A board whose moves predate the race-wide counter keeps its own number."""
         if board_move <= 0:
             return 0
-        race_move = await self.store.race_move_at(session_id, board_move)
+        race_move = await self.store.play.race_move_at(session_id, board_move)
         return board_move if race_move is None else race_move
 
     async def after_move(self, ctx: Ctx, session: Session) -> list[Reply]:
@@ -466,21 +447,20 @@ class Races:
         entry = await self.entry_of(session.id)
         if entry is None:
             return []
-        race = await load_race(self.store, entry[0])
-        if race is None or race.round != entry[1] or not await self._all_finished(race):
+        race = await self.store.play.race(entry.race_id)
+        if race is None or race.round != entry.round or not await self._all_finished(race):
             return []
-        return await self._finish_round(ctx, entry[0], entry[1])
+        return await self._finish_round(ctx, entry.race_id, entry.round)
 
     async def tick(self, now: datetime) -> int:
         """Close join windows, end rounds whose time is up or whose boards are all finished;
         push what happened. Returns how many races changed."""
         changed = 0
-        for race_id, _listed, platform, chat_id in await self.store.races_in_status(
-            (LOBBY, RACING)
-        ):
+        for lobby in await self.store.play.races_in_status((LOBBY, RACING)):
+            race_id, platform, chat_id = lobby.race_id, lobby.platform, lobby.chat_id
             try:
                 # one process acts on a race's clock at a time (status read again under the claim)
-                async with self.store.claimed(f"race:{race_id}") as mine:
+                async with self.store.claims.hold(f"race:{race_id}") as mine:
                     if mine and await self._tick_race(race_id, platform, chat_id, now):
                         changed += 1
             except Exception:
@@ -489,8 +469,8 @@ class Races:
 
     async def _tick_race(self, race_id: str, platform: str, chat_id: str, now: datetime) -> bool:
         core = self.core
-        status = await self.store.status_of_session(race_id)
-        race = await load_race(self.store, race_id)
+        status = await self.store.sessions.status(race_id)
+        race = await self.store.play.race(race_id)
         if race is None or status not in (LOBBY, RACING):
             return False
         lang = await core.chat_language(platform, chat_id)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.storage import Storage
+from bot.storage import RatingRecord, Storage
 
 #: the scope of a player's platform-wide rating (the other scopes are chat ids)
 GLOBAL = "*"
@@ -63,8 +63,8 @@ async def rating_of(
     store: Storage, platform: str, scope: str, player_id: str, game_id: str
 ) -> Rating | None:
     """A player's rating in a scope (a chat id or ``GLOBAL``), None before their first table."""
-    row = await store.rating_row(platform, scope, game_id, player_id)
-    return Rating(*row) if row else None
+    stored = await store.ratings.get(platform, scope, game_id, player_id)
+    return Rating(stored.mu, stored.sigma, stored.games) if stored else None
 
 
 def updated(before: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
@@ -96,7 +96,7 @@ async def record_table(
     chat's scope and the global one, in one transaction. Fewer than two players: no change."""
     if len(placed) < 2:
         return
-    rows: list[tuple[str, str, str, str, str, float, float, int]] = []
+    rows: list[RatingRecord] = []
     for scope in (chat_id, GLOBAL):
         before = [
             await rating_of(store, platform, scope, pid, game_id) or _fresh()
@@ -104,10 +104,9 @@ async def record_table(
         ]
         after = updated(before, [place for _, _, place in placed])
         for (pid, name, _), rating in zip(placed, after, strict=True):
-            rows.append(
-                (platform, scope, game_id, pid, name, rating.mu, rating.sigma, rating.games)
-            )
-    await store.save_ratings(rows)
+            rows.append(RatingRecord(platform, scope, game_id, pid, name, rating.mu,
+                                     rating.sigma, rating.games))  # fmt: skip
+    await store.ratings.save(rows)
 
 
 async def top(
@@ -118,7 +117,7 @@ async def top(
     ``chat_id`` None means the platform-wide ratings. Ordered by the shown rating, then more
     games, then name."""
     scope = GLOBAL if chat_id is None else chat_id
-    rows = await store.rating_rows(platform, scope, game_id)
-    ranked = [(name, Rating(mu, sigma, games)) for name, mu, sigma, games in rows]
+    rows = await store.ratings.of_scope(platform, scope, game_id)
+    ranked = [(r.player_name, Rating(r.mu, r.sigma, r.games)) for r in rows]
     ranked.sort(key=lambda item: (-item[1].shown, -item[1].games, item[0]))
     return [(name, rating.shown, rating.games) for name, rating in ranked[:limit]]

@@ -34,7 +34,6 @@ from babel.lists import format_list
 
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
-from bot.features import daily
 from bot.features import solutions as solutions_module
 from bot.replies import Reply
 from bot.storage import ACTIVE, SOLO, SessionRecord
@@ -80,7 +79,7 @@ def draw_replay(
 async def latest_finished(core: Service, ctx: Ctx, game_id: str | None = None) -> str | None:
     """The id of the sender's most recently finished game in this chat (of ``game_id`` when
     given), or None."""
-    return await core.store.latest_finished_session(
+    return await core.store.results.latest_finished(
         ctx.req.platform, ctx.req.chat_id, ctx.user, game_id
     )
 
@@ -89,14 +88,14 @@ async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races
     """Why this replay must wait (an i18n key), or None when it may be shown now."""
     if rec.kind == SOLO:
         today = ctx.now.date().isoformat()
-        choice = await daily.stored_choice(core.store, rec.game_id, today)
+        choice = await core.store.daily.choice(rec.game_id, today)
         if choice is not None and choice.deal == rec.deal:
             return "replay.daily_today"
         entry = await races.entry_of(rec.id)
-        if entry is not None:
-            race_id, round_number = entry
-            if await core.store.active_boards_in_round(race_id, round_number, ACTIVE) > 0:
-                return "replay.race_running"
+        if entry is not None and await core.store.play.active_boards(
+            entry.race_id, entry.round, ACTIVE
+        ):
+            return "replay.race_running"
     return None
 
 
@@ -145,7 +144,7 @@ async def solution_command(
     latest: SessionRecord | None = None
     for game_id in sorted(solutions_module.GAMES):
         session_id = await latest_finished(core, ctx, game_id)
-        rec = None if session_id is None else await core.store.get_session(session_id)
+        rec = None if session_id is None else await core.store.sessions.get(session_id)
         if rec is not None and (
             latest is None or (rec.last_active_at or "") > (latest.last_active_at or "")
         ):
@@ -161,7 +160,7 @@ async def solution_command(
     game = core.game_name(ctx.lang, latest.game_id)
     if latest.outcome == "won":
         return [core.private(ctx, "replay.solution_won", game=game)]
-    played = await core.store.load_moves(latest.id)
+    played = await core.store.sessions.moves(latest.id)
     found = await solutions.analysis_of(latest, played)
     line = found.solution(played)
     if not line:
@@ -206,13 +205,13 @@ async def command(core: Service, races: Races, ctx: Ctx, args: list[str],
         if game_id is None:
             return [core.refuse(ctx, "replay.none")]
         return [core.refuse(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
-    rec = await core.store.get_session(session_id)
+    rec = await core.store.sessions.get(session_id)
     if rec is None:
         return [core.refuse(ctx, "replay.none")]
     waiting = await _spoiler_key(core, ctx, rec, races)
     if waiting is not None:
         return [core.private(ctx, waiting)]
-    moves = await core.store.load_moves(session_id)
+    moves = await core.store.sessions.moves(session_id)
     try:
         image = await _gif(rec, moves, ctx.lang)
     except Exception:

@@ -7,7 +7,8 @@ The search takes up to a few seconds, so it never runs on the event loop nor hol
 end reply: the end hook only schedules it; the solver runs on its own worker thread with a node
 budget (the same answer on every machine and at every load, so ``/replay solution`` asked of
 another process, or after a restart, finds the same line again), and the verdict arrives as a
-follow-up message through the core's push.
+follow-up message through the core's push, never before the game-over reply: it waits until
+the chat's requests are answered and sent (``Service.after_answers``).
 
 Nothing is said (and ``/replay solution`` waits) while a competition on that deal still runs in
 the chat: a race round dealt it, a daily attempt at it is still being played, or it is today's
@@ -124,7 +125,7 @@ class Solutions:
         from bot.features.daily import PLAYING
         from bot.features.races import RACING
 
-        running = await self.core.store.deals_in_competition(
+        running = await self.core.store.play.deals_in_competition(
             rec.platform, rec.chat_id, rec.game_id, RACING, PLAYING, today
         )
         return rec.deal in running
@@ -178,6 +179,8 @@ class Solutions:
     async def _answer(self, ctx: Ctx, rec: SessionRecord, played: list[str]) -> None:
         try:
             found = await self.analysis_of(rec, played)
+            # the game-over reply first: the request that ended the game may still be answered
+            await self.core.after_answers(rec.platform, rec.chat_id)
             await self.core.push(
                 rec.platform, rec.chat_id, self.verdict_reply(ctx, rec, played, found)
             )

@@ -26,9 +26,10 @@ from bot.core.commands import ALL_GAMES
 from bot.core.names import player_query, short_name
 from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
-from bot.features.leaderboards import Entry, sort_key
+from bot.features.leaderboards import sort_key
+from bot.features.tables import names_a_computer
 from bot.replies import Reply
-from bot.storage import Storage
+from bot.storage import Entry, PlayerResult, Storage
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -68,7 +69,7 @@ async def daily_days(store: Storage, platform: str, player_id: str) -> list[date
     """The challenge days on which the player finished a daily (accepted attempts)."""
     return [
         date.fromisoformat(day)
-        for day in await store.accepted_daily_days(platform, player_id, ACCEPTED)
+        for day in await store.daily.accepted_days(platform, player_id, ACCEPTED)
     ]
 
 
@@ -90,22 +91,21 @@ class GameStats:
 
 async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
     """Games, wins and best result per game (every finished game, ranked or not)."""
-    rows = await store.player_result_rows(platform, player_id)
-    per_game: dict[str, list[tuple]] = {}
-    for row in rows:
-        per_game.setdefault(row[0], []).append(row)
+    per_game: dict[str, list[PlayerResult]] = {}
+    for played in await store.results.player_results(platform, player_id):
+        per_game.setdefault(played.game_id, []).append(played)
     found = []
     for game_id in sorted(
         per_game, key=lambda g: ALL_GAMES.index(g) if g in ALL_GAMES else len(ALL_GAMES)
     ):
         results = per_game[game_id]
         # A resigned game is nobody's best: "best Resigned, 0 points" told the player nothing.
-        entries = [Entry(*r[1:7]) for r in results if r[6] not in NOT_A_BEST]
+        entries = [r.entry for r in results if r.entry.outcome not in NOT_A_BEST]
         # a table game's results rank per table: its line counts masters won instead
         table = engine.game_info(game_id).table
         best = None if table or not entries else min(entries, key=lambda e: sort_key(game_id, e))
-        found.append(GameStats(game_id, len(results), sum(int(r[7]) for r in results), best,
-                               sum(int(r[8]) for r in results), table))  # fmt: skip
+        found.append(GameStats(game_id, len(results), sum(r.won for r in results), best,
+                               sum(r.masters for r in results), table))  # fmt: skip
     return found
 
 
@@ -113,9 +113,9 @@ async def median_win_times(store: Storage, platform: str, player_id: str) -> dic
     """Per game, the median time of the player's won solo games: from the deal to the winning
     move (resigned and expired games left out: their time says nothing about play)."""
     per_game: dict[str, list[timedelta]] = {}
-    for game_id, started, finished in await store.won_solo_times(platform, player_id):
-        spent = datetime.fromisoformat(finished) - datetime.fromisoformat(started)
-        per_game.setdefault(game_id, []).append(max(spent, timedelta(0)))
+    for win in await store.results.solo_wins(platform, player_id):
+        spent = datetime.fromisoformat(win.finished_at) - datetime.fromisoformat(win.started_at)
+        per_game.setdefault(win.game_id, []).append(max(spent, timedelta(0)))
     # median only sorts, adds and halves: timedeltas do all three (typeshed asks for numbers)
     return {game_id: median(times) for game_id, times in per_game.items()}  # type: ignore[type-var]
 
@@ -161,10 +161,13 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
         query = player_query(args)
         found = None
         for spelling in dict.fromkeys((query, query.replace("_", " "), " ".join(query.split()))):
-            found = found or await core.store.find_player(ctx.req.platform, spelling)
+            found = found or await core.store.players.find(ctx.req.platform, spelling)
+        if found is None and names_a_computer(query):
+            # computers are not ranked (no ratings, no leaderboard places): say so, not "unknown"
+            return [core.refuse(ctx, "stats.computer", name=short_name(query))]
         if found is None:
             return [core.refuse(ctx, "stats.unknown_player", name=short_name(query))]
-        player_id, name = found
+        player_id, name = found.user_id, found.name
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)
     streak = streaks(await daily_days(core.store, ctx.req.platform, player_id), ctx.now.date())

@@ -18,7 +18,9 @@ Seats that nobody answers for are played by the core at once, right after the mo
   places a card for it, since the engine has no "timeout" move.
 
 Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`` (1-1440) or
-``untimed``. The default turn timer is three minutes.
+``untimed``. ``timer=0`` (and ``timer=off``) is accepted as "no timer", and the reply says so
+in words ("timer=0 means no turn timer: this table is untimed"). The default turn timer is
+three minutes.
 
 >>> parse_timer("timer=5"), parse_timer("untimed"), parse_timer("@ana")
 (300, None, Ellipsis)
@@ -26,6 +28,7 @@ Arguments of ``/challenge``: mentions of the invited players, ``timer=<minutes>`
 
 from __future__ import annotations
 
+import re
 import secrets
 import zlib
 from collections.abc import Awaitable, Callable, Mapping
@@ -40,11 +43,11 @@ from bot.core.context import system_ctx
 from bot.core.names import find_players, player_query, short_name, split_names
 from bot.core.sessions import Session, iso
 from bot.features import ratings
-from bot.features.table_state import DEFAULT_TIMER_SECONDS, TablePlay, load_play, save_play
+from bot.features.table_state import load_play
 from bot.features.table_text import named_view, own_name, play_lines, timer_text
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Button, Reply
-from bot.storage import ACTIVE, LOBBY, AlreadyExists, Storage
+from bot.storage import ACTIVE, DEFAULT_TIMER_SECONDS, LOBBY, AlreadyExists, Storage, TablePlay
 from engine import BadSetup, IllegalMove
 
 if TYPE_CHECKING:
@@ -87,6 +90,25 @@ def parse_timer(word: str) -> int | None | Any:
     return ...
 
 
+def names_a_computer(query: str) -> bool:
+    """Whether a player's words name a computer seat: its id or "Computer 2" / "Ordenador 2"
+    in any language (computers play at tables but are not ranked: no stats, no ratings).
+
+    >>> names_a_computer("Computer 1"), names_a_computer("ordenador 3"), names_a_computer("ana")
+    (True, True, False)
+    """
+    words = " ".join(query.replace("_", " ").split()).casefold()
+    if is_computer(words):
+        return True
+    for lang in i18n.LANGUAGES:
+        before, _, after = (
+            i18n.t(lang, "tables.computer_name", number="#").casefold().partition("#")
+        )
+        if re.fullmatch(re.escape(before) + r"\d+" + re.escape(after), words):
+            return True
+    return False
+
+
 class Tables:
     """Cartas Maestras table commands and the table side of every move (see module doc)."""
 
@@ -109,6 +131,7 @@ class Tables:
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
             return [core.refuse(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
+        no_timer_word: str | None = None  # timer=0 / timer=off: said back in words
         invited_ids: list[str] = []
         invited_names: list[str] = []
         # a quoted name of several words is one invitation: /challenge "Ana María" @bo
@@ -119,14 +142,16 @@ class Tables:
                 return [core.refuse(ctx, "tables.bad_timer", arg=word[:32], max=MAX_TIMER_MINUTES)]
             if setting is not ...:
                 timer = setting
+                if setting is None and word.lower().startswith("timer="):
+                    no_timer_word = word[:32]
                 continue
             name = player_query([word])[:64]
             if not name or len(invited_names) >= MAX_TABLE - 1:
                 continue
-            known = await self.store.find_player(ctx.req.platform, name)
-            if known is not None and known[0] != ctx.user:
-                invited_ids.append(known[0])
-                name = known[1]
+            known = await self.store.players.find(ctx.req.platform, name)
+            if known is not None and known.user_id != ctx.user:
+                invited_ids.append(known.user_id)
+                name = known.name
             invited_names.append(name)
         try:
             session = await core.sessions.new_table(
@@ -140,12 +165,14 @@ class Tables:
             )
         except AlreadyExists:  # another process opened this chat's table a moment ago
             return [core.refuse(ctx, "challenge.exists")]
-        await save_play(self.store, TablePlay(session.id, timer))
+        await self.store.play.save_table(TablePlay(session.id, timer))
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                            invited=", ".join(invited_names))  # fmt: skip
         if not invited_names:  # nobody invited: no empty "Invited: ." line
             opened.text = i18n.t(ctx.lang, "challenge.opened_open", creator=ctx.req.user_name,
                                  game=core.game_name(ctx.lang, GAME))  # fmt: skip
+        if no_timer_word is not None and timer is None:
+            opened.text += "\n" + i18n.t(ctx.lang, "tables.timer_zero", arg=no_timer_word)
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
         opened.params["timer"] = timer
         opened.mentions = invited_ids
@@ -185,7 +212,7 @@ class Tables:
                 number += 1
             player = f"{COMPUTER_PREFIX}{number}"
             play.computers.append(player)
-            await save_play(self.store, play)
+            await self.store.play.save_table(play)
             rec.players.append(player)
             rec.names[player] = i18n.t(ctx.lang, "tables.computer_name", number=number)
             return await self._seating_changed(ctx, table, "join.joined", name=rec.names[player])
@@ -223,7 +250,7 @@ class Tables:
                 return [core.illegal(ctx, error)]
             play = await load_play(self.store, table.id)
             self._restart_clock(play, ctx.now)
-            await save_play(self.store, play)
+            await self.store.play.save_table(play)
             order = ", ".join(short_name(table.name_of(p)) for p in rec.players)
             # the new game is each person's game in focus here (their next move goes to it)
             await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
@@ -373,7 +400,7 @@ class Tables:
             play.departed.append(player)
             self._mark_auto(ctx.lang, table, player)
             await core.sessions.save(table)
-        await save_play(self.store, play)
+        await self.store.play.save_table(play)
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
@@ -426,7 +453,7 @@ class Tables:
             await self._rate(table, play)
         else:
             self._restart_clock(play, ctx.now)
-        await save_play(self.store, play)
+        await self.store.play.save_table(play)
         if not lines:
             return []
         return [Reply(key="tables.plays", text="\n".join(lines), params={"moves": played})]
@@ -437,7 +464,7 @@ class Tables:
         nothing to do (the table moved on or ended meanwhile)."""
         # Every process sees the same passed deadline: the claim lets one of them act, and
         # the deadline is read again under it (the holder before us may have handled it).
-        async with self.store.claimed(f"timeout:{session_id}") as mine:
+        async with self.store.claims.hold(f"timeout:{session_id}") as mine:
             return mine and await self._time_out(session_id, now)
 
     async def _time_out(self, session_id: str, now: datetime) -> bool:
@@ -452,7 +479,7 @@ class Tables:
             game = table.game
             if not table.is_active or game is None or game.is_over:
                 play.deadline = None
-                await save_play(self.store, play)
+                await self.store.play.save_table(play)
                 return False
             rec = table.record
             lang = await core.chat_language(rec.platform, rec.chat_id)
@@ -471,7 +498,7 @@ class Tables:
                 )
                 self._mark_auto(lang, table, player)
                 await core.sessions.save(table)
-            await save_play(self.store, play)
+            await self.store.play.save_table(play)
             if not play.people_left(rec.players) and not game.is_over:
                 await core.sessions.end_without_result(table, iso(now))
                 await self._stop_timer(table.id)
@@ -497,7 +524,7 @@ class Tables:
         )
 
     async def _stop_timer(self, session_id: str) -> None:
-        await self.store.stop_table_timer(session_id)
+        await self.store.play.stop_timer(session_id)
 
     async def _rate(self, table: Session, play: TablePlay) -> None:
         game = table.game
@@ -570,7 +597,9 @@ class Tables:
             lobby.record.players.append(player)
             lobby.record.names[player] = table.name_of(player)
         await core.sessions.save(lobby)
-        await save_play(self.store, TablePlay(lobby.id, old.timer_seconds, computers=computers))
+        await self.store.play.save_table(
+            TablePlay(lobby.id, old.timer_seconds, computers=computers)
+        )
         opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
                           invited=", ".join(table.name_of(p) for p in people) or "-")  # fmt: skip
         opened.text += "\n" + i18n.t(

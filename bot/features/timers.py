@@ -60,7 +60,7 @@ async def table_timeouts(
 ) -> int:
     """Act on every table turn timer that ran out by ``now``; returns how many."""
     handled = 0
-    for session_id in await core.store.tables_past_deadline(iso(now)):
+    for session_id in await core.store.play.tables_past_deadline(iso(now)):
         try:
             if await time_out(session_id, now):
                 handled += 1

@@ -24,7 +24,7 @@ import engine
 from bot import i18n
 from bot.core.sessions import iso
 from bot.replies import Reply
-from bot.storage import ACCEPTED, ENDED, OVER
+from bot.storage import ACCEPTED, ENDED, OVER, PlayerKey
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -83,7 +83,7 @@ async def leaderboard_link(
         return Reply(
             key="web.link.global", text=i18n.t(lang, "web.link.global", url=url(core, path))
         )
-    token = await core.store.chat_link(ctx.req.platform, ctx.req.chat_id)
+    token = await core.store.web.chat_link(ctx.req.platform, ctx.req.chat_id)
     if token is None:
         return Reply(key="web.link.ask", text=i18n.t(lang, "web.link.ask"))
     address = url(core, chat_path(token, period))
@@ -94,10 +94,10 @@ async def player_link(core: Service, lang: str, platform: str, player_id: str) -
     """The line ``/stats`` ends with: the player's page, when it may be shown."""
     if not core.web_base_url:
         return None
-    key = (platform, player_id)
-    if key not in await core.store.public_players([key], ACCEPTED):
+    key = PlayerKey(platform, player_id)
+    if key not in await core.store.web.public_players([key], ACCEPTED):
         return None
-    public_id = (await core.store.public_ids([key])).get(key)
+    public_id = (await core.store.web.public_ids([key])).get(key)
     if public_id is None:  # the database was busy making it: the next /stats has it
         return None
     return i18n.t(lang, "web.link.player", url=url(core, player_path(public_id)))
@@ -114,10 +114,10 @@ async def leaderboard_web(core: Service, ctx: Ctx, args: list[str]) -> list[Repl
     if args:
         if ctx.req.is_group and not ctx.req.is_admin:
             return [core.refuse(ctx, "web.admins_only")]
-        token = await core.store.new_chat_link(platform, chat, iso(ctx.now))
+        token = await core.store.web.new_chat_link(platform, chat, iso(ctx.now))
         key = "web.chat_link_new"
     else:
-        token = await core.store.chat_link_made(platform, chat, iso(ctx.now))
+        token = await core.store.web.chat_link_made(platform, chat, iso(ctx.now))
         key = "web.chat_link"
     reply = core.say(ctx, key, url=url(core, chat_path(token)))
     reply.params["token"] = token
@@ -129,16 +129,16 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     platform, user = ctx.req.platform, ctx.user
     word = args[0].lower() if len(args) == 1 else ("" if not args else None)
     if word == "hide":
-        await core.store.set_web_hidden(platform, user, True)
+        await core.store.web.set_hidden(platform, user, True)
         return [core.private(ctx, "web.hidden")]
     if word == "show":
-        await core.store.set_web_hidden(platform, user, False)
+        await core.store.web.set_hidden(platform, user, False)
         return [core.private(ctx, "web.shown")]
     if word != "":
         return [core.refuse(ctx, "web.usage")]
     if not core.web_base_url:
         return [core.refuse(ctx, "web.off")]
-    if await core.store.web_hidden(platform, user):
+    if await core.store.web.hidden(platform, user):
         return [core.private(ctx, "web.you_are_hidden")]
     line = await player_link(core, ctx.lang, platform, user)
     if line is None:
@@ -153,9 +153,9 @@ async def forgetme(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     if len(args) != 1 or args[0].lower() != CONFIRM_WORD:
         return [core.refuse(ctx, "forgetme.usage", word=CONFIRM_WORD)]
     platform, user = ctx.req.platform, ctx.user
-    if await core.store.open_tables_of(platform, user, (OVER, ENDED)):
+    if await core.store.web.open_tables_of(platform, user, (OVER, ENDED)):
         return [core.refuse(ctx, "forgetme.at_table")]
-    touched = await core.store.forget_player(platform, user, FORMER_PLAYER)
+    touched = await core.store.web.forget_player(platform, user, FORMER_PLAYER)
     for session_id in touched:
         core.sessions.forget(session_id)  # a copy in memory still holds the player
     reply = core.private(ctx, "forgetme.done")

@@ -25,6 +25,8 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from babel.lists import format_list
+
 from bot import i18n
 from bot.core.commands import ascii_number
 from bot.replies import Button, Reply, Request
@@ -48,6 +50,24 @@ def split_speaker(line: str) -> tuple[str, str]:
         if name:
             return name, rest.strip()
     return DEFAULT_PLAYER, line
+
+
+def number_ranges(numbers: list[int], lang: str = "en") -> str:
+    """Button numbers as a player reads them, runs joined: ``#1-#3, #7 or #99``.
+
+    >>> number_ranges([1, 2, 3, 7, 99])
+    '#1-#3, #7, or #99'
+    >>> number_ranges([7, 9], "es")
+    '#7 o #9'
+    """
+    runs: list[list[int]] = []
+    for number in numbers:
+        if runs and number == runs[-1][-1] + 1:
+            runs[-1].append(number)
+        else:
+            runs.append([number])
+    parts = [f"#{run[0]}" if len(run) == 1 else f"#{run[0]}-#{run[-1]}" for run in runs]
+    return format_list(parts, style="or", locale=lang)
 
 
 #: numbers that always mean the same action: taking something back or ending a game never
@@ -140,12 +160,14 @@ class Console:
         self._images: int | None = None  # the last image number used (read from out_dir first)
         self._messages = 0
 
-    def request(self, name: str) -> Request:
+    async def request(self, name: str) -> Request:
         # The console is one shared table where everyone is trusted: a group whose members
-        # are all admins (so /lang, /end and tables work as in a group chat).
-        shown = (
-            i18n.t(self.core.default_language, "console.player") if name == DEFAULT_PLAYER else name
-        )
+        # are all admins (so /lang, /end and tables work as in a group chat). The default
+        # player is named in the chat's language (after /lang es: "Jugador"), as every reply is.
+        shown = name
+        if name == DEFAULT_PLAYER:
+            lang = await self.core.service.chat_language(PLATFORM, CHAT_ID)
+            shown = i18n.t(lang, "console.player")
         return Request(PLATFORM, CHAT_ID, name, shown, is_group=True, is_admin=True)
 
     def banner(self) -> None:
@@ -165,11 +187,17 @@ class Console:
                 return
             button = self.buttons.get(index)
             if button is None:
-                await self.say("console.no_button", number=number[:16])
+                # the numbers that work now, as they were printed: "#1-#3, #7 or #99"
+                if not self.buttons:
+                    await self.say("console.no_buttons", number=number[:16])
+                else:
+                    lang = await self.core.service.chat_language(PLATFORM, CHAT_ID)
+                    await self.say("console.no_button", number=number[:16],
+                                   buttons=number_ranges(sorted(self.buttons), lang))  # fmt: skip
                 return
-            replies = await self.core.handle_button(self.request(name), button.id)
+            replies = await self.core.handle_button(await self.request(name), button.id)
         else:
-            replies = await self.core.handle_text(self.request(name), rest)
+            replies = await self.core.handle_text(await self.request(name), rest)
         for reply in replies:
             await self.show(reply)
 

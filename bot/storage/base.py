@@ -1,5 +1,5 @@
-"""Opening a database (SQLite file or PostgreSQL server), migrating it once, and the
-transaction helpers every concern module of ``Storage`` builds on."""
+"""Opening a database (SQLite file or PostgreSQL server), migrating it once, and ``Store``,
+the base of each small named store of ``Storage`` (its transaction and query helpers)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from bot.redact import redact
 from bot.storage.backend import Backend, PostgresBackend, SqliteBackend, Tx
@@ -67,12 +67,34 @@ def redacted(database_url: str) -> str:
     return redact(database_url)
 
 
-class StorageBase:
-    """The connection, migrations and transaction helpers (see ``bot.storage.Storage``)."""
+class Store:
+    """One small named store over the shared backend (``storage.sessions``, ``storage.daily``,
+    ...): its queries and transactions, nothing else."""
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
         self.dialect = backend.dialect
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
+        """Statements that belong together: committed at the end, all rolled back on any
+        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's).
+        ``wait=False``: busy at once rather than wait for the write lock (SQLite)."""
+        async with self.backend.transaction(wait) as tx:
+            yield tx
+
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one parameterised query (``?`` placeholders, either backend)."""
+        return await self.backend.fetch(sql, params)
+
+
+class StorageBase(Store):
+    """The connection, migrations and raw statements (see ``bot.storage.Storage``)."""
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The raw rows of one parameterised query: for tools, tests and copying a whole
+        database (the bot reads through the named stores)."""
+        return await self._fetch(sql, params)
 
     @property
     def _db(self) -> Any:
@@ -80,7 +102,7 @@ class StorageBase:
         return self.backend.db  # type: ignore[attr-defined]
 
     @classmethod
-    async def open(cls, database_url: str, create_parent: bool = False) -> Any:
+    async def open(cls, database_url: str, create_parent: bool = False) -> Self:
         """Open (and migrate) the database; ``StorageError`` when it cannot be used.
 
         ``create_parent`` creates a missing parent folder (the default ``data/``); otherwise a
@@ -176,19 +198,6 @@ class StorageBase:
     async def schema_version(self) -> int:
         rows = await self.backend.fetch("SELECT MAX(version) FROM schema_version")
         return int(rows[0][0]) if rows and rows[0][0] is not None else 0
-
-    # ----- helpers for the concern modules ---------------------------------------------------
-    @contextlib.asynccontextmanager
-    async def _transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
-        """Statements that belong together: committed at the end, all rolled back on any
-        error (``StorageBusy`` / ``AlreadyExists`` / ``StorageError``, never a driver's).
-        ``wait=False``: busy at once rather than wait for the write lock (SQLite)."""
-        async with self.backend.transaction(wait) as tx:
-            yield tx
-
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """The rows of one parameterised query (``?`` placeholders, either backend)."""
-        return await self.backend.fetch(sql, params)
 
     async def write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Run parameterised statements in one committed transaction (all or nothing)."""

@@ -1,7 +1,7 @@
 """Claims: work that must happen once however many bot processes run (a table's turn timeout,
 the idle sweep, a race's clock, a day's deal choice).
 
-A claim is a row ``(name, holder, expires_at)``. ``try_claim`` takes it in one statement (an
+A claim is a row ``(name, holder, expires_at)``. ``take`` takes it in one statement (an
 insert that, on conflict, takes the row over only when its lease has run out or the holder is
 the same), so of N processes asking at once exactly one gets it. The holder renews the lease
 while it works and releases the claim when done; a holder that dies leaves a lease that
@@ -12,9 +12,9 @@ after taking the claim (a deadline another process already handled is seen as ha
 >>> from bot.storage import Storage
 >>> async def demo():
 ...     store = await Storage.open("sqlite:///:memory:")
-...     first = await store.try_claim("sweep", "a", 30, now=1000.0)
-...     second = await store.try_claim("sweep", "b", 30, now=1010.0)
-...     after_lease = await store.try_claim("sweep", "b", 30, now=1031.0)
+...     first = await store.claims.take("sweep", "a", 30, now=1000.0)
+...     second = await store.claims.take("sweep", "b", 30, now=1010.0)
+...     after_lease = await store.claims.take("sweep", "b", 30, now=1031.0)
 ...     await store.close()
 ...     return first, second, after_lease
 >>> asyncio.run(demo())
@@ -31,8 +31,10 @@ import socket
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
-from bot.storage.base import StorageBase
+from bot.storage.backend import Backend
+from bot.storage.base import Store
 from bot.storage.errors import StorageBusy
 
 log = logging.getLogger("tavolo.storage.claims")
@@ -48,24 +50,31 @@ def new_holder() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
-class ClaimsStore(StorageBase):
-    """Claims with a lease (mixed into ``Storage``)."""
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Who holds a claim, and until when (seconds since the epoch)."""
 
-    #: this process's (this ``Storage``'s) holder name
+    name: str
     holder: str
-    #: the time leases are measured in (seconds since the epoch); tests set their own
-    claim_clock: Callable[[], float]
+    expires_at: float
 
-    def _init_claims(self) -> None:
+
+class ClaimsStore(Store):
+    """Claims with a lease (``storage.claims``)."""
+
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(backend)
+        #: this process's (this ``Storage``'s) holder name
         self.holder = new_holder()
-        self.claim_clock = time.time
+        #: the time leases are measured in (seconds since the epoch); tests set their own
+        self.clock: Callable[[], float] = time.time
 
-    async def try_claim(
+    async def take(
         self, name: str, holder: str, lease_seconds: float, now: float | None = None
     ) -> bool:
         """Take the claim ``name`` for ``lease_seconds``: True when ``holder`` has it now
         (it was free, its lease had run out, or ``holder`` held it already)."""
-        moment = self.claim_clock() if now is None else now
+        moment = self.clock() if now is None else now
         async with self._transaction() as tx:
             changed = await tx.execute(
                 "INSERT INTO claims (name, holder, expires_at) VALUES (?, ?, ?) "
@@ -75,11 +84,11 @@ class ClaimsStore(StorageBase):
             )
         return changed == 1
 
-    async def renew_claim(
+    async def renew(
         self, name: str, holder: str, lease_seconds: float, now: float | None = None
     ) -> bool:
         """Push the lease of a claim ``holder`` holds; False when it is no longer theirs."""
-        moment = self.claim_clock() if now is None else now
+        moment = self.clock() if now is None else now
         async with self._transaction() as tx:
             changed = await tx.execute(
                 "UPDATE claims SET expires_at = ? WHERE name = ? AND holder = ?",
@@ -87,24 +96,24 @@ class ClaimsStore(StorageBase):
             )
         return changed == 1
 
-    async def release_claim(self, name: str, holder: str) -> None:
+    async def release(self, name: str, holder: str) -> None:
         """Give a claim back (only the holder's own)."""
         async with self._transaction() as tx:
             await tx.execute("DELETE FROM claims WHERE name = ? AND holder = ?", (name, holder))
 
-    async def claim_holder(self, name: str) -> tuple[str, float] | None:
-        """(holder, expires_at) of a claim, None when nobody holds it."""
-        rows = await self.fetch("SELECT holder, expires_at FROM claims WHERE name = ?", (name,))
-        return (str(rows[0][0]), float(rows[0][1])) if rows else None
+    async def get(self, name: str) -> Claim | None:
+        """Who holds the claim ``name`` and until when; None when nobody holds it."""
+        rows = await self._fetch("SELECT holder, expires_at FROM claims WHERE name = ?", (name,))
+        return Claim(name, str(rows[0][0]), float(rows[0][1])) if rows else None
 
     @contextlib.asynccontextmanager
-    async def claimed(
+    async def hold(
         self, name: str, lease_seconds: float = DEFAULT_LEASE_SECONDS
     ) -> AsyncIterator[bool]:
-        """``async with store.claimed("sweep") as mine:`` -- ``mine`` is True when this process
+        """``async with store.claims.hold("sweep") as mine:`` -- ``mine`` is True when this process
         took the claim; then the lease is renewed in the background while the block runs and
         the claim released after it. False: another process is doing this work now."""
-        if not await self.try_claim(name, self.holder, lease_seconds):
+        if not await self.take(name, self.holder, lease_seconds):
             yield False
             return
         renewer = asyncio.create_task(self._keep_renewing(name, lease_seconds))
@@ -115,7 +124,7 @@ class ClaimsStore(StorageBase):
             with contextlib.suppress(asyncio.CancelledError):
                 await renewer
             try:
-                await self.release_claim(name, self.holder)
+                await self.release(name, self.holder)
             except StorageBusy as error:  # the lease runs out by itself
                 log.warning("claim %s not released (it expires with its lease): %s", name, error)
 
@@ -123,7 +132,7 @@ class ClaimsStore(StorageBase):
         while True:
             await asyncio.sleep(lease_seconds / 3)
             try:
-                if not await self.renew_claim(name, self.holder, lease_seconds):
+                if not await self.renew(name, self.holder, lease_seconds):
                     log.warning("claim %s was taken over while held", name)
                     return
             except StorageBusy as error:

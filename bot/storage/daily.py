@@ -2,72 +2,116 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.base import StorageBase
+from bot.storage.base import Store
 from bot.storage.records import OVER
 
-CHOICE_COLUMNS = "game_id, day, deal, candidate, best, line, nodes, seconds"
-ATTEMPT_COLUMNS = "platform, player_id, game_id, day, session_id, chat_id, status, started_at"
-
-Row = tuple[Any, ...]
+_CHOICE_COLUMNS = "game_id, day, deal, candidate, best, line, nodes, seconds"
+_ATTEMPT_COLUMNS = "platform, player_id, game_id, day, session_id, chat_id, status, started_at"
 
 
-class DailyStore(StorageBase):
-    """Daily choices and attempts (mixed into ``Storage``)."""
+@dataclass(frozen=True, slots=True)
+class DailyChoice:
+    """The deal of one game on one UTC day, with the solver's proof.
 
-    async def daily_choice_row(self, game_id: str, day: str) -> Row | None:
-        """(``CHOICE_COLUMNS``) of the day's stored choice, None before one is stored."""
-        rows = await self.fetch(
-            f"SELECT {CHOICE_COLUMNS} FROM daily WHERE game_id = ? AND day = ?", (game_id, day)
+    ``line`` is the solver's verified line (a win, or El Solitario's solitario line);
+    ``nodes``/``seconds`` add up every candidate tried; ``candidate`` is the index of the
+    chosen one (0 = the first)."""
+
+    game_id: str
+    day: str
+    deal: int
+    candidate: int
+    best: str
+    line: list[str] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class DailyAttempt:
+    """A player's ranked attempt at one day's challenge (``status``: ``PLAYING``,
+    ``ACCEPTED`` or ``REFUSED``)."""
+
+    platform: str
+    player_id: str
+    game_id: str
+    day: str
+    session_id: str
+    chat_id: str
+    status: str
+    started_at: str
+
+
+def _choice(row: Sequence[Any]) -> DailyChoice:
+    game_id, day, deal, candidate, best, line, nodes, seconds = row
+    return DailyChoice(str(game_id), str(day), int(deal), int(candidate), best,
+                       json.loads(line), int(nodes), float(seconds))  # fmt: skip
+
+
+def _attempt(row: Sequence[Any]) -> DailyAttempt:
+    return DailyAttempt(*(str(value) for value in row))
+
+
+class DailyStore(Store):
+    """Daily choices and attempts (``storage.daily``)."""
+
+    async def choice(self, game_id: str, day: str) -> DailyChoice | None:
+        """The day's stored choice, None before one is stored."""
+        rows = await self._fetch(
+            f"SELECT {_CHOICE_COLUMNS} FROM daily WHERE game_id = ? AND day = ?", (game_id, day)
         )
-        return rows[0] if rows else None
+        return _choice(rows[0]) if rows else None
 
-    async def store_daily_choice(self, row: Row, chosen_at: str) -> None:
-        """Keep the first stored choice of a day: another process may have stored it already.
-        ``row`` is (``CHOICE_COLUMNS``) with the line as JSON text."""
+    async def store_choice(self, choice: DailyChoice, chosen_at: str) -> None:
+        """Keep the first stored choice of a day: another process may have stored it already."""
         async with self._transaction() as tx:
             await tx.execute(
-                f"INSERT INTO daily ({CHOICE_COLUMNS}, chosen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO daily ({_CHOICE_COLUMNS}, chosen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, day) DO NOTHING",
-                (*row, chosen_at),
-            )
+                (choice.game_id, choice.day, choice.deal, choice.candidate, choice.best,
+                 json.dumps(choice.line), choice.nodes, choice.seconds, chosen_at),
+            )  # fmt: skip
 
-    async def daily_attempt_row(
+    async def days_of_deal(self, game_id: str, deal: int) -> list[str]:
+        """The days whose daily challenge of ``game_id`` was deal ``deal``."""
+        rows = await self._fetch(
+            "SELECT day FROM daily WHERE game_id = ? AND deal = ?", (game_id, deal)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def attempt(
         self, platform: str, player_id: str, game_id: str, day: str
-    ) -> Row | None:
-        rows = await self.fetch(
-            f"SELECT {ATTEMPT_COLUMNS} FROM daily_attempts "
+    ) -> DailyAttempt | None:
+        """The player's ranked attempt at ``day``'s challenge of ``game_id``, if any."""
+        rows = await self._fetch(
+            f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts "
             "WHERE platform = ? AND player_id = ? AND game_id = ? AND day = ?",
             (platform, player_id, game_id, day),
         )
-        return rows[0] if rows else None
+        return _attempt(rows[0]) if rows else None
 
-    async def daily_attempt_row_of_session(self, session_id: str) -> Row | None:
-        rows = await self.fetch(
-            f"SELECT {ATTEMPT_COLUMNS} FROM daily_attempts WHERE session_id = ?", (session_id,)
+    async def attempt_of_session(self, session_id: str) -> DailyAttempt | None:
+        rows = await self._fetch(
+            f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts WHERE session_id = ?", (session_id,)
         )
-        return rows[0] if rows else None
+        return _attempt(rows[0]) if rows else None
 
-    async def add_daily_attempt(self, row: Row) -> None:
-        """Record a ranked attempt (``ATTEMPT_COLUMNS``); ``AlreadyExists`` when the player
-        has one for that game and day already."""
+    async def add_attempt(self, attempt: DailyAttempt) -> None:
+        """Record a ranked attempt; ``AlreadyExists`` when the player has one for that game
+        and day already."""
         async with self._transaction() as tx:
             await tx.execute(
-                f"INSERT INTO daily_attempts ({ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
+                f"INSERT INTO daily_attempts ({_ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (attempt.platform, attempt.player_id, attempt.game_id, attempt.day,
+                 attempt.session_id, attempt.chat_id, attempt.status, attempt.started_at),
+            )  # fmt: skip
 
-    async def ranked_result_rows(self, session_id: str) -> list[Row]:
-        """(game_id, deal, options, moves, score, outcome, move_count, tiebreak_move) of the
-        session's ranked results."""
-        return await self.fetch(
-            "SELECT game_id, deal, options, moves, score, outcome, move_count, tiebreak_move "
-            "FROM results WHERE session_id = ? AND ranked = 1 ORDER BY id",
-            (session_id,),
-        )
-
-    async def settle_daily_attempt(self, session_id: str, status: str, unrank: bool) -> None:
+    async def settle(self, session_id: str, status: str, unrank: bool) -> None:
         """Mark the attempt ``status``; ``unrank``: its result no longer counts as ranked."""
         async with self._transaction() as tx:
             await tx.execute(
@@ -80,17 +124,17 @@ class DailyStore(StorageBase):
 
     async def finished_attempt_sessions(self, attempt_status: str) -> list[str]:
         """Sessions of attempts in ``attempt_status`` whose game is over."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT a.session_id FROM daily_attempts a JOIN sessions s ON s.id = a.session_id "
             "WHERE a.status = ? AND s.status = ?",
             (attempt_status, OVER),
         )
         return [str(r[0]) for r in rows]
 
-    async def share_result_row(self, session_id: str) -> Row | None:
-        """(game_id, deal, options, moves, score, outcome) of the session's first result."""
-        rows = await self.fetch(
-            "SELECT game_id, deal, options, moves, score, outcome FROM results WHERE session_id = ?",
-            (session_id,),
+    async def accepted_days(self, platform: str, player_id: str, accepted: str) -> list[str]:
+        """The challenge days (ISO) on which the player's attempt was accepted."""
+        rows = await self._fetch(
+            "SELECT DISTINCT day FROM daily_attempts WHERE platform = ? AND player_id = ? AND status = ?",
+            (platform, player_id, accepted),
         )
-        return rows[0] if rows else None
+        return [str(row[0]) for row in rows]

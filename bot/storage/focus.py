@@ -4,32 +4,56 @@ Both live in the database so every bot process reads the same: the player's next
 answered by another process than the one that showed the board or asked the question.
 
 >>> import asyncio
->>> from bot.storage import Storage
+>>> from bot.storage import Confirmation, Storage
 >>> async def demo():
 ...     store = await Storage.open("sqlite:///:memory:")
-...     await store.set_focus("console", "c", "ana", "s1", "2025-01-01T00:00:00")
-...     await store.set_focus("console", "c", "ana", "s2", "2025-01-01T00:00:01")
-...     focused = await store.focus_of("console", "c", "ana")
-...     await store.ask_confirmation("q1", "console", "c", "ana", "s2", "resign", 100.0)
-...     first = await store.take_confirmation("q1")
-...     again = await store.take_confirmation("q1")
+...     await store.focus.set("console", "c", "ana", "s1", "2025-01-01T00:00:00")
+...     await store.focus.set("console", "c", "ana", "s2", "2025-01-01T00:00:01")
+...     focused = await store.focus.get("console", "c", "ana")
+...     await store.focus.ask(Confirmation("q1", "console", "c", "ana", "s2", "resign", 100.0))
+...     first = await store.focus.take_confirmation("q1")
+...     again = await store.focus.take_confirmation("q1")
 ...     await store.close()
-...     return focused, first, again
+...     return focused, first.action if first else None, again
 >>> asyncio.run(demo())
-('s2', ('console', 'c', 'ana', 's2', 'resign', 100.0), None)
+('s2', 'resign', None)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.base import StorageBase
+from bot.storage.base import Store
+
+_CONFIRMATION_COLUMNS = "id, platform, chat_id, player_id, session_id, action, expires_at"
 
 
-class FocusStore(StorageBase):
-    """The focus and pending confirmations (mixed into ``Storage``)."""
+@dataclass(frozen=True, slots=True)
+class Confirmation:
+    """A Yes/No question the bot asked a player about a session (its id is in the Yes
+    button); ``expires_at`` in seconds since the epoch."""
 
-    async def set_focus(
+    id: str
+    platform: str
+    chat_id: str
+    player_id: str
+    session_id: str
+    action: str
+    expires_at: float
+
+
+def _confirmation(row: Sequence[Any]) -> Confirmation:
+    qid, platform, chat_id, player_id, session_id, action, expires_at = row
+    return Confirmation(str(qid), str(platform), str(chat_id), str(player_id), str(session_id),
+                        str(action), float(expires_at))  # fmt: skip
+
+
+class FocusStore(Store):
+    """The focus and pending confirmations (``storage.focus``)."""
+
+    async def set(
         self, platform: str, chat_id: str, player_id: str, session_id: str, now: str
     ) -> None:
         """``session_id`` is now the player's game in focus in this chat."""
@@ -41,50 +65,44 @@ class FocusStore(StorageBase):
                 (platform, chat_id, player_id, session_id, now),
             )
 
-    async def focus_of(self, platform: str, chat_id: str, player_id: str) -> str | None:
+    async def get(self, platform: str, chat_id: str, player_id: str) -> str | None:
         """The session the player last saw or played in this chat (it may have ended since)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT session_id FROM focus WHERE platform = ? AND chat_id = ? AND player_id = ?",
             (platform, chat_id, player_id),
         )
         return str(rows[0][0]) if rows else None
 
-    async def ask_confirmation(self, question_id: str, platform: str, chat_id: str, player_id: str,
-                               session_id: str, action: str, expires_at: float) -> None:  # fmt: skip
-        """Remember a question (its id is in the Yes button); old expired ones are pruned."""
+    async def ask(self, question: Confirmation) -> None:
+        """Remember a question; old expired ones are pruned."""
         async with self._transaction() as tx:
             # an hour past expiry: long enough that a late Yes still finds it and says "too late"
             await tx.execute(
-                "DELETE FROM confirmations WHERE expires_at < ?", (expires_at - 3600.0,)
+                "DELETE FROM confirmations WHERE expires_at < ?", (question.expires_at - 3600.0,)
             )
             await tx.execute(
-                "INSERT INTO confirmations (id, platform, chat_id, player_id, session_id, action, "
-                "expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (question_id, platform, chat_id, player_id, session_id, action, expires_at),
-            )
+                f"INSERT INTO confirmations ({_CONFIRMATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (question.id, question.platform, question.chat_id, question.player_id,
+                 question.session_id, question.action, question.expires_at),
+            )  # fmt: skip
 
-    async def confirmation(self, question_id: str) -> tuple[Any, ...] | None:
-        """The question (platform, chat, player, session, action, expires_at), left in place."""
-        rows = await self.fetch(
-            "SELECT platform, chat_id, player_id, session_id, action, expires_at "
-            "FROM confirmations WHERE id = ?",
-            (question_id,),
+    async def confirmation(self, question_id: str) -> Confirmation | None:
+        """The question, left in place; None when there is none."""
+        rows = await self._fetch(
+            f"SELECT {_CONFIRMATION_COLUMNS} FROM confirmations WHERE id = ?", (question_id,)
         )
-        return tuple(rows[0]) if rows else None
+        return _confirmation(rows[0]) if rows else None
 
-    async def take_confirmation(self, question_id: str) -> tuple[Any, ...] | None:
-        """The question (platform, chat, player, session, action, expires_at), removed so that
-        it is answered once; None when there is none (answered already, or never asked)."""
+    async def take_confirmation(self, question_id: str) -> Confirmation | None:
+        """The question, removed so that it is answered once; None when there is none
+        (answered already, or never asked)."""
         async with self._transaction() as tx:
             rows = await tx.fetch(
-                "SELECT platform, chat_id, player_id, session_id, action, expires_at "
-                "FROM confirmations WHERE id = ?",
-                (question_id,),
+                f"SELECT {_CONFIRMATION_COLUMNS} FROM confirmations WHERE id = ?", (question_id,)
             )
             if not rows:
                 return None
             # of two processes taking it at once, only the one whose delete counts answers
             if not await tx.execute("DELETE FROM confirmations WHERE id = ?", (question_id,)):
                 return None
-        platform, chat_id, player_id, session_id, action, expires_at = rows[0]
-        return (platform, chat_id, player_id, session_id, action, float(expires_at))
+        return _confirmation(rows[0])

@@ -8,8 +8,8 @@ processes serving one flooder draw on the same bucket as one process would.
 >>> import asyncio
 >>> async def demo():
 ...     store = await Storage.open("sqlite:///:memory:")
-...     taken = [await store.take_token("user", "t:1", 2, 1.0, 100.0) for _ in range(4)]
-...     later = await store.take_token("user", "t:1", 2, 1.0, 101.0)  # a second later: 1 token
+...     taken = [await store.limits.take_token("user", "t:1", 2, 1.0, 100.0) for _ in range(4)]
+...     later = await store.limits.take_token("user", "t:1", 2, 1.0, 101.0)  # a second later: 1 token
 ...     await store.close()
 ...     return taken, later
 >>> from bot.storage import Storage
@@ -19,7 +19,7 @@ processes serving one flooder draw on the same bucket as one process would.
 
 from __future__ import annotations
 
-from bot.storage.base import StorageBase
+from bot.storage.base import Store
 
 
 def _number(value: float) -> str:
@@ -27,8 +27,8 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
-class LimitsStore(StorageBase):
-    """Token buckets (mixed into ``Storage``)."""
+class LimitsStore(Store):
+    """Token buckets (``storage.limits``)."""
 
     async def take_token(self, scope: str, key: str, burst: float, per_second: float,
                          now: float, wait: bool = False) -> int:  # fmt: skip
@@ -56,7 +56,7 @@ class LimitsStore(StorageBase):
             rows = await tx.fetch(sql, (scope, key))
         return int(rows[0][0])
 
-    async def prune_buckets(self, idle_before: float) -> int:
+    async def prune(self, idle_before: float) -> int:
         """Forget buckets untouched since ``idle_before`` (full again by then: a missing row
         is a full bucket); how many."""
         async with self._transaction(False) as tx:

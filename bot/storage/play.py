@@ -3,13 +3,16 @@ and races (their rounds and each racer's board)."""
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from bot.storage.backend import Tx
-from bot.storage.base import StorageBase
+from bot.storage.base import Store
 from bot.storage.records import SessionRecord
 
-Row = tuple[Any, ...]
+#: the default turn timer (games.md / bot.md: three minutes)
+DEFAULT_TIMER_SECONDS = 180
 
 _PLAY_UPSERT = (
     "INSERT INTO table_play (session_id, timer_seconds, deadline, timeouts, departed, computers) "
@@ -19,24 +22,93 @@ _PLAY_UPSERT = (
 )
 
 
-class PlayStore(StorageBase):
-    """Tables and races (mixed into ``Storage``)."""
+@dataclass(slots=True)
+class TablePlay:
+    """What the bot keeps about a table besides the engine's game: the turn timer, the
+    running turn's deadline (ISO), each player's timeouts in a row, who left, and which
+    seats the computer plays."""
+
+    session_id: str
+    timer_seconds: int | None = DEFAULT_TIMER_SECONDS
+    deadline: str | None = None
+    timeouts: dict[str, int] = field(default_factory=dict)
+    departed: list[str] = field(default_factory=list)
+    computers: list[str] = field(default_factory=list)
+
+    def auto_played(self, player: str) -> bool:
+        """Does the core play this seat's turns (a computer or a player who left)?"""
+        return player in self.computers or player in self.departed
+
+    def people_left(self, players: list[str]) -> list[str]:
+        """Seated people still playing (not computers, not gone)."""
+        return [p for p in players if not self.auto_played(p)]
+
+
+@dataclass(frozen=True, slots=True)
+class Race:
+    """A race's settings and its current round (``round`` 0: still gathering racers)."""
+
+    id: str
+    minutes: int | None
+    senza_tempo: bool
+    round: int
+    join_deadline: str | None
+    deadline: str | None
+    started_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEntry:
+    """Which race and round a racer's board belongs to."""
+
+    race_id: str
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceBoard:
+    """One racer's board (a solo session) in a round."""
+
+    player_id: str
+    session_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class RaceLobby:
+    """A race's lobby session: its status and chat."""
+
+    race_id: str
+    status: str
+    platform: str
+    chat_id: str
+
+
+class PlayStore(Store):
+    """Tables and races (``storage.play``)."""
 
     # ----- tables -----------------------------------------------------------------------------
-    async def table_play_row(self, session_id: str) -> Row | None:
-        """(timer_seconds, deadline, timeouts, departed, computers) of a table, JSON as text."""
-        rows = await self.fetch(
+    async def table(self, session_id: str) -> TablePlay | None:
+        """A table's play state, None when none is stored yet."""
+        rows = await self._fetch(
             "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play WHERE session_id = ?",
             (session_id,),
         )
-        return rows[0] if rows else None
+        if not rows:
+            return None
+        timer, deadline, timeouts, departed, computers = rows[0]
+        return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed),
+                         json.loads(computers))  # fmt: skip
 
-    async def save_table_play(self, row: Row) -> None:
-        """Store (session_id, timer_seconds, deadline, timeouts, departed, computers)."""
+    async def save_table(self, play: TablePlay) -> None:
         async with self._transaction() as tx:
-            await tx.execute(_PLAY_UPSERT, row)
+            await tx.execute(
+                _PLAY_UPSERT,
+                (play.session_id, play.timer_seconds, play.deadline,
+                 json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
+                 json.dumps(play.computers)),
+            )  # fmt: skip
 
-    async def stop_table_timer(self, session_id: str) -> None:
+    async def stop_timer(self, session_id: str) -> None:
         async with self._transaction() as tx:
             await tx.execute(
                 "UPDATE table_play SET deadline = NULL WHERE session_id = ?", (session_id,)
@@ -44,34 +116,29 @@ class PlayStore(StorageBase):
 
     async def tables_past_deadline(self, now: str) -> list[str]:
         """Tables whose turn deadline (ISO text) is at or before ``now``."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT session_id FROM table_play WHERE deadline IS NOT NULL AND deadline <= ?", (now,)
         )
         return [str(r[0]) for r in rows]
 
     # ----- races ------------------------------------------------------------------------------
-    async def race_row(self, race_id: str) -> Row | None:
-        """(id, minutes, senza_tempo, round, join_deadline, deadline, started_at)."""
-        rows = await self.fetch(
+    async def race(self, race_id: str) -> Race | None:
+        rows = await self._fetch(
             "SELECT id, minutes, senza_tempo, round, join_deadline, deadline, started_at FROM races WHERE id = ?",
             (race_id,),
         )
-        return rows[0] if rows else None
+        if not rows:
+            return None
+        rid, minutes, senza, round_number, join_deadline, deadline, started_at = rows[0]
+        return Race(str(rid), minutes, bool(senza), int(round_number), join_deadline, deadline,
+                    started_at)  # fmt: skip
 
-    async def session_in_status(self, platform: str, chat_id: str, status: str) -> str | None:
-        """The id of one session of the chat in ``status`` (a running race), if any."""
-        rows = await self.fetch(
-            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? AND status = ? LIMIT 1",
-            (platform, chat_id, status),
-        )
-        return str(rows[0][0]) if rows else None
-
-    async def race_entry_of(self, session_id: str) -> tuple[str, int] | None:
-        """(race id, round) of a racer's board session, None for any other session."""
-        rows = await self.fetch(
+    async def race_entry(self, session_id: str) -> RaceEntry | None:
+        """The race and round of a racer's board session, None for any other session."""
+        rows = await self._fetch(
             "SELECT race_id, round FROM race_entries WHERE session_id = ?", (session_id,)
         )
-        return (str(rows[0][0]), int(rows[0][1])) if rows else None
+        return RaceEntry(str(rows[0][0]), int(rows[0][1])) if rows else None
 
     async def insert_race(
         self, race_id: str, minutes: int | None, senza_tempo: bool, join_deadline: str
@@ -82,29 +149,29 @@ class PlayStore(StorageBase):
                 (race_id, minutes, int(senza_tempo), join_deadline),
             )
 
-    async def start_race_round(self, race_id: str, round_number: int, deadline: str | None, started_at: str,
-                               boards: list[tuple[str, str]]) -> None:  # fmt: skip
-        """Record the round's start and each racer's board, given as (player, session id)."""
+    async def start_round(self, race_id: str, round_number: int, deadline: str | None,
+                          started_at: str, boards: Sequence[RaceBoard]) -> None:  # fmt: skip
+        """Record the round's start and each racer's board."""
         async with self._transaction() as tx:
             await tx.execute(
                 "UPDATE races SET round = ?, deadline = ?, started_at = ?, join_deadline = NULL WHERE id = ?",
                 (round_number, deadline, started_at, race_id),
             )
-            for player, board_id in boards:
+            for board in boards:
                 await tx.execute(
                     "INSERT INTO race_entries (race_id, round, player_id, session_id) VALUES (?, ?, ?, ?)",
-                    (race_id, round_number, player, board_id),
+                    (race_id, round_number, board.player_id, board.session_id),
                 )
 
-    async def race_round_sessions(self, race_id: str, round_number: int) -> list[tuple[str, str]]:
-        """(player, session id) of a round's boards, by player."""
-        rows = await self.fetch(
+    async def round_boards(self, race_id: str, round_number: int) -> list[RaceBoard]:
+        """A round's boards, by player."""
+        rows = await self._fetch(
             "SELECT player_id, session_id FROM race_entries WHERE race_id = ? AND round = ? ORDER BY player_id",
             (race_id, round_number),
         )
-        return [(str(p), str(s)) for p, s in rows]
+        return [RaceBoard(str(p), str(s)) for p, s in rows]
 
-    async def _advance_race_counter(self, tx: Tx, rec: SessionRecord) -> int | None:
+    async def advance_race_counter(self, tx: Tx, rec: SessionRecord) -> int | None:
         """Inside a move's transaction: when ``rec`` is a race board, advance its race's
         race-wide move counter and return the new value (None for any other session).
 
@@ -122,32 +189,24 @@ class PlayStore(StorageBase):
     async def race_move_at(self, session_id: str, n: int) -> int | None:
         """The race-wide number of move ``n`` of a race board (None: no such move, or one
         stored before the race-wide counter existed)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT race_move FROM moves WHERE session_id = ? AND n = ?", (session_id, n)
         )
         return int(rows[0][0]) if rows and rows[0][0] is not None else None
 
-    async def first_result_score(self, session_id: str) -> tuple[int, int, int] | None:
-        """(score, tiebreak_move, move_count) of a session's result, None before it ends."""
-        rows = await self.fetch(
-            "SELECT score, tiebreak_move, move_count FROM results WHERE session_id = ? LIMIT 1",
-            (session_id,),
-        )
-        return (int(rows[0][0]), int(rows[0][1]), int(rows[0][2])) if rows else None
-
-    async def races_in_status(self, statuses: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
-        """(race id, status, platform, chat id) of the races whose lobby is in ``statuses``."""
+    async def races_in_status(self, statuses: Sequence[str]) -> list[RaceLobby]:
+        """The races whose lobby is in ``statuses``."""
         marks = ", ".join("?" for _ in statuses)
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT r.id, s.status, s.platform, s.chat_id FROM races r JOIN sessions s ON s.id = r.id "
             f"WHERE s.status IN ({marks})",
             statuses,
         )
-        return [(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+        return [RaceLobby(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
 
-    async def active_boards_in_round(self, race_id: str, round_number: int, active: str) -> int:
+    async def active_boards(self, race_id: str, round_number: int, active: str) -> int:
         """How many boards of the round are still being played."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT COUNT(*) FROM race_entries e JOIN sessions s ON s.id = e.session_id "
             "WHERE e.race_id = ? AND e.round = ? AND s.status = ?",
             (race_id, round_number, active),
@@ -161,7 +220,7 @@ class PlayStore(StorageBase):
         plays: a race round being run (lobby in status ``racing``), a daily attempt still
         ``playing`` (whatever its day: one begun before midnight goes on after it), and
         today's daily deal, which anyone here may still start."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT deal FROM sessions WHERE platform = ? AND chat_id = ? AND game_id = ? AND status = ? "
             "UNION SELECT d.deal FROM daily_attempts a JOIN daily d ON d.game_id = a.game_id AND d.day = a.day "
             "WHERE a.platform = ? AND a.chat_id = ? AND a.game_id = ? AND a.status = ? "

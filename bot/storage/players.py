@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from bot.storage.base import StorageBase
+from bot.storage.backend import Backend
+from bot.storage.base import Store
 
 #: a returning player's ``last_seen`` is rewritten at most this often (not on every command)
 SEEN_PRECISION = timedelta(seconds=60)
@@ -13,10 +15,19 @@ SEEN_PRECISION = timedelta(seconds=60)
 CACHE_LIMIT = 100_000
 
 
-class PlayersStore(StorageBase):
-    """Chat settings and players (mixed into ``Storage``)."""
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player known on a platform: their id and the name they were last seen with."""
 
-    def _init_players(self) -> None:
+    user_id: str
+    name: str
+
+
+class PlayersStore(Store):
+    """Chat settings and players (``storage.players``)."""
+
+    def __init__(self, backend: Backend) -> None:
+        super().__init__(backend)
         # Only a write throttle, never read as the truth: a sighting remembered here skips
         # rewriting the same name within SEEN_PRECISION. Another process seeing the player
         # meanwhile writes its own row update, so ``last_seen`` is at most that much behind.
@@ -26,7 +37,7 @@ class PlayersStore(StorageBase):
 
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
         """The chat's language; always read (another process may have stored a /lang)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT language FROM settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)
         )
         return rows[0][0] if rows else None
@@ -41,7 +52,7 @@ class PlayersStore(StorageBase):
 
     async def autofinish(self, platform: str, user_id: str) -> bool:
         """Whether the bot plays the player's last cards to the foundations (default: yes)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT autofinish FROM player_settings WHERE platform = ? AND user_id = ?",
             (platform, user_id),
         )
@@ -55,7 +66,7 @@ class PlayersStore(StorageBase):
                 (platform, user_id, int(on)),
             )
 
-    async def touch_player(
+    async def touch(
         self, platform: str, user_id: str, name: str, at: str, wait: bool = True
     ) -> None:
         """Remember a player's name and when they were last seen; a player seen again under
@@ -91,11 +102,28 @@ class PlayersStore(StorageBase):
                 break
             seen.popitem(last=False)
 
-    async def find_player(self, platform: str, name: str) -> tuple[str, str] | None:
-        """(user id, name) of a player known by that name (or id) on the platform."""
-        rows = await self.fetch(
+    def forget_sighting(self, platform: str, user_id: str) -> None:
+        """Drop the remembered sighting of a forgotten player (``/forgetme``)."""
+        self._seen.pop((platform, user_id), None)
+
+    async def find(self, platform: str, name: str) -> Player | None:
+        """A player known by that name (or id) on the platform, the last seen first."""
+        rows = await self._fetch(
             "SELECT user_id, name FROM players WHERE platform = ? AND "
             "(lower(name) = lower(?) OR user_id = ?) ORDER BY last_seen DESC LIMIT 1",
             (platform, name, name),
         )
-        return (rows[0][0], rows[0][1]) if rows else None
+        return Player(str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def name(self, platform: str, user_id: str) -> str | None:
+        """The name a player was last seen with, else the name of their latest result."""
+        rows = await self._fetch(
+            "SELECT name FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
+        )
+        if not rows:
+            rows = await self._fetch(
+                "SELECT player_name FROM results WHERE platform = ? AND player_id = ? "
+                "ORDER BY finished_at DESC, id DESC LIMIT 1",
+                (platform, user_id),
+            )
+        return str(rows[0][0]) if rows else None

@@ -3,43 +3,65 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from bot.storage.base import StorageBase
+from bot.storage.base import Store
+
+_COLUMNS = "platform, scope, game_id, player_id, player_name, mu, sigma, games"
 
 
-class RatingsStore(StorageBase):
-    """Ratings (mixed into ``Storage``)."""
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A player's rating in one scope (a chat id, or the platform-wide scope) of one game."""
 
-    async def rating_row(
+    platform: str
+    scope: str
+    game_id: str
+    player_id: str
+    player_name: str
+    mu: float
+    sigma: float
+    games: int
+
+
+def _rating(row: Sequence[Any]) -> RatingRecord:
+    platform, scope, game_id, player_id, name, mu, sigma, games = row
+    return RatingRecord(str(platform), str(scope), str(game_id), str(player_id), str(name),
+                        float(mu), float(sigma), int(games))  # fmt: skip
+
+
+class RatingsStore(Store):
+    """Ratings (``storage.ratings``)."""
+
+    async def get(
         self, platform: str, scope: str, game_id: str, player_id: str
-    ) -> tuple[float, float, int] | None:
-        """(mu, sigma, games) of a player in a scope, None before their first table."""
-        rows = await self.fetch(
-            "SELECT mu, sigma, games FROM ratings WHERE platform = ? AND scope = ? AND game_id = ? AND player_id = ?",
+    ) -> RatingRecord | None:
+        """A player's rating in a scope, None before their first table."""
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? AND game_id = ? "
+            "AND player_id = ?",
             (platform, scope, game_id, player_id),
         )
-        return (float(rows[0][0]), float(rows[0][1]), int(rows[0][2])) if rows else None
+        return _rating(rows[0]) if rows else None
 
-    async def save_ratings(
-        self, rows: Sequence[tuple[str, str, str, str, str, float, float, int]]
-    ) -> None:
-        """Store (platform, scope, game_id, player_id, name, mu, sigma, games) rows together."""
+    async def save(self, ratings: Sequence[RatingRecord]) -> None:
+        """Store ratings together (one transaction)."""
         async with self._transaction() as tx:
-            for row in rows:
+            for r in ratings:
                 await tx.execute(
-                    "INSERT INTO ratings (platform, scope, game_id, player_id, player_name, mu, sigma, games) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform, scope, game_id, player_id) DO UPDATE "
+                    f"INSERT INTO ratings ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (platform, scope, game_id, player_id) DO UPDATE "
                     "SET player_name = excluded.player_name, mu = excluded.mu, sigma = excluded.sigma, "
                     "games = excluded.games",
-                    row,
-                )
+                    (r.platform, r.scope, r.game_id, r.player_id, r.player_name, r.mu, r.sigma,
+                     r.games),
+                )  # fmt: skip
 
-    async def rating_rows(
-        self, platform: str, scope: str, game_id: str
-    ) -> list[tuple[str, float, float, int]]:
-        """(name, mu, sigma, games) of every rated player of a scope."""
-        rows = await self.fetch(
-            "SELECT player_name, mu, sigma, games FROM ratings WHERE platform = ? AND scope = ? AND game_id = ?",
+    async def of_scope(self, platform: str, scope: str, game_id: str) -> list[RatingRecord]:
+        """Every rated player of a scope."""
+        rows = await self._fetch(
+            f"SELECT {_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? AND game_id = ?",
             (platform, scope, game_id),
         )
-        return [(str(n), float(m), float(s), int(g)) for n, m, s, g in rows]
+        return [_rating(r) for r in rows]

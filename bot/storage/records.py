@@ -1,4 +1,4 @@
-"""The rows storage hands out: sessions and results, and the status words they use."""
+"""The records storage hands out for sessions and results, and the status words they use."""
 
 from __future__ import annotations
 
@@ -105,4 +105,38 @@ def row_to_session(row: Sequence[Any]) -> SessionRecord:
         created_at=created_at,
         last_active_at=last_active_at,
         expired_at=expired_at,
+    )
+
+
+RESULT_COLUMNS = (
+    "session_id, platform, chat_id, game_id, player_id, player_name, deal, options, score, "
+    "tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at, place, masters, cards"
+)
+
+
+def row_to_result(row: Sequence[Any]) -> ResultRecord:
+    (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, score,
+     tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at, place, masters,
+     cards) = row  # fmt: skip
+    return ResultRecord(
+        session_id=str(session_id),
+        platform=str(platform),
+        chat_id=str(chat_id),
+        game_id=str(game_id),
+        player_id=str(player_id),
+        player_name=str(player_name),
+        deal=int(deal),
+        options=json.loads(options),
+        score=int(score),
+        tiebreak_move=int(tiebreak_move),
+        move_count=int(move_count),
+        moves=json.loads(moves),
+        outcome=str(outcome),
+        won=bool(won),
+        ranked=bool(ranked),
+        day=str(day),
+        finished_at=str(finished_at),
+        place=None if place is None else int(place),
+        masters=None if masters is None else int(masters),
+        cards=None if cards is None else int(cards),
     )

@@ -2,14 +2,63 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.base import StorageBase
-
-Row = tuple[Any, ...]
+from bot.storage.base import Store
+from bot.storage.records import RESULT_COLUMNS, SOLO, ResultRecord, row_to_result
 
 #: (player key, name, score, tiebreak move, move count, outcome) of a leaderboard entry
 _ENTRY_COLUMNS = "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One player's result on a board (``player`` is ``platform:user id``; ``session_id``
+    is the game's, when the board links its replays)."""
+
+    player: str
+    name: str
+    score: int
+    tiebreak_move: int
+    move_count: int
+    outcome: str
+    session_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    """One finished game of a player, as their stats count it."""
+
+    game_id: str
+    entry: Entry
+    won: bool
+    masters: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableTally:
+    """A player's wins and masters won at Cartas Maestras tables over a window."""
+
+    name: str
+    wins: int
+    masters: int
+
+
+@dataclass(frozen=True, slots=True)
+class SoloWin:
+    """A won solo game: its game, when it was dealt and when it was won (ISO times)."""
+
+    game_id: str
+    started_at: str
+    finished_at: str
+
+
+def _entry(row: Sequence[Any], session_id: str | None = None) -> Entry:
+    player, name, score, tiebreak_move, move_count, outcome = row[:6]
+    return Entry(str(player), str(name), int(score), int(tiebreak_move), int(move_count),
+                 str(outcome), session_id)  # fmt: skip
 
 
 def _in_chat(
@@ -21,12 +70,49 @@ def _in_chat(
     return sql
 
 
-class ResultsStore(StorageBase):
-    """Queries over results (mixed into ``Storage``)."""
+class ResultsStore(Store):
+    """Queries over results (``storage.results``)."""
 
-    async def daily_entry_rows(
+    # ----- one game's results -----------------------------------------------------------------
+    async def count(self, session_id: str | None = None) -> int:
+        """How many results are stored (of ``session_id`` when given)."""
+        if session_id is None:
+            rows = await self._fetch("SELECT COUNT(*) FROM results")
+        else:
+            rows = await self._fetch(
+                "SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,)
+            )
+        return int(rows[0][0]) if rows else 0
+
+    async def of_session(self, session_id: str) -> list[ResultRecord]:
+        """A finished game's results, by place (then as stored)."""
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE session_id = ? "
+            "ORDER BY COALESCE(place, 0), id",
+            (session_id,),
+        )
+        return [row_to_result(r) for r in rows]
+
+    async def first(self, session_id: str) -> ResultRecord | None:
+        """The first stored result of a session (a solo game's only one), None before it ends."""
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE session_id = ? ORDER BY id LIMIT 1",
+            (session_id,),
+        )
+        return row_to_result(rows[0]) if rows else None
+
+    async def ranked(self, session_id: str) -> list[ResultRecord]:
+        """The session's ranked results, as stored."""
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE session_id = ? AND ranked = 1 ORDER BY id",
+            (session_id,),
+        )
+        return [row_to_result(r) for r in rows]
+
+    # ----- leaderboards -----------------------------------------------------------------------
+    async def daily_entries(
         self, game_id: str, since: str, accepted: str, platform: str, chat: str | None
-    ) -> list[Row]:
+    ) -> list[Entry]:
         """Accepted ranked attempts of the window (by the challenge's day); ``chat`` None:
         every chat."""
         params: list[Any] = [accepted, game_id, since]
@@ -35,11 +121,21 @@ class ResultsStore(StorageBase):
             "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day >= ?",
             params, platform, chat,
         )  # fmt: skip
-        return await self.fetch(sql, params)
+        return [_entry(r) for r in await self._fetch(sql, params)]
 
-    async def casual_entry_rows(
+    async def day_entries(self, game_id: str, day: str, accepted: str) -> list[Entry]:
+        """The accepted attempts of one day's challenge, every chat, with their sessions."""
+        rows = await self._fetch(
+            f"SELECT {_ENTRY_COLUMNS}, r.session_id FROM results r "
+            "JOIN daily_attempts a ON a.session_id = r.session_id "
+            "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day = ?",
+            (accepted, game_id, day),
+        )
+        return [_entry(r, str(r[6])) for r in rows]
+
+    async def casual_entries(
         self, game_id: str, since: str, platform: str, chat: str | None
-    ) -> list[Row]:
+    ) -> list[Entry]:
         """Unranked results of the window (by finish day), daily attempts left out."""
         params: list[Any] = [game_id, since]
         sql = _in_chat(
@@ -47,14 +143,14 @@ class ResultsStore(StorageBase):
             "AND r.session_id NOT IN (SELECT session_id FROM daily_attempts)",
             params, platform, chat,
         )  # fmt: skip
-        return await self.fetch(sql, params)
+        return [_entry(r) for r in await self._fetch(sql, params)]
 
     async def names_without_attempt(
         self, platform: str, chat: str, game_id: str, day: str
     ) -> list[str]:
         """Names of the players known in this chat (they played or joined a game here) with
         no ranked attempt at ``day``'s challenge of ``game_id``."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT name FROM (SELECT DISTINCT p.name AS name FROM players p WHERE p.platform = ? "
             "AND p.user_id IN ("
             "  SELECT player_id FROM results WHERE platform = ? AND chat_id = ?"
@@ -66,10 +162,8 @@ class ResultsStore(StorageBase):
         )
         return [row[0] for row in rows]
 
-    async def maestras_table_rows(
-        self, platform: str, chat: str | None, since: str
-    ) -> list[tuple[str, int, int]]:
-        """Cartas Maestras: (name, wins, masters) per player over the window, best first."""
+    async def maestras_table(self, platform: str, chat: str | None, since: str) -> list[TableTally]:
+        """Cartas Maestras: wins and masters per player over the window, best first."""
         params: list[Any] = [since]
         sql = _in_chat(
             "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
@@ -77,33 +171,45 @@ class ResultsStore(StorageBase):
             params, platform, chat, prefix="",
         )  # fmt: skip
         sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"
-        return [(r[0], int(r[1]), int(r[2])) for r in await self.fetch(sql, params)]
+        return [TableTally(str(r[0]), int(r[1]), int(r[2])) for r in await self._fetch(sql, params)]
 
-    async def accepted_daily_days(self, platform: str, player_id: str, accepted: str) -> list[str]:
-        """The challenge days (ISO) on which the player's attempt was accepted."""
-        rows = await self.fetch(
-            "SELECT DISTINCT day FROM daily_attempts WHERE platform = ? AND player_id = ? AND status = ?",
-            (platform, player_id, accepted),
-        )
-        return [str(row[0]) for row in rows]
-
-    async def player_result_rows(self, platform: str, player_id: str) -> list[Row]:
-        """(game_id, player key, name, score, tiebreak_move, move_count, outcome, won, masters)
-        of every finished game of the player."""
-        return await self.fetch(
-            "SELECT game_id, platform || ':' || player_id, player_name, score, tiebreak_move, move_count, "
-            "outcome, won, COALESCE(masters, 0) FROM results WHERE platform = ? AND player_id = ?",
+    # ----- one player's games -----------------------------------------------------------------
+    async def player_results(self, platform: str, player_id: str) -> list[PlayerResult]:
+        """Every finished game of the player."""
+        rows = await self._fetch(
+            "SELECT platform || ':' || player_id, player_name, score, tiebreak_move, move_count, "
+            "outcome, game_id, won, COALESCE(masters, 0) FROM results WHERE platform = ? AND player_id = ?",
             (platform, player_id),
         )
+        return [PlayerResult(str(r[6]), _entry(r), bool(r[7]), int(r[8])) for r in rows]
 
-    async def latest_finished_session(self, platform: str, chat_id: str, player_id: str,
-                                      game_id: str | None = None) -> str | None:  # fmt: skip
-        """The player's most recently finished game in a chat (of ``game_id`` when given)."""
+    async def recent(self, platform: str, player_id: str, limit: int) -> list[ResultRecord]:
+        """The player's latest finished games, newest first."""
+        rows = await self._fetch(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE platform = ? AND player_id = ? "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (platform, player_id, limit),
+        )
+        return [row_to_result(r) for r in rows]
+
+    async def solo_wins(self, platform: str, player_id: str) -> list[SoloWin]:
+        """Each solo game the player won, with when it was dealt and won."""
+        rows = await self._fetch(
+            "SELECT r.game_id, s.created_at, r.finished_at FROM results r JOIN sessions s ON s.id = r.session_id "
+            "WHERE r.platform = ? AND r.player_id = ? AND r.won = 1 AND s.kind = ?",
+            (platform, player_id, SOLO),
+        )
+        return [SoloWin(str(g), str(start), str(end)) for g, start, end in rows]
+
+    async def latest_finished(self, platform: str, chat_id: str, player_id: str,
+                              game_id: str | None = None) -> str | None:  # fmt: skip
+        """The session of the player's most recently finished game in a chat (of ``game_id``
+        when given)."""
         sql = (
             "SELECT session_id FROM results WHERE platform = ? AND chat_id = ? AND player_id = ?"
             + (" AND game_id = ?" if game_id else "")
             + " ORDER BY finished_at DESC, id DESC LIMIT 1"
         )
         params: tuple[Any, ...] = (platform, chat_id, player_id) + ((game_id,) if game_id else ())
-        rows = await self.fetch(sql, params)
+        rows = await self._fetch(sql, params)
         return str(rows[0][0]) if rows else None

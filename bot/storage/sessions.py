@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from bot.storage.backend import Tx
+from bot.storage.backend import Backend, Tx
+from bot.storage.base import Store
 from bot.storage.errors import StaleRevision
 from bot.storage.migrations.dialect import POSTGRES
 from bot.storage.play import PlayStore
@@ -43,11 +45,23 @@ def _update_params(rec: SessionRecord) -> tuple[object, ...]:
     )  # fmt: skip
 
 
-class SessionsStore(PlayStore):
-    """Sessions, moves and results (mixed into ``Storage``). A move on a race board takes its
-    race-wide number from ``PlayStore``, in the move's own transaction."""
+@dataclass(frozen=True, slots=True)
+class SessionRevision:
+    """A session's id and the revision storage holds for it."""
 
-    async def insert_session(self, rec: SessionRecord) -> None:
+    id: str
+    revision: int
+
+
+class SessionsStore(Store):
+    """Sessions, moves and results (``storage.sessions``). A move on a race board takes its
+    race-wide number from the play store (``play``), in the move's own transaction."""
+
+    def __init__(self, backend: Backend, play: PlayStore) -> None:
+        super().__init__(backend)
+        self._play = play
+
+    async def insert(self, rec: SessionRecord) -> None:
         """Store a new session; ``AlreadyExists`` when the database's rules refuse it (the
         player has an active solo game of that game in the chat, or the chat has its open
         table or race already)."""
@@ -64,7 +78,7 @@ class SessionsStore(PlayStore):
                 ),
             )  # fmt: skip
 
-    async def save_session(self, rec: SessionRecord, expected_revision: int | None = None) -> None:
+    async def save(self, rec: SessionRecord, expected_revision: int | None = None) -> None:
         """Write back the mutable fields of a session (everything but its identity).
 
         ``expected_revision``: compare-and-set, the write happens only if storage still holds
@@ -104,76 +118,64 @@ class SessionsStore(PlayStore):
         if changed != 1:
             raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
 
-    async def get_session(self, session_id: str) -> SessionRecord | None:
-        rows = await self.fetch(
+    async def get(self, session_id: str) -> SessionRecord | None:
+        rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
         )
         return row_to_session(rows[0]) if rows else None
 
-    async def session_revision(self, session_id: str) -> int | None:
+    async def revision(self, session_id: str) -> int | None:
         """The stored revision of a session (None: unknown): one indexed read, for checking
         an in-memory copy against what other processes stored."""
-        rows = await self.fetch("SELECT revision FROM sessions WHERE id = ?", (session_id,))
+        rows = await self._fetch("SELECT revision FROM sessions WHERE id = ?", (session_id,))
         return int(rows[0][0]) if rows else None
 
-    async def open_session_ids(self, platform: str, chat_id: str) -> list[str]:
-        """Ids of the chat's open sessions (lobby or active), oldest first. Always read from
-        the database: another process may have opened or closed one."""
-        rows = await self.fetch(
-            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? "
-            "AND status IN (?, ?) ORDER BY created_at, id",
-            (platform, chat_id, LOBBY, ACTIVE),
-        )
-        return [r[0] for r in rows]
-
-    async def open_session_revisions(self, platform: str, chat_id: str) -> list[tuple[str, int]]:
-        """(id, revision) of the chat's open sessions, oldest first: one read that also tells
+    async def open_revisions(self, platform: str, chat_id: str) -> list[SessionRevision]:
+        """The chat's open sessions (lobby or active), oldest first. Always read from the
+        database (another process may have opened or closed one): one read that also tells
         which copies in memory another process has moved past."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT id, revision FROM sessions WHERE platform = ? AND chat_id = ? "
             "AND status IN (?, ?) ORDER BY created_at, id",
             (platform, chat_id, LOBBY, ACTIVE),
         )
-        return [(r[0], int(r[1])) for r in rows]
+        return [SessionRevision(str(r[0]), int(r[1])) for r in rows]
 
-    async def active_solo_sessions(self) -> list[SessionRecord]:
-        rows = await self.fetch(
+    async def active_solo(self) -> list[SessionRecord]:
+        rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE kind = ? AND status = ?", (SOLO, ACTIVE)
         )
         return [row_to_session(r) for r in rows]
 
-    async def last_solo_session(
-        self, platform: str, chat_id: str, player: str
-    ) -> SessionRecord | None:
+    async def last_solo(self, platform: str, chat_id: str, player: str) -> SessionRecord | None:
         """The player's most recently started solo game in this chat, whatever its status."""
         # rowid breaks ties within one second on SQLite; PostgreSQL has none (ties are rare)
         tiebreak = "last_active_at DESC" if self.dialect == POSTGRES else "rowid DESC"
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat_id = ? AND kind = ? "
             f"AND creator = ? ORDER BY created_at DESC, {tiebreak} LIMIT 1",
             (platform, chat_id, SOLO, player),
         )
         return row_to_session(rows[0]) if rows else None
 
-    async def won_solo_times(self, platform: str, player_id: str) -> list[tuple[str, str, str]]:
-        """(game_id, started at, finished at) of each solo game the player won (ISO times)."""
-        rows = await self.fetch(
-            "SELECT r.game_id, s.created_at, r.finished_at FROM results r JOIN sessions s ON s.id = r.session_id "
-            "WHERE r.platform = ? AND r.player_id = ? AND r.won = 1 AND s.kind = ?",
-            (platform, player_id, SOLO),
+    async def one_in_status(self, platform: str, chat_id: str, status: str) -> str | None:
+        """The id of one session of the chat in ``status`` (a running race), if any."""
+        rows = await self._fetch(
+            "SELECT id FROM sessions WHERE platform = ? AND chat_id = ? AND status = ? LIMIT 1",
+            (platform, chat_id, status),
         )
-        return [(str(g), str(start), str(end)) for g, start, end in rows]
+        return str(rows[0][0]) if rows else None
 
-    async def session_exists(self, session_id: str) -> bool:
-        return bool(await self.fetch("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
+    async def exists(self, session_id: str) -> bool:
+        return bool(await self._fetch("SELECT 1 FROM sessions WHERE id = ?", (session_id,)))
 
-    async def status_of_session(self, session_id: str) -> str | None:
-        rows = await self.fetch("SELECT status FROM sessions WHERE id = ?", (session_id,))
+    async def status(self, session_id: str) -> str | None:
+        rows = await self._fetch("SELECT status FROM sessions WHERE id = ?", (session_id,))
         return str(rows[0][0]) if rows else None
 
     # ----- moves ------------------------------------------------------------------------------
-    async def load_moves(self, session_id: str) -> list[str]:
-        rows = await self.fetch(
+    async def moves(self, session_id: str) -> list[str]:
+        rows = await self._fetch(
             "SELECT notation FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
         )
         return [r[0] for r in rows]
@@ -214,13 +216,13 @@ class SessionsStore(PlayStore):
                 notation,
                 played_at,
             )
-            rows = await self.fetch(sql, params)
+            rows = await self._fetch(sql, params)
             if not rows:
                 raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
             return
         async with self._transaction() as tx:
             await self._swap_revision(tx, rec)
-            race_move = await self._advance_race_counter(tx, rec) if rec.kind == SOLO else None
+            race_move = await self._play.advance_race_counter(tx, rec) if rec.kind == SOLO else None
             await tx.execute(
                 "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) VALUES (?, ?, ?, ?, ?, ?)",
                 (rec.id, n, player, notation, played_at, race_move),
@@ -234,14 +236,14 @@ class SessionsStore(PlayStore):
             await tx.execute("DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n))
 
     # ----- results ----------------------------------------------------------------------------
-    async def finish_session(
+    async def finish(
         self,
         rec: SessionRecord,
         results: Sequence[ResultRecord],
         expected_revision: int | None = None,
     ) -> None:
         """Store a session's end and its players' results together (``expected_revision``:
-        compare-and-set as in ``save_session``)."""
+        compare-and-set as in ``save``)."""
         async with self._transaction() as tx:
             await self._checked_update(tx, rec, expected_revision)
             await self._insert_results(tx, results)
@@ -261,12 +263,3 @@ class SessionsStore(PlayStore):
                     r.cards,
                 ),
             )  # fmt: skip
-
-    async def count_results(self, session_id: str | None = None) -> int:
-        if session_id is None:
-            rows = await self.fetch("SELECT COUNT(*) FROM results")
-        else:
-            rows = await self.fetch(
-                "SELECT COUNT(*) FROM results WHERE session_id = ?", (session_id,)
-            )
-        return int(rows[0][0]) if rows else 0

@@ -6,8 +6,8 @@ decides: the first insert wins, a second one is refused by the database.
 >>> from bot.storage import Storage
 >>> async def demo():
 ...     store = await Storage.open("sqlite:///:memory:")
-...     first = await store.first_delivery("telegram", 42)
-...     again = await store.first_delivery("telegram", 42)
+...     first = await store.updates.first_delivery("telegram", 42)
+...     again = await store.updates.first_delivery("telegram", 42)
 ...     await store.close()
 ...     return first, again
 >>> asyncio.run(demo())
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from bot.storage.base import StorageBase
+from bot.storage.base import Store
 from bot.storage.errors import AlreadyExists
 
 #: how long an update id is remembered (Telegram redelivers for at most a day)
@@ -30,8 +30,8 @@ KEEP_PRIVATE_MESSAGES_SECONDS = 30 * 24 * 3600.0
 _PRUNE_EVERY = 500
 
 
-class UpdatesStore(StorageBase):
-    """Handled update ids (mixed into ``Storage``)."""
+class UpdatesStore(Store):
+    """Handled update ids and private messages' tables (``storage.updates``)."""
 
     _recorded_since_prune = 0
 
@@ -50,7 +50,7 @@ class UpdatesStore(StorageBase):
         self._recorded_since_prune += 1
         if self._recorded_since_prune >= _PRUNE_EVERY:
             self._recorded_since_prune = 0
-            await self.prune_updates(moment - KEEP_UPDATES_SECONDS)
+            await self.prune(moment - KEEP_UPDATES_SECONDS)
         return True
 
     async def remember_private_message(self, platform: str, chat_id: str, message_id: str, origin_chat: str,
@@ -69,13 +69,13 @@ class UpdatesStore(StorageBase):
         self, platform: str, chat_id: str, message_id: str
     ) -> str | None:
         """The chat whose table a private message belongs to (None: an ordinary message)."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT origin_chat FROM private_messages WHERE platform = ? AND chat_id = ? AND message_id = ?",
             (platform, chat_id, message_id),
         )
         return str(rows[0][0]) if rows else None
 
-    async def prune_updates(self, older_than: float) -> int:
+    async def prune(self, older_than: float) -> int:
         """Forget the update ids recorded before ``older_than`` (seconds since the epoch) and
         private messages older than ``KEEP_PRIVATE_MESSAGES_SECONDS`` before it; how many ids."""
         async with self._transaction() as tx:

@@ -11,14 +11,31 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.base import StorageBase
+from bot.storage.backend import Backend
+from bot.storage.base import Store
 from bot.storage.errors import StorageBusy
+from bot.storage.players import PlayersStore
 from bot.storage.records import SESSION_COLUMNS, SessionRecord, row_to_session
 
-Row = tuple[Any, ...]
-PlayerKey = tuple[str, str]  # (platform, user id)
+
+@dataclass(frozen=True, slots=True, order=True)
+class PlayerKey:
+    """A player on a platform."""
+
+    platform: str
+    user_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChatKey:
+    """A chat on a platform."""
+
+    platform: str
+    chat_id: str
+
 
 #: public player ids and chat link tokens: lowercase letters and digits, no look-alikes
 _ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"
@@ -27,9 +44,6 @@ PUBLIC_ID_LENGTH = 10
 TOKEN_LENGTH = 24
 #: the id a forgotten player's seat takes in a shared game (``former:`` and a random word)
 FORMER_PREFIX = "former:"
-
-#: (player key, name, score, tiebreak move, move count, outcome) as in the leaderboards
-_ENTRY_COLUMNS = "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
 
 
 def random_word(length: int) -> str:
@@ -45,8 +59,13 @@ def _marks(count: int) -> str:
     return ", ".join("?" for _ in range(count))
 
 
-class WebStore(StorageBase):
-    """The web page's storage (mixed into ``Storage``)."""
+class WebStore(Store):
+    """The web page's storage (``storage.web``); ``/forgetme`` also drops the players
+    store's remembered sighting."""
+
+    def __init__(self, backend: Backend, players: PlayersStore) -> None:
+        super().__init__(backend)
+        self._players = players
 
     # ----- public player ids and /web hide ----------------------------------------------------
     async def public_ids(self, players: Iterable[PlayerKey]) -> dict[PlayerKey, str]:
@@ -62,11 +81,11 @@ class WebStore(StorageBase):
         if missing:
             try:
                 async with self._transaction() as tx:
-                    for platform, user_id in missing:
+                    for key in missing:
                         await tx.execute(
                             "INSERT INTO web_players (platform, user_id, public_id) VALUES (?, ?, ?) "
                             "ON CONFLICT (platform, user_id) DO NOTHING",
-                            (platform, user_id, random_word(PUBLIC_ID_LENGTH)),
+                            (key.platform, key.user_id, random_word(PUBLIC_ID_LENGTH)),
                         )
             except StorageBusy:
                 return found
@@ -76,40 +95,27 @@ class WebStore(StorageBase):
     async def _known_public_ids(self, players: Sequence[PlayerKey]) -> dict[PlayerKey, str]:
         found: dict[PlayerKey, str] = {}
         by_platform: dict[str, list[str]] = {}
-        for platform, user_id in players:
-            by_platform.setdefault(platform, []).append(user_id)
+        for key in players:
+            by_platform.setdefault(key.platform, []).append(key.user_id)
         for platform, users in by_platform.items():
             for start in range(0, len(users), 500):  # bounded IN lists on either backend
                 chunk = users[start : start + 500]
-                rows = await self.fetch(
+                rows = await self._fetch(
                     f"SELECT user_id, public_id FROM web_players WHERE platform = ? "
                     f"AND user_id IN ({_marks(len(chunk))})",
                     (platform, *chunk),
                 )
-                found.update({(platform, str(u)): str(p) for u, p in rows})
+                found.update({PlayerKey(platform, str(u)): str(p) for u, p in rows})
         return found
 
-    async def player_of_public_id(self, public_id: str) -> PlayerKey | None:
-        """(platform, user id) of a public id, None when unknown."""
-        rows = await self.fetch(
+    async def player_of(self, public_id: str) -> PlayerKey | None:
+        """The player of a public id, None when unknown."""
+        rows = await self._fetch(
             "SELECT platform, user_id FROM web_players WHERE public_id = ?", (public_id,)
         )
-        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+        return PlayerKey(str(rows[0][0]), str(rows[0][1])) if rows else None
 
-    async def player_name(self, platform: str, user_id: str) -> str | None:
-        """The name a player was last seen with, else the name of their latest result."""
-        rows = await self.fetch(
-            "SELECT name FROM players WHERE platform = ? AND user_id = ?", (platform, user_id)
-        )
-        if not rows:
-            rows = await self.fetch(
-                "SELECT player_name FROM results WHERE platform = ? AND player_id = ? "
-                "ORDER BY finished_at DESC, id DESC LIMIT 1",
-                (platform, user_id),
-            )
-        return str(rows[0][0]) if rows else None
-
-    async def set_web_hidden(self, platform: str, user_id: str, hidden: bool) -> None:
+    async def set_hidden(self, platform: str, user_id: str, hidden: bool) -> None:
         """``/web hide`` (True) or ``/web show`` (False)."""
         async with self._transaction() as tx:
             await tx.execute(
@@ -118,8 +124,8 @@ class WebStore(StorageBase):
                 (platform, user_id, random_word(PUBLIC_ID_LENGTH), int(hidden)),
             )
 
-    async def web_hidden(self, platform: str, user_id: str) -> bool:
-        rows = await self.fetch(
+    async def hidden(self, platform: str, user_id: str) -> bool:
+        rows = await self._fetch(
             "SELECT hidden FROM web_players WHERE platform = ? AND user_id = ?",
             (platform, user_id),
         )
@@ -131,74 +137,25 @@ class WebStore(StorageBase):
         wanted = sorted(set(players))
         public: set[PlayerKey] = set()
         by_platform: dict[str, list[str]] = {}
-        for platform, user_id in wanted:
-            by_platform.setdefault(platform, []).append(user_id)
+        for key in wanted:
+            by_platform.setdefault(key.platform, []).append(key.user_id)
         for platform, users in by_platform.items():
             for start in range(0, len(users), 500):
                 chunk = users[start : start + 500]
-                rows = await self.fetch(
+                rows = await self._fetch(
                     "SELECT DISTINCT a.player_id FROM daily_attempts a WHERE a.platform = ? "
                     f"AND a.status = ? AND a.player_id IN ({_marks(len(chunk))}) "
                     "AND NOT EXISTS (SELECT 1 FROM web_players w WHERE w.platform = a.platform "
                     "AND w.user_id = a.player_id AND w.hidden = 1)",
                     (platform, accepted, *chunk),
                 )
-                public.update((platform, str(r[0])) for r in rows)
+                public.update(PlayerKey(platform, str(r[0])) for r in rows)
         return public
-
-    # ----- what the pages read ----------------------------------------------------------------
-    async def daily_day_rows(self, game_id: str, day: str, accepted: str) -> list[Row]:
-        """The accepted attempts of one day's challenge: ``_ENTRY_COLUMNS`` then session id."""
-        return await self.fetch(
-            f"SELECT {_ENTRY_COLUMNS}, r.session_id FROM results r "
-            "JOIN daily_attempts a ON a.session_id = r.session_id "
-            "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day = ?",
-            (accepted, game_id, day),
-        )
-
-    async def daily_played_count(self, game_id: str, day: str, accepted: str) -> int:
-        rows = await self.fetch(
-            "SELECT COUNT(*) FROM daily_attempts WHERE game_id = ? AND day = ? AND status = ?",
-            (game_id, day, accepted),
-        )
-        return int(rows[0][0]) if rows else 0
-
-    async def recent_result_rows(self, platform: str, user_id: str, limit: int) -> list[Row]:
-        """(session id, game id, score, outcome, won, finished at, ranked, move count) of the
-        player's latest finished games, newest first."""
-        return await self.fetch(
-            "SELECT session_id, game_id, score, outcome, won, finished_at, ranked, move_count "
-            "FROM results WHERE platform = ? AND player_id = ? "
-            "ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (platform, user_id, limit),
-        )
-
-    async def session_result_rows(self, session_id: str) -> list[Row]:
-        """(player id, name, score, outcome, place, day, ranked) of a finished game's results."""
-        return await self.fetch(
-            "SELECT player_id, player_name, score, outcome, place, day, ranked FROM results "
-            "WHERE session_id = ? ORDER BY COALESCE(place, 0), id",
-            (session_id,),
-        )
-
-    async def daily_day_of_session(self, session_id: str) -> str | None:
-        """The challenge day of a daily attempt's session (None: not a daily attempt)."""
-        rows = await self.fetch(
-            "SELECT day FROM daily_attempts WHERE session_id = ?", (session_id,)
-        )
-        return str(rows[0][0]) if rows else None
-
-    async def daily_days_of_deal(self, game_id: str, deal: int) -> list[str]:
-        """The days whose daily challenge of ``game_id`` was deal ``deal``."""
-        rows = await self.fetch(
-            "SELECT day FROM daily WHERE game_id = ? AND deal = ?", (game_id, deal)
-        )
-        return [str(r[0]) for r in rows]
 
     # ----- a chat's private leaderboard link ------------------------------------------------
     async def chat_link(self, platform: str, chat_id: str) -> str | None:
         """The chat's live link token, None when it has none."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             "SELECT token FROM web_chat_links WHERE platform = ? AND chat_id = ? "
             "AND revoked_at IS NULL",
             (platform, chat_id),
@@ -236,18 +193,18 @@ class WebStore(StorageBase):
         assert made is not None, "a live link exists after the insert"
         return made
 
-    async def chat_of_link(self, token: str) -> PlayerKey | None:
-        """(platform, chat id) of a live link token; None when unknown or revoked."""
-        rows = await self.fetch(
+    async def chat_of_link(self, token: str) -> ChatKey | None:
+        """The chat of a live link token; None when unknown or revoked."""
+        rows = await self._fetch(
             "SELECT platform, chat_id FROM web_chat_links WHERE token = ? AND revoked_at IS NULL",
             (token,),
         )
-        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+        return ChatKey(str(rows[0][0]), str(rows[0][1])) if rows else None
 
     # ----- /forgetme ----------------------------------------------------------------------------
     async def open_tables_of(self, platform: str, user_id: str, closed: Sequence[str]) -> int:
         """How many tables or races not in ``closed`` statuses seat the player."""
-        rows = await self.fetch(
+        rows = await self._fetch(
             f"SELECT players FROM sessions WHERE platform = ? AND kind = 'table' "
             f"AND status NOT IN ({_marks(len(closed))}) AND players LIKE ?",
             (platform, *closed, f"%{json.dumps(user_id)}%"),
@@ -301,13 +258,8 @@ class WebStore(StorageBase):
                 "DELETE FROM results WHERE platform = ? AND player_id = ?",
             ):
                 await tx.execute(sql, (platform, user_id))
-        self._forget_sighting(platform, user_id)
+        self._players.forget_sighting(platform, user_id)
         return touched
-
-    def _forget_sighting(self, platform: str, user_id: str) -> None:
-        seen = getattr(self, "_seen", None)
-        if isinstance(seen, dict):
-            seen.pop((platform, user_id), None)
 
     async def _delete_session(self, tx: Any, session_id: str) -> None:
         for sql in (

@@ -31,8 +31,7 @@ from bot.core.commands import ALL_GAMES
 from bot.features import leaderboards, ratings, streaks
 from bot.features import web as links
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
-from bot.features.leaderboards import Entry
-from bot.storage import ACTIVE, SessionRecord, StorageBusy
+from bot.storage import ACTIVE, Entry, PlayerKey, SessionRecord, StorageBusy
 from bot.storage.web import FORMER_PREFIX
 
 if TYPE_CHECKING:
@@ -95,10 +94,10 @@ def columns(lang: str, game_id: str) -> list[str]:
     ]
 
 
-def player_key(entry_player: str) -> tuple[str, str]:
-    """``platform:user`` (a leaderboard entry's player) as (platform, user id)."""
+def player_key(entry_player: str) -> PlayerKey:
+    """``platform:user`` (a leaderboard entry's player) as a player key."""
     platform, _, user = entry_player.partition(":")
-    return platform, user
+    return PlayerKey(platform, user)
 
 
 async def settle(core: Service) -> None:
@@ -133,7 +132,7 @@ def parse_day(text: str, today: date) -> date:
 async def deal_is_secret(core: Service, game_id: str, deal: int, today: date) -> bool:
     """Whether ``deal`` is the daily challenge of a day not over yet (today), so showing it
     (its number, its board, a replay) would spoil the challenge."""
-    days = await core.store.daily_days_of_deal(game_id, deal)
+    days = await core.store.daily.days_of_deal(game_id, deal)
     return any(date.fromisoformat(day) >= today for day in days)
 
 
@@ -142,11 +141,10 @@ async def held_back(core: Service, record: SessionRecord, today: date) -> bool:
     (today's daily), or it is a race board whose round others are still playing."""
     if await deal_is_secret(core, record.game_id, record.deal, today):
         return True
-    entry = await core.store.race_entry_of(record.id)
+    entry = await core.store.play.race_entry(record.id)
     if entry is None:
         return False
-    race_id, round_number = entry
-    return await core.store.active_boards_in_round(race_id, round_number, ACTIVE) > 0
+    return await core.store.play.active_boards(entry.race_id, entry.round, ACTIVE) > 0
 
 
 # ----- home and daily pages ----------------------------------------------------------------------
@@ -154,20 +152,19 @@ async def day_board(
     core: Service, lang: str, game_id: str, day: date, today: date, limit: int | None = None
 ) -> Board:
     """The ranking of one day's challenge, in the game's own order (``leaderboards.rank``)."""
-    rows = await core.store.daily_day_rows(game_id, day.isoformat(), ACCEPTED)
-    sessions = {str(r[0]): str(r[6]) for r in rows}
-    placed = leaderboards.rank(game_id, [Entry(*r[:6]) for r in rows])
+    entries = await core.store.results.day_entries(game_id, day.isoformat(), ACCEPTED)
+    placed = leaderboards.rank(game_id, entries)
     keys = [player_key(e.player) for _, e in placed]
-    public = await core.store.public_players(keys, ACCEPTED)
+    public = await core.store.web.public_players(keys, ACCEPTED)
     shown = [(p, e) for p, e in placed if player_key(e.player) in public]
     if limit is not None:
         shown = shown[:limit]
-    ids = await core.store.public_ids(player_key(e.player) for _, e in shown)
+    ids = await core.store.web.public_ids(player_key(e.player) for _, e in shown)
     over = day < today
     board = Board(game_id, game_name(lang, game_id), columns(lang, game_id), count=len(placed))
     for place, entry in shown:
         board.rows.append(Row(place, entry.name, leaderboards.score_cells(lang, game_id, entry),
-                              ids.get(player_key(entry.player)), sessions[entry.player] if over else None))  # fmt: skip
+                              ids.get(player_key(entry.player)), entry.session_id if over else None))  # fmt: skip
     return board
 
 
@@ -180,7 +177,7 @@ async def home(core: Service, lang: str, today: date) -> dict[str, Any]:
         board = await day_board(core, lang, game_id, today, today, limit=HOME_TOP)
         board.link = links.daily_path(game_id, today.isoformat())
         boards.append(board)
-        if await core.store.daily_choice_row(game_id, yesterday.isoformat()) is not None:
+        if await core.store.daily.choice(game_id, yesterday.isoformat()) is not None:
             had_yesterday.add(game_id)
     return {"boards": boards, "today": today, "yesterday": yesterday,
             "had_yesterday": had_yesterday}  # fmt: skip
@@ -192,13 +189,13 @@ async def daily(
     if game_id not in DAILY_GAMES:
         raise NotFound(game_id)
     day = parse_day(day_text, today)
-    choice = await core.store.daily_choice_row(game_id, day.isoformat())
+    choice = await core.store.daily.choice(game_id, day.isoformat())
     if choice is None and day != today:
         raise NotFound(day_text)  # no challenge was ever chosen that day
     await settle(core)
     board = await day_board(core, lang, game_id, day, today)
     over = day < today
-    deal = int(choice[2]) if choice is not None and over else None
+    deal = choice.deal if choice is not None and over else None
     return {
         "game_id": game_id,
         "game": game_name(lang, game_id),
@@ -222,24 +219,23 @@ def best_text(lang: str, stats: streaks.GameStats) -> str:
 
 
 async def player(core: Service, lang: str, public_id: str, today: date) -> dict[str, Any]:
-    key = await core.store.player_of_public_id(public_id)
-    if key is None or key not in await core.store.public_players([key], ACCEPTED):
+    key = await core.store.web.player_of(public_id)
+    if key is None or key not in await core.store.web.public_players([key], ACCEPTED):
         raise NotFound(public_id)
-    platform, user = key
+    platform, user = key.platform, key.user_id
     await settle(core)
     per_game = await streaks.game_stats(core.store, platform, user)
     streak = streaks.streaks(await streaks.daily_days(core.store, platform, user), today)
-    rows = await core.store.recent_result_rows(platform, user, RECENT)
     name = await player_name(core, platform, user)
     recent = []
-    for session_id, game_id, score, outcome, won, finished_at, ranked, moves in rows:
-        record = await core.store.get_session(str(session_id))
+    for result in await core.store.results.recent(platform, user, RECENT):
+        record = await core.store.sessions.get(result.session_id)
         held = record is None or await held_back(core, record, today)
         recent.append({
-            "game": game_name(lang, str(game_id)), "outcome": outcome_word(lang, str(outcome)),
-            "score": int(score), "moves": int(moves), "daily": bool(ranked), "won": bool(won),
-            "day": date.fromisoformat(str(finished_at)[:10]),
-            "replay": None if held else str(session_id),
+            "game": game_name(lang, result.game_id), "outcome": outcome_word(lang, result.outcome),
+            "score": result.score, "moves": result.move_count, "daily": result.ranked,
+            "won": result.won, "day": date.fromisoformat(result.finished_at[:10]),
+            "replay": None if held else result.session_id,
         })  # fmt: skip
     shown_ratings = []
     for game_id in ALL_GAMES:
@@ -258,7 +254,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
 
 async def player_name(core: Service, platform: str, user: str) -> str:
     """The name the player was last seen with (their latest result's name if none)."""
-    return await core.store.player_name(platform, user) or ""
+    return await core.store.players.name(platform, user) or ""
 
 
 # ----- replay page ---------------------------------------------------------------------------
@@ -281,21 +277,21 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
     """A finished game with at least one player who may be named publicly."""
     if not (0 < len(session_id) <= 32 and session_id.isascii() and session_id.isalnum()):
         raise NotFound(session_id)
-    record = await core.store.get_session(session_id)
+    record = await core.store.sessions.get(session_id)
     if record is None or record.status != "over":
         raise NotFound(session_id)
-    results = await core.store.session_result_rows(session_id)
+    results = await core.store.results.of_session(session_id)
     if not results:
         raise NotFound(session_id)
-    keys = [(record.platform, p) for p in record.players]
-    public = await core.store.public_players(keys, ACCEPTED)
+    keys = [PlayerKey(record.platform, p) for p in record.players]
+    public = await core.store.web.public_players(keys, ACCEPTED)
     if not public:
         raise NotFound(session_id)
-    ids = await core.store.public_ids(public)
+    ids = await core.store.web.public_ids(public)
     names: list[dict[str, Any]] = []
     seats: list[str] = []
     for index, user in enumerate(record.players):
-        key = (record.platform, user)
+        key = PlayerKey(record.platform, user)
         if key in public:
             shown = record.names.get(user, "")
             names.append({"name": shown, "player": ids.get(key)})
@@ -309,7 +305,7 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
         seats.append(shown if len(record.players) > 1 else SOLO_SEAT)
         if seats.count(seats[-1]) > 1:
             seats[-1] = f"{shown} {index + 1}"
-    moves = await core.store.load_moves(session_id)
+    moves = await core.store.sessions.moves(session_id)
     held = await held_back(core, record, today)
     return Replay(session_id, record.game_id, record.deal, record.faces, dict(record.options),
                   seats, names, moves, held)  # fmt: skip
@@ -365,36 +361,37 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
     ``/leaderboard``; player pages linked for players who have one."""
     if not (0 < len(token) <= 64 and token.isascii() and token.isalnum()):
         raise NotFound(token)
-    where = await core.store.chat_of_link(token)
+    where = await core.store.web.chat_of_link(token)
     if where is None:
         raise NotFound(token)
     if period not in PERIODS:
         raise NotFound(period)
-    platform, chat_id = where
+    platform, chat_id = where.platform, where.chat_id
     await settle(core)
     since = leaderboards.since_day(period, today)
     boards: list[Board] = []
     for game_id in ALL_GAMES:
         if engine.game_info(game_id).table:  # ranked per table: wins and masters
-            table = await leaderboards.table_rows(core.store, platform, chat_id, since)
+            table = await core.store.results.maestras_table(platform, chat_id, since)
             if table:
                 board = Board(game_id, game_name(lang, game_id), columns(lang, game_id))
-                board.rows = [Row(i + 1, n, [str(w), str(m)]) for i, (n, w, m) in enumerate(table)]
+                board.rows = [Row(i + 1, t.name, [str(t.wins), str(t.masters)])
+                              for i, t in enumerate(table)]  # fmt: skip
                 boards.append(board)
             continue
         kinds: list[tuple[str, Sequence[Entry]]] = []
         if game_id in DAILY_GAMES:
-            kinds.append(("lb.daily", await leaderboards.daily_entries(
-                core.store, game_id, since, platform, chat_id)))  # fmt: skip
-        kinds.append(("lb.casual", await leaderboards.casual_entries(
-            core.store, game_id, since, platform, chat_id)))  # fmt: skip
+            kinds.append(("lb.daily", await core.store.results.daily_entries(
+                game_id, since, ACCEPTED, platform, chat_id)))  # fmt: skip
+        kinds.append(("lb.casual", await core.store.results.casual_entries(
+            game_id, since, platform, chat_id)))  # fmt: skip
         for title_key, entries in kinds:
             placed = leaderboards.rank(game_id, entries)
             if not placed:
                 continue
             keys = [player_key(e.player) for _, e in placed]
-            public = await core.store.public_players(keys, ACCEPTED)
-            ids = await core.store.public_ids(public)
+            public = await core.store.web.public_players(keys, ACCEPTED)
+            ids = await core.store.web.public_ids(public)
             board = Board(game_id, i18n.t(lang, title_key, game=game_name(lang, game_id)),
                           columns(lang, game_id))  # fmt: skip
             for place, entry in placed:

@@ -26,6 +26,7 @@ Final phase of Cartas Maestras: the placement that leaves the most hand cards ab
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.game import Game
@@ -207,6 +208,60 @@ class GreedyPlayer:
             else:
                 count += card["sides"][back] == open_side
         return count
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """What a Cartas Maestras placement does, as a hint explains it, read from the player's
+    own view only: ``value`` (the greedy player's score), ``completes`` (it completes its path,
+    winning ``masters`` and ``cards``), ``blocks`` (an empty card on a path one card short of
+    completion: the next player cannot complete it with one card), ``opens`` (a master on a
+    free side of the central card), ``gift`` (it leaves its path one card short of completion
+    for the next player), ``followers`` (other cards of the hand that could go next on it)."""
+
+    value: float
+    completes: bool = False
+    masters: int = 0
+    cards: int = 0
+    blocks: bool = False
+    opens: bool = False
+    gift: bool = False
+    followers: int = 0
+
+
+def judge(view: SquadratikView, move: Any) -> Judgement:
+    """The greedy player's judgement of ``move`` for the viewer of ``view`` (their own view:
+    their hand, the public board; never anyone else's cards).
+
+    >>> import engine
+    >>> game = engine.new_game("maestras", 3, ["a", "b"])
+    >>> view = game.view("a")
+    >>> judge(view, game.legal_moves("a")[0]).value != 0
+    True
+    """
+    table = _Table(view)
+    value = GreedyPlayer()._value(table, move)
+    slot: int | None = getattr(move, "slot", None)
+    if slot is None:  # pass, stop
+        return Judgement(value)
+    card = table.hand[slot - 1]
+    empty = card["kind"] == "empty"
+    state = table.state[move.side]
+    after = 0 if state is None else state[0]
+    direction = move.side if state is None else (move.turn or table.direction(move.side))
+    open_side = None if empty else _placed(card, move.rotation)[_INDEX[direction]]
+    followers = GreedyPlayer._followers(table, move, open_side, direction)
+    if not empty and after + 1 >= 4:
+        path = GreedyPlayer._path_cards(table, move.side) + [card]
+        masters = sum(1 for c in path if c["kind"] == "master")
+        return Judgement(value, completes=True, masters=masters, cards=len(path))
+    return Judgement(
+        value,
+        blocks=empty and after == 3,
+        opens=state is None,
+        gift=not empty and after + 1 == 3,
+        followers=followers,
+    )
 
 
 # ----- El Solitario: the careful player ----------------------------------------------------------

@@ -19,6 +19,9 @@ Preferences, by game:
   then onto a column, then into a free cell.
 - **El Solitario**: a card that completes a path, then a non-empty card continuing a path,
   then opening a path, then an empty card.
+- **Cartas Maestras**: the computer players' choice (``engine.players.squadratik.judge``) on
+  the player's own view: complete a path for its masters, never leave a path one card short
+  for the next player (an empty card blocks one), keep a side the rest of the hand can follow.
 
 **Never round the stock for nothing** (Solitario, Canfield). When the one-move lookahead sees
 nothing better than turning the stock, :func:`advice` first looks for a short sequence of
@@ -45,6 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.game import Game, IllegalMove
+from engine.players.squadratik import judge
 from engine.solvers.imaginary13 import _waste_order
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
@@ -370,6 +374,14 @@ def _squadratik_score(view: SquadratikView, move: Any) -> float:
     return 60.0 + path["after_empty"] + card["points"] / 100
 
 
+# ----- Cartas Maestras -------------------------------------------------------------------------
+def _maestras_score(view: SquadratikView, move: Any) -> float:
+    # the computer players' strategy, on the player's own view (their hand, the public board):
+    # complete a path for its masters, never leave one a card short for the next player (an
+    # empty card blocks one), keep sides the rest of the hand can follow
+    return judge(view, move).value
+
+
 def _freecell_hint(game: Game) -> Advice | None:
     # Nothing is hidden in FreeCell: the solver's winning line is fair advice. Its plan is the
     # line's moves up to the next card home, so a move that only prepares says so.
@@ -390,5 +402,6 @@ _SCORERS: dict[str, Callable[[Any, Any], float]] = {
     "canfield": _pile_score,
     "imaginary13": _imaginary13_score,
     "squadratik": _squadratik_score,
+    "maestras": _maestras_score,
     "freecell": _freecell_score,
 }

@@ -41,7 +41,7 @@ async def test_a_move_under_another_programs_write_lock_is_answered_busy_in_span
         assert (await chat.say("ana", "/lang es"))[0].key == "lang.set"
         await chat.say("ana", "/play canfield 7")
         game_id = chat.board().board.session_id
-        before = await core.store.get_session(game_id)
+        before = await core.store.sessions.get(game_id)
         taken, release = threading.Event(), threading.Event()
         holder = threading.Thread(target=hold_write_lock, args=(path, taken, release))
         holder.start()
@@ -53,8 +53,8 @@ async def test_a_move_under_another_programs_write_lock_is_answered_busy_in_span
             assert time.monotonic() - started < BUSY_TIMEOUT_SECONDS + 20
             assert answer.key == "error.busy" and answer.text == i18n.t("es", "error.busy")
             # nothing half-written: no move, the session as it was
-            assert await core.store.load_moves(game_id) == []
-            after = await core.store.get_session(game_id)
+            assert await core.store.sessions.moves(game_id) == []
+            after = await core.store.sessions.get(game_id)
             assert (after.revision, after.status) == (before.revision, before.status)
             assert holder.is_alive()  # the lock was still held when the player was answered
         finally:
@@ -62,7 +62,7 @@ async def test_a_move_under_another_programs_write_lock_is_answered_busy_in_span
             await asyncio.to_thread(holder.join, 60)
         moved = await chat.say("ana", "/move d")
         assert moved[0].board is not None
-        assert await core.store.load_moves(game_id) == ["d"]
+        assert await core.store.sessions.moves(game_id) == ["d"]
     finally:
         await core.close()
 
@@ -80,7 +80,7 @@ async def test_a_read_only_database_answers_writes_busy_and_still_serves_help(tm
         await core.store.fetch("PRAGMA query_only = ON")  # the file became read-only
         (answer,) = await chat.say("ana", "/move d")
         assert answer.key == "error.busy" and answer.text == i18n.t("it", "error.busy")
-        assert await core.store.load_moves(game_id) == []
+        assert await core.store.sessions.moves(game_id) == []
         # reads work, for a known player and for one never seen before (their sighting waits)
         for user in ("ana", "bruno"):
             (help_reply,) = await chat.say(user, "/help")

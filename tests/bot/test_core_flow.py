@@ -66,7 +66,7 @@ async def test_a_whole_game_by_buttons_ends_with_a_stored_result_and_leaderboard
         await chat.press("ana", next(b for b in targets.buttons if verb_of(b) == "mv").id)
     end = chat.replies[-1]
     assert end.key in {"outcome.won", "outcome.lost"}
-    assert await core.store.count_results() == 1
+    assert await core.store.results.count() == 1
     (board,) = await chat.say("bob", "/leaderboard imaginary13")
     assert board.key == "leaderboard.text" and "Ana" in board.text
     (stats,) = await chat.say("bob", "/stats @Ana")
@@ -83,7 +83,11 @@ async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(
     for _ in range(3):
         await chat.press("ana", chat.button(lambda b: verb_of(b) == "found").id)
     moves_before = engine.replay(
-        "imaginary13", 5, ["ana"], {}, await core.store.load_moves(chat.board().board.session_id)
+        "imaginary13",
+        5,
+        ["ana"],
+        {},
+        await core.store.sessions.moves(chat.board().board.session_id),
     ).moves
     old_board = chat.board()
     await core.close()
@@ -102,7 +106,7 @@ async def test_after_a_restart_the_game_continues_and_old_buttons_still_work(
         )
         assert after.params["move"] == 4
         sid = after.board.session_id
-        assert (await core.store.load_moves(sid))[:3] == moves_before
+        assert (await core.store.sessions.moves(sid))[:3] == moves_before
     finally:
         await core.close()
 
@@ -115,7 +119,7 @@ async def test_two_presses_of_one_button_at_once_apply_the_move_once(
     first, second = await asyncio.gather(chat.press("ana", press.id), chat.press("ana", press.id))
     keys = sorted(r.key for r in first + second)
     assert keys == ["board.caption", "button.stale"]
-    assert len(await core.store.load_moves(chat.board().board.session_id)) == 1
+    assert len(await core.store.sessions.moves(chat.board().board.session_id)) == 1
 
 
 async def test_undo_takes_a_move_back_and_old_boards_stay_out_of_date(
@@ -126,7 +130,7 @@ async def test_undo_takes_a_move_back_and_old_boards_stay_out_of_date(
     await chat.press("ana", chat.button(lambda b: verb_of(b) == "found").id)
     (undone,) = await chat.say("ana", "/undo")
     assert undone.params["move"] == 0
-    assert await core.store.load_moves(undone.board.session_id) == []
+    assert await core.store.sessions.moves(undone.board.session_id) == []
     # Same move number as the first board, but a different board revision: refused.
     (stale,) = await chat.press("ana", before_move.buttons[0].id)
     assert stale.key == "button.stale"
@@ -136,7 +140,7 @@ async def test_resign_stores_the_result_and_frees_the_player(core: Core, chat: F
     await chat.say("ana", "/play imaginary13 5")
     replies = await chat.say("ana", "/resign")
     assert [r.key for r in replies] == ["board.caption_over", "outcome.resigned"]
-    assert await core.store.count_results() == 1
+    assert await core.store.results.count() == 1
     assert (await chat.say("ana", "/play imaginary13 6"))[0].key == "play.started"
 
 
@@ -157,7 +161,7 @@ async def test_idle_solo_games_end_as_resigned_after_24_hours(
     clock.advance(hours=5)
     assert await core.sweep() == 1
     assert pushed == [("fake", "chat-1", "game.expired_notice")]
-    assert await core.store.count_results() == 1
+    assert await core.store.results.count() == 1
     # Ana comes back: she is told her game expired, not that she never had one
     (expired,) = await chat.say("ana", "/board")
     assert expired.key == "game.expired" and expired.is_private
@@ -167,7 +171,7 @@ async def test_idle_solo_games_end_as_resigned_after_24_hours(
     assert (await chat.press("ana", ana_board.buttons[0].id))[0].key == "game.expired"
     clock.advance(hours=20)  # Bob's game idles too: ended when he comes back, before the sweep
     assert (await chat.say("bob", "/move t1"))[0].key == "game.expired"
-    assert await core.store.count_results() == 2
+    assert await core.store.results.count() == 2
     # once a newer game of hers here ended the ordinary way, "no game" is the answer again
     await chat.say("ana", "/play canfield 2")
     await chat.say("ana", "/resign")
@@ -181,8 +185,8 @@ async def test_a_press_on_a_board_idle_for_24_hours_ends_its_game_first(
     clock.advance(hours=24)  # the sweep has not run yet
     replies = await chat.press("ana", chat.button(lambda b: verb_of(b) == "found").id)
     assert [r.key for r in replies] == ["game.expired"]
-    assert await core.store.count_results() == 1
-    assert await core.store.load_moves(chat.board().board.session_id) == []
+    assert await core.store.results.count() == 1
+    assert await core.store.sessions.moves(chat.board().board.session_id) == []
 
 
 async def test_language_is_per_chat_and_set_by_admins(chat: FakePlatform):

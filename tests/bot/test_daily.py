@@ -20,10 +20,8 @@ from bot.features.daily import (
     ACCEPTED,
     PLAYING,
     REFUSED,
-    Attempt,
     ClaimedResult,
     add_attempt,
-    attempt_of,
     candidates,
     choose,
     daily_choice,
@@ -31,6 +29,7 @@ from bot.features.daily import (
     verify,
 )
 from bot.features.daily_share import share_text
+from bot.storage import DailyAttempt
 from engine.cards import FRENCH_52, full_deck
 
 DAY = date(2025, 3, 14)  # the FakeClock's day
@@ -95,10 +94,10 @@ async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(
     )
     casual = await core.sessions.get(casual_board.board.session_id)
     assert not casual.record.ranked and casual.record.deal == ranked.record.deal
-    attempt = await attempt_of(core.store, "fake", "ana", "imaginary13", "2025-03-14")
+    attempt = await core.store.daily.attempt("fake", "ana", "imaginary13", "2025-03-14")
     assert attempt.session_id == ranked.id and attempt.status == ACCEPTED
     # the storage itself refuses a second attempt for the same player, game and day
-    assert not await add_attempt(core.store, Attempt("fake", "ana", "imaginary13", "2025-03-14", "x", "c",
+    assert not await add_attempt(core.store, DailyAttempt("fake", "ana", "imaginary13", "2025-03-14", "x", "c",
                                                      PLAYING, "2025-03-14T13:00:00"))  # fmt: skip
 
 
@@ -221,7 +220,7 @@ async def test_a_daily_started_before_midnight_counts_for_its_own_day(
     _, board = await chat.say("ana", "/daily imaginary13")
     clock.advance(minutes=1)  # 00:00:30 of the next UTC day
     await chat.resign("ana")
-    attempt = await attempt_of(core.store, "fake", "ana", "imaginary13", "2025-03-14")
+    attempt = await core.store.daily.attempt("fake", "ana", "imaginary13", "2025-03-14")
     assert attempt.session_id == board.board.session_id and attempt.status == ACCEPTED
     # the new day has a new deal and a new ranked attempt
     started, new_board = await chat.say("ana", "/daily imaginary13")

@@ -34,7 +34,7 @@ async def test_finished_games_leave_no_lock_cache_entry_or_sighting_behind(tmp_p
         assert len(core.sessions._locks) == 0
         assert len(core.features["races"]._entry_cache) == 0
         # sightings older than the write throttle save nothing: only the last minute's stay
-        assert len(core.store._seen) <= SEEN_PRECISION.total_seconds() / 5 + 1
+        assert len(core.store.players._seen) <= SEEN_PRECISION.total_seconds() / 5 + 1
     finally:
         await core.close()
 

@@ -117,7 +117,7 @@ class Scene:
     async def check_live_games_match_storage(self) -> None:
         for session in list(self.core.sessions._live.values()):
             if session.game is not None and session.record.status == ACTIVE:
-                assert list(session.game.moves) == await self.core.store.load_moves(session.id)
+                assert list(session.game.moves) == await self.core.store.sessions.moves(session.id)
 
     async def close(self) -> None:
         await self.core.close()
@@ -256,7 +256,7 @@ def test_concurrent_presses_of_one_board_apply_one_move(data: st.DataObject):
                 st.lists(st.sampled_from(PEOPLE), min_size=len(pressed), max_size=len(pressed)),
                 label="who",
             )
-            before = len(await scene.core.store.load_moves(board.board.session_id))
+            before = len(await scene.core.store.sessions.moves(board.board.session_id))
             answers = await asyncio.gather(
                 *(scene.press("chat-1", u, b) for u, b in zip(people, pressed, strict=True))
             )
@@ -265,7 +265,7 @@ def test_concurrent_presses_of_one_board_apply_one_move(data: st.DataObject):
             played = [
                 r for r in answers if r and r[0].key in ("board.caption", "board.caption_over")
             ]
-            after = len(await scene.core.store.load_moves(board.board.session_id))
+            after = len(await scene.core.store.sessions.moves(board.board.session_id))
             assert after - before == len(played) <= 1
             assert len(played) == (1 if "ana" in people else 0)
             await scene.check_live_games_match_storage()

@@ -121,3 +121,28 @@ async def test_the_final_phase_is_announced_and_the_end_lists_standings_by_place
     winner = over.text.split("Winner: ")[1].split(".")[0].split(", ")[0]
     assert lines[2].startswith(f"1. {winner} — ")
     assert all(" master" in line and " card" in line for line in lines[2:])
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+async def test_a_main_phase_table_hint_is_a_reasoned_suggestion(
+    chat: FakePlatform, monkeypatch: pytest.MonkeyPatch, lang: str
+):
+    # deal 5 with two seats: the first player holds a master and has several placements
+    monkeypatch.setattr("bot.features.tables.secrets.randbelow", lambda n: 5)
+    chat.admins.add("ana")
+    await chat.say("ana", f"/lang {lang}")
+    await chat.say("ana", "/challenge")
+    await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    session = next(s for s in await chat.core.sessions.in_chat("fake", "chat-1") if s.is_table)
+    game = session.game
+    legal = [str(m) for m in game.legal_moves("ana")]
+    assert len(legal) > 1
+    (said,) = await chat.say("ana", "/hint")
+    assert said.key == "hint.text" and said.visibility == "private"
+    expected = hint_feature.table_reason(game, game.parse_move(said.params["move"]), "ana")
+    assert said.params["move"] != legal[0]  # on main: the first legal move, "the best move..."
+    assert expected[0].startswith("table_")
+    from bot import i18n
+
+    assert i18n.t(lang, f"hint.why.{expected[0]}", **expected[1]) in said.text

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from bot.core import Core
 from bot.features.daily import ACCEPTED, REFUSED
-from bot.features.leaderboards import Entry, rank, since_day
+from bot.features.leaderboards import rank, since_day
+from bot.storage import Entry
 
 TODAY = date(2025, 3, 14)  # the FakeClock's day
 _ids = itertools.count(1)
@@ -187,7 +188,7 @@ async def test_the_daily_board_names_who_in_the_chat_has_not_played_today(
     )  # played yesterday only
     await add_result(core, "zed", "imaginary13", 50, chat="elsewhere")  # not known in this chat
     for user in ("ana", "bob", "cy", "zed"):
-        await core.store.touch_player("fake", user, user.capitalize(), "2025-03-14T10:00:00")
+        await core.store.players.touch("fake", user, user.capitalize(), "2025-03-14T10:00:00")
     text = await board(chat, "/leaderboard imaginary13")
     assert "Not played today yet: Bob, Cy" in text
     assert "Zed" not in text

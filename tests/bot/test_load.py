@@ -110,7 +110,7 @@ async def test_a_deal_dead_from_the_start_does_not_trap_the_player(core: Core):
     assert (await chat.say("ana", "/board"))[0].key == "move.no_game"
     assert (await chat.say("ana", "/resign"))[0].key == "move.no_game"
     assert (await chat.say("ana", f"/play {game_id} {deal + 1}"))[0].key == "play.started"
-    assert await core.store.count_results(board.board.session_id) == 1
+    assert await core.store.results.count(board.board.session_id) == 1
 
 
 async def test_a_neighbour_reading_the_chat_while_a_dead_deal_is_stored_does_not_trap_its_player(
@@ -120,17 +120,17 @@ async def test_a_neighbour_reading_the_chat_while_a_dead_deal_is_stored_does_not
     # open games between the dead deal's insert and its results; it must never see it open.
     game_id, deal = dead_deal()
     chat = FakePlatform(core)
-    finish = core.store.finish_session
+    finish = core.store.sessions.finish
     seen_open: list[list[str]] = []
 
     async def neighbour_reads_first(rec, results):
         seen_open.append([s.id for s in await core.sessions.in_chat(rec.platform, rec.chat_id)])
         await finish(rec, results)
 
-    core.store.finish_session = neighbour_reads_first
+    core.store.sessions.finish = neighbour_reads_first
     try:
         await chat.say("ana", f"/play {game_id} {deal}")
     finally:
-        core.store.finish_session = finish
+        core.store.sessions.finish = finish
     assert seen_open == [[]]
     assert (await chat.say("ana", f"/play {game_id} {deal + 1}"))[0].key == "play.started"

@@ -15,7 +15,7 @@ from core_fakes import fake_render
 
 from bot.app import open_core
 from bot.replies import Request
-from bot.storage import Storage
+from bot.storage import Claim, Storage
 
 WORKER = Path(__file__).with_name("mp_worker.py")
 PROCESSES = 3
@@ -151,19 +151,19 @@ async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: st
         # Ana's turn timer ran out long ago: every process's next tick sees it
         await core.store.write([("UPDATE table_play SET deadline = ? WHERE session_id = ?",
                                  ("2000-01-01T00:00:00+00:00", table_id))])  # fmt: skip
-        assert await core.store.load_moves(table_id) == []
+        assert await core.store.sessions.moves(table_id) == []
     finally:
         await core.close()
     answers = await asyncio.to_thread(run_processes, db_url, "tick")
     core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
-        assert len(await core.store.load_moves(table_id)) == 1, answers  # one timeout move stored
+        assert len(await core.store.sessions.moves(table_id)) == 1, (
+            answers
+        )  # one timeout move stored
         announcements = [k for a in answers for k in a["pushed"] if k == "tables.timed_out"]
         assert len(announcements) == 1, answers
         assert sorted(a["handled"] for a in answers) == [0, 0, 1]
-        assert (
-            await core.store.claim_holder(f"timeout:{table_id}") is None
-        )  # released after the work
+        assert await core.store.claims.get(f"timeout:{table_id}") is None  # released after the work
     finally:
         await core.close()
 
@@ -175,7 +175,7 @@ from bot.storage import Storage
 
 async def main():
     store = await Storage.open({url!r})
-    assert await store.try_claim("sweep", "doomed", {lease})
+    assert await store.claims.take("sweep", "doomed", {lease})
     print("held", flush=True)
     await asyncio.sleep(600)  # killed while holding the claim
 
@@ -194,17 +194,23 @@ async def test_a_claim_held_by_a_killed_process_is_taken_over_after_its_lease(db
         finally:
             holder.kill()
             holder.wait(timeout=30)
-        held_by, expires_at = await store.claim_holder("sweep")
+        dead_claim = await store.claims.get("sweep")
+        assert dead_claim is not None
+        held_by, expires_at = dead_claim.holder, dead_claim.expires_at
         assert held_by == "doomed"
         # Moments are given against the lease the dead holder took, not read off the clock: a
         # busy machine may take seconds between its claim and ours (its lease is 3 s).
         # The dead holder's lease still runs: the work is not done twice meanwhile.
-        assert not await store.try_claim("sweep", store.holder, lease, now=expires_at - 0.5)
-        store.claim_clock = lambda: expires_at - 0.5
-        async with store.claimed("sweep") as mine:
+        assert not await store.claims.take(
+            "sweep", store.claims.holder, lease, now=expires_at - 0.5
+        )
+        store.claims.clock = lambda: expires_at - 0.5
+        async with store.claims.hold("sweep") as mine:
             assert not mine
         # its lease over, the next process to ask takes the claim over
-        assert await store.try_claim("sweep", store.holder, lease, now=expires_at)
-        assert await store.claim_holder("sweep") == (store.holder, expires_at + lease)
+        assert await store.claims.take("sweep", store.claims.holder, lease, now=expires_at)
+        assert await store.claims.get("sweep") == Claim(
+            "sweep", store.claims.holder, expires_at + lease
+        )
     finally:
         await store.close()

@@ -89,9 +89,9 @@ async def test_other_chats_are_answered_within_a_second_while_another_process_ho
             assert seconds < BUSY_TIMEOUT_SECONDS + 1.5  # an answer, not a hang
         finally:
             await asyncio.to_thread(shell.release)
-        assert await core.store.load_moves(game_id) == acknowledged  # nothing half-written
+        assert await core.store.sessions.moves(game_id) == acknowledged  # nothing half-written
         (moved,) = [r for r in await mover.say("ana", "/move d") if r.board is not None]
         acknowledged.append("d")
-        assert await core.store.load_moves(game_id) == acknowledged
+        assert await core.store.sessions.moves(game_id) == acknowledged
     finally:
         await core.close()

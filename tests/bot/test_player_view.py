@@ -27,17 +27,18 @@ async def open_table(chat: FakePlatform, player: str = "alice") -> str:
 
 
 # "mesa de Cartas Maestras sigue: ...", "tavolo di Cartas Maestras continua: ...": a game's name
+# (with its article where a sentence needs one: "La mesa de Cartas Maestras sigue")
 # in words starts lower case in Spanish and Italian ("mesa de", "gara di"), so where it begins a
 # sentence or a button the message must write it with a capital, as English does.
 @pytest.mark.parametrize(
     ("lang", "table", "kept"),
     [
-        ("en", "Cartas Maestras table", "Cartas Maestras table goes on: nothing changed."),
-        ("es", "Mesa de Cartas Maestras", "Mesa de Cartas Maestras sigue: no ha cambiado nada."),
+        ("en", "Cartas Maestras table", "The Cartas Maestras table goes on: nothing changed."),
+        ("es", "Mesa de Cartas Maestras", "La mesa de Cartas Maestras sigue: no ha cambiado nada."),
         (
             "it",
             "Tavolo di Cartas Maestras",
-            "Tavolo di Cartas Maestras continua: non è cambiato nulla.",
+            "Il tavolo di Cartas Maestras continua: non è cambiato nulla.",
         ),
     ],
 )
@@ -169,7 +170,7 @@ async def test_the_move_a_hint_suggests_goes_to_the_game_the_hint_was_for(
     (hint,) = await chat.say("alice", "/hint")
     assert hint.text.startswith("Cartas Maestras table: ")
     move = hint.params["move"]
-    assert re.fullmatch(r"\d[NESW]", move)
+    assert re.fullmatch(r"\d[NESW][nesw]?(r\d)?", move)  # a placement, maybe turned
     replies = await chat.say("alice", move)
     assert not any(r.key == "focus.which_move" for r in replies)
     assert (await core.sessions.get(table_id)).game.move_number >= 1
@@ -196,3 +197,54 @@ async def test_nothing_to_undo_anywhere_says_why_without_blaming_the_casual_game
     await chat.say("alice", f"/move {hint.params['move']}")
     (asked,) = await chat.say("alice", "/undo")
     assert asked.key == "focus.which_undo" and "FreeCell" in asked.buttons[0].label
+
+
+@pytest.mark.parametrize(
+    ("lang", "player"), [("en", "Player"), ("es", "Jugador"), ("it", "Giocatore")]
+)
+async def test_the_consoles_default_player_is_named_in_the_chats_language(
+    tmp_path: Path, lang: str, player: str
+):
+    # on main the console's player was "Player" after /lang es and /lang it
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
+    )
+    out = io.StringIO()
+    console = Console(core, out, out_dir=tmp_path)
+    try:
+        await console.handle_line(f"/lang {lang}")
+        start = out.tell()
+        await console.handle_line("/daily canfield")
+        printed = out.getvalue()[start:]
+        assert player in printed
+        others = {"Player", "Jugador", "Giocatore"} - {player}
+        assert not any(other in printed for other in others), printed
+    finally:
+        await core.close()
+
+
+async def test_a_number_with_no_button_says_which_numbers_work(tmp_path: Path):
+    # under "which game do you want to resign?" (buttons #7 and #8) "#0" answered only
+    # "(no button #0)": the numbers shown and the numbers accepted must agree, and it says so
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'c.db'}", sweep_interval=None, renderer=lambda *a, **k: b""
+    )
+    out = io.StringIO()
+    console = Console(core, out, out_dir=tmp_path)
+    try:
+        await console.handle_line("/play canfield 3")
+        await console.handle_line("/daily solitario")
+        await console.handle_line("/resign")
+        shown = sorted(console.buttons)
+        assert len(shown) == 2
+        start = out.tell()
+        await console.handle_line("#0")
+        said = out.getvalue()[start:].strip()
+        assert said.startswith("(no button #0: press #")
+        assert all(f"#{n}" in said for n in shown)
+        # and a listed number does what it says: it picks a game
+        start = out.tell()
+        await console.handle_line(f"#{shown[0]}")
+        assert "no button" not in out.getvalue()[start:]
+    finally:
+        await core.close()

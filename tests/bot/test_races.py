@@ -92,7 +92,7 @@ async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(
     lines = pushed[1].text.splitlines()
     assert "on equal scores, whoever reached their score at an earlier move" in lines[0]
     assert [line.split(". ", 1)[1].split(":")[0] for line in lines[1:]] == ["Bea", "Ana", "Cid"]
-    assert await core.store.count_results() == 3  # every board is stored, resigned as it stood
+    assert await core.store.results.count() == 3  # every board is stored, resigned as it stood
     assert (await chat.say("ana", "/race"))[0].key == "race.opened"  # the chat is free again
 
 
@@ -219,9 +219,9 @@ async def test_equal_scores_rank_by_the_race_wide_move_not_the_players_own(
     await chat.say("ana", "/move d")  # race move 3
     await chat.say("ana", "/move 27")  # race move 4: +5 (Ana's own move 2)
     await chat.say("bea", "/move d")  # race move 5: no points, Bea's tie-break stays 2
-    assert await core.store.race_move_at(bea_board, 2) == 2
-    assert await core.store.race_move_at(ana_board, 2) == 4
-    assert await core.store.race_move_at(bea_board, 3) == 5
+    assert await core.store.play.race_move_at(bea_board, 2) == 2
+    assert await core.store.play.race_move_at(ana_board, 2) == 4
+    assert await core.store.play.race_move_at(bea_board, 3) == 5
     await chat.resign("ana")
     await chat.resign("bea")
     assert await core.tick() == 1
@@ -271,8 +271,8 @@ async def test_racers_served_by_two_processes_share_one_counter(db_url: str, clo
         await chat_b.say("bea", "/move d")  # race move 1, on the second process
         await chat_a.say("ana", "/move 27")  # race move 2: +5, on the first
         await chat_b.say("bea", "/move 27")  # race move 3: +5
-        assert [await first.store.race_move_at(ana_board, 1)] == [2]
-        assert [await second.store.race_move_at(bea_board, n) for n in (1, 2)] == [1, 3]
+        assert [await first.store.play.race_move_at(ana_board, 1)] == [2]
+        assert [await second.store.play.race_move_at(bea_board, n) for n in (1, 2)] == [1, 3]
         await chat_a.resign("ana")
         await chat_b.resign("bea")
         assert await second.tick() == 1
@@ -302,10 +302,18 @@ async def test_a_race_whose_time_is_up_ends_once_with_two_processes_ticking(
         assert sorted(handled) == [0, 1]
         announced = [r.key for r in pushed + other]
         assert announced.count("race.results") == 1 and announced.count("race.time_up") == 1
-        assert await first.store.count_results() == 2
+        assert await first.store.results.count() == 2
         assert await first.tick() == 0 and await second.tick() == 0  # nothing left to end
         # the other process stood aside (its claim refused), it did not fail half-way
         assert not [r for r in caplog.records if r.levelname in ("ERROR", "WARNING")], caplog.text
     finally:
         await first.close()
         await second.close()
+
+
+async def test_a_race_lobby_is_called_a_race_not_a_table(chat: FakePlatform):
+    # on main the race's lobby board read "Solitario table of Ana: ... /join to sit down"
+    replies = await chat.say("ana", "/race")
+    lobby = next(r for r in replies if r.board is not None)
+    assert lobby.key == "race.lobby"
+    assert lobby.text.startswith("Solitario race of Ana") and "table" not in lobby.text

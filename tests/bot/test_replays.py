@@ -18,8 +18,9 @@ import engine
 import renderer
 from bot.app import open_core
 from bot.core import Core
-from bot.features import daily, replays
+from bot.features import replays
 from bot.replies import Reply
+from bot.storage import DailyChoice
 
 
 def frames_of(reply: Reply) -> int:
@@ -97,7 +98,7 @@ async def test_a_table_replay_draws_only_the_public_board(
     await chat.say("ana", "/start")
     await play_out(core, chat)
     table_id = chat.board().board.session_id
-    moves = await core.store.load_moves(table_id)
+    moves = await core.store.sessions.moves(table_id)
 
     [reply] = await chat.say("ana", "/replay")
     assert reply.key == "replay.table" and reply.params["players"] == "Ana, Computer 1"
@@ -105,7 +106,7 @@ async def test_a_table_replay_draws_only_the_public_board(
     # Every frame is the table as the channel sees it: no viewer, no hand, nobody's cards.
     assert all(view["viewer"] is None and view["hand"] == [] for view in draw_spy.views)
     assert all("hand" not in style for style in draw_spy.styles)
-    rec = await core.store.get_session(table_id)
+    rec = await core.store.sessions.get(table_id)
     # the same game, its seats named as the chat names them (not "~cpu1")
     final = engine.replay("maestras", rec.deal, ["Ana", "Computer 1"], rec.options, moves).view(
         None
@@ -121,7 +122,7 @@ async def test_todays_daily_deal_is_replayed_only_the_next_day(
     core: Core, chat: FakePlatform, clock: FakeClock
 ):
     today = clock.now.date().isoformat()
-    await daily.store_choice(core.store, daily.DailyChoice("canfield", today, 3, 0, "won"), today)
+    await core.store.daily.store_choice(DailyChoice("canfield", today, 3, 0, "won"), today)
     # today's deal can only be played as the ranked attempt (no rehearsal with /play)
     assert (await chat.say("ana", "/daily canfield"))[0].key == "daily.started"
     await play_first_moves(chat, "ana", 1)

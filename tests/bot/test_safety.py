@@ -179,11 +179,11 @@ async def test_busy_database_while_building_the_context_gets_the_busy_answer(
     with monkeypatch.context() as patch:
         # a player's sighting that cannot be stored refuses nothing by itself: the request
         # goes on (and meets the busy database itself if it writes)
-        patch.setattr(core.store, "touch_player", busy)
+        patch.setattr(core.store.players, "touch", busy)
         assert [(r.key, r.text) for r in await chat.say("ana", "/help")] == [
             ("help.text", spanish_help.text)
         ]
-        patch.setattr(core.store, "insert_session", busy)
+        patch.setattr(core.store.sessions, "insert", busy)
         replies = await chat.say("ana", "/play canfield 7")
         assert [r.key for r in replies] == ["error.busy"]
         assert (
@@ -191,8 +191,8 @@ async def test_busy_database_while_building_the_context_gets_the_busy_answer(
         )
     # the chat's language cannot be read either: the default language
     with monkeypatch.context() as patch:
-        patch.setattr(core.store, "touch_player", busy)
-        patch.setattr(core.store, "chat_language", busy)
+        patch.setattr(core.store.players, "touch", busy)
+        patch.setattr(core.store.players, "chat_language", busy)
         replies = await chat.say("ana", "/play canfield 7")
         assert [r.key for r in replies] == ["error.busy"] and replies[0].text.startswith(
             "The bot is busy"
@@ -206,7 +206,7 @@ async def test_busy_database_during_a_move_keeps_the_game_and_the_next_move_work
     started = await chat.say("ana", "/play imaginary13 3")
     session_id = started[1].board.session_id
     with monkeypatch.context() as patch:
-        patch.setattr(core.store, "record_move", busy)
+        patch.setattr(core.store.sessions, "record_move", busy)
         assert [r.key for r in await chat.say("ana", "/move #0")] == ["error.busy"]
         board = chat.board()
         assert [r.key for r in await chat.press("ana", board.buttons[0].id)] == ["error.busy"]
@@ -221,9 +221,9 @@ async def test_busy_database_on_timer_tick_sweep_and_board_posted_lives_on(
     await chat.say("ana", "/play imaginary13 3")
     clock.advance(hours=25)
     with monkeypatch.context() as patch:
-        patch.setattr(core.store, "active_solo_sessions", busy)
-        patch.setattr(core.store, "fetch", busy)
-        patch.setattr(core.store, "save_session", busy)
+        patch.setattr(core.store.sessions, "active_solo", busy)
+        patch.setattr(core.store.backend, "fetch", busy)  # every store's reads
+        patch.setattr(core.store.sessions, "save", busy)
         assert await core.sweep() == 0
         assert await core.tick() == 0
         await core.board_posted(chat.board().board.session_id, "m99")

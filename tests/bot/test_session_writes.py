@@ -35,7 +35,7 @@ async def test_a_stale_copy_cannot_overwrite_a_status_another_process_stored(db_
         stale.record.faces = "francesi"
         with pytest.raises(StaleRevision):
             await first.sessions.save(stale)
-        stored = await first.store.get_session(lobby_id)
+        stored = await first.store.sessions.get(lobby_id)
         assert (stored.status, stored.faces) == (ENDED, "squadratik")  # nothing of the stale write
         # the stale copy was dropped: the next read is the stored state, and the chat is free
         assert (await first.sessions.get(lobby_id)).record.status == ENDED
@@ -56,13 +56,13 @@ async def test_a_board_posted_late_does_not_undo_another_processes_move(db_url: 
         replies = await second.handle_text(req("ana"), "/move d")
         assert replies[0].board is not None
         await first.board_posted(game_id, "m-late")  # the first process's post lands after it
-        stored = await first.store.get_session(game_id)
+        stored = await first.store.sessions.get(game_id)
         assert stored.revision == revision + 1 and stored.board_message_id == "m-late"
-        assert await first.store.load_moves(game_id) == ["d"]
+        assert await first.store.sessions.moves(game_id) == ["d"]
         # and the first process plays on from the stored position, the board edited in place
         moved = await first.handle_text(req("ana"), "/move d")
         assert moved[0].board is not None and moved[0].board.message_id == "m-late"
-        assert (await first.store.get_session(game_id)).revision == revision + 2
+        assert (await first.store.sessions.get(game_id)).revision == revision + 2
     finally:
         await first.close()
         await second.close()
@@ -77,8 +77,8 @@ async def test_a_resign_from_a_stale_copy_refuses_instead_of_rewriting_the_game(
         await second.handle_text(req("ana"), "/move d")
         with pytest.raises(StaleRevision):
             await first.sessions.resign(stale, datetime(2026, 1, 1, tzinfo=UTC))
-        assert (await first.store.get_session(game_id)).status == "active"
-        assert await first.store.count_results(game_id) == 0
+        assert (await first.store.sessions.get(game_id)).status == "active"
+        assert await first.store.results.count(game_id) == 0
     finally:
         await first.close()
         await second.close()

@@ -271,7 +271,7 @@ async def test_auto_finish_plays_the_last_cards_as_stored_moves(core: Core, chat
         and board.buttons[0].label == "Play again"
     )
     session = await core.sessions.get(session_id)
-    stored = await core.store.load_moves(session_id)
+    stored = await core.store.sessions.moves(session_id)
     assert len(stored) > 77 and stored[:77] == WINNING_LINE_1[:77]
     # every stored move replays to the win the result claims
     replayed = engine.replay("solitario", 1, ["ana"], session.record.options, stored)
@@ -285,10 +285,10 @@ async def test_auto_finish_can_be_turned_off_per_player_in_every_language(
     assert off.key == "autofinish.off" and off.is_private
     session_id = await near_the_end(core, chat)
     (board,) = await chat.say("ana", f"/move {WINNING_LINE_1[76]}")
-    assert len(await core.store.load_moves(session_id)) == 77
+    assert len(await core.store.sessions.moves(session_id)) == 77
     assert board.buttons and buttons.decode(board.buttons[0].id).verb != "again"
     # the setting is the player's: another player keeps the default; no word switches it
-    assert await core.store.autofinish("fake", "bob")
+    assert await core.store.players.autofinish("fake", "bob")
     (on,) = await chat.say("ana", "/autofinish")
     assert on.key == "autofinish.on"
     (bad,) = await chat.say("ana", "/autofinish maybe")

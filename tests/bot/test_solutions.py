@@ -18,8 +18,8 @@ import engine
 from bot.app import open_core
 from bot.core import Core
 from bot.features import solutions as solutions_module
-from bot.features.daily import DailyChoice, store_choice
 from bot.replies import Reply
+from bot.storage import DailyChoice
 
 WON_DEAL, LOST_DEAL = 29, 20
 
@@ -92,7 +92,7 @@ async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(
     core: Core, chat: FakePlatform, clock: FakeClock
 ):
     pushed = pushed_into(chat)
-    await store_choice(core.store, DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
+    await core.store.daily.store_choice(DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
                        clock().isoformat())  # fmt: skip
     started = await chat.say("ana", "/daily solitario")
     assert started[0].key == "daily.started"
@@ -150,3 +150,28 @@ async def test_a_resigned_freecell_deal_could_have_been_won_and_replays_its_solu
     line = shown.params["line"]
     assert str(engine.replay("freecell", 2, None, {}, line).outcome) == "won"
     assert draw_spy.views[-1]["outcome"] == "won"
+
+
+async def test_the_verdict_never_arrives_before_the_game_over_reply(
+    core: Core, chat: FakePlatform, monkeypatch
+):
+    # an answer known at once (a second look, or an easy deal) was pushed while the adapter
+    # was still sending the game-over replies: the console printed the verdict between the
+    # last board and "you resigned"
+    said: list[str] = []
+
+    async def push(platform: str, chat_id: str, reply: Reply) -> None:
+        said.append(reply.key)
+
+    chat.core.set_push(push)
+
+    async def at_once(self, rec, played):
+        return solutions_module.Analysis("won", ["d"], "lost", [])
+
+    monkeypatch.setattr(solutions_module.Solutions, "analysis_of", at_once)
+    await chat.say("ana", f"/play solitario {WON_DEAL}")
+    for reply in await core.handle_text(chat.request("ana"), "/resign"):
+        await asyncio.sleep(0.01)  # an adapter sends one message at a time
+        said.append(reply.key)
+    await answers(core)
+    assert said[-1] == "solution.verdict" and "outcome.resigned" in said, said

@@ -22,11 +22,11 @@ async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_p
 async def test_reopening_keeps_data_and_does_not_migrate_twice(tmp_path: Path):
     url = f"sqlite:///{tmp_path / 'keep.db'}"
     store = await Storage.open(url)
-    await store.set_chat_language("telegram", "42", "es")
+    await store.players.set_chat_language("telegram", "42", "es")
     await store.close()
     store = await Storage.open(url)
     try:
-        assert await store.chat_language("telegram", "42") == "es"
+        assert await store.players.chat_language("telegram", "42") == "es"
         async with store._db.execute("SELECT COUNT(*) FROM schema_version") as cursor:
             assert (await cursor.fetchone())[0] == len(MIGRATIONS)
     finally:
@@ -44,7 +44,7 @@ async def test_a_corrupted_database_is_a_clear_error(tmp_path: Path):
     path = tmp_path / "corrupt.db"
     store = await Storage.open(f"sqlite:///{path}")
     for i in range(300):
-        await store.set_chat_language("fake", f"chat-{i}", "en")
+        await store.players.set_chat_language("fake", f"chat-{i}", "en")
     await store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     await store.close()
     data = bytearray(path.read_bytes())

@@ -54,14 +54,14 @@ def _record(
 async def test_the_database_refuses_a_second_active_game_or_table(empty_url: str):
     store = await Storage.open(empty_url)
     try:
-        await store.insert_session(_record("a1"))
+        await store.sessions.insert(_record("a1"))
         with pytest.raises(AlreadyExists):
-            await store.insert_session(_record("a2"))
-        await store.insert_session(_record("a3", game="imaginary13"))  # another game: allowed
-        await store.insert_session(_record("t1", kind=TABLE, player="bob"))
+            await store.sessions.insert(_record("a2"))
+        await store.sessions.insert(_record("a3", game="imaginary13"))  # another game: allowed
+        await store.sessions.insert(_record("t1", kind=TABLE, player="bob"))
         with pytest.raises(AlreadyExists):
-            await store.insert_session(_record("t2", kind=TABLE, player="carl"))
-        assert not await store.session_exists("a2") and not await store.session_exists("t2")
+            await store.sessions.insert(_record("t2", kind=TABLE, player="carl"))
+        assert not await store.sessions.exists("a2") and not await store.sessions.exists("t2")
     finally:
         await store.close()
 
@@ -70,7 +70,7 @@ async def test_a_lost_postgresql_connection_is_busy_then_the_next_request_works(
     url = await pg_server.fresh_database()
     store = await Storage.open(url)
     try:
-        await store.set_chat_language("fake", "c", "es")
+        await store.players.set_chat_language("fake", "c", "es")
         database = url.split("?")[0].rsplit("/", 1)[-1]
         # a request in flight when the server drops its connection: the server is seen running
         # it before the drop (polled, not guessed by a sleep), and it runs far longer than any
@@ -96,8 +96,8 @@ async def test_a_lost_postgresql_connection_is_busy_then_the_next_request_works(
             await admin.close()
         with pytest.raises(StorageBusy):
             await asyncio.wait_for(in_flight, 60)
-        assert await store.chat_language("fake", "c") == "es"  # nothing half-written
-        await store.set_chat_language("fake", "c", "it")  # a new connection from the pool
-        assert await store.chat_language("fake", "c") == "it"
+        assert await store.players.chat_language("fake", "c") == "es"  # nothing half-written
+        await store.players.set_chat_language("fake", "c", "it")  # a new connection from the pool
+        assert await store.players.chat_language("fake", "c") == "it"
     finally:
         await store.close()

@@ -44,7 +44,7 @@ async def test_a_write_lock_held_by_another_program_gives_busy_in_bounded_time_t
     path = tmp_path / "locked.db"
     store = await Storage.open(f"sqlite:///{path}")
     try:
-        await store.insert_session(_session("s1"))
+        await store.sessions.insert(_session("s1"))
         taken, release = threading.Event(), threading.Event()
         holder = threading.Thread(target=_hold_write_lock, args=(path, taken, release))
         holder.start()
@@ -54,22 +54,24 @@ async def test_a_write_lock_held_by_another_program_gives_busy_in_bounded_time_t
             moved.revision = 1
             started = time.monotonic()
             with pytest.raises(StorageBusy):
-                await store.record_move(moved, 1, "p", "m1", "2026-01-01T00:00:01")
+                await store.sessions.record_move(moved, 1, "p", "m1", "2026-01-01T00:00:01")
             waited = time.monotonic() - started
             # it waited for the lock the busy timeout long, and then answered: no hang (a busy
             # machine may add seconds, never minutes)
             assert BUSY_TIMEOUT_SECONDS * 0.8 <= waited < BUSY_TIMEOUT_SECONDS + 20
             # reads are not blocked by the writer (WAL), and nothing of the refused move is there
-            assert await store.load_moves("s1") == []
-            assert (await store.get_session("s1")).revision == 0
+            assert await store.sessions.moves("s1") == []
+            assert (await store.sessions.get("s1")).revision == 0
         finally:
             release.set()
             await asyncio.to_thread(holder.join, 60)
         rec = _session("s1")
         rec.revision = 1
-        await store.record_move(rec, 1, "p", "m1", "2026-01-01T00:00:02")
-        assert await store.load_moves("s1") == ["m1"]
-        assert await store.chat_language("x", "held") is None  # the other program rolled back
+        await store.sessions.record_move(rec, 1, "p", "m1", "2026-01-01T00:00:02")
+        assert await store.sessions.moves("s1") == ["m1"]
+        assert (
+            await store.players.chat_language("x", "held") is None
+        )  # the other program rolled back
     finally:
         await store.close()
 
@@ -77,7 +79,7 @@ async def test_a_write_lock_held_by_another_program_gives_busy_in_bounded_time_t
 async def test_a_read_only_database_serves_reads_and_answers_writes_busy(tmp_path: Path):
     path = tmp_path / "ro.db"
     store = await Storage.open(f"sqlite:///{path}")
-    await store.set_chat_language("console", "c", "es")
+    await store.players.set_chat_language("console", "c", "es")
     await store.close()
     if os.geteuid() != 0:
         path.chmod(0o444)
@@ -88,17 +90,17 @@ async def test_a_read_only_database_serves_reads_and_answers_writes_busy(tmp_pat
         store = await Storage.open(f"sqlite:///{path}")
         await store.fetch("PRAGMA query_only = ON")
     try:
-        assert await store.chat_language("console", "c") == "es"
+        assert await store.players.chat_language("console", "c") == "es"
         with pytest.raises(StorageBusy):
-            await store.set_chat_language("console", "c", "it")
+            await store.players.set_chat_language("console", "c", "it")
         with pytest.raises(StorageBusy):
-            await store.insert_session(_session("s2"))
-        assert await store.chat_language("console", "c") == "es"
-        assert not await store.session_exists("s2")
+            await store.sessions.insert(_session("s2"))
+        assert await store.players.chat_language("console", "c") == "es"
+        assert not await store.sessions.exists("s2")
         await store.fetch("PRAGMA query_only = OFF")
         if os.geteuid() == 0:
-            await store.set_chat_language("console", "c", "it")  # writable again: works
-            assert await store.chat_language("console", "c") == "it"
+            await store.players.set_chat_language("console", "c", "it")  # writable again: works
+            assert await store.players.chat_language("console", "c") == "it"
     finally:
         await store.close()
         path.chmod(0o644)
@@ -109,9 +111,9 @@ async def test_a_closed_connection_is_busy_not_a_driver_error(tmp_path: Path):
     await store.backend.db.close()
     await store.backend.reader.close()  # reads have a connection of their own
     with pytest.raises(StorageBusy):
-        await store.chat_language("console", "c")
+        await store.players.chat_language("console", "c")
     with pytest.raises(StorageBusy):
-        await store.set_chat_language("console", "c", "it")
+        await store.players.set_chat_language("console", "c", "it")
 
 
 @pytest.mark.parametrize("kind", ["folder", "missing folder", "not a database"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date, timedelta
 
+import pytest
 from core_fakes import FakeClock, FakePlatform
 from hypothesis import given
 from hypothesis import strategies as st
@@ -67,7 +68,7 @@ async def test_stats_counts_games_wins_and_best_results(core: Core, chat: FakePl
             ("f", "canfield", 45, 80, 80, "stalled", 0),
         ]
     ])  # fmt: skip
-    await core.store.touch_player("fake", "ana", "Ana", "2025-03-10T10:00:00")
+    await core.store.players.touch("fake", "ana", "Ana", "2025-03-10T10:00:00")
     (stats,) = await chat.say("bob", "/stats @ana")
     assert stats.params["games"] == {"solitario": 3, "canfield": 1, "squadratik": 2}
     assert stats.params["wins"] == {"solitario": 1, "canfield": 0, "squadratik": 0}
@@ -108,3 +109,25 @@ def test_streak_invariants(offsets, today_offset):
     while n in played:
         run, n = run + 1, n - 1
     assert got.current == run
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "said"),
+    [
+        ("en", "Computer 1", "Computer 1 is a computer player"),
+        ("es", "Ordenador 2", "Ordenador 2 es un jugador del ordenador"),
+        ("it", "computer 1", "computer 1 è un giocatore del computer"),
+    ],
+)
+async def test_stats_of_a_computer_says_computers_are_not_ranked(
+    chat: FakePlatform, lang: str, query: str, said: str
+):
+    # on main: "I don't know a player called Computer 1", right after playing against it
+    chat.admins.add("ana")
+    await chat.say("ana", f"/lang {lang}")
+    await chat.say("ana", "/challenge")
+    await chat.say("ana", "/addbot")
+    (answer,) = await chat.say("ana", f"/stats {query}")
+    assert answer.key == "stats.computer" and answer.text.startswith(said)
+    (unknown,) = await chat.say("ana", "/stats Nobody Here")
+    assert unknown.key == "stats.unknown_player"

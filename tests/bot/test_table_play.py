@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render, play_out
 
 import engine
@@ -41,8 +42,8 @@ async def deal_ana_and_bea(chat: FakePlatform, *settings: str) -> None:
 
 async def stored_phases(core: Core, table_id: str) -> list[str]:
     """The phase after each stored move, replayed on the engine from the move log."""
-    rec = await core.store.get_session(table_id)
-    moves = await core.store.load_moves(table_id)
+    rec = await core.store.sessions.get(table_id)
+    moves = await core.store.sessions.moves(table_id)
     game = engine.new_game("maestras", rec.deal, rec.players, rec.options)
     phases = []
     for move in moves:
@@ -77,7 +78,7 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
     await play_out(core, chat)
     table_id = chat.board().board.session_id
     assert "final" in await stored_phases(core, table_id)
-    assert await core.store.count_results(table_id) == 8
+    assert await core.store.results.count(table_id) == 8
     rows = await core.store.fetch("SELECT player_id, place, masters, cards FROM results WHERE session_id = ?",
                                   (table_id,))  # fmt: skip
     assert {r[0] for r in rows} == {"ana", *(f"~cpu{n}" for n in range(1, 8))}
@@ -146,7 +147,7 @@ async def test_an_idle_player_is_passed_and_leaves_after_three_timeouts_in_a_row
     assert await core.tick() == 1
     assert pushed.reply_keys() == ["tables.timed_out", "table.caption", "table.turn"]
     assert pushed.replies[0].params["count"] == 1 and pushed.replies[-1].mentions == ["bea"]
-    (first_move,) = await core.store.load_moves(chat.board().board.session_id)
+    (first_move,) = await core.store.sessions.moves(chat.board().board.session_id)
     assert first_move  # Ana's timeout is a stored move like any other
     for expected in (2, 3):
         hand = await core.hand_buttons(chat.request("bea"))
@@ -224,7 +225,7 @@ async def test_turn_timers_survive_a_restart(db_url: str, clock: FakeClock):
         hand = await core.hand_buttons(chat.request("ana"))
         replies = await chat.press("ana", hand.buttons[0].id)
         assert replies[-1].key == "table.turn" and replies[-1].mentions == ["bea"]
-        assert len(await core.store.load_moves(chat.board().board.session_id)) == 3
+        assert len(await core.store.sessions.moves(chat.board().board.session_id)) == 3
     finally:
         await core.close()
 
@@ -273,7 +274,7 @@ async def test_everyone_leaving_closes_the_table_without_a_result(core: Core, ch
     await chat.say("ana", "/start")
     replies = await chat.leave("ana")
     assert [r.key for r in replies] == ["tables.left_game", "tables.abandoned"]
-    assert await core.store.count_results() == 0
+    assert await core.store.results.count() == 0
     assert (await chat.say("ana", "/challenge"))[0].key == "challenge.opened"
 
 
@@ -306,3 +307,28 @@ async def test_every_adapter_push_gets_the_replies_once(core: Core, chat: FakePl
     await core.push("discord", "c", core.service.reply("en", "table.none"))
     await core.push("telegram", "c", core.service.reply("en", "table.none"))
     assert seen == {"discord": ["table.none"], "telegram": ["table.none"]}
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "timer=0 means no turn timer: this table is untimed"),
+        ("es", "timer=0 significa sin tiempo por turno: esta mesa no tiene límite"),
+        ("it", "timer=0 vuol dire nessun tempo per turno: questo tavolo è senza tempo"),
+    ],
+)
+async def test_timer_zero_is_no_timer_and_the_reply_says_so(
+    chat: FakePlatform, lang: str, said: str
+):
+    # on main /challenge timer=0 made an untimed table without a word about the 0
+    chat.admins.add("ana")
+    await chat.say("ana", f"/lang {lang}")
+    opened = next(
+        r for r in await chat.say("ana", "/challenge timer=0") if r.key.startswith("challenge.")
+    )
+    assert opened.params["timer"] is None
+    assert said in opened.text
+    # an out-of-range timer is refused with the range and the way to say "none"
+    await chat.say("ana", "/end")
+    (refused, *_) = await chat.say("ana", "/challenge timer=2000")
+    assert refused.key == "tables.bad_timer" and "timer=0" in refused.text

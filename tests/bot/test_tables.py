@@ -71,7 +71,7 @@ async def test_a_table_is_played_to_the_end_with_hand_buttons(core: Core, chat: 
         hand = await core.hand_buttons(chat.request(player))
         await chat.press(player, hand.buttons[0].id)
     assert chat.replies[-1].key == "table.over"
-    assert await core.store.count_results() == 3
+    assert await core.store.results.count() == 3
     (board,) = await chat.say("ana", "/leaderboard maestras all")
     assert board.key == "leaderboard.text" and "masters" in board.text
     assert (await chat.say("ana", "/challenge"))[

@@ -51,7 +51,7 @@ async def test_resign_with_a_daily_and_a_table_open_asks_which_and_changes_nothi
     (question,) = await chat.pick("alice", table_id)
     assert question.key == "confirm.resign" and "Cartas Maestras table" in question.text
     (kept,) = await chat.answer("alice", yes=False)
-    assert kept.text == "Cartas Maestras table goes on: nothing changed."
+    assert kept.text == "The Cartas Maestras table goes on: nothing changed."
     assert (await core.sessions.get(daily.board.session_id)).is_active
     assert (await core.sessions.get(table_id)).is_active
 
@@ -145,7 +145,7 @@ async def test_a_bare_resign_of_the_daily_asks_and_a_yes_after_a_minute_does_not
     assert late.key == "confirm.expired" and late.is_private
     assert (
         late.text
-        == "No answer within a minute counts as No: nothing changed, Daily Solitario goes on."
+        == "No answer within a minute counts as No: nothing changed, your Daily Solitario goes on."
     )
     assert (await core.sessions.get(session.id)).is_active
     # a second press of the same Yes finds nothing to answer
@@ -202,9 +202,9 @@ async def test_a_question_asked_by_one_process_is_answered_in_another(
 @pytest.mark.parametrize(
     ("lang", "start"),
     [
-        ("en", "Alice, resign Daily Canfield? It cannot be taken back."),
-        ("es", "Alice, ¿abandonar Canfield diario? No se puede deshacer."),
-        ("it", "Alice, abbandonare Canfield del giorno? Non si può annullare."),
+        ("en", "Resign your Daily Canfield, Alice? It cannot be taken back."),
+        ("es", "¿Abandonar tu Canfield diario, Alice? No se puede deshacer."),
+        ("it", "Abbandonare il tuo Canfield del giorno, Alice? Non si può annullare."),
     ],
 )
 async def test_the_question_reads_in_every_language(chat: FakePlatform, lang: str, start: str):
@@ -400,3 +400,39 @@ async def test_a_table_played_to_its_end_beside_a_casual_game_and_a_daily_keeps_
     assert ranked.is_active and len(ranked.game.moves) == draws
     kept = await core.sessions.get(casual.board.session_id)
     assert kept.is_active and kept.game.moves == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "resign", "leave"),
+    [
+        (
+            "en",
+            "Resign the Cartas Maestras table, Alice?",
+            "Leave the Cartas Maestras table, Alice?",
+        ),
+        (
+            "es",
+            "¿Abandonar la mesa de Cartas Maestras, Alice?",
+            "¿Dejar la mesa de Cartas Maestras, Alice?",
+        ),
+        (
+            "it",
+            "Abbandonare il tavolo di Cartas Maestras, Alice?",
+            "Lasciare il tavolo di Cartas Maestras, Alice?",
+        ),
+    ],
+)
+async def test_table_questions_have_their_article_and_capital(
+    chat: FakePlatform, lang: str, resign: str, leave: str
+):
+    # on main: "Alice, ¿abandonar mesa de Cartas Maestras?", "Alice, abbandonare tavolo di ..."
+    chat.admins.add("alice")
+    await chat.say("alice", f"/lang {lang}")
+    await chat.say("alice", "/challenge")
+    await chat.say("alice", "/addbot")
+    await chat.say("alice", "/start")
+    (question,) = await chat.say("alice", "/resign")
+    assert question.text.startswith(resign), question.text
+    await chat.answer("alice", yes=False)
+    (question,) = await chat.say("alice", "/leave")
+    assert question.text.startswith(leave), question.text

@@ -9,6 +9,7 @@ from core_fakes import FakeClock, FakePlatform, play_out
 from web_fakes import BASE, Person, links, main_text, page, web_client
 
 from bot.core import Core
+from bot.storage import ChatKey
 
 
 def web_on(core: Core) -> Core:
@@ -167,7 +168,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
     ):
         assert await core.store.fetch(sql) == [(0,)], sql
     # the shared table is whole: two seats, both results, every move, Bea's rating
-    table = await core.store.get_session(table_id)
+    table = await core.store.sessions.get(table_id)
     assert len(table.players) == 2 and "bea" in table.players
     former = next(p for p in table.players if p != "bea")
     assert former.startswith("former:") and table.names[former] == "a former player"
@@ -175,7 +176,7 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         "SELECT player_id, place FROM results WHERE session_id = ?", (table_id,)
     )
     assert sorted(p for p, _ in places) == sorted(["bea", former])
-    assert await core.store.rating_row("telegram", "*", "maestras", "bea") is not None
+    assert await core.store.ratings.get("telegram", "*", "maestras", "bea") is not None
     # Bea's replay of the table names the seat "a former player", in the reader's language
     async with web_client(core, clock) as client:
         status, html = await page(client, f"/replay/{table_id}", lang="es")
@@ -184,8 +185,8 @@ async def test_forgetme_asks_first_then_deletes_and_keeps_shared_games_whole(
         # Bea's page: her table rating, the number /stats shows
         (bea_page,) = links(html, "player")
         _, html = await page(client, f"/player/{bea_page}")
-        rating = await core.store.rating_row("telegram", "*", "maestras", "bea")
-        shown = round((rating[0] - 3 * rating[1]) * 10)
+        rating = await core.store.ratings.get("telegram", "*", "maestras", "bea")
+        shown = round((rating.mu - 3 * rating.sigma) * 10)
         assert f"Cartas Maestras rating: {shown} over 1 table" in main_text(html)
     # /stats of Ana now knows nothing of her
     assert (await chat.say("ana", "/stats"))[0].key == "stats.none"
@@ -209,9 +210,9 @@ async def test_two_processes_making_a_chats_first_link_at_once_give_the_same_lin
 
     made = await asyncio.gather(
         *(
-            core.store.chat_link_made("telegram", "g-5", "2025-03-14T12:00:00+00:00")
+            core.store.web.chat_link_made("telegram", "g-5", "2025-03-14T12:00:00+00:00")
             for _ in range(4)
         )
     )
     assert len(set(made)) == 1
-    assert await core.store.chat_of_link(made[0]) == ("telegram", "g-5")
+    assert await core.store.web.chat_of_link(made[0]) == ChatKey("telegram", "g-5")

@@ -104,7 +104,7 @@ async def test_the_deal_and_replays_wait_until_the_day_is_over(core: Core, clock
     clock.advance(days=1)
     async with web_client(core, clock) as client:
         _, html = await page(client, f"/daily/imaginary13/{TODAY}")
-        deal = (await core.store.daily_choice_row("imaginary13", TODAY))[2]
+        deal = (await core.store.daily.choice("imaginary13", TODAY)).deal
         assert f"Deal {deal}" in html and len(links(html, "replay")) == 3
         image = await client.get(f"/daily/imaginary13/{TODAY}/deal.png")
         assert image.status == 200 and image.content_type == "image/png"

@@ -60,7 +60,7 @@ async def test_a_whole_game_won_by_buttons(core: Core, chat: FakePlatform, game_
         await press_move(chat, "ana", mirror, notation)
     assert chat.replies[-1].key == "outcome.won"
     sid = chat.board().board.session_id
-    assert await core.store.load_moves(sid) == [str(mirror.parse_move(n)) for n in line]
+    assert await core.store.sessions.moves(sid) == [str(mirror.parse_move(n)) for n in line]
     (board,) = await chat.say("bob", f"/leaderboard {game_id}")
     assert "Ana" in board.text and str(mirror.score) in board.text
 
@@ -87,6 +87,6 @@ async def test_a_whole_game_won_by_commands_with_a_restart_halfway(
         for notation in line[half:]:
             replies = await chat.say("ana", f"/move {notation}")
         assert [r.key for r in replies] == ["board.caption_over", "outcome.won"]
-        assert await core.store.count_results() == 1
+        assert await core.store.results.count() == 1
     finally:
         await core.close()

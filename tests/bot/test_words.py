@@ -27,7 +27,7 @@ def test_counted_words_take_the_languages_plural_form(lang: str, one: str, two: 
 
 
 def test_no_message_says_1_followed_by_a_plural() -> None:
-    for lang, plural in (("en", "moves"), ("es", "movimientos"), ("it", "mosse")):
+    for lang, plural in (("en", "moves"), ("es", "jugadas"), ("it", "mosse")):
         text = i18n.t(lang, "stats.best.canfield", dollars=5, moves=1)
         assert f"1 {plural}" not in text and "1 " in text
 

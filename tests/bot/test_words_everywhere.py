@@ -95,7 +95,7 @@ def _plural_nouns(lang: str) -> set[str]:
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_no_number_is_written_before_a_plural_noun_by_hand(lang: str) -> None:
     nouns = _plural_nouns(lang)
-    assert {"en": "moves", "es": "movimientos", "it": "mosse"}[lang] in nouns
+    assert {"en": "moves", "es": "jugadas", "it": "mosse"}[lang] in nouns
     by_hand = re.compile(r"\{[a-z_]+(?::n)?\} (" + "|".join(map(re.escape, nouns)) + r")\b")
     offending = [
         (key, form)
@@ -109,7 +109,7 @@ def test_no_number_is_written_before_a_plural_noun_by_hand(lang: str) -> None:
 @pytest.mark.parametrize(
     ("lang", "one", "two"),
     [("en", "game over after 1 move", "after 2 moves"),
-     ("es", "terminada tras 1 movimiento", "tras 2 movimientos"),
+     ("es", "terminada tras 1 jugada", "tras 2 jugadas"),
      ("it", "finita dopo 1 mossa", "dopo 2 mosse")],
 )  # fmt: skip
 def test_a_finished_boards_caption_counts_its_moves(lang: str, one: str, two: str) -> None:
@@ -212,6 +212,11 @@ async def test_a_refused_race_names_the_games_in_the_way_and_the_way_out(
     assert refused.key == "race.busy" and refused.refusal
     assert casual in refused.text and daily in refused.text and resign in refused.text
     assert refused.text.count("/resign ") == 2 and " canfield" in refused.text
+    # one line per game: its name, then the command that ends it (on main: all in one sentence)
+    lines = refused.text.splitlines()
+    assert len(lines) == 3
+    assert next(line for line in lines if casual in line).endswith("/resign canfield")
+    assert next(line for line in lines if daily in line).endswith(resign)
 
 
 #: words a text may share with English in Spanish or Italian: names of games and faces, and a
@@ -271,3 +276,16 @@ async def test_a_four_sent_to_an_empty_foundation_is_told_the_rule_it_broke(
     (refused,) = await chat.say("ana", "/move 1f2")
     assert refused.refusal and rule in refused.text
     assert "Quattro di spade" in refused.text or lang != "it"
+
+
+def test_spanish_calls_a_move_one_word_jugada() -> None:
+    # on main the Spanish texts mixed "movimiento", "jugada" and "Jugadas" for the same thing
+    other_words = re.compile(r"\b(movimientos?|movs?\.|movidas?)\b", re.IGNORECASE)
+    found = []
+    for catalogue in _catalogues("es"):
+        for message in catalogue:
+            texts = message.string if isinstance(message.string, tuple) else (message.string,)
+            found += [(message.id, text) for text in texts if text and other_words.search(text)]
+    assert found == []
+    assert i18n.t("es", "count.moves", count=2) == "2 jugadas"
+    assert i18n.t("es", "board.word.moves").lower().startswith("jugada")

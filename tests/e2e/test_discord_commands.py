@@ -87,7 +87,7 @@ async def test_an_untimed_table_with_a_computer_a_kick_and_an_end(table: Any) ->
     await table.slash(alice, room, "end")
     await table.slash(alice, room, "challenge", timer="9999")
     assert (
-        "the turn timer is timer=<minutes> (1 to 1440) or untimed"
+        "the turn timer is timer=<minutes> (1 to 1440), or timer=0 or untimed for none"
         in fake.ephemerals(alice)[-1].content
     )
     assert await table.core.sessions.table_of("discord", str(room.id)) is None

@@ -56,7 +56,7 @@ async def test_telegram_a_whole_freecell_deal_won_by_button_presses(world):
         shadow.play(text)
     assert used == {"sel", "mv", "found"}
     record = (await world.core.sessions.get(session_id)).record
-    stored = await world.core.store.load_moves(session_id)
+    stored = await world.core.store.sessions.moves(session_id)
     assert record.outcome == "won" and stored == line  # the player's moves only
     assert engine.replay("freecell", DEAL, None, {}, stored).score == 52
     final = world.fake.latest_photo(GROUP)

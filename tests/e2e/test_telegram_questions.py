@@ -30,11 +30,13 @@ async def test_the_resign_button_asks_in_the_group_and_only_yes_ends_the_game(wo
     session_id = buttons.decode(board.callback_data()[0]).session_id
     await world.press(GROUP, ALICE, board.message_id, verb_button(board, "resign"))
     question = world.fake.bot_messages(GROUP)[-1]
-    assert ", resign Solitario? It cannot be taken back." in question.text
+    assert (
+        "Resign your Solitario, " in question.text and "? It cannot be taken back." in question.text
+    )
     assert [b["text"] for b in question.buttons()] == ["Yes", "No"]
     assert (await world.core.sessions.get(session_id)).is_active
     await world.press(GROUP, ALICE, question.message_id, verb_button(question, "no"))
-    assert world.fake.bot_messages(GROUP)[-1].text == "Solitario goes on: nothing changed."
+    assert world.fake.bot_messages(GROUP)[-1].text == "Your Solitario goes on: nothing changed."
     assert (await world.core.sessions.get(session_id)).is_active
     # asked again, Yes ends it
     await world.press(GROUP, ALICE, board.message_id, verb_button(board, "resign"))

@@ -84,7 +84,7 @@ async def test_a_whole_solitario_game_won_by_button_presses(world):
 
     assert used == {"mv", "sel", "found"}  # draw, to-foundation and select-then-target all used
     record = (await world.core.sessions.get(session_id)).record
-    stored = await world.core.store.load_moves(session_id)
+    stored = await world.core.store.sessions.moves(session_id)
     assert len(shadow.moves) < len(line)  # auto-finish did the end of the line
     assert record.outcome == "won" and stored[: len(shadow.moves)] == line[: len(shadow.moves)]
     assert engine.replay("solitario", SOLITARIO_DEAL, ["p"], {}, stored).outcome == "won"
