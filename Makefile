@@ -9,7 +9,8 @@ PYTHON ?=
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Installing builds the optional C parts of the Klondike and Canfield solvers (setup.py): a
+# Installing (with the pip the venv brings: no upgrade of pip first, a download on every fresh
+# clone) builds the optional C parts of the Klondike and Canfield solvers (setup.py): a
 # change to any of these installs (and so compiles) again.
 BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
 	engine/solvers/_search.h
@@ -52,7 +53,6 @@ venv:
 	[ -x $(BIN)/python ] || $$py -m venv $(VENV); \
 	if [ ! -f $(STAMP) ] || [ -n "$$(find $(BUILD_INPUTS) -newer $(STAMP))" ]; then \
 	  echo "installing Tavolo and its dependencies into $(VENV) (Python $$version) ..." >&2; \
-	  $(BIN)/python -m pip install --quiet --upgrade pip >&2; \
 	  $(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2; \
 	  echo "Python $$version ($$py)" > $(STAMP); \
 	fi
@@ -61,12 +61,15 @@ run: venv
 	$(BIN)/python -m bot
 
 # The suite on TEST_WORKERS processes (pytest-xdist; auto: one per CPU), each with its own
-# PostgreSQL server for the tests that need one. The doctests of engine/, renderer/ and bot/ run
-# in it too (tests/test_doctests.py).
+# PostgreSQL server for the tests that need one; a worker that runs out of tests takes some
+# of another's (--dist worksteal: a few long tests would otherwise leave one CPU idle at the
+# end). The order is random, its seed printed at the end (pytest-randomly). The doctests of
+# engine/, renderer/ and bot/ run in it too (tests/test_doctests.py). docs/tests.md: how the
+# suite is organised, and what runs in make bench instead.
 TEST_WORKERS ?= auto
 test: venv
 	@echo "make test: Python $$($(BIN)/python $(PRINT_VERSION)) in $(VENV)" >&2
-	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The suite on every supported Python found here, each in its own .venv-X.Y, then one line per
 # version; fails if any run fails or no supported Python is found. CI runs `make test` only.

@@ -2,7 +2,12 @@
 and the same examples on every run (``derandomize``, no example database): a property test
 that passes once passes always, and takes the same time; a new example set comes with a change
 to the test or to Hypothesis, not with the day. A PostgreSQL server is started once per test
-process for the tests that ask for one (``pg_server``)."""
+process for the tests that ask for one (``pg_server``).
+
+The tests run in a random order (pytest-randomly, which also seeds ``random`` alike before
+each test): a test that needs another to run first, or trips on what one left behind, fails
+on some run instead of hiding. The seed is printed at the end of each run; ``--randomly-seed=N`` replays that order,
+``-p no:randomly`` turns it off (the files' order)."""
 
 from collections.abc import Iterator
 
@@ -36,3 +41,14 @@ def pg_server() -> Iterator[object]:
     yield server
     server.stop()
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """The random order's seed, after the results (``-q`` hides pytest-randomly's header)."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if config.pluginmanager.has_plugin("randomly") and isinstance(seed, int):
+        terminalreporter.write_line(
+            f"random order: --randomly-seed={seed} repeats it (-p no:randomly: file order)"
+        )

@@ -23,9 +23,11 @@ from typing import Any
 import aiohttp
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
-#: how long Chromium may take to start, and a page to load
-START_SECONDS = 30.0
-LOAD_SECONDS = 20.0
+#: how long Chromium may take to start, and a page to load (or answer a command). Bounds for
+#: a browser that hangs, never a measure of speed: on a machine busy with other work (load
+#: 10 on 2 cores) one page load took over 20 s, so they are generous
+START_SECONDS = 120.0
+LOAD_SECONDS = 120.0
 
 
 def chromium_path() -> str:

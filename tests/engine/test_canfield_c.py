@@ -132,7 +132,10 @@ def _played_into(game, rng, moves):
 def test_mid_game_positions_give_the_same_answers(monkeypatch):
     rng = random.Random(18)
     statuses = set()
-    for deal in range(1, 25):
+    # deals 1-14: three searches out of budget, lost ones (one after 2,002 nodes) and won ones
+    # (one after 1,729); deals 15-24 added more of the same, mostly out of budget, at three
+    # times the cost (a search out of budget runs all its 8,000 nodes in Python)
+    for deal in range(1, 15):
         game = _played_into(engine.new_game("canfield", deal), rng, rng.randint(5, 40))
         in_c, in_python = both(game, monkeypatch, 8_000)
         assert in_c == in_python, (deal, game.moves)

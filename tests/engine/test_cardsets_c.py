@@ -20,26 +20,12 @@ from engine.solvers import (
     WON,
     Budget,
     Counter,
-    OutOfBudget,
     klondike,
     solve,
     solve_game,
 )
 from engine.solvers.klondike import CardSetSearch
-from tests.engine.test_pile_solvers import _brute_force_wins, _random_small_position
-
-
-def exact_pass(game, monkeypatch, compiled, nodes=None, seconds=None):
-    """(status, path, nodes) of the exact pass alone on ``game``, in C or in Python."""
-    choose_path(monkeypatch, compiled)
-    assert klondike.compiled() == compiled
-    counter = Counter(Budget(nodes=nodes, seconds=seconds))
-    search = CardSetSearch(game, counter)
-    try:
-        status = WON if search.run() else LOST
-    except OutOfBudget:
-        status = UNKNOWN
-    return status, list(search.path), counter.nodes
+from tests.engine.sweeps import both_passes_case, exact_pass
 
 
 def both_passes(game, monkeypatch, nodes):
@@ -161,23 +147,16 @@ def test_hand_made_52_card_positions_give_the_same_answers(monkeypatch):
     assert in_c[0] in (WON, LOST)
 
 
-def test_both_passes_agree_with_a_search_without_pruning(monkeypatch):
+#: seeds of ``sweeps.both_passes_case``: the one lost position of seeds 0-149 (lost ones are
+#: rare among these small positions) and won ones of every size (make bench sweeps 0-299)
+BOTH_PASSES_SEEDS = {116: "lost", **dict.fromkeys([1, 13, 21, 2, 9, 6, 10, 7, 16], "won")}
+
+
+def test_both_passes_agree_with_a_search_without_pruning():
     # "lost" must be a proof in C as in Python: on small random positions the exact pass
     # alone, in either language, answers what trying every legal move answers.
-    # (lost positions are rare among them: this seed draws one; lost deals and mid-game
-    # positions above compare C with Python on many more)
-    rng = random.Random(3)
-    compared = {WON: 0, LOST: 0}
-    for _ in range(50):
-        game = Solitario.from_layout(**_random_small_position(rng, rng.choice((8, 10, 12))))
-        truth = _brute_force_wins(game, limit=15_000)
-        if truth is None:
-            continue
-        in_c, in_python = both_passes(game, monkeypatch, None)
-        assert in_c == in_python, game
-        assert in_c[0] == (WON if truth else LOST), game
-        compared[in_c[0]] += 1
-    assert compared[WON] >= 40 and compared[LOST] >= 1
+    # (lost deals and mid-game positions above compare C with Python on many more)
+    assert {seed: both_passes_case(seed) for seed in BOTH_PASSES_SEEDS} == BOTH_PASSES_SEEDS
 
 
 def test_a_compiled_win_replays_on_the_engine(monkeypatch):

@@ -5,12 +5,10 @@ winning line is replayed through ``engine.replay`` (the public ``Game.play``) to
 """
 
 import pickle
-import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from pile_helpers import brute_force_wins
 
 import engine
 from engine.cards import Card
@@ -19,6 +17,13 @@ from engine.solitario import Solitario
 from engine.solvers import LOST, WON, Budget, Counter, Position, Verdict, decide, solve, solve_game
 from engine.solvers.klondike import CardSetSearch
 from engine.solvers.talon import reach
+from tests.engine.sweeps import (
+    buried_case,
+    deep_case,
+    layout_of,
+    small_case,
+    solitario_brute_force_wins,
+)
 
 NODES = Budget(nodes=200_000, seconds=None)
 
@@ -122,78 +127,8 @@ def test_positions_and_verdicts_travel_to_worker_processes():
 
 
 # ----- "lost" is a proof: the Klondike search against a search with no pruning at all --------
-def _brute_force_wins(game, limit=40_000):
-    """Whether ``game`` (a small Solitario position) can be won, trying every legal move of the
-    engine itself (no pruning, no automatic moves) with a set of seen positions; None when
-    more than ``limit`` positions would be needed."""
-
-    # cards by identity: a game's card objects are its own and only move between its piles
-    # (the codes named the same cards, at twice the cost of the whole search)
-    def key():
-        return (
-            tuple(tuple(map(id, col)) for col in game._tableau),
-            tuple(game._down),
-            tuple(map(id, game._stock)),
-            tuple(map(id, game._waste)),
-            tuple(len(pile) for pile in game._fnd),
-        )
-
-    return brute_force_wins(game, key, limit)
-
-
-_NAMES = "A234567JQK"  # the 40-card deck's ranks 1-10
-
-
-def _random_small_position(rng, in_play):
-    """A legal Solitario-40 position with ``in_play`` cards off the foundations: up to four
-    cards in each column (all but the last face down), then face-up runs built on them where
-    cards fit, the rest in the stock and waste."""
-    while True:
-        heights = [rng.randint(0, 10) for _ in range(4)]
-        if 40 - sum(heights) == in_play:
-            break
-    cards = [
-        _NAMES[r - 1] + s for s, h in zip("dhcs", heights, strict=True) for r in range(h + 1, 11)
-    ]
-    rng.shuffle(cards)
-    rank = _NAMES.index
-
-    def fits(card, col):
-        if not col:
-            return card[0] == "K"
-        top = col[-1]
-        return rank(top[0]) == rank(card[0]) + 1 and (top[1] in "dh") != (card[1] in "dh")
-
-    columns, downs = [], []
-    for _ in range(rng.randint(1, 7)):
-        size = rng.randint(0, min(4, len(cards)))
-        columns.append(cards[:size])
-        downs.append(max(size - 1, 0))
-        cards = cards[size:]
-    talon = []
-    for card in cards:
-        spots = [col for col in columns if fits(card, col)]
-        if spots and rng.random() < 0.8:
-            rng.choice(spots).append(card)
-        else:
-            talon.append(card)
-    texts = [
-        " ".join(col[:down]) + " | " + " ".join(col[down:]) if down else " ".join(col)
-        for col, down in zip(columns, downs, strict=True)
-    ]
-    waste = rng.randint(0, len(talon))
-    foundations = [
-        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
-        for s, h in zip("dhcs", heights, strict=True)
-    ]
-    return {
-        "columns": texts,
-        "waste": " ".join(talon[:waste]),
-        "stock": " ".join(talon[waste:]),
-        "foundations": foundations,
-    }
-
-
+# (the reference search and the random positions are in tests/engine/sweeps.py, shared with
+# make bench, which runs these checks over hundreds of positions)
 #: Won positions whose every win brings foundation cards back to the table (kings into
 #: spaces, queens onto them, ...). The first search's heuristic prunings miss them, and so did
 #: the old automatic "safe" moves home, which sent such a king straight back: "lost" came out.
@@ -233,7 +168,7 @@ NEEDS_FOUNDATION_CARDS_BACK = [
 @pytest.mark.parametrize("layout", NEEDS_FOUNDATION_CARDS_BACK)
 def test_a_win_that_needs_foundation_cards_back_is_found(layout):
     game = Solitario.from_layout(**layout)
-    assert _brute_force_wins(game)
+    assert solitario_brute_force_wins(game)
     result = solve_game(game, NODES)
     assert result.status == WON
     assert any(move.startswith("f") for move in result.moves)  # cards came back
@@ -286,7 +221,7 @@ TWO_PREPARATORY_MOVES = [
 @pytest.mark.parametrize("layout", TWO_PREPARATORY_MOVES)
 def test_wins_that_need_two_preparatory_moves_are_found(layout):
     game = Solitario.from_layout(**layout)
-    assert _brute_force_wins(game)
+    assert solitario_brute_force_wins(game)
     result = solve_game(game, NODES)
     assert result.status == WON
     assert replays_to_a_win_from(game, result.moves)
@@ -294,76 +229,24 @@ def test_wins_that_need_two_preparatory_moves_are_found(layout):
 
 def replays_to_a_win_from(game, moves):
     """Play ``moves`` through the public API on a copy of ``game``'s position."""
-    copy = Solitario.from_layout(**_layout_of(game))
+    copy = Solitario.from_layout(**layout_of(game))
     for move in moves:
         copy.play(move)
     return str(copy.outcome) == "won"
 
 
-def _layout_of(game):
-    def text(cards):
-        return " ".join(f"{_NAMES[c.rank - 1]}{c.suit}" for c in cards)
-
-    columns = []
-    for col, down in zip(game._tableau, game._down, strict=True):
-        columns.append(f"{text(col[:down])} | {text(col[down:])}" if down else text(col))
-    return {
-        "columns": columns,
-        "waste": text(game._waste),
-        "stock": text(reversed(game._stock)),
-        "foundations": [text(pile) for pile in game._fnd],
-    }
-
-
-def _random_deep_position(rng, in_play):
-    """A Solitario-40 position with ``in_play`` cards off the foundations, dealt like a real
-    game: two to five columns of up to six cards, all but the top face down, the rest in the
-    stock and waste. Buried cards make many of these lost."""
-    while True:
-        heights = [rng.randint(0, 10) for _ in range(4)]
-        if 40 - sum(heights) == in_play:
-            break
-    cards = [
-        _NAMES[r - 1] + s for s, h in zip("dhcs", heights, strict=True) for r in range(h + 1, 11)
-    ]
-    rng.shuffle(cards)
-    columns = []
-    for _ in range(rng.randint(2, 5)):
-        size = rng.randint(1, min(6, len(cards))) if cards else 0
-        columns.append(cards[:size])
-        cards = cards[size:]
-    texts = [
-        " ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns
-    ]
-    waste = rng.randint(0, len(cards))
-    foundations = [
-        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
-        for s, h in zip("dhcs", heights, strict=True)
-    ]
-    return {
-        "columns": texts,
-        "waste": " ".join(cards[:waste]),
-        "stock": " ".join(cards[waste:]),
-        "foundations": foundations,
-    }
+#: seeds of ``sweeps.deep_case`` and what each position is: every lost one of seeds 0-149
+#: but the two slowest (147, 77), and won ones from a move to a few thousand positions
+DEEP_SEEDS = {
+    **dict.fromkeys([0, 1, 7, 14, 23, 64, 84, 85, 103, 107, 111, 118, 129], "lost"),
+    **dict.fromkeys([8, 17, 13, 16, 24, 37, 12, 33], "won"),
+}
 
 
 def test_lost_deep_positions_agree_with_a_search_without_pruning():
     # positions with many face-down cards: a good share of them are lost, and "lost" must be
     # a proof; every "won" line is checked on the engine by solve_game
-    rng = random.Random(1818)
-    outcomes = []
-    for _ in range(200):
-        game = Solitario.from_layout(**_random_deep_position(rng, rng.choice((12, 16, 20))))
-        truth = _brute_force_wins(game, limit=8_000)
-        if truth is None:
-            continue
-        result = solve_game(game, NODES)
-        assert result.status == (WON if truth else LOST), _layout_of(game)
-        outcomes.append(truth)
-        if outcomes.count(False) >= 5 and len(outcomes) >= 25:
-            break
-    assert outcomes.count(False) >= 5 and len(outcomes) >= 25
+    assert {seed: deep_case(seed) for seed in DEEP_SEEDS} == DEEP_SEEDS
 
 
 def test_the_exact_pass_alone_finds_those_wins():
@@ -374,92 +257,33 @@ def test_the_exact_pass_alone_finds_those_wins():
         assert any(step[0] == "sp" for step in search.path)  # foundation cards came back
 
 
+#: seeds of ``sweeps.small_case``: the lost positions of seeds 0-149 but the slowest (130),
+#: and won ones of every size
+SMALL_SEEDS = {
+    **dict.fromkeys([39, 65, 93, 107, 124], "lost"),
+    **dict.fromkeys([3, 13, 8, 20, 1, 14, 37], "won"),
+}
+
+
 def test_lost_and_won_agree_with_a_search_without_pruning():
     # Small positions of every kind (runs to split, foundation cards to bring back, spaces,
     # stock and waste): "lost" must be a proof, so the solver may never call lost what the
     # unpruned search wins, nor the other way round.
-    rng = random.Random(18)
-    compared = 0
-    for _ in range(40):
-        game = Solitario.from_layout(**_random_small_position(rng, rng.choice((10, 12))))
-        truth = _brute_force_wins(game, limit=15_000)
-        if truth is None:
-            continue  # too many positions for the unpruned search
-        result = solve_game(game, NODES)
-        assert result.status == (WON if truth else LOST), game
-        compared += 1
-    assert compared >= 30
+    assert {seed: small_case(seed) for seed in SMALL_SEEDS} == SMALL_SEEDS
 
 
-def _position_with_a_buried_card(rng, in_play):
-    """A Solitario-40 position like :func:`_random_deep_position` whose first column holds
-    a card with both of its parents somewhere under it (now and then just one), and most
-    often a lower card of its suit."""
-    while True:
-        layout = _random_deep_position(rng, in_play)
-        off = (
-            " ".join([*layout["columns"], layout["waste"], layout["stock"]])
-            .replace("|", "")
-            .split()
-        )
-        candidates = [
-            card
-            for card in off
-            if card[0] != "K" and all(parent in off for parent in _parents(card))
-        ]
-        if candidates:
-            break
-    card = rng.choice(candidates)
-    parents = _parents(card)
-    rest = [c for c in off if c != card and c not in parents]
-    rng.shuffle(rest)
-    if rng.random() < 0.6:  # most often a lower card of its suit too: a cycle
-        rest.sort(key=lambda c: c[1] != card[1] or _NAMES.index(c[0]) > _NAMES.index(card[0]))
-    if rng.random() < 0.4:  # or just one parent under it: the card can move to the other
-        rest.append(parents.pop(rng.randrange(2)))
-    under = [*parents, *rest[: rng.randint(0, 3)]]
-    rng.shuffle(under)
-    first = [*under, card, *rest[3 : 3 + rng.randint(0, 2)]]
-    rest = [c for c in rest if c not in first]
-    others, talon = rest[: len(rest) // 2], rest[len(rest) // 2 :]
-    columns = [first, *(others[i : i + 4] for i in range(0, len(others), 4))]
-    texts = [
-        " ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns
-    ]
-    waste = rng.randint(0, len(talon))
-    return {
-        **layout,
-        "columns": texts,
-        "waste": " ".join(talon[:waste]),
-        "stock": " ".join(talon[waste:]),
-    }
-
-
-def _parents(card):
-    """The two cards ``card`` may lie on (other colour, one rank higher), as layout texts."""
-    higher = _NAMES[_NAMES.index(card[0]) + 1]
-    return [higher + suit for suit in ("cs" if card[1] in "dh" else "dh")]
+#: seeds of ``sweeps.buried_case``: positions where the check finds a cycle (then they are
+#: lost, at the solver's first node) and where it finds none
+BURIED_SEEDS = {
+    **dict.fromkeys([19, 25, 54, 55, 62, 88, 109, 121, 115, 51], "cycle"),
+    **dict.fromkeys([29, 5, 16, 35, 100, 68, 80, 7], "other"),
+}
 
 
 def test_a_card_buried_over_both_its_parents_proves_lost_only_when_it_is():
     # such a card can leave only for its foundation: when a card of its suit below it (or a
     # chain of such) lies under it, nothing can win; the unpruned search must agree
-    rng = random.Random(4418)
-    cycles = others = 0
-    for _ in range(400):
-        game = Solitario.from_layout(**_position_with_a_buried_card(rng, rng.choice((12, 14, 16))))
-        truth = _brute_force_wins(game, limit=3_000)
-        if truth is None:
-            continue
-        if CardSetSearch(game, Counter(NODES)).buried_cycle():
-            assert truth is False, _layout_of(game)
-            assert solve_game(game, Budget(nodes=1, seconds=None)).status == LOST
-            cycles += 1
-        else:
-            others += 1
-        if cycles >= 8 and others >= 8:
-            break
-    assert cycles >= 8 and others >= 8
+    assert {seed: buried_case(seed) for seed in BURIED_SEEDS} == BURIED_SEEDS
 
 
 @pytest.mark.parametrize("deal", [118, 946])
