@@ -7,7 +7,9 @@ board rendered again (a hit of ``renderer``'s PNG cache) is reported apart as ``
 
 The machine running this is usually shared, so wall time (``perf_counter``) is reported next to
 CPU time of this thread (``thread_time``): CPU time is what the renderer itself costs, wall
-time adds whatever the other processes took. ``pillow_png_p95_cpu_ms`` is Pillow's own PNG
+time adds whatever the other processes took. ``next_move_*`` renders the positions in order
+with only the PNG cache emptied: each board drawn from the one before, as a player's next move
+is (``renderer.display``; the pile games). ``pillow_png_p95_cpu_ms`` is Pillow's own PNG
 encode (default settings, RGB) of the same pictures: the yardstick for a render after a restart. Each game is run cold (every cache emptied:
 sprites are built as cards first appear) and warm (sprites built, PNG cache emptied: every
 render a miss, the steady state of a running bot); ``warm_up`` times ``renderer.warm_up()``.
@@ -59,14 +61,17 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def _timed(
-    game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: bool = True
+    game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: str | None = "all"
 ) -> tuple[list[float], list[float], list[int]]:
-    """Wall and CPU seconds and PNG bytes of rendering each view once, in order (with ``miss``
-    never from the PNG cache, even when a position repeats)."""
+    """Wall and CPU seconds and PNG bytes of rendering each view once, in order. ``miss``:
+    ``"all"``, every board drawn whole (no PNG, board or pile cache); ``"png"``, never from the
+    PNG cache but drawn from the last board (a player's next move); None, every cache kept."""
     walls, cpus, sizes = [], [], []
     for view in views:
-        if miss:
+        if miss == "all":
             renderer.clear_cache(sprites=False)
+        elif miss == "png":
+            renderer._png_cache.clear()
         wall0, cpu0 = time.perf_counter(), time.thread_time()
         png = renderer.render(game_id, view, **style)
         cpus.append(time.thread_time() - cpu0)
@@ -98,7 +103,9 @@ def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -
     renderer.clear_cache()
     cold_walls, cold_cpus, _ = _timed(game_id, views, style)
     walls, cpus, sizes = _timed(game_id, views, style)
-    hits = _timed(game_id, views[-1:] * 20, style, miss=False)[1]
+    renderer.clear_cache(sprites=False)  # no pile of these positions cached yet
+    moves = _timed(game_id, views, style, miss="png")[1]
+    hits = _timed(game_id, views[-1:] * 20, style, miss=None)[1]
     pillow = _pillow_png(game_id, views, style)
     return {
         "p50_wall_ms": _ms(walls, 0.5),
@@ -110,6 +117,8 @@ def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -
         "cold_p95_cpu_ms": _ms(cold_cpus[1:], 0.95),
         "cold_p95_wall_ms": _ms(cold_walls[1:], 0.95),
         "pillow_png_p95_cpu_ms": _ms(pillow, 0.95),
+        "next_move_p50_cpu_ms": _ms(moves, 0.5),
+        "next_move_p95_cpu_ms": _ms(moves, 0.95),
         "hit_p50_cpu_ms": round(statistics.median(hits) * 1000, 3),
         "png_bytes_p50": int(statistics.median(sizes)),
         "png_bytes_max": max(sizes),
