@@ -40,6 +40,7 @@ from typing import Any
 import aiosqlite
 import aiosqlite.core
 
+import engine
 from bot.app import open_core
 from bot.core import Core
 from bot.core.limits import Limits
@@ -181,10 +182,10 @@ async def _memory(games: int, warm: int) -> dict[str, Any]:
     }
 
 
-#: the games of the CPU figures, each played through the core as a player would
-CPU_GAMES = ("solitario", "canfield", "imaginary13", "squadratik", "maestras", "freecell")
+#: the games of the CPU figures, each played through the core as a player would: every game
+CPU_GAMES = tuple(engine.GAMES)
 #: table games: started as a table with a computer player, not with /play
-TABLE_GAMES = {"maestras"}
+TABLE_GAMES = {game_id for game_id, cls in engine.GAMES.items() if cls.info.table}
 
 
 class _Player:

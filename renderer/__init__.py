@@ -27,7 +27,7 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image
@@ -43,23 +43,20 @@ from renderer.squadratik_boards import draw_squadratik, squadratik_layout
 MAX_WIDTH = 1280
 
 # Each game's drawing: one line per game (see renderer.registry).
-registry.register("solitario", draw_pile_board, pile_layout)
-registry.register("canfield", draw_pile_board, pile_layout)
-registry.register("imaginary13", draw_pile_board, pile_layout)
+# A board built as a display list (renderer.display, the last argument): ``render`` keeps the
+# last few boards and repaints only what changed since (a move touches two or three piles and
+# the header). The display function takes the style keywords of the game's drawing.
+registry.register("solitario", draw_pile_board, pile_layout, pile_board_display)
+registry.register("canfield", draw_pile_board, pile_layout, pile_board_display)
+registry.register("imaginary13", draw_pile_board, pile_layout, pile_board_display)
 registry.register("squadratik", draw_squadratik, squadratik_layout)
 registry.register("maestras", draw_squadratik, squadratik_layout)
-registry.register("freecell", freecell_board.draw_freecell, freecell_board.freecell_layout)
-
-# Games whose board is built as a display list (renderer.display): ``render`` keeps the last
-# few boards and repaints only what changed since (a move touches two or three piles and the
-# header). Each function takes the style keywords of the game's registered drawing.
-DisplayFunction = Callable[..., tuple[Display, str | None]]
-DISPLAYS: dict[str, DisplayFunction] = {
-    "solitario": pile_board_display,
-    "canfield": pile_board_display,
-    "imaginary13": pile_board_display,
-    "freecell": freecell_board.freecell_display,
-}
+registry.register(
+    "freecell",
+    freecell_board.draw_freecell,
+    freecell_board.freecell_layout,
+    freecell_board.freecell_display,
+)
 
 
 def draw(game_id: str, view: Mapping[str, Any], **style: Any) -> Image.Image:
@@ -108,7 +105,8 @@ def render(game_id: str, view: Mapping[str, Any], **style: Any) -> bytes:
         if png is not None:
             _png_cache.move_to_end(key)
             return png
-    png = _incremental(game_id, view, style) if game_id in DISPLAYS else None
+    has_display = registry.drawing(game_id).display_function is not None
+    png = _incremental(game_id, view, style) if has_display else None
     if png is None:
         png = to_png(draw(game_id, view, **style))
     with _png_lock:
@@ -137,10 +135,12 @@ def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -
     where the two differ (or drawn whole when none is kept or too much changed); None when it
     needs the full drawing (a banner under the board, a board too wide)."""
     drawing = registry.drawing(game_id)
+    assert drawing.display_function is not None  # render asks only games that have one
     styled = registry.with_badge(style)
     token = fonts.use_words(style.get("words"))
     try:
-        display, banner = DISPLAYS[game_id](
+        display: Display
+        display, banner = drawing.display_function(
             view, **{k: v for k, v in styled.items() if k in drawing.styles}
         )
     finally:
