@@ -10,10 +10,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Installing (with the pip the venv brings: no upgrade of pip first, a download on every fresh
-# clone) builds the optional C parts of the Klondike and Canfield solvers (setup.py): a
-# change to any of these installs (and so compiles) again.
+# clone) builds the optional C parts of the Klondike, Canfield and FreeCell solvers (setup.py):
+# a change to any of these installs (and so compiles) again.
 BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
-	engine/solvers/_search.h
+	engine/solvers/_freecell.c engine/solvers/_search.h
 
 empty :=
 space := $(empty) $(empty)
@@ -116,3 +116,4 @@ clean:
 	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build *.egg-info
 	rm -f engine/solvers/_cardsets.*.so engine/solvers/_cardsets.*.pyd
 	rm -f engine/solvers/_canfield.*.so engine/solvers/_canfield.*.pyd
+	rm -f engine/solvers/_freecell.*.so engine/solvers/_freecell.*.pyd

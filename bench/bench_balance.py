@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.stats import maestras_stats, solitario_stats, solver_stats
+from engine.stats import el_solitario_stats, maestras_stats, solver_stats
 
 #: El Solitario deals (0..N-1) per strategy, and Cartas Maestras deals per seat count
 SOLITARIO_DEALS = 300
@@ -24,8 +24,8 @@ SOLVER_NODES = 5_000
 
 
 def run() -> dict[str, Any]:
-    careful = solitario_stats(SOLITARIO_DEALS, "careful")
-    random = solitario_stats(SOLITARIO_DEALS, "random")
+    careful = el_solitario_stats(SOLITARIO_DEALS, "careful")
+    random = el_solitario_stats(SOLITARIO_DEALS, "random")
     solver = solver_stats(SOLVER_DEALS, SOLVER_NODES)
     maestras = {seats: maestras_stats(MAESTRAS_DEALS, "greedy", seats) for seats in MAESTRAS_SEATS}
     targets = {

@@ -48,10 +48,8 @@ from bot.app import open_core
 from bot.core import Core
 from bot.replies import Reply, Request
 
-#: solo games a load player starts, in turn (whichever are registered when the bench runs)
-LOAD_GAMES: tuple[str, ...] = tuple(
-    g for g in ("imaginary13", "squadratik", "solitario", "canfield") if g in engine.GAMES
-)
+#: solo games a load player starts, in turn: every solo game (the games' facts)
+LOAD_GAMES: tuple[str, ...] = tuple(g for g, cls in engine.GAMES.items() if not cls.info.table)
 #: players per chat: several solo games share a chat, as in a busy group
 PLAYERS_PER_CHAT = 10
 #: Discord's request limit per bot (Telegram's 30 messages per second is lower)

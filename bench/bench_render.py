@@ -7,7 +7,9 @@ board rendered again (a hit of ``renderer``'s PNG cache) is reported apart as ``
 
 The machine running this is usually shared, so wall time (``perf_counter``) is reported next to
 CPU time of this thread (``thread_time``): CPU time is what the renderer itself costs, wall
-time adds whatever the other processes took. ``pillow_png_p95_cpu_ms`` is Pillow's own PNG
+time adds whatever the other processes took. ``next_move_*`` renders the positions in order
+with only the PNG cache emptied: each board drawn from the one before, as a player's next move
+is (``renderer.display``; the pile games). ``pillow_png_p95_cpu_ms`` is Pillow's own PNG
 encode (default settings, RGB) of the same pictures: the yardstick for a render after a restart. Each game is run cold (every cache emptied:
 sprites are built as cards first appear) and warm (sprites built, PNG cache emptied: every
 render a miss, the steady state of a running bot); ``warm_up`` times ``renderer.warm_up()``.
@@ -27,24 +29,19 @@ from PIL import Image
 
 import engine
 import renderer
-from renderer import samples
-from renderer.gallery import engine_class
+from renderer import registry
+from renderer.gallery import engine_class, seats
 
 POSITIONS = 80
-PLAYERS = {"maestras": ["ana", "bob", "cy"]}
 
 
 def _positions(game_id: str, hand: bool = False) -> tuple[list[dict[str, Any]], str]:
     """``POSITIONS`` views of one seeded game, move after move (a new deal when one ends)."""
     cls = engine_class(game_id)
-    if cls is None:
-        if game_id == "solitario":
-            return [samples.solitario_view(s) for s in ("start", "mid", "end")] * 27, "sample"
-        return [samples.canfield_view(s) for s in ("start", "mid", "end")] * 27, "sample"
     rng = random.Random(7)
     views: list[dict[str, Any]] = []
     deal = 7
-    players = PLAYERS.get(game_id)
+    players = seats(game_id)
     game = cls(deal, players, None)
     while len(views) < POSITIONS:
         legal = game.legal_moves()
@@ -64,14 +61,17 @@ def _percentile(values: list[float], share: float) -> float:
 
 
 def _timed(
-    game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: bool = True
+    game_id: str, views: list[dict[str, Any]], style: dict[str, Any], miss: str | None = "all"
 ) -> tuple[list[float], list[float], list[int]]:
-    """Wall and CPU seconds and PNG bytes of rendering each view once, in order (with ``miss``
-    never from the PNG cache, even when a position repeats)."""
+    """Wall and CPU seconds and PNG bytes of rendering each view once, in order. ``miss``:
+    ``"all"``, every board drawn whole (no PNG, board or pile cache); ``"png"``, never from the
+    PNG cache but drawn from the last board (a player's next move); None, every cache kept."""
     walls, cpus, sizes = [], [], []
     for view in views:
-        if miss:
+        if miss == "all":
             renderer.clear_cache(sprites=False)
+        elif miss == "png":
+            renderer._png_cache.clear()
         wall0, cpu0 = time.perf_counter(), time.thread_time()
         png = renderer.render(game_id, view, **style)
         cpus.append(time.thread_time() - cpu0)
@@ -103,7 +103,9 @@ def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -
     renderer.clear_cache()
     cold_walls, cold_cpus, _ = _timed(game_id, views, style)
     walls, cpus, sizes = _timed(game_id, views, style)
-    hits = _timed(game_id, views[-1:] * 20, style, miss=False)[1]
+    renderer.clear_cache(sprites=False)  # no pile of these positions cached yet
+    moves = _timed(game_id, views, style, miss="png")[1]
+    hits = _timed(game_id, views[-1:] * 20, style, miss=None)[1]
     pillow = _pillow_png(game_id, views, style)
     return {
         "p50_wall_ms": _ms(walls, 0.5),
@@ -115,6 +117,8 @@ def _measure(game_id: str, views: list[dict[str, Any]], style: dict[str, Any]) -
         "cold_p95_cpu_ms": _ms(cold_cpus[1:], 0.95),
         "cold_p95_wall_ms": _ms(cold_walls[1:], 0.95),
         "pillow_png_p95_cpu_ms": _ms(pillow, 0.95),
+        "next_move_p50_cpu_ms": _ms(moves, 0.5),
+        "next_move_p95_cpu_ms": _ms(moves, 0.95),
         "hit_p50_cpu_ms": round(statistics.median(hits) * 1000, 3),
         "png_bytes_p50": int(statistics.median(sizes)),
         "png_bytes_max": max(sizes),
@@ -130,16 +134,20 @@ def run() -> dict:
         "sprites": renderer.warm_up(),
         "cpu_ms": round((time.process_time() - started) * 1000, 1),
     }
-    for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
+    for game_id in registry.drawn_games():
         views, source = _positions(game_id)
-        styles = [("", {})]
-        if game_id == "solitario":
-            styles = [("_" + f, {"faces": f}) for f in ("napoletane", "piacentine", "francesi")]
+        styles: list[tuple[str, dict[str, Any]]] = [("", {})]
+        faces = engine.game_info(game_id).faces
+        if len(faces) > 1:  # every face style a player may ask for (Solitario's three)
+            styles = [("_" + f, {"faces": f}) for f in faces]
         for suffix, style in styles:
             report[game_id + suffix] = _measure(game_id, views, style) | {"source": source}
-    if "maestras" in engine.GAMES:
-        views, source = _positions("maestras", hand=True)
-        report["maestras_hand"] = _measure("maestras", views, {"hand": True}) | {"source": source}
+    for game_id in registry.drawn_games():
+        if "hand" in registry.drawing(game_id).styles:  # a private hand (Cartas Maestras)
+            views, source = _positions(game_id, hand=True)
+            report[f"{game_id}_hand"] = _measure(game_id, views, {"hand": True}) | {
+                "source": source
+            }
     report["replay"] = _replays()
     report["replay"]["solitario_50_moves_gif_kb"] = _solitario_replay_kb()
     return report
@@ -158,10 +166,8 @@ def _solitario_replay_kb() -> int:
 def _replays() -> dict[str, Any]:
     """GIF against animated WebP for the first 40 moves of a seeded game of each engine."""
     out: dict[str, Any] = {}
-    for game_id in ("imaginary13", "maestras"):
-        if game_id not in engine.GAMES:
-            continue
-        players = PLAYERS.get(game_id)
+    for game_id in registry.drawn_games():
+        players = seats(game_id)
         game = engine.new_game(game_id, 7, players)
         rng = random.Random(7)
         while len(game.moves) < 40 and not game.is_over and game.legal_moves():

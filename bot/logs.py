@@ -133,10 +133,10 @@ def configure(level: str = "INFO", fmt: str = "text", secrets: Iterable[str] = (
     # These libraries' DEBUG lines repeat whole payloads: aiosqlite every statement with its
     # parameters, discord.py every gateway event, python-telegram-bot every update, each with
     # what players typed. Noise at best, players' words in the log at worst: INFO at least.
-    for chatty in _PAYLOAD_LOGGERS:
+    for chatty in PAYLOAD_LOGGERS:
         logging.getLogger(chatty).setLevel(max(logging.INFO, logging.getLogger().level))
     return handler
 
 
 #: loggers that print whole payloads at DEBUG (see ``configure``)
-_PAYLOAD_LOGGERS = ("aiosqlite", "discord.gateway", "discord.client", "telegram.ext")
+PAYLOAD_LOGGERS = ("aiosqlite", "discord.gateway", "discord.client", "telegram.ext")

@@ -24,8 +24,8 @@ from engine.game import BadSetup, Game, GameError, IllegalMove, Move, Outcome
 from engine.gameinfo import GameInfo, normal_word
 from engine.imaginary13 import Imaginary13
 from engine.solitario import Solitario
+from engine.squadratik.el_solitario import ElSolitario
 from engine.squadratik.maestras import CartasMaestras
-from engine.squadratik.solitario import ElSolitario
 
 # game id -> class, in the order menus list them (solo games, then table games). A new game
 # adds one line here; everything else about it is on its class's ``info``.

@@ -85,6 +85,9 @@ class Canfield(PileGame):
         solver="canfield",
         could_have_won=True,
         auto_finish=True,
+        hint_scorer="piles",
+        notation_examples=("d", "r2", "w3", "rf", "wf", "3f", "12"),
+        notation_setup=("d",),
     )
     TABLEAU: ClassVar[tuple[str, ...]] = TABLEAU
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS

@@ -59,7 +59,7 @@ from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, SUITS, Card
 from engine.game import Game, IllegalMove, Outcome
-from engine.gameinfo import Column, Daily, GameInfo, Ranking, Result
+from engine.gameinfo import Column, Daily, Deals, GameInfo, Ranking, Result
 from engine.piles import PileKind, cards_text, pile_view, tableau_rule
 from engine.views import FreeCellView, PileView
 
@@ -199,6 +199,13 @@ class FreeCell(Game):
         daily=Daily(node_budget=50_000),
         solver="freecell",
         could_have_won=True,
+        # Microsoft's numbers, 1 to 1,000,000 as Windows FreeCell (from XP) offers them; the
+        # classic 1-32,000 are the first of them (deal 11982 among them)
+        deals=Deals(1, 1_000_000),
+        hint_scorer="free_cells",
+        hint_from_solver=True,
+        notation_examples=("3a", "a5", "3h", "ah", "36"),
+        notation_setup=("1a",),
     )
 
     _columns: list[list[Card]]

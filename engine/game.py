@@ -51,7 +51,9 @@ class Outcome(StrEnum):
     STALLED = "stalled"  # Solitario / Canfield: no progress can ever be made again
     RESIGNED = "resigned"
     COMPLETO = "completo"  # El Solitario: hand, stock and board cleared but the central card
-    SOLITARIO = "solitario"  # El Solitario: hand and stock empty, cards still on the table
+    # El Solitario: hand and stock played out, cards still on the table (the spec's
+    # "Solitario"; stored as "solitario" before migration 12, which rewrote it)
+    PLAYED_OUT = "played_out"
     FINISHED = "finished"  # multiplayer: the game has a result (see ``results()``)
 
 

@@ -82,8 +82,44 @@ class Daily:
 
 
 @dataclass(frozen=True, slots=True)
+class Deals:
+    """The deal numbers a game offers players: ``first`` to ``last``, both included. The bot's
+    ``/play <game> <deal>``, its random picks and the daily choose within them; the engine
+    itself deals any number 0 or more, so a game stored with another number still replays.
+
+    >>> deals = Deals(1, 1_000_000)
+    >>> 0 in deals, 1 in deals, 1_000_000 in deals, deals.count(at_most=32_000)
+    (False, True, True, 32000)
+    """
+
+    first: int = 0
+    last: int = 2**31 - 1  # deals are 31-bit seeds
+
+    def __contains__(self, deal: object) -> bool:
+        return isinstance(deal, int) and self.first <= deal <= self.last
+
+    def count(self, at_most: int) -> int:
+        """How many numbers a pick chooses from: the first ``at_most`` of the range."""
+        return min(self.last - self.first + 1, at_most)
+
+
+@dataclass(frozen=True, slots=True)
 class GameInfo:
     """Every fact about a game that a layer other than its rules needs.
+
+    ``wins`` are the outcomes that count as a win (``won``; El Solitario's ``completo``): its
+    results' win flag, streaks and win rate.
+
+    ``deals`` are the deal numbers players may choose or be given (:class:`Deals`: 0 to
+    2**31 - 1 unless the numbers mean something outside Tavolo, as Microsoft's FreeCell deals).
+
+    ``notation_examples`` are one example of each form of its move notation, in the order
+    ``/help <id>`` shows them (its ``• form, form — meaning`` lines: a test keeps the
+    catalogues' guides equal to them); each reads as a move of deal 1 after the moves
+    ``notation_setup`` (Canfield's ``wf`` needs a card on the waste first).
+
+    ``titles`` is the name its board's header shows, per language, where it is not ``names``
+    (El Solitario's board says "El Solitario", the game being Squadratik's solo game).
 
     ``id`` is the game id (stored with every game; the bot's texts of the game are keyed by
     it: ``rules.<id>``, the notation guide ``help.<id>``, ...); ``names`` its name per language; ``aliases`` other words players type for
@@ -97,7 +133,11 @@ class GameInfo:
     ends ``stalled`` once no progress can ever be made (games.md's "stallo");
     ``solver`` the module of ``engine.solvers`` that searches it (None: none);
     ``could_have_won`` whether the bot asks that solver "could it have been won?" after a lost
-    game; ``hints`` whether ``/hint`` has advice for it; ``points`` whether its score counts
+    game; ``hints`` whether ``/hint`` has advice for it; ``hint_scorer`` the scorer of
+    ``engine.solvers.hints.SCORERS`` that ranks its legal moves for a hint (None: the first
+    legal move is suggested); ``hint_from_solver`` whether a hint is the first move of its
+    solver's winning line (the solver module's ``plan(game)``; only fair in a game with no
+    hidden cards), the scorer deciding when the solver finds none; ``points`` whether its score counts
     points (a hint says how many a move earns); ``auto_finish`` whether the bot may play the
     last cards home once every card is face up and nothing is left to draw.
     """
@@ -115,6 +155,13 @@ class GameInfo:
     solver: str | None = None
     could_have_won: bool = False
     hints: bool = True
+    hint_scorer: str | None = None
+    hint_from_solver: bool = False
+    titles: Mapping[str, str] | None = None
+    deals: Deals = Deals()
+    wins: frozenset[str] = frozenset({"won"})
+    notation_examples: tuple[str, ...] = ()
+    notation_setup: tuple[str, ...] = ()
     points: bool = False
     auto_finish: bool = False
     words: frozenset[str] = field(init=False)
@@ -123,6 +170,8 @@ class GameInfo:
         missing = [lang for lang in LANGUAGES if not self.names.get(lang)]
         if missing:
             raise ValueError(f"{self.id}: no name in {', '.join(missing)}")
+        if self.hint_from_solver and self.solver is None:
+            raise ValueError(f"{self.id}: hints from a solver need a solver")
         words = {normal_word(w) for w in (self.id, *self.names.values(), *self.aliases)}
         object.__setattr__(self, "words", frozenset(words))
 
@@ -133,6 +182,15 @@ class GameInfo:
     def name(self, lang: str) -> str:
         """The name in ``lang`` (English for a language the game has no name in)."""
         return self.names.get(lang) or self.names["en"]
+
+    def title(self, lang: str) -> str:
+        """The board's title in ``lang``: ``titles`` where given, else the name.
+
+        >>> import engine
+        >>> engine.game_info("squadratik").title("es"), engine.game_info("imaginary13").title("it")
+        ('El Solitario', 'Tredici Immaginario')
+        """
+        return (self.titles or {}).get(lang) or self.name(lang)
 
 
 # ----- the ranking keys of today's games (each game module names its own) ------------------------

@@ -161,6 +161,8 @@ class Imaginary13(Game):
         daily=Daily(node_budget=50_000),
         solver="imaginary13",
         could_have_won=True,
+        hint_scorer="imaginary_thirteen",
+        notation_examples=("t5", "ta", "b5"),
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"free": (False, True)}
 

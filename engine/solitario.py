@@ -108,6 +108,8 @@ class Solitario(PileGame):
         could_have_won=True,
         points=True,
         auto_finish=True,
+        hint_scorer="piles",
+        notation_examples=("d", "w3", "35", "35:2", "wf", "3f", "f25"),
     )
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
     TABLEAU: ClassVar[tuple[str, ...]] = COLUMNS

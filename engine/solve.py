@@ -4,7 +4,7 @@ Solves every deal from A to B (inclusive) of GAME with the solvers of ``engine.s
 prints one JSON object: the counts and shares of deals won, lost ("no win": the search was
 exhausted) and unknown (the budget ran out), the decided share (won + lost), and the solve
 time per deal (mean, p50, p95, max: CPU seconds, ``time.process_time``, search and the check
-of a winning line). For ``squadratik`` it also counts the best result per deal (completo, solitario,
+of a winning line). For ``squadratik`` it also counts the best result per deal (completo, played_out,
 lost, unknown). ``--budget`` is CPU seconds per deal, ``--nodes`` positions per deal.
 
 >>> summarise([]) ["deals"]
@@ -85,7 +85,7 @@ def summarise(results: Sequence[SolveResult]) -> dict[str, Any]:
     if any(result.game_id == "squadratik" for result in results):
         best = Counter(result.best for result in results)
         summary["best"] = {
-            name: best[name] for name in ("completo", "solitario", "lost", "unknown")
+            name: best[name] for name in ("completo", "played_out", "lost", "unknown")
         }
     return summary
 

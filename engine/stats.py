@@ -9,8 +9,8 @@ best player that sees only its seat) and random strategies, the solver's share o
 lines (full knowledge of the deal, a fixed node budget per deal, so a run repeats), and Cartas
 Maestras with 2, 4 and 8 greedy seats.
 
-El Solitario: the share of deals ending completo / solitario / lost, the share where the hand
-was emptied (completo or solitario), the share lost with cards still in the stock
+El Solitario: the share of deals ending completo / played out / lost, the share where the hand
+was emptied (completo or played out), the share lost with cards still in the stock
 (``stuck_with_stock``), the mean points removed and the mean number of moves. Cartas Maestras, for each seat count (every seat plays the same
 strategy): mean moves (turns) in all and in the main phase, how often the main phase ends by
 a stall (stock empty, a full round without a placement) rather than with every master won,
@@ -18,9 +18,9 @@ mean masters won per seat (in turn order) and how often the first seat wins outr
 
 The random strategy is seeded with the deal number, so a run repeats exactly.
 
->>> figures = solitario_stats(deals=3, strategy="random")
+>>> figures = el_solitario_stats(deals=3, strategy="random")
 >>> sorted(figures)
-['completo', 'deals', 'game', 'hand_emptied', 'lost', 'mean_moves', 'mean_points', 'solitario', 'strategy', 'stuck_with_stock']
+['completo', 'deals', 'game', 'hand_emptied', 'lost', 'mean_moves', 'mean_points', 'played_out', 'strategy', 'stuck_with_stock']
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from typing import Any
 import engine
 from engine.players import STRATEGIES, make_player
 from engine.squadratik.deck import MASTER_IDS
-from engine.squadratik.solitario import ElSolitario
+from engine.squadratik.el_solitario import ElSolitario
 
 
-def solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str, Any]:
+def el_solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str, Any]:
     """Figures for El Solitario over ``deals`` consecutive deal numbers."""
     endings: Counter[str] = Counter()
     points = moves = stuck_with_stock = 0
@@ -56,9 +56,9 @@ def solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str,
         "strategy": strategy,
         "deals": deals,
         "completo": round(endings["completo"] / deals, 4),
-        "solitario": round(endings["solitario"] / deals, 4),
+        "played_out": round(endings["played_out"] / deals, 4),
         "lost": round(endings["lost"] / deals, 4),
-        "hand_emptied": round((endings["completo"] + endings["solitario"]) / deals, 4),
+        "hand_emptied": round((endings["completo"] + endings["played_out"]) / deals, 4),
         "stuck_with_stock": round(stuck_with_stock / deals, 4),
         "mean_points": round(points / deals, 2),
         "mean_moves": round(moves / deals, 2),
@@ -111,15 +111,15 @@ def solver_stats(deals: int, nodes: int, first_deal: int = 0) -> dict[str, Any]:
         "deals": deals,
         "nodes_per_deal": nodes,
         "completo": round(best["completo"] / deals, 4),
-        "best_solitario": round(best["solitario"] / deals, 4),
-        "best_lost_or_none": round((deals - best["completo"] - best["solitario"]) / deals, 4),
+        "best_played_out": round(best["played_out"] / deals, 4),
+        "best_lost_or_none": round((deals - best["completo"] - best["played_out"]) / deals, 4),
     }
 
 
 def balance_report(deals: int, solver_deals: int, solver_nodes: int) -> dict[str, Any]:
     """Every figure of the El Solitario and Cartas Maestras balance (docs/squadratik-deck.md)."""
     return {
-        "el_solitario": [solitario_stats(deals, s) for s in ("greedy", "careful", "random")]
+        "el_solitario": [el_solitario_stats(deals, s) for s in ("greedy", "careful", "random")]
         + [solver_stats(solver_deals, solver_nodes)],
         "cartas_maestras": [maestras_stats(deals, "greedy", seats) for seats in (2, 4, 8)],
     }
@@ -145,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.game is None:
         parser.error("give --game or --balance")
     elif args.game == "squadratik":
-        report = solitario_stats(args.deals, args.strategy, args.first_deal)
+        report = el_solitario_stats(args.deals, args.strategy, args.first_deal)
     else:
         seat_counts = [int(s) for s in args.seats.split(",") if s.strip()]
         if any(not 2 <= s <= 8 for s in seat_counts):

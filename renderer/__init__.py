@@ -33,7 +33,8 @@ from typing import Any
 from PIL import Image
 
 from renderer import fonts, freecell_board, registry
-from renderer.boards import draw_pile_board, pile_layout
+from renderer.boards import draw_pile_board, pile_board_display, pile_layout
+from renderer.display import Display, changes, resized
 from renderer.encode import to_png
 from renderer.palette import palette_image
 from renderer.replay import replay
@@ -42,12 +43,20 @@ from renderer.squadratik_boards import draw_squadratik, squadratik_layout
 MAX_WIDTH = 1280
 
 # Each game's drawing: one line per game (see renderer.registry).
-registry.register("solitario", draw_pile_board, pile_layout)
-registry.register("canfield", draw_pile_board, pile_layout)
-registry.register("imaginary13", draw_pile_board, pile_layout)
+# A board built as a display list (renderer.display, the last argument): ``render`` keeps the
+# last few boards and repaints only what changed since (a move touches two or three piles and
+# the header). The display function takes the style keywords of the game's drawing.
+registry.register("solitario", draw_pile_board, pile_layout, pile_board_display)
+registry.register("canfield", draw_pile_board, pile_layout, pile_board_display)
+registry.register("imaginary13", draw_pile_board, pile_layout, pile_board_display)
 registry.register("squadratik", draw_squadratik, squadratik_layout)
 registry.register("maestras", draw_squadratik, squadratik_layout)
-registry.register("freecell", freecell_board.draw_freecell, freecell_board.freecell_layout)
+registry.register(
+    "freecell",
+    freecell_board.draw_freecell,
+    freecell_board.freecell_layout,
+    freecell_board.freecell_display,
+)
 
 
 def draw(game_id: str, view: Mapping[str, Any], **style: Any) -> Image.Image:
@@ -86,18 +95,73 @@ def render(game_id: str, view: Mapping[str, Any], **style: Any) -> bytes:
     """PNG bytes of ``view`` (``game.view(player)``) for ``game_id``; see the module docstring.
 
     A pure function of its arguments; the last ``PNG_CACHE_SIZE`` results are kept, keyed by a
-    digest of the arguments, so drawing the same board again costs no drawing."""
+    digest of the arguments, so drawing the same board again costs no drawing. A pile game's
+    board is repainted from the last board of the same game and deal where they differ
+    (``BOARD_CACHE_SIZE`` boards kept): the same pixels as a full drawing, for a fraction of
+    its cost."""
     key = _cache_key(game_id, view, style)
     with _png_lock:
         png = _png_cache.get(key)
         if png is not None:
             _png_cache.move_to_end(key)
             return png
-    png = to_png(draw(game_id, view, **style))
+    has_display = registry.drawing(game_id).display_function is not None
+    png = _incremental(game_id, view, style) if has_display else None
+    if png is None:
+        png = to_png(draw(game_id, view, **style))
     with _png_lock:
         _png_cache[key] = png
         while len(_png_cache) > PNG_CACHE_SIZE:
             _png_cache.popitem(last=False)
+    return png
+
+
+# The last boards drawn from display lists, by game, deal and players (what stays the same
+# through one game): each is the display list and the image painted from it, about 0.6 MB.
+BOARD_CACHE_SIZE = 16
+_boards: OrderedDict[tuple[Any, ...], tuple[Display, Image.Image]] = OrderedDict()
+_boards_lock = threading.Lock()
+
+
+def _board_key(game_id: str, view: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Which earlier board a new one is drawn from: the same game's last board, if it is
+    still kept. Only a guess for speed: whatever differs is repainted all the same."""
+    players = view.get("players")
+    return (game_id, str(view.get("deal")), tuple(map(str, players or ())), view.get("viewer"))
+
+
+def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -> bytes | None:
+    """The PNG of a display-list game's board, painted over the last board of the same game
+    where the two differ (or drawn whole when none is kept or too much changed); None when it
+    needs the full drawing (a banner under the board, a board too wide)."""
+    drawing = registry.drawing(game_id)
+    assert drawing.display_function is not None  # render asks only games that have one
+    styled = registry.with_badge(style)
+    token = fonts.use_words(style.get("words"))
+    try:
+        display: Display
+        display, banner = drawing.display_function(
+            view, **{k: v for k, v in styled.items() if k in drawing.styles}
+        )
+    finally:
+        fonts.reset_words(token)
+    if banner is not None or display.width > MAX_WIDTH:
+        return None
+    board_key = _board_key(game_id, view)
+    with _boards_lock:  # taken out while in use: two threads never paint the same image
+        kept = _boards.pop(board_key, None)
+    boxes = changes(kept[0], display) if kept is not None else None
+    if kept is not None and boxes is not None:
+        image = resized(kept[1], display.height, display.background)
+        for box in boxes:
+            display.paint(image, box)
+    else:
+        image = display.image()
+    png = to_png(image)  # before the image is shared again: another thread may paint on it
+    with _boards_lock:
+        _boards[board_key] = (display, image)
+        while len(_boards) > BOARD_CACHE_SIZE:
+            _boards.popitem(last=False)
     return png
 
 
@@ -119,16 +183,22 @@ def warm_up() -> int:
 
 
 def clear_cache(sprites: bool = True) -> None:
-    """Forget cached PNGs and, with ``sprites``, every built sprite (benchmarks measure cold
-    starts with it; nothing else needs it)."""
+    """Forget cached PNGs, boards and piles and, with ``sprites``, every built sprite
+    (benchmarks measure cold starts with it; nothing else needs it)."""
     with _png_lock:
         _png_cache.clear()
+    with _boards_lock:
+        _boards.clear()
+    from renderer import boards
+
+    boards.clear_cache()
     if sprites:
         from renderer import (
             boards,
             cards_french,
             cards_italian,
             cards_squadratik,
+            display,
             fonts,
             palette,
             squadratik_boards,
@@ -151,6 +221,7 @@ def clear_cache(sprites: bool = True) -> None:
         sprite_parts.clear_cache()
         fonts.clear_cache()
         boards.pill.cache_clear()
+        display.clear_cache()
         squadratik_boards._slot_base.cache_clear()
 
 

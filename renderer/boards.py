@@ -13,17 +13,21 @@ type a move from the picture; the header carries the score, the move counter and
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
 from renderer import theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
-from renderer.fonts import WORDS, paste_text, text_width, word
+from renderer.display import Display
+from renderer.fonts import font, paste_text, text_width, word
 from renderer.layout import CardSpot, PileSpot, Rect
 from renderer.palette import ink, new_board
 from renderer.sprites import paste_sprite
@@ -50,7 +54,6 @@ WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
 MAX_FAN = 760  # longest column before the fan is squeezed
 STEADY_FAN = {"solitario": (7, 5), "canfield": (0, 5), "imaginary13": (0, 4)}
 
-TITLES = {"solitario": "Solitario", "canfield": "Canfield", "imaginary13": "Imaginary Thirteen"}
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
 SUITS = ("d", "h", "c", "s")
 
@@ -143,9 +146,34 @@ def _fan_steps(down: int, up: int, room: int) -> tuple[int, int]:
 def header_height(width: int, left: str, right: str, size: int) -> int:
     """One header row when ``left`` and ``right`` fit side by side at ``size``, else two (a
     race's player name, a long translation: nothing is cut while a row has room for it)."""
-    if text_width(left, size) + text_width(right, size, True) + 3 * MARGIN <= width:
+    if text_width(left, size) + right_width(right, size) + 3 * MARGIN <= width:
         return HEADER_H
     return HEADER_H + size + 12
+
+
+# The header's numbers ("Score 35    Moves 12") change on every move. Drawn as one text, each
+# board would render a new text (most of a board's cost once its cards are cached); drawn as
+# parts split where three or more spaces are, "Moves 12" is the same cached text on every
+# board that reaches move 12, and the spaces between the parts keep their width.
+_SPACES = re.compile(r" {3,}")
+
+
+@lru_cache(maxsize=1024)
+def right_parts(right: str, size: int) -> tuple[tuple[str, int], ...]:
+    """``right`` as (part, room before it in px) from left to right (bold, at ``size``)."""
+    parts: list[tuple[str, int]] = []
+    start, room = 0, 0
+    for spaces in _SPACES.finditer(right):
+        parts.append((right[start : spaces.start()], room))
+        room = round(font(size, True).getlength(spaces.group()))
+        start = spaces.end()
+    parts.append((right[start:], room))
+    return tuple(parts)
+
+
+def right_width(right: str, size: int) -> int:
+    """The width the header's right side takes, drawn in parts (``right_parts``)."""
+    return sum(text_width(part, size, True) + room for part, room in right_parts(right, size))
 
 
 def pile_layout(
@@ -157,6 +185,22 @@ def pile_layout(
     """Every pile's slot, label and card rectangles for a Solitario/Canfield/Imaginary13 view
     (``clock`` and ``player`` lengthen the header, which may then take two rows)."""
     header = _header_texts(view, lang, clock, player)
+    result, row_y, places, bottom = _frame(view, header)
+    is_i13 = view.get("game") == "imaginary13"
+    for pile in view.get("piles", []):
+        row, col = places[pile["id"]]
+        spot = _spot(pile, MARGIN + col * PITCH, row_y[row], row, result.label_h, is_i13)
+        result.piles[pile["id"]] = spot
+        bottom = max(bottom, _bottom(spot))
+    result.height = bottom + MARGIN + (result.label_h if is_i13 else 0)
+    return result
+
+
+def _frame(
+    view: PilesView, header: tuple[str, str]
+) -> tuple[PileBoardLayout, list[int], Places, int]:
+    """The layout without its piles: width, header, text size; the rows' tops, each pile's
+    (row, column), and the least height of the board's content."""
     ncols, places = _columns(view)
     width = 2 * MARGIN + ncols * PITCH - GAP
     is_i13 = view.get("game") == "imaginary13"
@@ -172,43 +216,49 @@ def pile_layout(
     # keeps its size through most of a game without a band of empty cloth
     backs, faces = STEADY_FAN.get(str(view.get("game")), (7, 5))
     bottom = row_y[1] + H + backs * DOWN_STEP + faces * UP_STEP
-    for pile in view.get("piles", []):
-        row, col = places[pile["id"]]
-        x, y = MARGIN + col * PITCH, row_y[row]
-        slot = Rect(x, y, W, H)
-        spot = PileSpot(pile["id"], pile["kind"], slot, Rect(x, y - label_h - 2, W, label_h))
-        cards: list[str] = list(pile.get("cards", []))
-        down = int(pile.get("down", 0))
-        kind = pile["kind"]
-        fan_down = kind == "tableau" or (is_i13 and kind == "waste")
-        if fan_down and row == 1:
-            d_step, u_step = _fan_steps(down, len(cards), MAX_FAN)
-            for k in range(down):
-                spot.cards.append(CardSpot(Rect(x, y + k * d_step, W, H), "down"))
-            base = y + down * d_step
-            for k, code in enumerate(cards):
-                spot.cards.append(CardSpot(Rect(x, base + k * u_step, W, H), code))
-        elif kind == "waste":
-            shown = cards[-max(1, int(pile.get("show", 1))) :] if cards else []
-            if len(cards) > len(shown):
-                # the card under the fan, so a waste never looks emptier than it is
-                spot.cards.append(CardSpot(Rect(x, y, W, H), cards[-len(shown) - 1]))
-            for k, code in enumerate(shown):
-                spot.cards.append(CardSpot(Rect(x + k * WASTE_STEP, y, W, H), code))
-        elif kind in ("stock", "reserve"):
-            # a thin stack edge per few cards, capped, then the top (a back or the face)
-            stack = min(3, (down + 3) // 4)
-            for k in range(stack):
-                spot.cards.append(CardSpot(Rect(x + 2 * k, y + 2 * k, W, H), "down"))
-            if cards:
-                off = 2 * stack
-                spot.cards.append(CardSpot(Rect(x + off, y + off, W, H), cards[-1]))
-        elif cards:
-            spot.cards.append(CardSpot(slot, cards[-1]))
-        result.piles[pile["id"]] = spot
-        bottom = max(bottom, spot.area.bottom)
-    result.height = bottom + MARGIN + next_h
-    return result
+    return result, row_y, places, bottom
+
+
+def _bottom(spot: PileSpot) -> int:
+    """The bottom of ``spot.area``, without building the union of every card's rectangle."""
+    return max([spot.slot.bottom, *(card.rect.bottom for card in spot.cards)])
+
+
+def _spot(
+    pile: Mapping[str, Any], x: int, y: int, row: int, label_h: int, is_i13: bool
+) -> PileSpot:
+    """Where one pile's slot, label and cards go, its slot's corner at ``(x, y)``."""
+    slot = Rect(x, y, W, H)
+    spot = PileSpot(pile["id"], pile["kind"], slot, Rect(x, y - label_h - 2, W, label_h))
+    cards: list[str] = list(pile.get("cards", []))
+    down = int(pile.get("down", 0))
+    kind = pile["kind"]
+    fan_down = kind == "tableau" or (is_i13 and kind == "waste")
+    if fan_down and row == 1:
+        d_step, u_step = _fan_steps(down, len(cards), MAX_FAN)
+        for k in range(down):
+            spot.cards.append(CardSpot(Rect(x, y + k * d_step, W, H), "down"))
+        base = y + down * d_step
+        for k, code in enumerate(cards):
+            spot.cards.append(CardSpot(Rect(x, base + k * u_step, W, H), code))
+    elif kind == "waste":
+        shown = cards[-max(1, int(pile.get("show", 1))) :] if cards else []
+        if len(cards) > len(shown):
+            # the card under the fan, so a waste never looks emptier than it is
+            spot.cards.append(CardSpot(Rect(x, y, W, H), cards[-len(shown) - 1]))
+        for k, code in enumerate(shown):
+            spot.cards.append(CardSpot(Rect(x + k * WASTE_STEP, y, W, H), code))
+    elif kind in ("stock", "reserve"):
+        # a thin stack edge per few cards, capped, then the top (a back or the face)
+        stack = min(3, (down + 3) // 4)
+        for k in range(stack):
+            spot.cards.append(CardSpot(Rect(x + 2 * k, y + 2 * k, W, H), "down"))
+        if cards:
+            off = 2 * stack
+            spot.cards.append(CardSpot(Rect(x + off, y + off, W, H), cards[-1]))
+    elif cards:
+        spot.cards.append(CardSpot(slot, cards[-1]))
+    return spot
 
 
 def face_sprite(code: str, deck: str, faces: str) -> Image.Image:
@@ -258,7 +308,7 @@ def _header_texts(
 ) -> tuple[str, str]:
     game = str(view.get("game", ""))
     # the game's name in the chat's language (board words), e.g. "Trece Imaginario"
-    title = word(f"title_{game}", lang) if f"title_{game}" in WORDS else TITLES.get(game, game)
+    title = word(f"title_{game}", lang)
     left = f"{title}  ·  {word('deal', lang)} {view.get('deal', 0)}"
     if player:  # a race board says whose it is
         left += f"  ·  {player}"
@@ -286,7 +336,21 @@ def draw_header(
     """The dark band on top: title on the left, score/moves/clock on the right, at ``min_size``
     px or a little more. A band of two rows (see ``header_height``) puts the numbers on the
     second row; a title still too long for its row is shortened with an ellipsis."""
-    image.paste(ink(image, theme.HEADER), (0, 0, width, height))
+    display = Display(image.width, image.height)
+    header_ops(display, width, left, right, height, min_size)
+    display.paint(image)
+
+
+def header_ops(
+    display: Display,
+    width: int,
+    left: str,
+    right: str,
+    height: int = HEADER_H,
+    min_size: int = TEXT_PX,
+) -> None:
+    """``draw_header``'s band added to a display list."""
+    display.fill(theme.HEADER, (0, 0, width, height))
     size = min_size
     two_rows = height > HEADER_H
     if two_rows:
@@ -294,18 +358,14 @@ def draw_header(
         left = fit_text(left, size, False, width - 2 * MARGIN)
     else:
         first = second = height // 2
-        left = fit_text(left, size, False, width - text_width(right, size, True) - 3 * MARGIN)
-    paste_text(image, (MARGIN, first), left, size, theme.MUTED, anchor="lm", under=theme.HEADER)
-    paste_text(
-        image,
-        (width - MARGIN, second),
-        right,
-        size,
-        theme.WHITE,
-        anchor="rm",
-        bold=True,
-        under=theme.HEADER,
-    )
+        left = fit_text(left, size, False, width - right_width(right, size) - 3 * MARGIN)
+    display.text((MARGIN, first), left, size, theme.MUTED, anchor="lm", under=theme.HEADER)
+    x = width - MARGIN
+    for part, room in reversed(right_parts(right, size)):
+        display.text(
+            (x, second), part, size, theme.WHITE, anchor="rm", bold=True, under=theme.HEADER
+        )
+        x -= text_width(part, size, True) + room
 
 
 @lru_cache(maxsize=256)
@@ -319,9 +379,8 @@ def pill(width: int, height: int) -> Image.Image:
     return sprite
 
 
-def draw_label(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+def label_ops(
+    display: Display,
     rect: Rect,
     text: str,
     extra: str = "",
@@ -330,9 +389,8 @@ def draw_label(
 ) -> None:
     """A pile label: the id in a dark pill, bold; ``extra`` (a count, a marker) after it."""
     pill_w = text_width(text, size, True) + 14
-    paste_sprite(image, pill(pill_w, rect.h - 3), rect.x, rect.y + 2)
-    paste_text(
-        image,
+    display.sprite(pill(pill_w, rect.h - 3), rect.x, rect.y + 2)
+    display.text(
         (rect.x + 7, rect.y + rect.h // 2 + 1),
         text,
         size,
@@ -342,8 +400,7 @@ def draw_label(
         under=theme.LABEL_BG,
     )
     if extra:
-        paste_text(
-            image,
+        display.text(
             (rect.x + pill_w + 5, rect.y + rect.h // 2 + 1),
             extra,
             size,
@@ -408,72 +465,168 @@ def draw_pile_board(
 ) -> Image.Image:
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
     (a race) is named in the header."""
+    display, status = pile_board_display(
+        view, faces=faces, lang=lang, clock=clock, selected=selected, targets=targets,
+        player=player, reuse=False,
+    )  # fmt: skip
+    image = display.image()
+    if status:
+        image = draw_banner(image, status, display_text_size(display))
+    return image
+
+
+def display_text_size(display: Display) -> int:
+    """The label size of a pile board as wide as ``display`` (the banner's smallest text)."""
+    return text_px(display.width)
+
+
+def pile_board_display(
+    view: PilesView,
+    *,
+    faces: str = "napoletane",
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple[str, ...] = (),
+    player: str | None = None,
+    reuse: bool = True,
+) -> tuple[Display, str | None]:
+    """The board of a pile game as a display list (``renderer.display``: what
+    ``draw_pile_board`` pastes, in order, one group per pile), and the words of the banner to
+    add under it (game over, stalled) or None. With ``reuse``, a pile drawn before exactly as
+    it is now (same cards, place, label, style) takes its ops from a small cache."""
     header = _header_texts(view, lang, clock, player)
-    layout = pile_layout(view, lang, clock, player)
-    image = new_board(layout.width, layout.height)
-    draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *header, height=layout.header.h, min_size=layout.text)
-    deck = view.get("deck", "french52")
-    italian = deck == "italian40" and faces in ("napoletane", "piacentine")
-    piles = {pile["id"]: pile for pile in view.get("piles", [])}
-    back = card_back()
+    layout, row_y, places, bottom = _frame(view, header)
+    display = Display(layout.width, 0)
+    with display.group("header", None):
+        header_ops(display, layout.width, *header, height=layout.header.h, min_size=layout.text)
+    deck = str(view.get("deck", "french52"))
+    is_i13 = view.get("game") == "imaginary13"
+    base = view.get("base_rank")
     # Imaginary Thirteen: "next 10" under a foundation, or "→ 10" on every foundation when a
     # translation is too long for a column at this size
-    next_word = word("next", lang)
-    if text_width(f"{next_word} 10", layout.text, True) > PITCH - 6:
-        next_word = "→"
-    for pid, spot in layout.piles.items():
-        pile = piles[pid]
-        extra = ""
-        if spot.kind in ("stock", "reserve") or (
-            spot.kind == "waste" and view.get("game") != "imaginary13"
-        ):
-            count = int(pile.get("down", 0)) + len(pile.get("cards", []))
-            extra = str(count)
-        colour = theme.MUTED
-        mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
-        if spot.kind == "foundation" and view.get("game") == "imaginary13":
-            mark = f"+{pile.get('marker', '')}"
-            extra, colour = mark, theme.GOLD  # the step this foundation builds by
-        elif spot.kind == "foundation" and isinstance(base := view.get("base_rank"), int):
-            mark = _value_symbol(base)  # Canfield: the rank every foundation starts at
-        draw_label(image, draw, spot.label, pid, extra, layout.text, colour)
-        if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
-            slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)
-            paste_sprite(image, slot, spot.slot.x, spot.slot.y)
-        for k, card in enumerate(spot.cards):
-            sprite = back if card.face == "down" else face_sprite(card.face, deck, faces)
-            # a card's rounded corners show what lies under them: the table, or another card
-            paste_sprite(
-                image, sprite, card.rect.x, card.rect.y, theme.TABLE if k == 0 else theme.CARD_WHITE
-            )
-        if spot.kind == "foundation" and view.get("game") == "imaginary13":
-            nxt = pile.get("next")
-            if nxt is not None:
-                text = f"{next_word} {_value_symbol(nxt)}"
-            else:
-                text = fit_text(word("done", lang), layout.text, True, PITCH - 6)
-            paste_text(
-                image,
-                (spot.slot.x + W // 2, spot.slot.bottom + (layout.text + 8) // 2 + 3),
-                text,
-                layout.text,
-                theme.WHITE,
-                anchor="mm",
-                bold=True,
-            )
-    for pid in view.get("last_move_piles") or []:
-        if pid in layout.piles:
-            outline(draw, layout.piles[pid].top, theme.LAST_MOVE)
-    for pid in targets or ():
-        if pid in layout.piles:
-            outline(draw, layout.piles[pid].top, theme.TARGET, 5)
-    if selected is not None and selected in layout.piles:
-        outline(draw, layout.piles[selected].top, theme.SELECTED, 5)
+    words: tuple[str, str] = ("", "")
+    if is_i13:
+        next_word = word("next", lang)
+        if text_width(f"{next_word} 10", layout.text, True) > PITCH - 6:
+            next_word = "→"
+        words = (next_word, word("done", lang))
+    tops: dict[str, Rect] = {}
+    for pile in view.get("piles", []):
+        pid = str(pile["id"])
+        row, col = places[pid]
+        x, y = MARGIN + col * PITCH, row_y[row]
+        # everything the pile's pixels depend on
+        key = (
+            pid, pile["kind"], x, y, row, tuple(pile.get("cards", ())), int(pile.get("down", 0)),
+            pile.get("show"), pile.get("suit"), pile.get("marker"), pile.get("next"),
+            base if isinstance(base, int) else None, is_i13, deck, faces, layout.text, words,
+        )  # fmt: skip
+        known = _known_pile(key) if reuse else None
+        if known is None:
+            with display.group(pid, key) as texts:
+                spot = _spot(pile, x, y, row, layout.label_h, is_i13)
+                _pile_ops(display, spot, pile, view, deck, faces, layout.text, words)
+            known = (display.groups[-1][2], tuple(texts), spot.top, _bottom(spot))
+            if reuse:
+                _remember_pile(key, known)
+        else:
+            display.add_group(pid, key, known[0], known[1])
+        tops[pid] = known[2]
+        bottom = max(bottom, known[3])
+    display.height = bottom + MARGIN + (layout.label_h if is_i13 else 0)
+    with display.group("rings", None):
+        for pid in view.get("last_move_piles") or []:
+            if pid in tops:
+                display.ring(tops[pid], theme.LAST_MOVE)
+        for pid in targets or ():
+            if pid in tops:
+                display.ring(tops[pid], theme.TARGET, 5)
+        if selected is not None and selected in tops:
+            display.ring(tops[selected], theme.SELECTED, 5)
     status = view.get("outcome") or ("stalled" if view.get("stalled") else None)
-    if status:
-        image = draw_banner(image, word(status, lang), layout.text)
-    return image
+    return display, (word(status, lang) if status else None)
+
+
+def _pile_ops(
+    display: Display,
+    spot: PileSpot,
+    pile: Mapping[str, Any],
+    view: PilesView,
+    deck: str,
+    faces: str,
+    text: int,
+    words: tuple[str, str],
+) -> None:
+    """One pile's label, empty outline or cards, and (Imaginary Thirteen) its "next" line."""
+    is_i13 = view.get("game") == "imaginary13"
+    italian = deck == "italian40" and faces in ("napoletane", "piacentine")
+    extra = ""
+    if spot.kind in ("stock", "reserve") or (spot.kind == "waste" and not is_i13):
+        count = int(pile.get("down", 0)) + len(pile.get("cards", []))
+        extra = str(count)
+    colour = theme.MUTED
+    mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
+    if spot.kind == "foundation" and is_i13:
+        mark = f"+{pile.get('marker', '')}"
+        extra, colour = mark, theme.GOLD  # the step this foundation builds by
+    elif spot.kind == "foundation" and isinstance(base := view.get("base_rank"), int):
+        mark = _value_symbol(base)  # Canfield: the rank every foundation starts at
+    label_ops(display, spot.label, spot.id, extra, text, colour)
+    if not spot.cards:  # an empty pile shows its outline (covered as soon as it holds cards)
+        slot = italian_slot(mark, faces) if italian and mark in SUITS else empty_slot(mark)
+        display.sprite(slot, spot.slot.x, spot.slot.y)
+    back = card_back()
+    for k, card in enumerate(spot.cards):
+        sprite = back if card.face == "down" else face_sprite(card.face, deck, faces)
+        # a card's rounded corners show what lies under them: the table, or another card
+        display.sprite(
+            sprite, card.rect.x, card.rect.y, theme.TABLE if k == 0 else theme.CARD_WHITE
+        )
+    if spot.kind == "foundation" and is_i13:
+        next_word, done = words
+        nxt = pile.get("next")
+        if nxt is not None:
+            line = f"{next_word} {_value_symbol(nxt)}"
+        else:
+            line = fit_text(done, text, True, PITCH - 6)
+        display.text(
+            (spot.slot.x + W // 2, spot.slot.bottom + (text + 8) // 2 + 3),
+            line,
+            text,
+            theme.WHITE,
+            anchor="mm",
+            bold=True,
+        )
+
+
+# Piles drawn lately: (everything a pile's pixels depend on) -> (its ops, the texts they
+# paste, its top card's rectangle, its bottom). A move changes two or three piles of a board:
+# the others are taken from here as they are. Bounded: about 1 KB an entry.
+PILE_CACHE_SIZE = 512
+_piles: OrderedDict[tuple[Any, ...], tuple[Any, ...]] = OrderedDict()
+_piles_lock = threading.Lock()
+
+
+def _known_pile(key: tuple[Any, ...]) -> tuple[Any, ...] | None:
+    with _piles_lock:
+        known = _piles.get(key)
+        if known is not None:
+            _piles.move_to_end(key)
+        return known
+
+
+def _remember_pile(key: tuple[Any, ...], known: tuple[Any, ...]) -> None:
+    with _piles_lock:
+        _piles[key] = known
+        while len(_piles) > PILE_CACHE_SIZE:
+            _piles.popitem(last=False)
+
+
+def clear_cache() -> None:
+    """Forget the piles drawn lately (benchmarks measure cold starts with it)."""
+    with _piles_lock:
+        _piles.clear()
 
 
 def warm_up_sprites() -> int:

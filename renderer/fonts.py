@@ -19,6 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+import engine
 from renderer import theme, typeface
 from renderer.palette import paletted
 from renderer.sprites import core_part, paste_core
@@ -31,15 +32,16 @@ WORDS: dict[str, str] = {
     "score": "Score", "moves": "Moves", "stock": "Stock", "waste": "Waste",
     "reserve": "Reserve", "turned": "Turned", "next": "next", "deal": "Deal",
     "won": "Won!", "lost": "Lost", "stalled": "Stalled: no more progress",
-    "resigned": "Resigned", "completo": "Solitario completo!", "solitario": "Solitario!",
+    "resigned": "Resigned", "completo": "Solitario completo!", "played_out": "Solitario!",
     "finished": "Game over", "hand": "Hand", "masters": "Masters", "cards": "Cards",
     "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
     "done": "done", "redeals": "Redeals", "final": "Final phase",
     "empty_hand": "No cards in hand",
-    "title_solitario": "Solitario", "title_canfield": "Canfield",
-    "title_imaginary13": "Imaginary Thirteen", "title_squadratik": "El Solitario",
-    "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
 }  # fmt: skip
+
+#: a board word ``title_<game id>`` is the game's title (``GameInfo.title``): a fact of the
+#: game, never a copy here
+TITLE = "title_"
 
 _words: ContextVar[Mapping[str, str] | None] = ContextVar("board_words", default=None)
 
@@ -56,9 +58,17 @@ def reset_words(token: Token[Mapping[str, str] | None]) -> None:
 
 def word(key: str, lang: str = "en") -> str:
     """The board word ``key``: the translated label the caller passed (see ``use_words``),
-    else English. ``lang`` is kept for the callers' signature; the words carry the language."""
-    given = _words.get()
-    return (given or {}).get(key) or WORDS.get(key, key)
+    else English; a game's title (``title_<game id>``) is its ``GameInfo.title`` in ``lang``.
+
+    >>> word("title_imaginary13", "es"), word("score")
+    ('Trece Imaginario', 'Score')
+    """
+    given = (_words.get() or {}).get(key)
+    if given:
+        return given
+    if key.startswith(TITLE) and key[len(TITLE) :] in engine.GAMES:
+        return engine.game_info(key[len(TITLE) :]).title(lang)
+    return WORDS.get(key, key)
 
 
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:

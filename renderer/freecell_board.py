@@ -21,8 +21,10 @@ from renderer.boards import (
     PileBoardLayout,
     Places,
     draw_pile_board,
+    pile_board_display,
     pile_layout,
 )
+from renderer.display import Display
 
 if TYPE_CHECKING:  # the views' shapes only: drawing needs no engine code
     from engine.views import PilesView
@@ -57,6 +59,22 @@ def draw_freecell(
 ) -> Image.Image:
     """The board (French faces only: FreeCell has no other deck)."""
     return draw_pile_board(
+        view, faces="francesi", lang=lang, clock=clock, selected=selected, targets=targets,
+        player=player,
+    )  # fmt: skip
+
+
+def freecell_display(
+    view: PilesView,
+    *,
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple[str, ...] = (),
+    player: str | None = None,
+) -> tuple[Display, str | None]:
+    """``draw_freecell``'s board as a display list (``renderer.boards.pile_board_display``)."""
+    return pile_board_display(
         view, faces="francesi", lang=lang, clock=clock, selected=selected, targets=targets,
         player=player,
     )  # fmt: skip

@@ -4,25 +4,25 @@ with a hand, El Solitario early and late, names in every script, one replay GIF 
 each PNG again scaled to 400 px wide (``*_400.png``: what a phone shows). ``python -m renderer.gallery
 --palette`` refits the stored board palette to ``sample_sheet()``.
 
-Uses the real engines where ``engine.GAMES`` has them (playing seeded random moves, preferring
-foundation/scoring moves, to reach mid-game and the end) and the hand-written views of
-``renderer.samples`` otherwise.
+Every game with a drawing (``renderer.registry``) is pictured from its engine, playing seeded
+random moves (preferring foundation/scoring moves) to reach mid-game and the end; which
+pictures a game gets follows from its facts (its faces, whether its drawing shows a hand).
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image
 
 import engine
 import renderer
+from engine.views import SquadratikView
 from renderer import registry, samples, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
@@ -30,25 +30,25 @@ from renderer.cards_squadratik import squadratik_card
 from renderer.fonts import text_mask, text_sprite
 from renderer.palette import PALETTE_FILE, fit_palette
 
-PLAYERS = {"maestras": ["ana", "bob", "cy"]}
-LANDING = {
-    "solitario": ("engine.solitario", "Solitario"),
-    "canfield": ("engine.canfield", "Canfield"),
-}
+#: who sits at a table game's pictures (as many as it seats, up to three)
+SEAT_NAMES = ("ana", "bob", "cy")
+
+
+def seats(game_id: str) -> list[str] | None:
+    """The players of ``game_id``'s pictures: None for a solo game.
+
+    >>> seats("maestras"), seats("canfield")
+    (['ana', 'bob', 'cy'], None)
+    """
+    info = engine.game_info(game_id)
+    if not info.table:
+        return None
+    return list(SEAT_NAMES[: max(info.min_players, min(len(SEAT_NAMES), info.max_players))])
 
 
 def engine_class(game_id: str) -> Any:
-    """The engine's class for ``game_id``: from ``engine.GAMES``, or straight from its module
-    while the game is landing and not registered yet; None when there is no engine."""
-    if game_id in engine.GAMES:
-        return engine.GAMES[game_id]
-    if game_id in LANDING:
-        module, name = LANDING[game_id]
-        try:
-            return getattr(importlib.import_module(module), name)
-        except (ImportError, AttributeError):
-            return None
-    return None
+    """The engine's class for ``game_id`` (``engine.GAMES``)."""
+    return engine.GAMES[game_id]
 
 
 def _play(game: Any, moves: int, rng: random.Random) -> list[str]:
@@ -73,7 +73,7 @@ def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[Mapping[str, An
     first deal from ``deal`` on whose seeded playout lasts past the middle (a game that ends
     at move 2 makes a poor "mid" picture)."""
     cls = engine_class(game_id)
-    players = PLAYERS.get(game_id)
+    players = seats(game_id)
     viewer = players[0] if players else None
     for tried in range(deal, deal + 20):
         rng = random.Random(tried)
@@ -88,21 +88,13 @@ def engine_views(game_id: str, deal: int = 3) -> dict[str, tuple[Mapping[str, An
     return out
 
 
-def sample_views(game_id: str) -> dict[str, Mapping[str, Any]]:
-    if game_id == "solitario":
-        return {stage: samples.solitario_view(stage) for stage in ("start", "mid", "end")}
-    if game_id == "canfield":
-        return {stage: samples.canfield_view(stage) for stage in ("start", "mid", "end")}
-    return {"mid": samples.squadratik_view(game_id)}
-
-
 def _selection(game_id: str, view: Mapping[str, Any]) -> dict[str, Any]:
     """A ``selected``/``targets`` style for the gallery: the waste (or first hand card) picked,
     two places ringed as targets."""
-    if game_id in ("squadratik", "maestras"):
+    if "piles" not in view:  # a board of paths (Squadratik's games)
         from renderer.squadratik_boards import path_targets
 
-        ends = sorted(path_targets(view))[:2]
+        ends = sorted(path_targets(cast(SquadratikView, view)))[:2]
         return {"selected": "h1", "targets": ends}
     piles = [p["id"] for p in view.get("piles", []) if p["kind"] in ("tableau", "foundation")]
     ids = {p["id"] for p in view.get("piles", [])}
@@ -308,15 +300,11 @@ def main(argv: list[str]) -> int:
     written = []
     for game_id in registry.drawn_games():
         styles: list[dict[str, Any]] = [{}]
-        cls = engine_class(game_id)
-        faces = cls.info.faces if cls is not None else ()
+        faces = engine.game_info(game_id).faces
         if len(faces) > 1:  # every face style a player may ask for (Solitario's three)
             styles = [{"faces": f} for f in faces]
-        if engine_class(game_id) is not None:
-            views = {stage: v for stage, (v, _) in engine_views(game_id).items()}
-            source = "engine"
-        else:
-            views, source = sample_views(game_id), "sample"
+        views = {stage: v for stage, (v, _) in engine_views(game_id).items()}
+        source = "engine"
         for stage, view in views.items():
             for style in styles:
                 suffix = f"_{style['faces']}" if style else ""
@@ -327,21 +315,17 @@ def main(argv: list[str]) -> int:
                 name = out / f"{game_id}_mid_selected.png"
                 name.write_bytes(renderer.render(game_id, view, **_selection(game_id, view)))
                 written.append(f"{name} ({source})")
-            if game_id == "maestras":
+            if "hand" in registry.drawing(game_id).styles:  # a private hand (Cartas Maestras)
                 name = out / f"{game_id}_{stage}_hand.png"
                 name.write_bytes(renderer.render(game_id, view, hand=True))
                 written.append(f"{name} ({source})")
     written += _names_and_races(out)
-    if "maestras" in engine.GAMES and "squadratik" in engine.GAMES:
-        written += _seats_and_stages(out)
+    written += _seats_and_stages(out)
     for game_id in registry.drawn_games():
-        if game_id in engine.GAMES:
-            view, moves = engine_views(game_id)["mid"]
-            name = out / f"{game_id}_replay.gif"
-            name.write_bytes(
-                renderer.replay(game_id, view["deal"], PLAYERS.get(game_id), None, moves)
-            )
-            written.append(str(name))
+        view, moves = engine_views(game_id)["mid"]
+        name = out / f"{game_id}_replay.gif"
+        name.write_bytes(renderer.replay(game_id, view["deal"], seats(game_id), None, moves))
+        written.append(str(name))
     written += write_phone_sized(out)
     written.append(str(write_summary(out)))
     print("\n".join(written))

@@ -27,6 +27,9 @@ from PIL import Image
 
 DrawFunction = Callable[..., Image.Image]
 LayoutFunction = Callable[..., Any]
+#: a board as a display list (``renderer.display.Display``) and the banner under it, if any:
+#: ``renderer.render`` repaints only what changed since the last board of the same game
+DisplayFunction = Callable[..., tuple[Any, str | None]]
 
 
 def _keywords(function: Callable[..., Any]) -> frozenset[str]:
@@ -41,12 +44,14 @@ def _keywords(function: Callable[..., Any]) -> frozenset[str]:
 
 @dataclass(frozen=True, slots=True)
 class Drawing:
-    """A game's drawing and layout functions, and the style keywords each one takes."""
+    """A game's drawing and layout functions, and the style keywords each one takes; its
+    display-list function (the same keywords as its drawing) when its board is built as one."""
 
     draw_function: DrawFunction
     layout_function: LayoutFunction
     styles: frozenset[str]
     layout_styles: frozenset[str]
+    display_function: DisplayFunction | None = None
 
     def draw(self, view: Mapping[str, Any], **style: Any) -> Image.Image:
         style = with_badge(style)
@@ -80,11 +85,17 @@ def with_badge(style: dict[str, Any]) -> dict[str, Any]:
 _DRAWINGS: dict[str, Drawing] = {}
 
 
-def register(game_id: str, draw: DrawFunction, layout: LayoutFunction) -> None:
-    """Make ``draw`` and ``layout`` the drawing of ``game_id`` (once per game)."""
+def register(
+    game_id: str,
+    draw: DrawFunction,
+    layout: LayoutFunction,
+    display: DisplayFunction | None = None,
+) -> None:
+    """Make ``draw`` and ``layout`` (and ``display``, a board built as a display list) the
+    drawing of ``game_id`` (once per game)."""
     if game_id in _DRAWINGS:
         raise ValueError(f"game {game_id!r} already has a drawing")
-    _DRAWINGS[game_id] = Drawing(draw, layout, _keywords(draw), _keywords(layout))
+    _DRAWINGS[game_id] = Drawing(draw, layout, _keywords(draw), _keywords(layout), display)
 
 
 def drawing(game_id: str) -> Drawing:

@@ -218,32 +218,27 @@ def squadratik_view(game: str = "squadratik") -> dict[str, Any]:
 
 #: Board words in Spanish and Italian for pictures drawn without the bot (the gallery). Players
 #: only ever see the bot's catalogue words (``board.word.*``), which the bot passes to
-#: ``render(..., words=...)``; a test keeps these equal to the catalogues.
+#: ``render(..., words=...)``; a test keeps these equal to the catalogues. The games' titles
+#: are not here: the drawing reads them from the games (``GameInfo.title``).
 GALLERY_WORDS: dict[str, dict[str, str]] = {
     "es": {
         "score": "Puntos", "moves": "Jugadas", "stock": "Mazo", "waste": "Descarte",
         "reserve": "Reserva", "turned": "Girada", "next": "sig.", "deal": "Reparto",
         "won": "¡Ganada!", "lost": "Perdida", "stalled": "Bloqueada: sin más progreso",
-        "resigned": "Abandonada", "completo": "¡Solitario completo!", "solitario": "¡Solitario!",
+        "resigned": "Abandonada", "completo": "¡Solitario completo!", "played_out": "¡Solitario!",
         "finished": "Fin de la partida", "hand": "Mano", "masters": "Maestras", "cards": "Cartas",
         "turn": "juega", "points": "Puntos", "your_hand": "Mano de", "place": "Puesto",
         "done": "hecha", "redeals": "Vueltas", "final": "Fase final",
         "empty_hand": "Sin cartas en la mano",
-        "title_solitario": "Solitario", "title_canfield": "Canfield",
-        "title_imaginary13": "Trece Imaginario", "title_squadratik": "El Solitario",
-        "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
     },
     "it": {
         "score": "Punti", "moves": "Mosse", "stock": "Tallone", "waste": "Mazzetto",
         "reserve": "Riserva", "turned": "Girata", "next": "pross.", "deal": "Smazzata",
         "won": "Vinta!", "lost": "Persa", "stalled": "Stallo: nessun progresso possibile",
-        "resigned": "Abbandonata", "completo": "Solitario completo!", "solitario": "Solitario!",
+        "resigned": "Abbandonata", "completo": "Solitario completo!", "played_out": "Solitario!",
         "finished": "Partita finita", "hand": "Mano", "masters": "Maestre", "cards": "Carte",
         "turn": "di turno", "points": "Punti", "your_hand": "Mano di", "place": "Posto",
         "done": "finita", "redeals": "Giri", "final": "Fase finale",
         "empty_hand": "Nessuna carta in mano",
-        "title_solitario": "Solitario", "title_canfield": "Canfield",
-        "title_imaginary13": "Tredici Immaginario", "title_squadratik": "El Solitario",
-        "title_maestras": "Cartas Maestras", "title_freecell": "FreeCell",
     },
 }  # fmt: skip

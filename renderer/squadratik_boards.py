@@ -19,13 +19,13 @@ at least as large as the table's cards.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import cast
 
 from PIL import Image, ImageDraw
 
+from engine.views import ElSolitarioView, MaestrasView, SeatView, SquadratikView
 from renderer import theme
 from renderer.boards import MARGIN, draw_header, fit_text, header_height, outline
 from renderer.cards_squadratik import card_sprite, squadratik_card
@@ -86,7 +86,17 @@ class SquadratikLayout:
     seams: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
 
 
-def path_targets(view: Mapping[str, Any]) -> dict[str, tuple[int, int]]:
+def as_maestras_view(view: SquadratikView) -> MaestrasView:
+    """The view of a Cartas Maestras board (``view["game"] == "maestras"``) as its own type."""
+    return cast(MaestrasView, view)
+
+
+def as_el_solitario_view(view: SquadratikView) -> ElSolitarioView:
+    """The view of an El Solitario board as its own type."""
+    return cast(ElSolitarioView, view)
+
+
+def path_targets(view: SquadratikView) -> dict[str, tuple[int, int]]:
     """The notation of every place a next card may go (free central sides and path ends) and
     its board coordinates."""
     targets: dict[str, tuple[int, int]] = {}
@@ -260,7 +270,7 @@ def fold_for(positions: set[tuple[int, int]], final: bool = False) -> Fold:
 
 
 def squadratik_layout(
-    view: Mapping[str, Any],
+    view: SquadratikView,
     hand: bool = False,
     lang: str = "en",
     clock: str | None = None,
@@ -330,7 +340,7 @@ def squadratik_layout(
         y += NUMBER_H + HAND_CARD + MARGIN
     elif view.get("game") == "maestras":
         y += SEAT_HEAD_H
-        for _ in view.get("seats") or []:
+        for _ in as_maestras_view(view).get("seats") or []:
             layout.seats.append(Rect(MARGIN, y, BOARD_W, SEAT_ROW))
             y += SEAT_ROW + 6
         y += MARGIN
@@ -338,7 +348,7 @@ def squadratik_layout(
     return layout
 
 
-def _hand_layout(view: Mapping[str, Any], header_h: int = HEADER_H) -> SquadratikLayout:
+def _hand_layout(view: SquadratikView, header_h: int = HEADER_H) -> SquadratikLayout:
     """One row per hand card: its number, the card as it is held, then its three other
     rotations r1-r3, each as large as the first (a player picks a turn by reading its numbers)."""
     cards = view.get("hand") or []
@@ -410,13 +420,13 @@ def _slot_text(end: str) -> str:
 
 
 def _header(
-    view: Mapping[str, Any], lang: str, clock: str | None, hand: bool, player: str | None = None
+    view: SquadratikView, lang: str, clock: str | None, hand: bool, player: str | None = None
 ) -> tuple[str, str]:
     if view.get("game") == "maestras":
         left = word("title_maestras", lang)
         if hand:
             left = f"{word('your_hand', lang)} {view.get('viewer') or ''}"
-        elif view.get("phase") == "final":
+        elif as_maestras_view(view).get("phase") == "final":
             left += f"  ·  {word('final', lang)}"
         right = f"{word('moves', lang)} {view.get('move_number', 0)}   {word('stock', lang)} {view.get('stock', 0)}"
     else:
@@ -424,7 +434,7 @@ def _header(
         if player:
             left += f"  ·  {player}"
         right = (
-            f"{word('points', lang)} {view.get('removed_points', view.get('score', 0))}   "
+            f"{word('points', lang)} {as_el_solitario_view(view).get('removed_points', view.get('score', 0))}   "
             f"{word('moves', lang)} {view.get('move_number', 0)}   "
             f"{word('stock', lang)} {view.get('stock', 0)}"
         )
@@ -434,7 +444,7 @@ def _header(
 
 
 def draw_squadratik(
-    view: Mapping[str, Any],
+    view: SquadratikView,
     *,
     lang: str = "en",
     clock: str | None = None,
@@ -468,7 +478,7 @@ def draw_squadratik(
         if end in layout.slots:
             outline(draw, layout.slots[end], theme.TARGET, 5)
     if view.get("game") == "maestras":
-        _draw_seats(image, draw, view, layout, lang)
+        _draw_seats(image, draw, as_maestras_view(view), layout, lang)
     else:
         _draw_solo_hand(image, draw, view, layout, lang, selected)
     status = view.get("outcome")
@@ -543,7 +553,7 @@ def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, numb
 def _draw_solo_hand(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: Mapping[str, Any],
+    view: SquadratikView,
     layout: SquadratikLayout,
     lang: str,
     selected: str | None,
@@ -569,7 +579,7 @@ def _draw_solo_hand(
 def _draw_private_hand(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: Mapping[str, Any],
+    view: SquadratikView,
     layout: SquadratikLayout,
     lang: str,
     selected: str | None,
@@ -610,17 +620,17 @@ def _draw_private_hand(
             )
 
 
-def seat_order(view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def seat_order(view: MaestrasView) -> list[SeatView]:
     """The seats as the board lists them: in turn order while the game runs, by place once it
     is over (the winner first; equal places keep turn order)."""
     seats = list(view.get("seats") or [])
-    results = {r["player"]: r for r in view.get("results") or []}
-    if not results:
+    places = {r["player"]: r["place"] for r in view.get("results") or []}
+    if not places:
         return seats
-    return sorted(seats, key=lambda s: int(results.get(s.get("player"), {}).get("place") or 99))
+    return sorted(seats, key=lambda s: places.get(s["player"], 99))
 
 
-def _seat_columns(view: Mapping[str, Any], lang: str, right: int) -> list[tuple[str, str, int]]:
+def _seat_columns(view: MaestrasView, lang: str, right: int) -> list[tuple[str, str, int]]:
     """The numbers' columns of the seat rows, right to left: (key, word, right edge). Won
     cards and masters; the hand count only while the game runs (the hands are gone after)."""
     keys = ["cards", "masters"] + ([] if view.get("results") else ["hand"])
@@ -635,7 +645,7 @@ def _seat_columns(view: Mapping[str, Any], lang: str, right: int) -> list[tuple[
 def _draw_seats(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: Mapping[str, Any],
+    view: MaestrasView,
     layout: SquadratikLayout,
     lang: str,
 ) -> None:

@@ -9,6 +9,7 @@ each test): a test that needs another to run first, or trips on what one left be
 on some run instead of hiding. The seed is printed at the end of each run; ``--randomly-seed=N`` replays that order,
 ``-p no:randomly`` turns it off (the files' order)."""
 
+import io
 import itertools
 from collections.abc import Iterator
 
@@ -79,3 +80,25 @@ def pytest_terminal_summary(
         terminalreporter.write_line(
             f"random order: --randomly-seed={seed} repeats it (-p no:randomly: file order)"
         )
+
+
+@pytest.fixture
+def captured() -> Iterator[io.StringIO]:
+    """What the bot's logging writes (``bot.logs.configure(..., stream=captured)``), with the
+    logging set-up it changes (root handlers and level, the chatty libraries' levels, the
+    secrets it was told) put back afterwards, so no later test depends on this one's."""
+    import logging
+
+    from bot import logs
+    from bot.redact import forget_all
+
+    stream = io.StringIO()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    chatty = {name: logging.getLogger(name).level for name in logs.PAYLOAD_LOGGERS}
+    yield stream
+    root.handlers[:] = saved[0]
+    root.setLevel(saved[1])
+    for name, level in chatty.items():
+        logging.getLogger(name).setLevel(level)
+    forget_all()

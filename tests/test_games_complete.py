@@ -56,6 +56,22 @@ def test_the_solver_named_exists(game_id: str) -> None:
     assert result.status in ("won", "lost", "unknown")
 
 
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_hint_named_exists_and_suggests_a_legal_move(game_id: str) -> None:
+    import importlib
+
+    from engine.solvers.hints import SCORERS, hint
+
+    info = engine.game_info(game_id)
+    if info.hint_scorer is not None:
+        assert info.hint_scorer in SCORERS, f"{game_id}: no scorer {info.hint_scorer!r}"
+    if info.hint_from_solver:
+        assert info.solver is not None
+        assert callable(importlib.import_module(f"engine.solvers.{info.solver}").plan)
+    game = engine.new_game(game_id, deal=1, players=[f"p{i}" for i in range(info.min_players)])
+    assert hint(game) in game.legal_moves()
+
+
 def test_words_name_one_game_each() -> None:
     owner: dict[str, str] = {}
     for game_id in GAME_IDS:
@@ -94,11 +110,11 @@ def test_rankings_order_results_as_the_rules_say() -> None:
     for game_id in ("canfield", "imaginary13"):
         assert best(game_id, Result("lost", 20, 90), Result("lost", 20, 80)).moves == 80
         assert best(game_id, Result("lost", 20, 10), Result("lost", 25, 80)).score == 25
-    # El Solitario: completo > solitario > anything else, then more points
-    completo, solitario = Result("completo", 10, 46), Result("solitario", 90, 46)
+    # El Solitario: completo > played out > anything else, then more points
+    completo, played_out = Result("completo", 10, 46), Result("played_out", 90, 46)
     lost = Result("lost", 120, 30)
-    assert best("squadratik", lost, solitario, completo) is completo
-    assert best("squadratik", lost, solitario) is solitario
+    assert best("squadratik", lost, played_out, completo) is completo
+    assert best("squadratik", lost, played_out) is played_out
     assert best("squadratik", lost, Result("resigned", 130, 3)).score == 130
 
 

@@ -11,6 +11,7 @@ ParsedLine(command=None, args=['w3'], rest='w3')
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 import engine
@@ -52,11 +53,14 @@ ALL_GAMES: tuple[str, ...] = tuple(engine.GAMES)
 SOLO_GAMES: tuple[str, ...] = tuple(g for g in ALL_GAMES if not engine.game_info(g).table)
 TABLE_GAMES: tuple[str, ...] = tuple(g for g in ALL_GAMES if engine.game_info(g).table)
 
-#: every card face style a player may name (each game's own: ``GameInfo.faces``); Italian
-#: faces cannot draw a French deck (Solitario with cards=52)
+#: every card face style a player may name: those of the games that offer a choice
+#: (``GameInfo.faces`` with more than one); a game's only faces are not a word to type (the
+#: Squadratik cards). Italian faces cannot draw a French deck (Solitario with cards=52)
 ITALIAN_FACES: tuple[str, ...] = ("napoletane", "piacentine")
 FACES: tuple[str, ...] = tuple(
-    dict.fromkeys(f for g in SOLO_GAMES for f in engine.game_info(g).faces)
+    dict.fromkeys(
+        f for g in SOLO_GAMES if len(faces := engine.game_info(g).faces) > 1 for f in faces
+    )
 )
 
 #: longest chat line the core reads; anything longer is refused before parsing
@@ -146,8 +150,19 @@ def mention_name(word: str) -> str:
     return word[1:] if word.startswith("@") else word
 
 
-#: the highest deal number /play takes (deals are 31-bit seeds)
-MAX_DEAL = 2**31 - 1
+#: random deals are among the first this many of a game's own numbers (readable)
+RANDOM_DEALS = 1_000_000
+
+
+def random_deal(game_id: str) -> int:
+    """A deal number of ``game_id`` (``GameInfo.deals``) picked at random. Only the number is
+    picked here; the shuffle itself is engine.rng's.
+
+    >>> random_deal("freecell") in engine.game_info("freecell").deals
+    True
+    """
+    deals = engine.game_info(game_id).deals
+    return deals.first + secrets.randbelow(deals.count(at_most=RANDOM_DEALS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,8 +201,10 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
         if lowered in FACES and faces is None:
             faces = lowered
         elif number is not None and deal is None:
-            if number > MAX_DEAL:
-                return Refusal("play.bad_deal", {"deal": word[:20], "max": MAX_DEAL})
+            deals = engine.game_info(game_id).deals
+            if number not in deals:  # each game's own numbers (FreeCell: Microsoft's 1-1,000,000)
+                params = {"deal": word[:20], "first": deals.first, "last": deals.last}
+                return Refusal("play.deal_out_of_range", params, game_id=game_id)
             deal = number
         elif "=" in word and not word.startswith("="):
             name, _, value = word.partition("=")
@@ -195,5 +212,6 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
         else:
             return Refusal("play.bad_argument", {"arg": word[:32]})
     if faces is not None and faces not in engine.game_info(game_id).faces:
-        return Refusal("play.faces_solitario_only")
+        offered = tuple(g for g in engine.GAMES if len(engine.game_info(g).faces) > 1)
+        return Refusal("play.faces_not_offered", games=offered)
     return PlayArgs(game_id, faces, deal, options)

@@ -19,6 +19,9 @@ class Ctx:
     req: Request
     lang: str
     now: datetime
+    #: the sender's game in focus as this request last read or wrote it, ``(session id or
+    #: None,)``; None: not read yet. Lives one request: a write of an unchanged focus is saved
+    focus_read: tuple[str | None] | None = None
 
     @property
     def user(self) -> str:

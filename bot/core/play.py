@@ -15,7 +15,6 @@ table moves arrive here too (``/move`` and a hand's ``mv`` buttons)."""
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,6 +31,7 @@ from bot.core.commands import (
     game_id_of,
     move_word,
     parse_play,
+    random_deal,
 )
 from bot.core.context import Ctx
 from bot.core.focus import CASUAL, OpenGame
@@ -109,8 +109,7 @@ class SoloPlay:
         if faces is None:
             faces = engine.game_info(game_id).default_faces
         if deal is None:
-            # Only the deal *number* is picked here; the shuffle itself is engine.rng's.
-            deal = secrets.randbelow(1_000_000)
+            deal = random_deal(game_id)
         else:
             for guard in core.registry.play_guard:
                 refusal = await guard(ctx, game_id, deal, wanted.options)
@@ -338,7 +337,8 @@ class SoloPlay:
 
     async def cmd_autofinish(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/autofinish [on|off]``: whether the bot plays the sender's last cards to the
-        foundations in Solitario and Canfield; without a word it switches the setting."""
+        foundations in the games that allow it (``GameInfo.auto_finish``); without a word it
+        switches the setting."""
         core = self.core
         platform = ctx.req.platform
         if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
@@ -349,7 +349,9 @@ class SoloPlay:
             else not await core.store.players.autofinish(platform, ctx.user)
         )
         await core.store.players.set_autofinish(platform, ctx.user, on)
-        return [core.private(ctx, "autofinish.on" if on else "autofinish.off")]
+        finishing = [game_id for game_id, cls in engine.GAMES.items() if cls.info.auto_finish]
+        games = i18n.game_names(ctx.lang, finishing)
+        return [core.private(ctx, "autofinish.on" if on else "autofinish.off", games=games)]
 
     async def undo(self, ctx: Ctx, session: Session, revision: int | None) -> list[Reply]:
         core = self.core

@@ -34,7 +34,7 @@ from bot.core.context import Ctx
 from bot.core.focus import CASUAL, DAILY, TABLE, OpenGame
 from bot.core.presentation import Presenter
 from bot.core.registry import Registry
-from bot.core.sessions import Session, Sessions, iso, new_session_id
+from bot.core.sessions import Session, Sessions, iso, new_session_id, solos_among, table_among
 from bot.replies import Button, Reply
 from bot.storage import Confirmation, Storage, StorageBusy
 from engine import BadSetup, IllegalMove
@@ -190,11 +190,14 @@ class Service:
     turn_announcement = staticmethod(Presenter.turn_announcement)
 
     # ----- the session lifecycle -----------------------------------------------------------
-    async def solos(self, ctx: Ctx) -> list[Session]:
+    async def solos(self, ctx: Ctx, chat: list[Session] | None = None) -> list[Session]:
         """The sender's active solo games here, the most recently touched first (those idle
-        for 24 h are ended first and left out)."""
+        for 24 h are ended first and left out). ``chat``: the chat's open sessions, when the
+        caller has just read them (one read of the chat per request)."""
+        if chat is None:
+            chat = await self.sessions.in_chat(ctx.req.platform, ctx.req.chat_id)
         found = []
-        for session in await self.sessions.solos_of(ctx.req.platform, ctx.req.chat_id, ctx.user):
+        for session in solos_among(chat, ctx.user):
             async with self.sessions.lock(session.id):
                 if await self.expire_if_idle(session, ctx.now):
                     continue
@@ -213,11 +216,12 @@ class Service:
         recently touched first, then the chat's table when they play at it (``lobby``: also
         a table or race still in its lobby)."""
         games: list[OpenGame] = []
-        for session in await self.solos(ctx):
+        chat = await self.sessions.in_chat(ctx.req.platform, ctx.req.chat_id)
+        for session in await self.solos(ctx, chat):
             kind = await self._kind(session, ctx.user, DAILY if session.record.ranked else CASUAL)
             if kind:
                 games.append(OpenGame(session, kind))
-        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
+        table = table_among(chat)
         seated = table is not None and ctx.user in table.record.players
         if table is not None and seated and (table.game is not None or lobby):
             kind = await self._kind(table, ctx.user, TABLE)
@@ -252,10 +256,13 @@ class Service:
         focus here. A busy database costs only the focus (the move or board stands)."""
         if not ctx.user or ctx.user not in session.record.players:
             return
+        if ctx.focus_read and ctx.focus_read[0] == session.id:
+            return  # read in this request already: a write would change nothing
         try:
             await self.store.focus.set(
                 ctx.req.platform, ctx.req.chat_id, ctx.user, session.id, iso(ctx.now)
             )
+            ctx.focus_read = (session.id,)
         except StorageBusy as error:
             log.warning("storage busy, focus of a player not stored: %s", error)
 
@@ -267,12 +274,15 @@ class Service:
                 await self.store.focus.set(
                     ctx.req.platform, ctx.req.chat_id, player, session.id, iso(ctx.now)
                 )
+                if player == ctx.user:
+                    ctx.focus_read = (session.id,)
             except StorageBusy as error:
                 log.warning("storage busy, focus of a player not stored: %s", error)
 
     async def focused(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame | None:
         """The one of ``games`` in the sender's focus here, if any."""
         wanted = await self.store.focus.get(ctx.req.platform, ctx.req.chat_id, ctx.user)
+        ctx.focus_read = (wanted,)
         return next((g for g in games if g.session.id == wanted), None)
 
     async def game_for_move(

@@ -184,14 +184,7 @@ class Sessions:
     async def solos_of(self, platform: str, chat_id: str, player: str) -> list[Session]:
         """The player's active solo games in this chat (at most one casual and one ranked per
         game), the most recently touched first."""
-        found = [s for s in await self.in_chat(platform, chat_id)
-                 if s.record.kind == SOLO and player in s.record.players]  # fmt: skip
-        # in_chat lists oldest first: on a tie of times (one second), the later in that order
-        order = {s.id: n for n, s in enumerate(found)}
-        found.sort(
-            key=lambda s: (s.record.last_active_at, s.record.created_at, order[s.id]), reverse=True
-        )
-        return found
+        return solos_among(await self.in_chat(platform, chat_id), player)
 
     async def solo_of(self, platform: str, chat_id: str, player: str) -> Session | None:
         """The player's most recently touched active solo game in this chat, if any."""
@@ -200,10 +193,7 @@ class Sessions:
 
     async def table_of(self, platform: str, chat_id: str) -> Session | None:
         """The chat's open multiplayer table, if any."""
-        for session in await self.in_chat(platform, chat_id):
-            if session.is_table:
-                return session
-        return None
+        return table_among(await self.in_chat(platform, chat_id))
 
     async def _unused_id(self) -> str:
         while True:
@@ -476,7 +466,7 @@ def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
                 player_name=session.name_of(player),
                 score=int(game.score),
                 tiebreak_move=int(score_move if score_move is not None else game.move_number),
-                won=str(game.outcome) in ("won", "completo"),
+                won=str(game.outcome) in game.info.wins,
                 **base,
             )
         ]
@@ -497,3 +487,20 @@ def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
             )
         )
     return results
+
+
+def solos_among(chat: list[Session], player: str) -> list[Session]:
+    """The player's solo games among a chat's open sessions (``in_chat``, oldest first), the
+    most recently touched first."""
+    found = [s for s in chat if s.record.kind == SOLO and player in s.record.players]
+    # in_chat lists oldest first: on a tie of times (one second), the later in that order
+    order = {s.id: n for n, s in enumerate(found)}
+    found.sort(
+        key=lambda s: (s.record.last_active_at, s.record.created_at, order[s.id]), reverse=True
+    )
+    return found
+
+
+def table_among(chat: list[Session]) -> Session | None:
+    """The multiplayer table among a chat's open sessions, if any."""
+    return next((s for s in chat if s.is_table), None)

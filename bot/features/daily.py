@@ -4,7 +4,7 @@
 ``DealRandom.for_deal(f"daily:{game}", yyyymmdd)``; the first candidate the solver proves
 within a **node** budget (never seconds, so the verdict is the same on a slow and a fast
 machine) is the day's deal: a win for Solitario, Canfield and Imaginary Thirteen, a
-*solitario* (or *completo*) line for El Solitario. The choice runs in an executor (it takes
+*played out* (or *completo*) line for El Solitario. The choice runs in an executor (it takes
 seconds), once per game and day per process, and is stored in the ``daily`` table, so every
 chat on every platform plays the same deal.
 
@@ -70,8 +70,9 @@ NODE_BUDGETS: dict[str, int] = {
 }
 #: candidates tried before a game is declared to have no daily deal that day
 MAX_CANDIDATES = 40
-#: deal numbers stay below this (readable, and inside the core's deal range)
-DEAL_RANGE = 1_000_000_000
+#: candidates are among the first this many deal numbers of the game's own (``GameInfo.deals``:
+#: 0-999,999,999 for most games, Microsoft's 1-1,000,000 for FreeCell)
+DAILY_DEALS = 1_000_000_000
 
 
 class DailyUnavailable(Exception):
@@ -90,14 +91,15 @@ def day_number(day: date) -> int:
 def candidates(game_id: str, day: date) -> Iterator[int]:
     """The day's candidate deal numbers, in the order they are tried (endless)."""
     rng = DealRandom.for_deal(f"daily:{game_id}", day_number(day))
+    deals = engine.game_info(game_id).deals
     while True:
-        yield rng.below(DEAL_RANGE)
+        yield deals.first + rng.below(deals.count(at_most=DAILY_DEALS))
 
 
 def proves(game_id: str, best: str) -> bool:
     """Whether a solver verdict makes a deal good enough for the daily challenge.
 
-    >>> proves("squadratik", "solitario"), proves("canfield", "won"), proves("canfield", "unknown")
+    >>> proves("squadratik", "played_out"), proves("canfield", "won"), proves("canfield", "unknown")
     (True, True, False)
     """
     daily = engine.game_info(game_id).daily

@@ -16,7 +16,7 @@ SQUARE_GAIN, SQUARE_SOME, SQUARE_NONE, SQUARE_LOSS = "🟩", "🟨", "⬜", "�
 FINISH_MARK: dict[str, str] = {  # Outcome is a str: the stored outcome text matches
     Outcome.WON: "🏆",
     Outcome.COMPLETO: "🏆",
-    Outcome.SOLITARIO: "⭐",
+    Outcome.PLAYED_OUT: "⭐",
     Outcome.LOST: "💀",
     Outcome.STALLED: "🧱",
     Outcome.RESIGNED: "🏳️",

@@ -47,6 +47,7 @@ REASONS = (
     "wins",
     "completes_path",
     "foundation",
+    "sends_home",
     "reveals",
     "empties",
     "opens_path",
@@ -94,16 +95,21 @@ def effects(game: Game, move: Move) -> tuple[str, int]:
         gain = int(game.score) - score
     finally:
         game.undo()
-    return _reason(before, after, move), gain
+    return _reason(before, after, move, game.info.wins), gain
 
 
-def _reason(before: Mapping[str, Any], after: Mapping[str, Any], move: Move) -> str:
-    if str(after.get("outcome")) in ("won", "completo"):
+def _reason(
+    before: Mapping[str, Any], after: Mapping[str, Any], move: Move, wins: frozenset[str]
+) -> str:
+    if str(after.get("outcome")) in wins:
         return "wins"
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
         return "completes_path"
+    kinds = {p.get("id"): p.get("kind") for p in before.get("piles") or []}
     if _count(after, "foundation", "cards") > _count(before, "foundation", "cards"):
-        return "foundation"
+        # a card went home by itself after the move (FreeCell's safe auto-moves): the move
+        # freed it, it did not put a card there itself
+        return "foundation" if kinds.get(move.dst) == "foundation" else "sends_home"
     if _count(after, "tableau", "down") < _count(before, "tableau", "down"):
         return "reveals"
     if _empty_columns(after) > _empty_columns(before):
@@ -119,7 +125,6 @@ def _reason(before: Mapping[str, Any], after: Mapping[str, Any], move: Move) -> 
     dst = str(move.dst)
     if paths_before.get(dst.split(">")[0]):
         return "continues_path"
-    kinds = {p.get("id"): p.get("kind") for p in before.get("piles") or []}
     if kinds.get(move.dst) == "tableau":
         return "builds"
     if kinds.get(move.src) == "stock":

@@ -8,7 +8,7 @@ appears once, with their best result in the window; the order is the game's own 
 * Solitario: higher score, then the earlier move at which that score was reached (seed 001);
 * Canfield: more dollars, then fewer moves;
 * Imaginary Thirteen: more cards played, then fewer moves;
-* Squadratik (El Solitario): better result (completo > solitario > lost), then more points;
+* Squadratik (El Solitario): better result (completo > played out > lost), then more points;
 * Cartas Maestras (a table game): most wins, then most masters won, over the window.
 
 Players equal on every criterion share a place (1, 1, 3). ``here`` counts games played in this
@@ -17,7 +17,7 @@ players known there who have not played today's challenge yet.
 
 >>> sort_key("solitario", Entry("p", "P", 185, 40, 97, "stalled"))
 (-185, 40)
->>> sort_key("squadratik", Entry("p", "P", 12, 46, 46, "solitario"))
+>>> sort_key("squadratik", Entry("p", "P", 12, 46, 46, "played_out"))
 (-1, -12)
 """
 

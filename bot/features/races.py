@@ -29,7 +29,6 @@ True
 from __future__ import annotations
 
 import logging
-import secrets
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,7 +38,7 @@ from typing import TYPE_CHECKING
 import engine
 from bot import i18n
 from bot.core import focus
-from bot.core.commands import ascii_number
+from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
 from bot.core.names import short_name
 from bot.core.sessions import Session, iso
@@ -146,7 +145,7 @@ class Races:
         # bounded: every solo board asks once; the recent ones are the ones asked again
         self._entry_cache: OrderedDict[str, RaceEntry | None] = OrderedDict()
         #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
-        self.pick_deal: Callable[[], int] = lambda: secrets.randbelow(1_000_000)
+        self.pick_deal: Callable[[], int] = lambda: random_deal(GAME)
 
     @property
     def store(self) -> Storage:

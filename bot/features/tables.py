@@ -29,7 +29,6 @@ three minutes.
 from __future__ import annotations
 
 import re
-import secrets
 import zlib
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
@@ -38,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot import i18n
 from bot.core import buttons as button_ids
-from bot.core.commands import ascii_number
+from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
 from bot.core.names import find_players, player_query, short_name, split_names
 from bot.core.sessions import Session, iso
@@ -245,7 +244,7 @@ class Tables:
             if refusal is not None:
                 return [refusal]
             try:
-                await core.sessions.start_table(table, secrets.randbelow(1_000_000), iso(ctx.now))
+                await core.sessions.start_table(table, random_deal(rec.game_id), iso(ctx.now))
             except BadSetup as error:
                 return [core.illegal(ctx, error)]
             play = await load_play(self.store, table.id)

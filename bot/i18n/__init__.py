@@ -192,7 +192,7 @@ BOARD_WORDS: tuple[str, ...] = (
     "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
     "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
     "final", "empty_hand",
-    # each game's name as its board's title (``board.word.title_<game id>``)
+    # each game's board title (``GameInfo.title``: a fact of the game, not a catalogue text)
     *(f"title_{game_id}" for game_id in engine.GAMES),
 )  # fmt: skip
 
@@ -209,7 +209,8 @@ def board_words(lang: str) -> dict[str, str]:
 @cache
 def _board_words(lang: str) -> dict[str, str]:
     # the catalogues never change while the bot runs, and every board asks: look them up once
-    return {key: t(lang, f"board.word.{key}") for key in BOARD_WORDS}
+    titles = {f"title_{game_id}": engine.game_info(game_id).title(lang) for game_id in engine.GAMES}
+    return {key: titles.get(key) or t(lang, f"board.word.{key}") for key in BOARD_WORDS}
 
 
 def keys(lang: str = DEFAULT) -> frozenset[str]:
@@ -335,6 +336,15 @@ def game_name(lang: str, game_id: str) -> str:
     return engine.game_info(game_id).name(normalise(lang))
 
 
+def game_names(lang: str, game_ids: list[str] | tuple[str, ...]) -> str:
+    """The games' names as one phrase in ``lang``.
+
+    >>> game_names("es", ["solitario", "canfield"]), game_names("it", ["imaginary13"])
+    ('Solitario y Canfield', 'Tredici Immaginario')
+    """
+    return format_list([game_name(lang, game_id) for game_id in game_ids], locale=normalise(lang))
+
+
 def pile_name(lang: str, pile: str, game_id: str | None = None) -> str:
     """A pile id of the move notation (``docs/views.md``) as words.
 
@@ -416,6 +426,8 @@ def reason_text(lang: str, reason: str, details: Mapping[str, Any] | None = None
     '7♣ encaja en la fundación 3 o 5: tiene que ir allí.'
     """
     params = _detail_params(lang, details or {})
+    # every game id, for the texts that suggest them (``error.unknown_game``): from the games
+    params.setdefault("games", ", ".join(GAME_IDS))
     for key in (f"error.{reason}.detail", f"error.{reason}"):
         try:
             return t(lang, key, **params)
@@ -435,6 +447,31 @@ def rules_text(lang: str, game_id: str) -> str:
     return t(lang, f"rules.{game_id}")
 
 
+def _game_lists(lang: str) -> dict[str, str]:
+    """The games the command list names, from their facts (``GameInfo``), so a new game needs
+    no edit of the catalogues: ``solo_games`` the ids ``/play`` takes, ``faces`` each game
+    offering several card faces with its faces, ``auto_finish`` the names of the games whose
+    last cards the bot may play home.
+
+    >>> lists = _game_lists("it")
+    >>> lists["faces"], lists["auto_finish"]
+    ('carte del Solitario: napoletane, piacentine, francesi', 'Solitario, Canfield')
+    >>> "freecell" in lists["solo_games"].split(", "), "maestras" in lists["solo_games"]
+    (True, False)
+    """
+    infos = [engine.game_info(game_id) for game_id in GAME_IDS]
+    faces = [
+        t(lang, "help.faces_of", game=info.name(lang), faces=", ".join(info.faces))
+        for info in infos
+        if len(info.faces) > 1
+    ]
+    return {
+        "solo_games": ", ".join(info.id for info in infos if not info.table),
+        "faces": "; ".join(faces),
+        "auto_finish": ", ".join(info.name(lang) for info in infos if info.auto_finish),
+    }
+
+
 def help_text(lang: str, game_id: str | None = None) -> str:
     """The command list, or (with a game) that game's move notation guide plus a reminder of
     the commands used while playing.
@@ -445,7 +482,7 @@ def help_text(lang: str, game_id: str | None = None) -> str:
     True
     """
     if game_id is None:
-        return t(lang, "help.commands")
+        return t(lang, "help.commands", **_game_lists(lang))
     if game_id not in GAME_IDS:
         return reason_text(lang, "unknown_game", {"game": game_id})
     return t(lang, f"help.{game_id}") + "\n\n" + t(lang, "help.in_game")

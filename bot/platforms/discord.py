@@ -16,8 +16,17 @@ button's custom id, and each ``Reply`` becomes a Discord call:
 Every interaction is acknowledged within Discord's 3 seconds: the core gets ``ACK_BUDGET``
 seconds to answer, and when it is slower the interaction is deferred first. Buttons are
 ``DynamicItem``\\ s matched by their ``v1:...`` custom id, registered in ``setup_hook``, so boards
-posted before a restart keep working. Rate limits are handled by discord.py (it waits and
-retries), so no move is lost to a 429.
+posted before a restart keep working.
+
+The answer to a user's own interaction (its response, follow-ups, the pressed message's edit)
+goes out at once: Discord wants it within 3 s and it has its own bucket per interaction.
+Everything else written to a channel (a board edited because of a command or another player's
+move, the core's pushes: turn timers, races, nudges) goes through the channel's ``Outbox``
+(``bot.platforms.discord_outbox``): channels served in turn, at most 40 waiting per channel, a
+waiting board edit replaced by the newer board of the same game. discord.py keeps Discord's
+per-route buckets and retries its 429s; a ``retry_after`` that reaches the outbox is waited out.
+A board is never drawn older than the one shown: each board delivery carries the order in which
+its reply reached the adapter, and an older one is not sent over a newer one.
 
 >>> await DiscordPlatform().run(core, settings)   # doctest: +SKIP
 """
@@ -55,12 +64,14 @@ from bot.platforms.discord_messages import (  # noqa: F401 - the adapter's publi
     request_of,
     text,
 )
+from bot.platforms.discord_outbox import discord_outbox
 from bot.platforms.discord_slash import (  # noqa: F401 - the adapter's public names
     MAX_TIMER_MINUTES,
     CommandTranslator,
     register_commands,
     timer_argument,
 )
+from bot.platforms.outbox import Bounded, OutboxLimits, OutItem
 from bot.redact import add_secret
 from bot.replies import BoardRef, Reply, Request
 
@@ -76,6 +87,8 @@ TOKEN_LIFETIME = 14 * 60
 PRIVATE_COMMANDS = frozenset({"hand", "stats", "help", "rules", "web", "forgetme"})
 #: the core's turn announcement: its ``mentions`` are the player whose turn comes
 TURN_KEY = "table.turn"
+#: boards whose latest delivery the adapter remembers (to never draw an older one over it)
+BOARD_NOTES = 10_000
 
 
 # ----- settings and endpoints ------------------------------------------------------------------
@@ -91,6 +104,8 @@ class DiscordConfig:
     #: sharding (``DISCORD_SHARD_COUNT`` / ``DISCORD_SHARD_IDS``): None runs one plain client
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: the outbox's limits (None: Discord's, ``discord_limits()``)
+    limits: OutboxLimits | None = None
 
     @classmethod
     def from_settings(cls, settings: Any) -> DiscordConfig:
@@ -110,6 +125,7 @@ class DiscordConfig:
             default_language=getattr(settings, "default_language", None) or "en",
             shard_count=getattr(settings, "discord_shard_count", None),
             shard_ids=getattr(settings, "discord_shard_ids", None),
+            limits=getattr(settings, "discord_limits", None),
         )
 
 
@@ -178,7 +194,9 @@ class TavoloClient(discord.Client):
         self.core = core
         self.config = config
         self.tree = app_commands.CommandTree(self)
-        self.ack_budget = ACK_BUDGET  # seconds the core gets before the interaction is deferred
+        #: seconds the core gets before the interaction is deferred; 0 defers at once and None
+        #: never defers (tests use both, so that their path does not hang on the clock)
+        self.ack_budget: float | None = ACK_BUDGET
         self._reachable: dict[tuple[str, str], _Reachable] = {}
         self._inflight = 0
         self._idle = asyncio.Event()
@@ -186,9 +204,14 @@ class TavoloClient(discord.Client):
         # The core keeps every adapter's push; each keeps only its own platform's replies.
         core.set_push(self.push)
         core.platform_status["discord"] = self.connection_problem
-        # replies go out as each interaction is answered (discord.py keeps Discord's per-route
-        # buckets and waits out a 429's retry_after): what waits is the interactions in hand
-        core.metrics.track_outbox("discord", lambda: self._inflight)
+        self.outbox = discord_outbox(self._deliver_queued, config.limits)
+        core.metrics.track_outbox(PLATFORM, self.outbox.depth)
+        # (channel, session) -> the order (outbox stamp) of the board showing there now
+        self._shown: dict[tuple[int, str], int] = Bounded(BOARD_NOTES)
+        # (channel, session) -> (message id, stamp) of the board message posted last
+        self._posted: dict[tuple[int, str], tuple[int, int]] = Bounded(BOARD_NOTES)
+        # (channel, message gone) -> the message posted in its place
+        self._moved: dict[tuple[int, int], int] = Bounded(BOARD_NOTES)
 
     def connection_problem(self) -> str | None:
         """Why this client takes no interactions now (``/healthz``), None when it does."""
@@ -225,12 +248,14 @@ class TavoloClient(discord.Client):
                 self._idle.set()
 
     async def drain(self) -> None:
-        """Wait until no interaction is being handled (before a clean shutdown)."""
+        """Wait until no interaction is being handled and the outbox has sent what it holds."""
         await self._idle.wait()
+        await self.outbox.drain()
 
     async def close(self) -> None:
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.drain(), 10)
+            await asyncio.wait_for(self._idle.wait(), 10)
+        await self.outbox.close(10)
         await super().close()
 
     def _remember(self, interaction: discord.Interaction, req: Request) -> None:
@@ -271,9 +296,13 @@ class TavoloClient(discord.Client):
             self._remember(interaction, req)
             answer = _Answer(interaction)
             task = asyncio.ensure_future(ask())
-            done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
-            if not done:
-                await answer.defer(ephemeral)
+            if self.ack_budget is not None:
+                if self.ack_budget <= 0:
+                    await answer.defer(ephemeral)
+                else:
+                    done, _ = await asyncio.wait({task}, timeout=self.ack_budget)
+                    if not done:
+                        await answer.defer(ephemeral)
             try:
                 replies = await task
             except Exception:
@@ -297,6 +326,7 @@ class TavoloClient(discord.Client):
         touched (for the acknowledgement of a command that only changed a board)."""
         link: str | None = None
         turn_of: list[str] = []
+        stamp = self.outbox.stamp()  # the order of these replies, for their boards
         for reply in replies:
             if reply.key == TURN_KEY:
                 turn_of.extend(reply.mentions)
@@ -304,16 +334,11 @@ class TavoloClient(discord.Client):
                 if reply.is_private:
                     await self._private(reply, req, answer)
                 elif reply.board is not None:
-                    link = await self._board(reply, reply.board, req.chat_id, answer) or link
+                    link = await self._board(reply, reply.board, req.chat_id, answer, stamp) or link
                 elif answer is not None:
                     await answer.send(reply, ephemeral=False)
                 else:
-                    await self._channel(req.chat_id).send(
-                        _content(reply),
-                        file=_file(reply) or discord.utils.MISSING,
-                        view=build_view(reply.buttons) or discord.utils.MISSING,
-                        allowed_mentions=_allowed(reply),
-                    )
+                    self.outbox.put(int(req.chat_id), _Post(reply))
             except discord.HTTPException:
                 log.exception("could not deliver %s in chat %s", reply.key, req.chat_id)
         try:
@@ -353,9 +378,6 @@ class TavoloClient(discord.Client):
         req = Request(PLATFORM, chat_id, "", "")
         await self.deliver([reply], req, None)
 
-    def _channel(self, chat_id: str) -> discord.PartialMessageable:
-        return self.get_partial_messageable(int(chat_id), guild_id=None)
-
     async def _private(self, reply: Reply, req: Request, answer: _Answer | None) -> None:
         user = reply.to_user or req.user_id
         if answer is not None and user == req.user_id:
@@ -383,51 +405,121 @@ class TavoloClient(discord.Client):
                 text(self._chat_lang(reply), "nudge.hand", mention=f"<@{user}>"),
                 mentions=[],
             )
-            await self._channel(req.chat_id).send(
-                nudge.text,
-                allowed_mentions=discord.AllowedMentions(users=[discord.Object(int(user))]),
-            )
+            only = discord.AllowedMentions(users=[discord.Object(int(user))])
+            self.outbox.put(int(req.chat_id), _Post(nudge, allowed=only))
 
     def _chat_lang(self, reply: Reply) -> str:
         lang = reply.params.get("lang") if isinstance(reply.params, dict) else None
         return lang if lang in LANGUAGES else self.config.default_language
 
     async def _board(
-        self, reply: Reply, board: BoardRef, chat_id: str, answer: _Answer | None
+        self, reply: Reply, board: BoardRef, chat_id: str, answer: _Answer | None, stamp: int
     ) -> str | None:
+        """A board: the pressed message edited at once as this interaction's answer; another
+        board message edited through the outbox; a new board posted as the answer (or through
+        the outbox for a push). Returns the link of an edited board."""
         ref = decode_board(board.message_id) if board.message_id else None
         if ref is not None:
             channel_id = ref[0] or int(chat_id)
-            message_id = ref[1]
+            message_id = self._moved.get((channel_id, ref[1]), ref[1])
             own = answer.interaction.message if answer is not None else None
-            try:
-                if answer is not None and own is not None and own.id == message_id:
-                    await answer.edit_own_message(reply)
-                else:
-                    partial = self.get_partial_messageable(channel_id).get_partial_message(
-                        message_id
-                    )
-                    await partial.edit(**_edit_kwargs(reply))
-                return self._link(answer, channel_id, message_id)
-            except discord.NotFound:
-                log.info("board message %s is gone; posting a new one", board.message_id)
-        if answer is not None:
-            message = await answer.send(reply, ephemeral=False)
-        else:
-            message = None
+            key = (channel_id, board.session_id)
+            queued = ("board", board.session_id)
+            if (
+                answer is not None
+                and own is not None
+                and own.id == message_id
+                # an older edit of this board waiting or on its way would land after this one
+                and not self.outbox.holds(channel_id, queued)
+            ):
+                if self._shown.get(key, 0) < stamp:
+                    try:
+                        await answer.edit_own_message(reply)
+                        self._shown[key] = stamp
+                    except discord.NotFound:  # deleted meanwhile: the outbox posts it anew
+                        self.outbox.put(channel_id, _Post(reply), coalesce_key=queued, seq=stamp)
+                # else: a newer board of this game is showing already; the press is answered
+                # (silently) by ``_Answer.finish``
+            else:
+                # the press, if any, is answered silently and the board follows its elders
+                self.outbox.put(channel_id, _Post(reply), coalesce_key=queued, seq=stamp)
+            return self._link(answer, channel_id, message_id)
+        message = await answer.send(reply, ephemeral=False) if answer is not None else None
         if message is None:
-            message = await self._channel(chat_id).send(
+            self.outbox.put(int(chat_id), _Post(reply), coalesce_key=("board", board.session_id),
+                            seq=stamp)  # fmt: skip
+            return None
+        self._board_shown(message.channel.id, board.session_id, message.id, stamp)
+        await self.core.board_posted(board.session_id, encode_board(message.channel.id, message.id))
+        return None
+
+    def _board_shown(self, channel_id: int, session_id: str, message_id: int, stamp: int) -> None:
+        key = (channel_id, session_id)
+        self._shown[key] = max(self._shown.get(key, 0), stamp)
+        self._posted[key] = (message_id, self.outbox.stamp())
+
+    async def _deliver_queued(self, channel_id: int, item: OutItem) -> None:
+        """Send one item of a channel's outbox (errors are read by ``discord_outbox.classify``)."""
+        post: _Post = item.payload
+        reply = post.reply
+        channel = self.get_partial_messageable(channel_id)
+        if reply.board is None:
+            await channel.send(
                 _content(reply),
                 file=_file(reply) or discord.utils.MISSING,
                 view=build_view(reply.buttons) or discord.utils.MISSING,
-                allowed_mentions=_allowed(reply),
+                allowed_mentions=post.allowed or _allowed(reply),
             )
-        await self.core.board_posted(board.session_id, encode_board(message.channel.id, message.id))
-        return None
+            return
+        session = reply.board.session_id
+        key = (channel_id, session)
+        if self._shown.get(key, 0) > item.seq:
+            return  # a newer board of this game went out meanwhile (as an interaction's answer)
+        target = self._queued_target(channel_id, reply.board, item.seq)
+        if target is not None:
+            try:
+                await channel.get_partial_message(target).edit(**_edit_kwargs(reply))
+                self._shown[key] = max(self._shown.get(key, 0), item.seq)
+                return
+            except discord.NotFound:
+                log.info("board message %s is gone; posting a new one", target)
+            await self.outbox.limiter.wait_turn(channel_id)  # the new message is one more call
+        message = await channel.send(
+            _content(reply),
+            file=_file(reply) or discord.utils.MISSING,
+            view=build_view(reply.buttons) or discord.utils.MISSING,
+            allowed_mentions=_allowed(reply),
+        )
+        if target is not None:
+            self._moved[(channel_id, target)] = message.id
+        self._board_shown(channel_id, session, message.id, item.seq)
+        await self.core.board_posted(session, encode_board(channel_id, message.id))
+
+    def _queued_target(self, channel_id: int, board: BoardRef, queued_seq: int) -> int | None:
+        """Which message a queued board edits, None to post a new one."""
+        ref = decode_board(board.message_id) if board.message_id else None
+        if ref is None:
+            # The core did not know the message yet; if one was posted since this reply was
+            # queued, it is that one.
+            posted = self._posted.get((channel_id, board.session_id))
+            return posted[0] if posted is not None and posted[1] > queued_seq else None
+        message_id = ref[1]
+        while (channel_id, message_id) in self._moved:
+            message_id = self._moved[(channel_id, message_id)]
+        return message_id
 
     def _link(self, answer: _Answer | None, channel_id: int, message_id: int) -> str:
         guild = answer.interaction.guild_id if answer is not None else None
         return f"https://discord.com/channels/{guild or '@me'}/{channel_id}/{message_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class _Post:
+    """One item of a channel's outbox: a reply, and whom it may ping when that is not just
+    the reply's own ``mentions`` (a nudge names its player in the text)."""
+
+    reply: Reply
+    allowed: discord.AllowedMentions | None = None
 
 
 # ----- running -------------------------------------------------------------------------------------

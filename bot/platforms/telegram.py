@@ -71,6 +71,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.platforms.outbox import Bounded
 from bot.platforms.telegram_delivery import Delivery
 from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapter's public name
     _OPEN_PRIVATE_BUTTON,
@@ -81,7 +82,6 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     NOTES_LIMIT,
     PLATFORM,
     UPDATE_TYPES,
-    Bounded,
     Outgoing,
     TelegramConfig,
     _language,
@@ -91,7 +91,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     install_token_redaction,
     parse_hand_query,
 )
-from bot.platforms.telegram_outbox import Outbox
+from bot.platforms.telegram_outbox import telegram_outbox
 from bot.redact import add_secret
 from bot.replies import Button, Reply, Request
 
@@ -112,7 +112,7 @@ class TelegramAdapter(Delivery):
     def __init__(self, core: Core, config: TelegramConfig) -> None:
         self.core = core
         self.config = config
-        self.outbox = Outbox(self._deliver, config.limits)
+        self.outbox = telegram_outbox(self._deliver, config.limits)
         core.metrics.track_outbox(PLATFORM, self.outbox.depth)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
         self.username = ""

@@ -20,6 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application
 
+from bot.platforms.outbox import Outbox, OutItem
 from bot.platforms.telegram_format import (
     _OPEN_PRIVATE_BUTTON,
     _OPEN_PRIVATE_CHAT,
@@ -34,7 +35,6 @@ from bot.platforms.telegram_format import (
     keyboard,
     parse_board_message_id,
 )
-from bot.platforms.telegram_outbox import Outbox, OutItem
 from bot.replies import Reply
 
 if TYPE_CHECKING:

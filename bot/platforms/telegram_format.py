@@ -7,7 +7,6 @@ import html
 import logging
 import os
 import re
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -18,7 +17,8 @@ from telegram import (
     Update,
 )
 
-from bot.platforms.telegram_outbox import FloodLimits
+from bot.platforms.outbox import OutboxLimits
+from bot.platforms.telegram_outbox import flood_limits
 from bot.redact import add_secret
 from bot.replies import Button, Reply
 
@@ -76,7 +76,7 @@ class TelegramConfig:
     webhook_listen: str = "0.0.0.0"
     webhook_port: int = 8443
     default_language: str = "en"
-    limits: FloodLimits = field(default_factory=FloodLimits)
+    limits: OutboxLimits = field(default_factory=flood_limits)
     poll_timeout: int = 10
 
     @classmethod
@@ -103,27 +103,6 @@ class TelegramConfig:
 
 
 # ----- the token never reaches a log -------------------------------------------------------------
-class Bounded(OrderedDict):  # type: ignore[type-arg]
-    """A dict that keeps at most ``limit`` entries, forgetting the least recently written:
-    the adapter's per-chat, per-game and per-message notes stay flat in a bot that runs for
-    weeks (each has a fallback: the database, or posting a board anew).
-
-    >>> notes = Bounded(2); notes["a"] = 1; notes["b"] = 2; notes["c"] = 3
-    >>> list(notes)
-    ['b', 'c']
-    """
-
-    def __init__(self, limit: int) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def __setitem__(self, key: object, value: object) -> None:
-        super().__setitem__(key, value)
-        self.move_to_end(key)
-        while len(self) > self.limit:
-            self.popitem(last=False)
-
-
 #: how many notes of each kind the Telegram adapter keeps in memory
 NOTES_LIMIT = 10_000
 

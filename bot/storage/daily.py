@@ -18,7 +18,7 @@ _ATTEMPT_COLUMNS = "platform, player_id, game_id, day, session_id, chat_id, stat
 class DailyChoice:
     """The deal of one game on one UTC day, with the solver's proof.
 
-    ``line`` is the solver's verified line (a win, or El Solitario's solitario line);
+    ``line`` is the solver's verified line (a win, or El Solitario's played out line);
     ``nodes``/``seconds`` add up every candidate tried; ``candidate`` is the index of the
     chosen one (0 = the first)."""
 

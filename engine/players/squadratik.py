@@ -275,7 +275,7 @@ CAREFUL_PROGRESS = 1  # per non-empty card on a path towards its completion
 CAREFUL_PLACES = 1  # per free place on the table
 CAREFUL_COMPLETE = 50  # completing a path (it clears the table and frees a central side)
 
-_RESULT_RANK = {"completo": 2, "solitario": 1, "lost": 0}
+_RESULT_RANK = {"completo": 2, "played_out": 1, "lost": 0}
 
 
 class _Solo:
@@ -343,7 +343,7 @@ class CarefulPlayer:
     still be placed, the share of the unseen cards that could be, how many free places the
     hand covers, empty cards kept, free central sides, progress of the paths, plus a bonus
     for completing a path. Once the stock is empty the hand is all there is, and the player
-    searches it exactly for the best ending (completo, else solitario).
+    searches it exactly for the best ending (completo, else played out).
 
     >>> import engine
     >>> g = engine.new_game("squadratik", deal=4)
@@ -411,7 +411,7 @@ class CarefulPlayer:
         return self._best_ending(after)
 
     def _best_ending(self, solo: _Solo) -> int:
-        """2 completo, 1 solitario, 0 lost: the best the known hand can still reach."""
+        """2 completo, 1 played out, 0 lost: the best the known hand can still reach."""
         if not solo.hand:
             return 2 if len(solo.board.cells) == 1 else 1
         table = solo.placements()

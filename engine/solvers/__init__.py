@@ -16,7 +16,7 @@ Statuses (:class:`SolveResult`):
 
 ``outcome`` is the engine outcome the returned ``moves`` reach (``None`` when there is no
 line). El Solitario also reports its best line when it has no completo: ``outcome`` is then
-``"solitario"`` or ``"lost"`` (:attr:`SolveResult.best`).
+``"played_out"`` or ``"lost"`` (:attr:`SolveResult.best`).
 
 >>> from engine.solvers import Budget, solve
 >>> result = solve("imaginary13", 1, budget=Budget(nodes=50_000))
@@ -101,7 +101,7 @@ class SolveResult:
         """The best result found: the outcome of ``moves`` when there is a line, else status.
 
         Solitaires: ``won`` / ``lost`` / ``unknown``; El Solitario: ``completo``,
-        ``solitario``, ``lost`` or ``unknown``."""
+        ``played_out``, ``lost`` or ``unknown``."""
         return self.outcome if self.outcome is not None else self.status
 
     def to_dict(self) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-/* What the compiled searches (_cardsets.c, _canfield.c) share: growable arrays, the seen set
+/* What the compiled searches (_cardsets.c, _canfield.c, _freecell.c) share: growable arrays, the seen set
  * of whole fixed-size keys, and the budget of engine.solvers.Counter (nodes, CPU clock).
  *
  * Define SEEN_WORDS (the 64-bit words of a key) before including this file to get the seen

@@ -42,6 +42,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -85,13 +86,14 @@ def advice(game: Game, player: str | None = None) -> Advice:
     moves = game.legal_moves(player)
     if not moves:
         return Advice(None)
-    view = game.view(player)
-    searched = _FROM_SOLVER.get(view["game"])
-    if searched is not None:
-        found = searched(game)
+    # the mover's own view: at a table only it holds their hand (the public one has none)
+    view = game.view(player if player is not None else game.current_player)
+    info = game.info
+    if info.hint_from_solver:
+        found = _solver_hint(game)
         if found is not None:
             return found
-    scorer: Callable[[Any, Any], float] = _SCORERS.get(view["game"], _first)
+    scorer = SCORERS[info.hint_scorer] if info.hint_scorer else _first
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
         best = max(range(len(moves)), key=lambda i: (scores[i], -i))
@@ -382,26 +384,25 @@ def _maestras_score(view: SquadratikView, move: Any) -> float:
     return judge(view, move).value
 
 
-def _freecell_hint(game: Game) -> Advice | None:
-    # Nothing is hidden in FreeCell: the solver's winning line is fair advice. Its plan is the
-    # line's moves up to the next card home, so a move that only prepares says so.
-    from engine.freecell import FreeCell
-    from engine.solvers.freecell import plan
-
-    steps = plan(game) if isinstance(game, FreeCell) else []
+def _solver_hint(game: Game) -> Advice | None:
+    """The first move of the solver's winning line (``GameInfo.hint_from_solver``: a game with
+    nothing hidden, where the solver's line is fair advice). The solver module's
+    ``plan(game)`` is the line's moves up to the next card home, so a move that only prepares
+    says so."""
+    solver = game.info.solver
+    if solver is None:
+        return None
+    steps = importlib.import_module(f"engine.solvers.{solver}").plan(game)
     return Advice(steps[0], plan=len(steps)) if steps else None
 
 
-#: games whose hint is the first move of the solver's winning line (games with no hidden
-#: cards); when the solver finds none in its small budget, the scorer below decides
-_FROM_SOLVER: dict[str, Callable[[Game], Advice | None]] = {"freecell": _freecell_hint}
-
-# each scorer reads the view of the games it is listed for
-_SCORERS: dict[str, Callable[[Any, Any], float]] = {
-    "solitario": _pile_score,
-    "canfield": _pile_score,
-    "imaginary13": _imaginary13_score,
-    "squadratik": _squadratik_score,
-    "maestras": _maestras_score,
-    "freecell": _freecell_score,
+#: the move scorers a game names (``GameInfo.hint_scorer``); each reads the view of the games
+#: that name it: ``piles`` a pile game's (Solitario, Canfield), the others their game's (named
+#: for the game, never by its id: a scorer is not a game)
+SCORERS: dict[str, Callable[[Any, Any], float]] = {
+    "piles": _pile_score,
+    "imaginary_thirteen": _imaginary13_score,
+    "el_solitario": _squadratik_score,
+    "cartas_maestras": _maestras_score,
+    "free_cells": _freecell_score,
 }

@@ -1,7 +1,7 @@
 """El Solitario (game id ``squadratik``) solver: finds a *completo* line if one exists, else
-the best line it saw (a *solitario*, or failing that the longest losing line).
+the best line it saw (a *played out* one, or failing that the longest losing line).
 
-What it reads from the engine (``engine.squadratik.solitario.ElSolitario``, full knowledge of
+What it reads from the engine (``engine.squadratik.el_solitario.ElSolitario``, full knowledge of
 the deal): ``stock`` (the draw order), ``hand``, ``board``, and it plays through the engine's
 board (``Board.targets`` / ``place`` / ``remove_path``) so geometry and completion are the
 engine's; the link check and the hand / draw bookkeeping of a turn are repeated with lookup
@@ -15,8 +15,8 @@ tables (see ``_Position``), and a test checks they agree with the engine's legal
   are fewer than the sum of those needs, no completo exists below this position.
 - **Ordering**: moves that complete a path first, then non-empty cards continuing a path,
   then opening paths, then empty cards.
-- If the completo search ends without one and no *solitario* line was seen, a second search
-  without the completo pruning looks for a solitario line with the rest of the budget.
+- If the completo search ends without one and no *played out* line was seen, a second search
+  without the completo pruning looks for a played out line with the rest of the budget.
 
 >>> import engine
 >>> from engine.solvers import Budget, Counter
@@ -36,7 +36,7 @@ from engine.squadratik.deck import DECK, DIRECTIONS, EMPTY_IDS, OPPOSITE
 from engine.squadratik.notation import Place
 
 _EMPTY_KEY = EMPTY_IDS[0]
-_RANK = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
+_RANK = {Outcome.COMPLETO: 2, Outcome.PLAYED_OUT: 1}
 
 
 def _card_key(card_id: int) -> int:
@@ -87,7 +87,7 @@ class _Position:
 
     def ended(self, moves: list[Place]) -> Outcome | None:
         if not self.hand and not self.stock:
-            return Outcome.COMPLETO if len(self.board.cells) == 1 else Outcome.SOLITARIO
+            return Outcome.COMPLETO if len(self.board.cells) == 1 else Outcome.PLAYED_OUT
         return None if moves else Outcome.LOST
 
     def key(self) -> tuple[Any, ...]:
@@ -187,7 +187,7 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
         with deep_recursion(2000):
             if finder.run(completo_only=True):
                 return SearchOutcome(WON, finder.best[1], finder.best[2])
-            if finder.best[2] != str(Outcome.SOLITARIO):
+            if finder.best[2] != str(Outcome.PLAYED_OUT):
                 finder.run(completo_only=False)
     except OutOfBudget:
         return SearchOutcome(UNKNOWN, finder.best[1], finder.best[2])

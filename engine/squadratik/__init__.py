@@ -2,7 +2,7 @@
 
 - ``deck``: the cards (ids, sides, rotation, linking, points);
 - ``board``: grid, paths, placement checks, completion, removal;
-- ``solitario``: El Solitario, game id ``"squadratik"`` (one player);
+- ``el_solitario``: El Solitario, game id ``"squadratik"`` (one player);
 - ``maestras``: Cartas Maestras, game id ``"maestras"`` (2-8 players);
 - ``notation``: the move notation both games share.
 

@@ -80,9 +80,11 @@ class CartasMaestras(SquadratikGame):
         id="maestras",
         names={"en": "Cartas Maestras", "es": "Cartas Maestras", "it": "Cartas Maestras"},
         table=True,
-        faces=("squadratik",),  # Squadratik cards, drawn by their own drawing
+        faces=("squadratik_cards",),  # Squadratik cards, drawn by their own drawing
         min_players=2,
         max_players=8,
+        hint_scorer="cartas_maestras",
+        notation_examples=("2N", "1Se", "3Wr1", "pass", "stop"),
     )
 
     def _setup(self) -> None:

@@ -36,9 +36,11 @@ BAD_LINES = [
     (1, "bob", "/play poker", "game.unknown"),
     (1, "bob", "/play maestras", "play.use_challenge"),
     (1, "ana", "/play imaginary13 7", "play.already_playing"),
-    (1, "bob", "/play imaginary13 99999999999", "play.bad_deal"),
+    (1, "bob", "/play imaginary13 99999999999", "play.deal_out_of_range"),
+    (1, "bob", "/play freecell 0", "play.deal_out_of_range"),  # Microsoft's deals start at 1
+    (1, "bob", "/play freecell 1000001", "play.deal_out_of_range"),
     (1, "bob", "/play imaginary13 sideways", "play.bad_argument"),
-    (1, "bob", "/play imaginary13 piacentine", "play.faces_solitario_only"),
+    (1, "bob", "/play imaginary13 piacentine", "play.faces_not_offered"),
     (1, "bob", "/play imaginary13 colour=blue", "illegal.unknown_option"),
     (1, "ana", "/move", "move.usage"),
     (1, "ana", "/move zz9", "illegal.bad_notation"),

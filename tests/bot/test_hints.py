@@ -88,6 +88,41 @@ def test_reasons_read_from_what_the_move_visibly_does():
     assert reason_key(squadratik, squadratik.legal_moves()[0]) == "opens_path"
 
 
+def test_a_freecell_move_to_a_cell_that_lets_a_card_go_home_says_so_not_that_it_plays_home():
+    # deal 1 after two moves: a card to free cell b uncovers a card that goes home by itself
+    game = engine.new_game("freecell", 1)
+    rng = __import__("random").Random(1)
+    for _ in range(2):
+        game.play(rng.choice(game.legal_moves()))
+    cells = {p["id"] for p in game.view(None)["piles"] if p["kind"] == "cell"}
+
+    def home_cards() -> int:
+        piles = game.view(None)["piles"]
+        return sum(len(p["cards"]) for p in piles if p["kind"] == "foundation")
+
+    freeing = []
+    for move in game.legal_moves():
+        before = home_cards()
+        game.play(move)
+        went_home = home_cards() > before
+        game.undo()
+        if move.dst in cells and went_home:
+            freeing.append(move)
+    assert freeing and {reason_key(game, m) for m in freeing} == {"sends_home"}
+    foundations = {p["id"] for p in game.view(None)["piles"] if p["kind"] == "foundation"}
+    for home in (m for m in game.legal_moves() if m.dst in foundations):
+        assert reason_key(game, home) in ("foundation", "wins")
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "it"])
+def test_the_reasons_a_freecell_hint_gives_name_nothing_freecell_lacks(lang):
+    from bot import i18n
+
+    for reason in ("sends_home", "prepares"):
+        text = i18n.t(lang, f"hint.why.{reason}").casefold()
+        assert not any(w in text for w in ("waste", "descarte", "scarto", "turned", "destapada"))
+
+
 @pytest.mark.parametrize("game_id", ["imaginary13", "squadratik", "freecell"])
 def test_every_legal_move_has_a_reason_and_the_game_is_untouched(game_id):
     game = engine.new_game(game_id, 7)

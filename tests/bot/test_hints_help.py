@@ -53,7 +53,7 @@ async def test_a_table_hint_says_why_only_pass_is_possible(
     chat: FakePlatform, monkeypatch: pytest.MonkeyPatch
 ):
     # deal 2 with two seats: the first player holds no master, so Pass is the only move
-    monkeypatch.setattr("bot.features.tables.secrets.randbelow", lambda n: 2)
+    monkeypatch.setattr("secrets.randbelow", lambda n: 2)  # the deal random_deal picks
     await chat.say("ana", "/challenge")
     await chat.say("ana", "/addbot")
     (started, *_) = await chat.say("ana", "/start")
@@ -128,7 +128,7 @@ async def test_a_main_phase_table_hint_is_a_reasoned_suggestion(
     chat: FakePlatform, monkeypatch: pytest.MonkeyPatch, lang: str
 ):
     # deal 5 with two seats: the first player holds a master and has several placements
-    monkeypatch.setattr("bot.features.tables.secrets.randbelow", lambda n: 5)
+    monkeypatch.setattr("secrets.randbelow", lambda n: 5)  # the deal random_deal picks
     chat.admins.add("ana")
     await chat.say("ana", f"/lang {lang}")
     await chat.say("ana", "/challenge")

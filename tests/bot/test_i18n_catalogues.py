@@ -163,16 +163,6 @@ def test_unknown_game_rules_and_help_answer_with_the_game_list() -> None:
 
 
 #: the notation forms each game's guide must show (module docstrings of the engines)
-NOTATION = {
-    "solitario": ["d", "w3", "35", "35:2", "wf", "3f", "f25"],
-    "canfield": ["d", "r2", "w3", "rf", "wf", "3f", "12"],
-    "imaginary13": ["t5", "ta", "b5"],
-    "squadratik": ["2N", "1Se"],
-    "maestras": ["2N", "1Se", "3Wr1", "pass", "stop"],
-    "freecell": ["3a", "a5", "3h", "ah", "36"],
-}
-
-
 def _guide_forms(text: str) -> list[str]:
     """The example moves of a guide: the ``• form, form — meaning`` lines."""
     forms = []
@@ -185,18 +175,20 @@ def _guide_forms(text: str) -> list[str]:
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_help_shows_every_notation_form_in_every_language(game_id: str) -> None:
     for lang in LANGUAGES:
-        assert _guide_forms(help_text(lang, game_id)) == NOTATION[game_id]
+        assert _guide_forms(help_text(lang, game_id)) == list(
+            engine.game_info(game_id).notation_examples
+        )
 
 
 @pytest.mark.parametrize("game_id", sorted(set(GAME_IDS) & set(engine.GAMES)))
 def test_every_move_in_the_guide_is_accepted_by_the_engine_notation(game_id: str) -> None:
     game = _new_game(game_id)
-    if game_id == "canfield":
-        # "wf" names the waste card's own foundation, so the waste must hold a card to read it.
-        game.play("d")
-    if game_id == "freecell":
-        game.play("1a")  # "ah" names the cell card's own foundation: cell a must hold one
-    for form in NOTATION[game_id]:
+    info = engine.game_info(game_id)
+    assert info.notation_examples, "the game's notation examples (GameInfo)"
+    # e.g. Canfield's "wf" names the waste card's own foundation: the waste must hold a card
+    for move in info.notation_setup:
+        game.play(move)
+    for form in info.notation_examples:
         move = game.parse_move(form)
         assert game.parse_move(str(move)) == move
 

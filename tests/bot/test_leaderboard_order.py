@@ -12,6 +12,7 @@ from core_fakes import FakePlatform
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine
 from bot.core import Core
 from bot.features.daily import ACCEPTED, REFUSED
 from bot.features.leaderboards import rank, since_day
@@ -97,10 +98,10 @@ async def test_imaginary_thirteen_by_cards_played_then_fewer_moves(core: Core, c
 
 
 async def test_squadratik_by_result_then_points(core: Core, chat: FakePlatform):
-    await add_result(core, "ana", "squadratik", 30, outcome="solitario")
+    await add_result(core, "ana", "squadratik", 30, outcome="played_out")
     await add_result(core, "bob", "squadratik", 12, outcome="completo")
     await add_result(core, "cy", "squadratik", 90, outcome="lost")
-    await add_result(core, "dee", "squadratik", 44, outcome="solitario")
+    await add_result(core, "dee", "squadratik", 44, outcome="played_out")
     rows = rows_of(await board(chat, "/leaderboard squadratik"), "Squadratik · daily challenge")
     assert [(r[1], r[2], r[3]) for r in rows] == [
         ("Bob", "Completo", "12"), ("Dee", "Solitario", "44"), ("Ana", "Solitario", "30"), ("Cy", "Lost", "90"),
@@ -215,11 +216,13 @@ async def test_the_board_is_a_padded_text_table_and_an_empty_one_says_so(
 def entries(draw):
     players = draw(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=12))
     return [Entry(p, p, draw(st.integers(-50, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 3)),
-                  draw(st.sampled_from(["won", "lost", "solitario", "completo"]))) for p in players]  # fmt: skip
+                  draw(st.sampled_from(["won", "lost", "played_out", "completo"]))) for p in players]  # fmt: skip
 
 
 @given(
-    entries(), st.sampled_from(["solitario", "canfield", "imaginary13", "squadratik"]), st.randoms()
+    entries(),
+    st.sampled_from([g for g, cls in engine.GAMES.items() if cls.info.ranking]),  # ranked games
+    st.randoms(),
 )
 def test_ranking_is_one_best_row_per_player_in_order_whatever_the_insert_order(rows, game, rnd):
     placed = rank(game, rows)

@@ -3,7 +3,6 @@ a line with the chat and session ids, settings' text without any password."""
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 from pathlib import Path
@@ -13,22 +12,10 @@ from core_fakes import FakeClock, FakePlatform, fake_render
 
 from bot import logs
 from bot.app import open_core
-from bot.redact import forget_all
 from bot.settings import Settings
 
 PASSWORD = "Pa$$:w/rd@42"
 QUOTED = "Pa%24%24%3Aw%2Frd%4042"
-
-
-@pytest.fixture
-def captured():
-    stream = io.StringIO()
-    root = logging.getLogger()
-    saved = root.handlers[:], root.level
-    yield stream
-    root.handlers[:], _ = saved[0], None
-    root.setLevel(saved[1])
-    forget_all()
 
 
 @pytest.mark.parametrize(

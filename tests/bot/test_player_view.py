@@ -14,7 +14,6 @@ from core_fakes import FakePlatform
 from bot import i18n
 from bot.app import open_core
 from bot.core import Core
-from bot.features import tables
 from bot.platforms.console import Console
 
 
@@ -162,7 +161,7 @@ async def test_the_move_a_hint_suggests_goes_to_the_game_the_hint_was_for(
     core: Core, chat: FakePlatform, monkeypatch: pytest.MonkeyPatch
 ):
     # a table deal where Alice's first hint is a plain "<card><side>" El Solitario reads too
-    monkeypatch.setattr(tables.secrets, "randbelow", lambda _: 0)
+    monkeypatch.setattr("secrets.randbelow", lambda _: 0)  # the deal random_deal picks
     await chat.say("alice", "/daily squadratik")
     table_id = await open_table(chat)
     await chat.say("alice", "/play imaginary13 3")

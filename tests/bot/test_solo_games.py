@@ -10,7 +10,6 @@ from core_fakes import FakeClock, FakePlatform, play_out
 
 import engine
 from bot.core import Core, buttons
-from bot.core import play as play_module
 from bot.storage import AlreadyExists
 
 
@@ -305,7 +304,7 @@ async def test_play_again_deals_a_new_game_of_the_same_game_and_faces(
 ):
     # The new deal is random; some deals are over at move 0 (an extra outcome message, and a
     # game that is no longer open): pin it to a live one.
-    monkeypatch.setattr(play_module.secrets, "randbelow", lambda limit: 8)
+    monkeypatch.setattr("secrets.randbelow", lambda limit: 8)  # the deal random_deal picks
     await chat.say("ana", "/play solitario piacentine 7")
     board, end, *_ = await chat.say("ana", "/resign")
     again = chat.button(lambda b: buttons.decode(b.id).verb == "again", board)

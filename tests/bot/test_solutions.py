@@ -175,3 +175,19 @@ async def test_the_verdict_never_arrives_before_the_game_over_reply(
         said.append(reply.key)
     await answers(core)
     assert said[-1] == "solution.verdict" and "outcome.resigned" in said, said
+
+
+async def test_microsofts_deal_11982_could_not_be_won_within_the_usual_budget(
+    core: Core, chat: FakePlatform
+):
+    # every position of the deal is searched within the 2 s an answer may take (in C)
+    pushed = pushed_into(chat)
+    chat.admins.add("ana")
+    await chat.say("ana", "/lang es")
+    await chat.say("ana", "/play freecell 11982")
+    await chat.resign("ana")
+    await answers(core)
+    [verdict] = pushed
+    assert verdict.params["start"] == "lost" and verdict.params["solution"] == 0
+    assert verdict.text.startswith("Ana, ¿se podía ganar el reparto 11982 de FreeCell? No:")
+    assert "/replay" not in verdict.text

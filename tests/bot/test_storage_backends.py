@@ -72,11 +72,22 @@ async def test_a_lost_postgresql_connection_is_busy_then_the_next_request_works(
     try:
         await store.players.set_chat_language("fake", "c", "es")
         database = url.split("?")[0].rsplit("/", 1)[-1]
-        # a request in flight when the server drops its connection
-        in_flight = asyncio.create_task(store.fetch("SELECT pg_sleep(4)"))
-        await asyncio.sleep(0.5)
-        admin = await asyncpg.connect(pg_server.url(), timeout=10)
+        # a request in flight when the server drops its connection: the server is seen running
+        # it before the drop (polled, not guessed by a sleep), and it runs far longer than any
+        # busy machine takes to drop it
+        in_flight = asyncio.create_task(store.fetch("SELECT pg_sleep(120)"))
+        admin = await asyncpg.connect(pg_server.url(), timeout=60)
         try:
+            for _ in range(1200):
+                running = await admin.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = $1"
+                    " AND state = 'active' AND query LIKE 'SELECT pg_sleep%'",
+                    database,
+                )
+                if running:
+                    break
+                await asyncio.sleep(0.05)
+            assert running, "the request never reached the server"
             await admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1",
                 database,
@@ -84,7 +95,7 @@ async def test_a_lost_postgresql_connection_is_busy_then_the_next_request_works(
         finally:
             await admin.close()
         with pytest.raises(StorageBusy):
-            await asyncio.wait_for(in_flight, 10)
+            await asyncio.wait_for(in_flight, 60)
         assert await store.players.chat_language("fake", "c") == "es"  # nothing half-written
         await store.players.set_chat_language("fake", "c", "it")  # a new connection from the pool
         assert await store.players.chat_language("fake", "c") == "it"

@@ -64,7 +64,7 @@ async def test_stats_counts_games_wins_and_best_results(core: Core, chat: FakePl
             ("b", "solitario", 185, 80, 130, "stalled", 0),
             ("c", "solitario", 400, 150, 150, "won", 1),
             ("d", "squadratik", 60, 40, 40, "lost", 0),
-            ("e", "squadratik", 20, 46, 46, "solitario", 0),
+            ("e", "squadratik", 20, 46, 46, "played_out", 0),
             ("f", "canfield", 45, 80, 80, "stalled", 0),
         ]
     ])  # fmt: skip

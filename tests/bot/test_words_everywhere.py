@@ -140,19 +140,20 @@ def test_every_word_the_renderer_asks_for_is_a_board_word() -> None:
 
 
 class _Drawn:
-    """Records every text drawn while a board is made."""
+    """Records every text drawn while a board is made (each one pasted, whether at once or
+    through a display list, is recorded by ``renderer.fonts.record``)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.texts: list[str] = []
-        original = renderer.fonts.paste_text
+        original = renderer.fonts.record
 
-        def spy(image: Any, position: Any, text: str, *args: Any, **kwargs: Any) -> Any:
+        def spy(text: str, *args: Any, **kwargs: Any) -> Any:
             self.texts.append(str(text))
-            return original(image, position, text, *args, **kwargs)
+            return original(text, *args, **kwargs)
 
         for name, module in list(sys.modules.items()):
-            if name.startswith("renderer") and getattr(module, "paste_text", None) is original:
-                monkeypatch.setattr(module, "paste_text", spy)
+            if name.startswith("renderer") and getattr(module, "record", None) is original:
+                monkeypatch.setattr(module, "record", spy)
 
 
 def _views() -> Iterator[tuple[str, dict[str, Any], dict[str, Any]]]:

@@ -1,4 +1,4 @@
-"""The Telegram outbox on its own: flood limits (a property over any traffic) and coalescing."""
+"""The Telegram outbox (the shared outbox with Telegram's limits) on its own: flood limits (a property over any traffic) and coalescing."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ import itertools
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.platforms.telegram_outbox import FloodLimiter, FloodLimits, Outbox
+from bot.platforms.outbox import RateLimiter
+from bot.platforms.telegram_outbox import flood_limits, telegram_outbox
 
-LIMITS = FloodLimits(per_chat_interval=1.0, group_per_minute=20, global_per_second=30)
+LIMITS = flood_limits(per_chat_interval=1.0, group_per_minute=20, global_per_second=30)
 
 
 class Clock:
@@ -30,7 +31,7 @@ class Clock:
 )
 def test_no_traffic_ever_breaks_the_flood_limits(traffic):
     clock = Clock()
-    limiter = FloodLimiter(LIMITS, clock)
+    limiter = RateLimiter(LIMITS, clock)
     sent: list[tuple[float, int]] = []
     for chat, gap in traffic:
         clock.now += gap
@@ -49,7 +50,7 @@ def test_no_traffic_ever_breaks_the_flood_limits(traffic):
 
 def test_a_limited_chat_does_not_wait_for_another():
     clock = Clock()
-    limiter = FloodLimiter(LIMITS, clock)
+    limiter = RateLimiter(LIMITS, clock)
     limiter.record(-1)
     assert limiter.delay(-1) == 1.0
     assert limiter.delay(-2) == 0.0
@@ -63,7 +64,7 @@ async def test_boards_waiting_their_turn_are_replaced_by_the_newest_and_keep_the
         await gate.wait()
         delivered.append((chat_id, item.payload))
 
-    outbox = Outbox(deliver, FloodLimits(per_chat_interval=0.0))
+    outbox = telegram_outbox(deliver, flood_limits(per_chat_interval=0.0))
     outbox.put(-5, "first message")
     outbox.put(-5, "board 1", coalesce_key="board:s")
     outbox.put(-5, "text after board 1")
@@ -93,9 +94,9 @@ async def test_a_flooded_chat_queue_is_bounded_and_other_chats_are_served_in_tur
     async def deliver(chat_id, item):
         delivered.append((loop.time() - started, chat_id, item.payload))
 
-    limits = FloodLimits(per_chat_interval=0.05, group_per_minute=10_000, global_per_second=40,
+    limits = flood_limits(per_chat_interval=0.05, group_per_minute=10_000, global_per_second=40,
                          max_per_chat=10)  # fmt: skip
-    outbox = Outbox(deliver, limits)
+    outbox = telegram_outbox(deliver, limits)
     outbox.put(-1, "board", coalesce_key="board:s")
     for n in range(200):
         outbox.put(-1, f"text {n}")
@@ -118,7 +119,7 @@ async def test_ready_chats_share_the_overall_limit_in_turn():
         await asyncio.sleep(0.001)  # a call to Telegram
         clock_sent.append(chat_id)
 
-    outbox = Outbox(deliver, FloodLimits(per_chat_interval=0.0, group_per_minute=10_000,
+    outbox = telegram_outbox(deliver, flood_limits(per_chat_interval=0.0, group_per_minute=10_000,
                                          global_per_second=5))  # fmt: skip
     for chat in (-1, -2, -3):
         for n in range(5):

@@ -6,7 +6,7 @@ import asyncio
 import socket
 
 import aiohttp
-from fake_telegram import FakeTelegram
+from fake_telegram import GENEROUS_SECONDS, FakeTelegram
 
 from bot.app import open_core
 from bot.platforms.telegram import TelegramAdapter, TelegramConfig
@@ -94,8 +94,10 @@ async def test_two_webhook_workers_behind_one_url_handle_an_update_delivered_twi
         # the first worker got it twice: wait for both, or the dropped copy's mark could end
         # the wait before the first copy's answer was even queued
         for (_core, adapter, _config), deliveries in zip(workers, (2, 1), strict=True):
-            await asyncio.wait_for(adapter.processed(update["update_id"], deliveries), 10)
-            await adapter.outbox.drain(10)
+            await asyncio.wait_for(
+                adapter.processed(update["update_id"], deliveries), GENEROUS_SECONDS
+            )
+            await adapter.outbox.drain(GENEROUS_SECONDS)
         answers = fake.bot_messages(GROUP)
         assert len(answers) == 1 and "/play" in answers[0].text
     finally:

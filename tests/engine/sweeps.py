@@ -106,17 +106,7 @@ def random_small_position(rng: random.Random, in_play: int) -> dict[str, Any]:
         " ".join(col[:down]) + " | " + " ".join(col[down:]) if down else " ".join(col)
         for col, down in zip(columns, downs, strict=True)
     ]
-    waste = rng.randint(0, len(talon))
-    foundations = [
-        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
-        for s, h in zip("dhcs", heights, strict=True)
-    ]
-    return {
-        "columns": texts,
-        "waste": " ".join(talon[:waste]),
-        "stock": " ".join(talon[waste:]),
-        "foundations": foundations,
-    }
+    return _layout(rng, texts, talon, heights)
 
 
 def random_deep_position(rng: random.Random, in_play: int) -> dict[str, Any]:
@@ -139,17 +129,7 @@ def random_deep_position(rng: random.Random, in_play: int) -> dict[str, Any]:
     texts = [
         " ".join(col[:-1]) + " | " + col[-1] if len(col) > 1 else " ".join(col) for col in columns
     ]
-    waste = rng.randint(0, len(cards))
-    foundations = [
-        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
-        for s, h in zip("dhcs", heights, strict=True)
-    ]
-    return {
-        "columns": texts,
-        "waste": " ".join(cards[:waste]),
-        "stock": " ".join(cards[waste:]),
-        "foundations": foundations,
-    }
+    return _layout(rng, texts, cards, heights)
 
 
 def position_with_a_buried_card(rng: random.Random, in_play: int) -> dict[str, Any]:
@@ -318,4 +298,22 @@ def sweep(check: Callable[[int], str | None], seeds: range) -> dict[str, Any]:
         "agreed": dict(sorted(kinds.items())),
         "undecided": undecided,
         "disagreed": disagreed,
+    }
+
+
+def _layout(
+    rng: random.Random, columns: list[str], talon: list[str], heights: list[int]
+) -> dict[str, Any]:
+    """The position's layout: ``columns`` as text, ``talon`` cut at random into waste and
+    stock, foundations of the given ``heights`` (diamonds, hearts, clubs, spades)."""
+    waste = rng.randint(0, len(talon))
+    foundations = [
+        " ".join(_NAMES[r - 1] + s for r in range(1, h + 1))
+        for s, h in zip("dhcs", heights, strict=True)
+    ]
+    return {
+        "columns": columns,
+        "waste": " ".join(talon[:waste]),
+        "stock": " ".join(talon[waste:]),
+        "foundations": foundations,
     }

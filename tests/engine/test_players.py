@@ -6,8 +6,8 @@ import engine
 from engine.players import RandomPlayer, make_player
 from engine.players.squadratik import GreedyPlayer
 from engine.squadratik.board import Board
+from engine.squadratik.el_solitario import ElSolitario
 from engine.squadratik.maestras import CartasMaestras
-from engine.squadratik.solitario import ElSolitario
 
 EMPTY = 1
 THREE_SHORT = [(7, 3), (20, 0), (25, 0)]  # master (R4 up), then two links: card 18 completes it
@@ -103,7 +103,7 @@ def test_greedy_scores_more_than_random_in_el_solitario():
 
 def test_careful_plays_its_last_hand_for_the_completo():
     # Both 25 and 46 complete path N (S R2 on 23's N R2); only 25 (W R4) completes path E
-    # (24's E R4). Sending 25 north first would strand 46: a solitario instead of a completo.
+    # (24's E R4). Sending 25 north first would strand 46: played out instead of a completo.
     def position():
         board = Board.from_paths(
             {"N": [(15, 0), (21, 0), (23, 0)], "E": [(16, 0), (17, 0), (24, 0)]}
@@ -116,7 +116,7 @@ def test_careful_plays_its_last_hand_for_the_completo():
     stranded.play("1N")
     assert stranded.board.paths["N"] is None and stranded.hand == [46]
     stranded.play(stranded.legal_moves()[0])
-    assert stranded.outcome == "solitario"
+    assert stranded.outcome == "played_out"
 
 
 def test_unknown_strategy_is_refused():

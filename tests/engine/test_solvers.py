@@ -16,9 +16,9 @@ from engine.imaginary13 import MARKERS, Imaginary13, build_sequence
 from engine.solitario import Solitario
 from engine.solve import main as solve_main
 from engine.solve import parse_deals, percentile
-from engine.solvers import LOST, UNKNOWN, WON, Budget, solve, solve_game
+from engine.solvers import LOST, SOLVABLE, UNKNOWN, WON, Budget, solve, solve_game
 from engine.squadratik.board import Board
-from engine.squadratik.solitario import ElSolitario
+from engine.squadratik.el_solitario import ElSolitario
 
 SMALL = Budget(nodes=20_000, seconds=20)
 
@@ -114,7 +114,7 @@ def test_el_solitario_without_a_completo_reports_its_best_line():
     game = ElSolitario.from_position(Board(), hand=[20, 25], stock=[])
     result = solve_game(game, Budget(nodes=10_000))
     assert result.status == LOST
-    assert result.best == "solitario" and len(result.moves) == 2
+    assert result.best == "played_out" and len(result.moves) == 2
 
 
 def end_foundations() -> list[str]:
@@ -145,12 +145,11 @@ def test_imaginary13_rescue_by_a_waste_move_while_a_card_is_turned():
 
 
 # ----- budgets ------------------------------------------------------------------------------
-@pytest.mark.parametrize("game_id", ["solitario", "canfield", "imaginary13", "squadratik"])
+@pytest.mark.parametrize("game_id", SOLVABLE)  # every game with a solver
 def test_a_tiny_node_budget_ends_unknown(game_id):
-    deal = {"solitario": 2, "canfield": 1, "imaginary13": 1, "squadratik": 1}[game_id]
-    result = solve(game_id, deal, None, Budget(nodes=5, seconds=None))
+    result = solve(game_id, 2, None, Budget(nodes=5, seconds=None))
     assert result.status == UNKNOWN and result.nodes <= 5
-    assert result.outcome in (None, "lost", "solitario")
+    assert result.outcome in (None, "lost", "played_out")
 
 
 def test_a_time_budget_stops_the_search():

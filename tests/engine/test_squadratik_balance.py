@@ -9,17 +9,17 @@ the deck's design, not of the code's correctness: ``make bench`` reports it
 import pytest
 
 from engine.squadratik.deck import MASTER_IDS
-from engine.stats import maestras_stats, solitario_stats, solver_stats
+from engine.stats import el_solitario_stats, maestras_stats, solver_stats
 
 
 @pytest.mark.slow
 def test_every_el_solitario_ending_is_counted_once_and_careful_play_beats_random_play():
-    careful = solitario_stats(12, "careful")
-    random = solitario_stats(12, "random")
+    careful = el_solitario_stats(12, "careful")
+    random = el_solitario_stats(12, "random")
     for figures in (careful, random):
         assert figures["deals"] == 12
-        assert figures["completo"] + figures["solitario"] + figures["lost"] == pytest.approx(1)
-        assert figures["hand_emptied"] == pytest.approx(figures["completo"] + figures["solitario"])
+        assert figures["completo"] + figures["played_out"] + figures["lost"] == pytest.approx(1)
+        assert figures["hand_emptied"] == pytest.approx(figures["completo"] + figures["played_out"])
         assert 0 <= figures["stuck_with_stock"] <= figures["lost"]
         assert figures["mean_moves"] > 0
     # on deals 0-11 the careful player empties its hand every time; random play mostly loses
@@ -30,7 +30,7 @@ def test_every_el_solitario_ending_is_counted_once_and_careful_play_beats_random
 def test_the_solver_figures_share_out_every_deal():
     figures = solver_stats(3, 2_000)
     assert (figures["deals"], figures["nodes_per_deal"]) == (3, 2_000)
-    shares = figures["completo"] + figures["best_solitario"] + figures["best_lost_or_none"]
+    shares = figures["completo"] + figures["best_played_out"] + figures["best_lost_or_none"]
     assert shares == pytest.approx(1)
     assert figures["completo"] > 0  # deals 0-2: the solver finds a completo in two of them
 

@@ -9,9 +9,9 @@ import engine
 from engine.game import IllegalMove
 from engine.squadratik.board import Board
 from engine.squadratik.common import list_placements
+from engine.squadratik.el_solitario import ElSolitario
 from engine.squadratik.maestras import CartasMaestras
 from engine.squadratik.notation import Place
-from engine.squadratik.solitario import ElSolitario
 
 # hand-built El Solitario line: 15, 21, 23 on path N link in turn and 25 completes the path
 NORTH_CHAIN = [(15, 0), (21, 0), (23, 0)]

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 import engine
 import renderer
-from renderer import gallery, theme
+from renderer import gallery, registry, theme
 from renderer.boards import pile_layout
 from tests.renderer.helpers import close, decode, is_back_blue, pixels_in
 
-PLAYERS = {"maestras": ["ana", "bob", "cy"]}
+PLAYERS = {g: gallery.seats(g) for g in engine.GAMES}  # a table game seats three
 LANDED = sorted(engine.GAMES)
 
 
@@ -38,7 +38,7 @@ def test_any_reachable_position_renders_within_limits(game_id, deal, moves):
     assert image.width <= renderer.MAX_WIDTH
     assert len(png) <= 300 * 1024
     layout = renderer.layout(game_id, game.view())
-    if game_id in ("squadratik", "maestras"):
+    if "piles" not in game.view():  # a board of paths (Squadratik's games)
         # the cards stay at least 20 px wide on a phone showing the image 400 px wide (the
         # old fixed window: 64 px on 1256)
         assert layout.cell_size * 400 / image.width >= 20
@@ -56,19 +56,19 @@ def test_engine_public_maestras_view_draws_no_hand():
 def test_gallery_writes_every_game(tmp_path):
     assert gallery.main([str(tmp_path)]) == 0
     names = {p.name for p in tmp_path.iterdir()}
-    for game_id in ("solitario", "canfield", "imaginary13", "squadratik", "maestras"):
+    for game_id in registry.drawn_games():  # every game with a drawing, in each of its faces
         assert any(n.startswith(game_id) for n in names), game_id
-    for faces in ("napoletane", "piacentine", "francesi"):
-        assert f"solitario_mid_{faces}.png" in names or "solitario_mid.png" in names
+        faces = engine.game_info(game_id).faces
+        for face in faces if len(faces) > 1 else ():
+            assert f"{game_id}_mid_{face}.png" in names, (game_id, face)
 
 
-# Pile games with an engine (registered, or landing and importable): Solitario, Canfield...
-PILE_ENGINES = [g for g in ("solitario", "canfield", "imaginary13") if gallery.engine_class(g)]
+# Every game whose view is piles (Solitario, Canfield, Imaginary Thirteen, FreeCell)
+PILE_ENGINES = [g for g in engine.GAMES if "piles" in engine.new_game(g, 1, PLAYERS[g]).view(None)]
 
 
 def engine_game(game_id: str, deal: int, moves: int, seed: int):
-    """A real engine game after ``moves`` seeded random moves (its class straight from its
-    module while it is landing)."""
+    """A real engine game after ``moves`` seeded random moves."""
     rng = random.Random(seed)
     game = gallery.engine_class(game_id)(deal, PLAYERS.get(game_id), None)
     for _ in range(moves):

@@ -21,6 +21,7 @@ from bot.storage.migrations import (
     m009_focus,
     m010_web,
     m011_rate_limits,
+    m012_played_out,
 )
 
 _MODULES: list[ModuleType] = [
@@ -35,6 +36,7 @@ _MODULES: list[ModuleType] = [
     m009_focus,
     m010_web,
     m011_rate_limits,
+    m012_played_out,
 ]
 
 

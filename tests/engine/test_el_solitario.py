@@ -15,8 +15,8 @@ from engine.game import IllegalMove, Outcome
 from engine.gameinfo import Result
 from engine.players.squadratik import GreedyPlayer
 from engine.squadratik.board import Board
+from engine.squadratik.el_solitario import ElSolitario
 from engine.squadratik.notation import Place
-from engine.squadratik.solitario import ElSolitario
 
 EMPTY = 1
 # printed sides N E S W: 15 0 B4 B4 R2 | 21 R2 B4 0 B2 | 23 R2 B2 R2 0 | 25 R4 R4 R2 R4
@@ -68,7 +68,7 @@ def test_no_draw_once_the_stock_is_empty():
 
 def test_cards_keep_their_printed_orientation():
     game = ElSolitario.from_position(Board(), hand=[15, 21])
-    assert refused(game, "1Nr1") == "no_rotation_in_solitario"
+    assert refused(game, "1Nr1") == "no_rotation_in_el_solitario"
     assert all(move.rotation == 0 for move in game.legal_moves())
 
 
@@ -138,7 +138,7 @@ def test_ending_solitario_when_hand_and_stock_are_empty_but_cards_remain():
     board = Board.from_paths({"N": NORTH_CHAIN, "E": [(40, 0)]})
     game = ElSolitario.from_position(board, hand=[FOURTH])
     game.play("1N")
-    assert game.outcome is Outcome.SOLITARIO and game.result_rank == 1
+    assert game.outcome is Outcome.PLAYED_OUT and game.result_rank == 1
 
 
 def test_ending_lost_when_no_hand_card_fits_anywhere():
@@ -159,8 +159,8 @@ def test_leaderboard_orders_result_first_then_points():
     completo = ElSolitario.from_position(Board.from_paths({"N": NORTH_CHAIN}), hand=[FOURTH])
     completo.play("1N")
     board = Board.from_paths({"N": NORTH_CHAIN, "E": [(40, 0)]})
-    solitario = ElSolitario.from_position(board, hand=[FOURTH], removed_points=200)
-    solitario.play("1N")
+    played_out = ElSolitario.from_position(board, hand=[FOURTH], removed_points=200)
+    played_out.play("1N")
     lost = ElSolitario.from_position(
         Board.from_paths({"N": [(17, 0)], "E": [(18, 0)], "S": [(19, 0)], "W": [(20, 0)]}),
         hand=[16],
@@ -171,9 +171,9 @@ def test_leaderboard_orders_result_first_then_points():
         result = Result(str(game.outcome), game.score, game.move_number)
         return ElSolitario.info.ranking.key(result)
 
-    ranked = sorted([lost, solitario, completo], key=key)
-    assert ranked == [completo, solitario, lost]
-    assert solitario.score > completo.score  # points only break ties within a result
+    ranked = sorted([lost, played_out, completo], key=key)
+    assert ranked == [completo, played_out, lost]
+    assert played_out.score > completo.score  # points only break ties within a result
 
 
 def test_reason_codes_for_bad_input():
@@ -265,7 +265,7 @@ def test_random_playouts_keep_the_rules(deal, guided, data):
         game.play(move)
         assert game.score >= points
     assert game.legal_moves() == []
-    assert game.outcome in (Outcome.COMPLETO, Outcome.SOLITARIO, Outcome.LOST)
+    assert game.outcome in (Outcome.COMPLETO, Outcome.PLAYED_OUT, Outcome.LOST)
     if game.outcome is Outcome.LOST:
         assert game.hand
     else:

@@ -12,14 +12,14 @@ that masters "funcionan como una normal" here. So in El Solitario *any* card —
 master or empty — may open a path on a free side of the central card.
 
 **Endings.** ``completo``: hand and stock empty and only the central card on the table;
-``solitario``: hand and stock empty, cards still on the table; ``lost``: the player holds a
+``played_out`` (the spec's *Solitario*): hand and stock empty, cards still on the table; ``lost``: the player holds a
 card and none of them can be placed anywhere. ``score`` = points of the normal cards removed;
-:attr:`ElSolitario.result_rank` is 2 (completo), 1 (solitario) or 0 (lost / resigned); results
+:attr:`ElSolitario.result_rank` is 2 (completo), 1 (played out) or 0 (lost / resigned); results
 rank by it, then by score (``ElSolitario.info.ranking``: :func:`result_then_points`).
 
 Notation (see ``engine.squadratik.notation``): ``2N`` puts hand card 2 at the end of path N
 (or opens it), ``1Se`` turns east after an empty card. No rotation (``r1`` is refused with
-``no_rotation_in_solitario``); ``pass`` is refused with ``must_place``.
+``no_rotation_in_el_solitario``); ``pass`` is refused with ``must_place``.
 
 >>> g = ElSolitario(deal=3)
 >>> len(g.view()["hand"]), g.view()["stock"]
@@ -48,11 +48,11 @@ from engine.squadratik.notation import Move, Place
 from engine.views import ElSolitarioView
 
 HAND_SIZE = 4
-_RANKS: dict[str, int] = {Outcome.COMPLETO: 2, Outcome.SOLITARIO: 1}
+_RANKS: dict[str, int] = {Outcome.COMPLETO: 2, Outcome.PLAYED_OUT: 1}
 
 
 def result_then_points(result: Result) -> tuple[int, ...]:
-    """The leaderboard order: completo, then solitario, then any other ending; then more
+    """The leaderboard order: completo, then played out, then any other ending; then more
     points."""
     return (-_RANKS.get(result.outcome, 0), -result.score)  # Outcome is a str: plain keys match
 
@@ -76,12 +76,17 @@ class ElSolitario(SquadratikGame):
         id="squadratik",
         names={"en": "Squadratik", "es": "Squadratik", "it": "Squadratik"},
         aliases=("elsolitario",),
+        titles={"en": "El Solitario", "es": "El Solitario", "it": "El Solitario"},
+        wins=frozenset({"completo"}),
+        faces=("squadratik_cards",),  # Squadratik cards, drawn by their own drawing
         ranking=Ranking(result_then_points, (Column.OUTCOME, Column.SCORE)),
         # "could it have been won?" is not asked: El Solitario's question would be "could it
         # have been a completo?", which the solver answers only as a best line.
-        daily=Daily(node_budget=10_000, proofs=frozenset({"completo", "solitario"})),
+        daily=Daily(node_budget=10_000, proofs=frozenset({"completo", "played_out"})),
         solver="squadratik",
         points=True,
+        hint_scorer="el_solitario",
+        notation_examples=("2N", "1Se"),
     )
 
     def _setup(self) -> None:
@@ -148,7 +153,7 @@ class ElSolitario(SquadratikGame):
     def _checked(self, move: Place) -> tuple[int, Target]:
         """The card and target of ``move`` after every check, or the precise ``IllegalMove``."""
         if move.rotation:
-            raise IllegalMove("no_rotation_in_solitario")
+            raise IllegalMove("no_rotation_in_el_solitario")
         return check_placement(self.board, self.hand, move)
 
     def _settle(self) -> None:
@@ -157,7 +162,7 @@ class ElSolitario(SquadratikGame):
         self._forget_placements()
         if not self.hand and not self.stock:
             only_central = len(self.board.cells) == 1
-            self._result = Outcome.COMPLETO if only_central else Outcome.SOLITARIO
+            self._result = Outcome.COMPLETO if only_central else Outcome.PLAYED_OUT
         elif not self._placement_table():
             self._result = Outcome.LOST
         else:
@@ -173,7 +178,7 @@ class ElSolitario(SquadratikGame):
 
     @property
     def result_rank(self) -> int | None:
-        """2 completo, 1 solitario, 0 lost or resigned; None while the game goes on."""
+        """2 completo, 1 played out, 0 lost or resigned; None while the game goes on."""
         outcome = self.outcome
         if outcome is None:
             return None
