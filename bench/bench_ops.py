@@ -149,6 +149,7 @@ async def _memory(games: int, warm: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
         core = await open_core(
             "sqlite:///:memory:" if IN_MEMORY else f"sqlite:///{Path(folder) / 'bench.db'}",
+            clock=BenchClock(),
             renderer=cheap_render,
             sweep_interval=None,
         )
