@@ -60,13 +60,16 @@ venv:
 run: venv
 	$(BIN)/python -m bot
 
-# The suite on TEST_WORKERS processes (pytest-xdist; auto: one per CPU), each with its own
-# PostgreSQL server for the tests that need one; a worker that runs out of tests takes some
-# of another's (--dist worksteal: a few long tests would otherwise leave one CPU idle at the
-# end). The order is random, its seed printed at the end (pytest-randomly). The doctests of
-# engine/, renderer/ and bot/ run in it too (tests/test_doctests.py). docs/tests.md: how the
-# suite is organised, and what runs in make bench instead.
-TEST_WORKERS ?= auto
+# The suite on TEST_WORKERS processes (pytest-xdist), each with its own PostgreSQL server for
+# the tests that need one; a worker that runs out of tests takes some of another's (--dist
+# worksteal), and the longest tests (marked slow) start first on every worker. The order is
+# random, its seed printed at the end (pytest-randomly). The doctests of engine/, renderer/
+# and bot/ run in it too (tests/test_doctests.py). docs/tests.md: how the suite is organised,
+# and what runs in make bench instead.
+# Three workers on this 2-core machine, not one per CPU: many tests wait (on PostgreSQL, on
+# subprocesses, on a browser) and a third worker fills those waits. Quiet machine, 2,003
+# tests: 319 s with 2 workers, 210 s with 3, 209 s with 4 (docs/tests.md).
+TEST_WORKERS ?= 3
 test: venv
 	@echo "make test: Python $$($(BIN)/python $(PRINT_VERSION)) in $(VENV)" >&2
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
