@@ -191,23 +191,27 @@ def deep_case(seed: int) -> str | None:
     """A deep position (many face-down cards: a good share are lost): the solver's answer is
     the reference's ("lost" a proof; every "won" line is checked on the engine by
     ``solve_game``)."""
-    rng = random.Random(seed)
-    game = Solitario.from_layout(**random_deep_position(rng, rng.choice((12, 16, 20))))
-    truth = solitario_brute_force_wins(game, limit=8_000)
-    if truth is None:
-        return None
-    result = solve_game(game, NODES)
-    assert result.status == (WON if truth else LOST), (seed, layout_of(game))
-    return _kind(truth)
+    return _agreement(seed, random_deep_position, (12, 16, 20), limit=8_000)
 
 
 def small_case(seed: int) -> str | None:
     """A small position of any kind (runs to split, foundation cards to bring back, spaces,
     stock and waste): the solver never calls lost what the reference wins, nor the other way
     round."""
+    return _agreement(seed, random_small_position, (10, 12), limit=15_000)
+
+
+def _agreement(
+    seed: int,
+    position: Callable[[random.Random, int], dict[str, Any]],
+    in_play: tuple[int, ...],
+    limit: int,
+) -> str | None:
+    """The solver's answer on ``seed``'s position is the reference search's (None: the
+    reference could not decide within ``limit`` positions)."""
     rng = random.Random(seed)
-    game = Solitario.from_layout(**random_small_position(rng, rng.choice((10, 12))))
-    truth = solitario_brute_force_wins(game, limit=15_000)
+    game = Solitario.from_layout(**position(rng, rng.choice(in_play)))
+    truth = solitario_brute_force_wins(game, limit=limit)
     if truth is None:
         return None
     result = solve_game(game, NODES)
