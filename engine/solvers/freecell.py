@@ -155,63 +155,10 @@ class _Search:
     def moves(self) -> list[tuple[str, int, int, int]]:
         """Every move the search tries here: (kind, source, target, count). Kinds: ``ch``
         column home, ``eh`` cell home, ``cc`` column onto column, ``ec`` cell onto column,
-        ``cx`` column into cell."""
-        columns, cells, homes = self.columns, self.cells, self.homes
-        found: list[tuple[str, int, int, int]] = []
-        free = cells.count(NONE)
-        empty = [i for i, column in enumerate(columns) if not column]
-        capacity = move_capacity(free, len(empty), False)
-        for i, card in enumerate(cells):
-            if card != NONE and homes[card // 13] == card % 13:
-                found.append(("eh", i, card // 13, 1))
-        top_of: dict[int, int] = {}
-        runs: list[int] = []
-        for i, column in enumerate(columns):
-            if not column:
-                runs.append(0)
-                continue
-            top = column[-1]
-            top_of[top] = i
-            if homes[top // 13] == top % 13:
-                found.append(("ch", i, top // 13, 1))
-            runs.append(_run(column))
-        for i, column in enumerate(columns):
-            for count in range(1, min(runs[i], capacity) + 1):
-                card = column[-count]
-                if card % 13 == KING - 1:
-                    continue
-                # the two cards it may lie on: one rank higher, the other colour
-                for suit in (2, 3) if card < 26 else (0, 1):
-                    j = top_of.get(suit * 13 + card % 13 + 1)
-                    if j is not None and j != i:
-                        found.append(("cc", i, j, count))
-        for i, card in enumerate(cells):
-            if card == NONE or card % 13 == KING - 1:
-                continue
-            for suit in (2, 3) if card < 26 else (0, 1):
-                j = top_of.get(suit * 13 + card % 13 + 1)
-                if j is not None:
-                    found.append(("ec", i, j, 1))
-        if empty:
-            first = empty[0]
-            longest = move_capacity(free, len(empty), True)
-            for i, column in enumerate(columns):
-                most = min(runs[i], longest)
-                if most == len(column):
-                    most -= 1  # the whole column elsewhere: the same position
-                if most >= 1:
-                    found.append(("cc", i, first, most))
-                    if most > 1:
-                        found.append(("cc", i, first, 1))
-            for i, card in enumerate(cells):
-                if card != NONE:
-                    found.append(("ec", i, first, 1))
-        if free:
-            cell = cells.index(NONE)
-            for i, column in enumerate(columns):
-                if column:
-                    found.append(("cx", i, cell, 1))
-        return found
+        ``cx`` column into cell. The best-first loop's moves (:func:`_children`), in its
+        order: one generator of moves for both."""
+        columns = tuple(bytes(column) for column in self.columns)
+        return [move for move, _ in _children(columns, tuple(self.cells), tuple(self.homes), {})]
 
     def play(self, kind: str, src: int, dst: int, count: int) -> None:
         if kind == "eh":
