@@ -42,6 +42,13 @@ class Tx(Protocol):
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """The rows of one query, inside the transaction."""
 
+    def add(self, sql: str, params: Params = (), *, expect: int | None = None,
+            refuse: Callable[[], BaseException] | None = None) -> None:  # fmt: skip
+        """Queue one statement whose answer the caller does not read: it runs, in order, with
+        the next ``execute``/``fetch`` or at the commit (on SQLite in the same hand-off to the
+        database's thread: a transaction of queued statements is one round trip). ``expect``:
+        the rows it must change, else ``refuse()`` is raised and the whole transaction undone."""
+
 
 class Backend(Protocol):
     dialect: str
@@ -51,6 +58,10 @@ class Backend(Protocol):
     on_error: Callable[[str], None] | None
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
+
+    async def fetch_many(
+        self, queries: Sequence[tuple[str, Params]]
+    ) -> list[list[tuple[Any, ...]]]: ...
 
     def transaction(self, wait: bool = True) -> contextlib.AbstractAsyncContextManager[Tx]: ...
 
@@ -83,22 +94,105 @@ def sqlite_error(exc: BaseException) -> BaseException:
         return StorageError(str(exc))
     if isinstance(exc, sqlite3.DatabaseError):
         return StorageError(str(exc))
-    if isinstance(exc, ValueError) and "no active connection" in str(exc).lower():
+    if isinstance(exc, ValueError) and any(
+        words in str(exc).lower() for words in ("no active connection", "connection closed")
+    ):
         return StorageBusy("the database connection is closed")
     return exc
 
 
+class _Queued:
+    """A statement queued with ``Tx.add``: run later, its row count checked if asked."""
+
+    __slots__ = ("sql", "params", "expect", "refuse")
+
+    def __init__(self, sql: str, params: Params, expect: int | None,
+                 refuse: Callable[[], BaseException] | None) -> None:  # fmt: skip
+        self.sql, self.params, self.expect, self.refuse = sql, tuple(params), expect, refuse
+
+    def checked(self, changed: int) -> None:
+        if self.expect is not None and changed != self.expect:
+            raise (self.refuse or _unexpected_count)()
+
+
+def _unexpected_count() -> BaseException:
+    return StorageError("a statement changed another number of rows than expected")
+
+
+def _on_thread(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], Any]) -> Any:
+    """``work(connection)`` on the aiosqlite connection's own thread: one hand-off however many
+    statements it runs. Each hand-off to that thread and back costs the event loop a wake-up,
+    a future and a thread switch, far more CPU than a small indexed statement; aiosqlite runs
+    one per call (three for a read through a cursor), so storage hands whole reads and whole
+    transactions over at once. aiosqlite has no public call for this: ``_execute`` and
+    ``_conn`` are what its own methods use (tests/bot/test_storage_roundtrips.py checks them)."""
+    return db._execute(lambda: work(db._conn))
+
+
+def _rows(connection: sqlite3.Connection, sql: str, params: Params) -> list[tuple[Any, ...]]:
+    cursor = connection.execute(sql, tuple(params))
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+def _changed(connection: sqlite3.Connection, sql: str, params: Params) -> int:
+    cursor = connection.execute(sql, tuple(params))
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
+
+
 class _SqliteTx:
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    """One write transaction on the writer connection, handed to its thread as few times as
+    possible: ``BEGIN IMMEDIATE`` goes with the first statement, queued statements (``add``)
+    with the next one or with the ``COMMIT``."""
+
+    def __init__(
+        self, db: aiosqlite.Connection, begin: Callable[[sqlite3.Connection], float]
+    ) -> None:
         self._db = db
+        #: starts the transaction; returns the seconds it waited for the write lock
+        self._begin: Callable[[sqlite3.Connection], float] | None = begin
+        self._queued: list[_Queued] = []
+        #: seconds the BEGIN waited for another process's write lock (None: not begun)
+        self.waited: float | None = None
+
+    @property
+    def begun(self) -> bool:
+        return self.waited is not None
+
+    def add(self, sql: str, params: Params = (), *, expect: int | None = None,
+            refuse: Callable[[], BaseException] | None = None) -> None:  # fmt: skip
+        self._queued.append(_Queued(sql, params, expect, refuse))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        cursor = await self._db.execute(sql, tuple(params))
-        return cursor.rowcount
+        return int(await self._run(lambda c: _changed(c, sql, params)))
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-        async with self._db.execute(sql, tuple(params)) as cursor:
-            return [tuple(row) for row in await cursor.fetchall()]
+        rows: list[tuple[Any, ...]] = await self._run(lambda c: _rows(c, sql, params))
+        return rows
+
+    async def commit(self) -> None:
+        if self._begin is not None and not self._queued:
+            return  # nothing was written: no transaction was begun
+        await self._run(lambda c: c.execute("COMMIT").close())
+
+    async def _run(self, last: Callable[[sqlite3.Connection], Any]) -> Any:
+        begin, queued = self._begin, self._queued
+        self._queued = []
+
+        def work(connection: sqlite3.Connection) -> Any:
+            if begin is not None:
+                self.waited = begin(connection)
+            for statement in queued:
+                statement.checked(_changed(connection, statement.sql, statement.params))
+            return last(connection)
+
+        self._begin = None
+        return await _on_thread(self._db, work)
 
 
 class _Observed:
@@ -131,7 +225,12 @@ class SqliteBackend(_Observed):
       still answered at once, and a read never sees another request's uncommitted writes.
 
     An in-memory database (``:memory:``, tests) is one connection: a second would be another
-    database. ``PRAGMA`` statements go to the writer (they set up the connection that writes)."""
+    database. ``PRAGMA`` statements go to the writer (they set up the connection that writes).
+
+    Every read (``fetch``, and ``fetch_many``'s several queries) is one hand-off to its
+    connection's thread, and so is a transaction of queued statements (``Tx.add``) with its
+    ``BEGIN`` and ``COMMIT``; a transaction's ``execute``/``fetch`` are one each (the first
+    carries the ``BEGIN``)."""
 
     dialect = SQLITE
 
@@ -157,17 +256,57 @@ class SqliteBackend(_Observed):
                 raise
         return cls(db, reader, busy_timeout)
 
-    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
-        connection = self.db
+    def _connection_for(self, sql: str) -> aiosqlite.Connection:
         if self.reader is not None and not sql.lstrip()[:6].upper().startswith("PRAGMA"):
-            connection = self.reader
+            return self.reader
+        return self.db
+
+    async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         try:
-            async with connection.execute(sql, tuple(params)) as cursor:
-                return [tuple(row) for row in await cursor.fetchall()]
+            rows: list[tuple[Any, ...]] = await _on_thread(
+                self._connection_for(sql), lambda c: _rows(c, sql, params)
+            )
         except (sqlite3.Error, ValueError) as exc:
             mapped = sqlite_error(exc)
             self._failed(mapped)
             raise mapped from exc
+        return rows
+
+    async def fetch_many(
+        self, queries: Sequence[tuple[str, Params]]
+    ) -> list[list[tuple[Any, ...]]]:
+        """The rows of several reads in one hand-off (the reader's own consistent view of each;
+        they are not one snapshot, as separate reads are not)."""
+        if not queries:
+            return []
+        try:
+            found: list[list[tuple[Any, ...]]] = await _on_thread(
+                self._connection_for(queries[0][0]),
+                lambda c: [_rows(c, sql, params) for sql, params in queries],
+            )
+        except (sqlite3.Error, ValueError) as exc:
+            mapped = sqlite_error(exc)
+            self._failed(mapped)
+            raise mapped from exc
+        return found
+
+    def _begin(self, wait: bool) -> Callable[[sqlite3.Connection], float]:
+        """What starts a transaction on the writer's thread (with its first statement)."""
+        short, usual = int(SHORT_WAIT_SECONDS * 1000), int(self.busy_timeout * 1000)
+
+        def begin(connection: sqlite3.Connection) -> float:
+            started = time.perf_counter()
+            if wait:
+                connection.execute("BEGIN IMMEDIATE").close()
+                return time.perf_counter() - started
+            connection.execute(f"PRAGMA busy_timeout = {short}").close()
+            try:
+                connection.execute("BEGIN IMMEDIATE").close()
+            finally:
+                connection.execute(f"PRAGMA busy_timeout = {usual}").close()
+            return time.perf_counter() - started
+
+        return begin
 
     @contextlib.asynccontextmanager
     async def transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
@@ -182,33 +321,24 @@ class SqliteBackend(_Observed):
                 await asyncio.wait_for(self._write_lock.acquire(), SHORT_WAIT_SECONDS)
             except TimeoutError:
                 raise StorageBusy("busy writing: this write was not waited for") from None
+        queued_at = time.perf_counter()
+        tx = _SqliteTx(self.db, self._begin(wait))
         try:
             try:
-                if not wait:
-                    await self.db.execute(f"PRAGMA busy_timeout = {int(SHORT_WAIT_SECONDS * 1000)}")
-                try:
-                    await self.db.execute("BEGIN IMMEDIATE")
-                finally:
-                    if not wait:
-                        await self.db.execute(
-                            f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}"
-                        )
-            except (sqlite3.Error, ValueError) as exc:
-                mapped = sqlite_error(exc)
-                self._failed(mapped)
-                raise mapped from exc
-            self._waited(since)
-            try:
-                yield _SqliteTx(self.db)
-                await self.db.execute("COMMIT")
+                yield tx
+                await tx.commit()
             except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error, ValueError):
-                    await self.db.execute("ROLLBACK")
+                if tx.begun:
+                    with contextlib.suppress(sqlite3.Error, ValueError):
+                        await self.db.execute("ROLLBACK")
                 mapped = sqlite_error(exc)
                 self._failed(mapped)
                 if mapped is exc:
                     raise
                 raise mapped from exc
+            if tx.waited is not None and self.on_wait is not None:
+                # the wait for this process's turn and for another process's write lock
+                self.on_wait(queued_at - since + tx.waited)
         finally:
             self._write_lock.release()
 
@@ -270,14 +400,30 @@ def postgres_error(exc: BaseException) -> BaseException:
 class _PostgresTx:
     def __init__(self, conn: Any) -> None:
         self._conn = conn
+        self._queued: list[_Queued] = []
+
+    def add(self, sql: str, params: Params = (), *, expect: int | None = None,
+            refuse: Callable[[], BaseException] | None = None) -> None:  # fmt: skip
+        self._queued.append(_Queued(sql, params, expect, refuse))
+
+    async def flush(self) -> None:
+        """Run the queued statements, in order (each a round trip to the server)."""
+        queued, self._queued = self._queued, []
+        for statement in queued:
+            statement.checked(await self._execute(statement.sql, statement.params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
+        await self.flush()
+        return await self._execute(sql, params)
+
+    async def _execute(self, sql: str, params: Params) -> int:
         status = await self._conn.execute(numbered(sql), *params)
         # "UPDATE 3", "INSERT 0 1", "DELETE 0": the last word is the row count
         tail = status.rsplit(" ", 1)[-1]
         return int(tail) if tail.isdigit() else 0
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        await self.flush()
         return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
 
 
@@ -325,6 +471,23 @@ class PostgresBackend(_Observed):
                 raise
             raise mapped from exc
 
+    async def fetch_many(
+        self, queries: Sequence[tuple[str, Params]]
+    ) -> list[list[tuple[Any, ...]]]:
+        """The rows of several reads, on one connection of the pool (a round trip each)."""
+        try:
+            async with self.pool.acquire() as conn:
+                return [
+                    [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
+                    for sql, params in queries
+                ]
+        except Exception as exc:
+            mapped = postgres_error(exc)
+            self._failed(mapped)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
     @contextlib.asynccontextmanager
     async def transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
         """One transaction (``wait`` is SQLite's: here every lock is waited for at most
@@ -333,7 +496,9 @@ class PostgresBackend(_Observed):
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 self._waited(since)
-                yield _PostgresTx(conn)
+                tx = _PostgresTx(conn)
+                yield tx
+                await tx.flush()
         except Exception as exc:
             mapped = postgres_error(exc)
             self._failed(mapped)
