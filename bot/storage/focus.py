@@ -58,7 +58,7 @@ class FocusStore(Store):
     ) -> None:
         """``session_id`` is now the player's game in focus in this chat."""
         async with self._transaction() as tx:
-            await tx.execute(
+            tx.add(
                 "INSERT INTO focus (platform, chat_id, player_id, session_id, focused_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (platform, chat_id, player_id) "
                 "DO UPDATE SET session_id = excluded.session_id, focused_at = excluded.focused_at",

@@ -101,7 +101,7 @@ class PlayStore(Store):
 
     async def save_table(self, play: TablePlay) -> None:
         async with self._transaction() as tx:
-            await tx.execute(
+            tx.add(
                 _PLAY_UPSERT,
                 (play.session_id, play.timer_seconds, play.deadline,
                  json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
@@ -171,20 +171,19 @@ class PlayStore(Store):
         )
         return [RaceBoard(str(p), str(s)) for p, s in rows]
 
-    async def advance_race_counter(self, tx: Tx, rec: SessionRecord) -> int | None:
-        """Inside a move's transaction: when ``rec`` is a race board, advance its race's
-        race-wide move counter and return the new value (None for any other session).
+    def advance_race_counter(self, tx: Tx, rec: SessionRecord) -> None:
+        """Inside a move's transaction: when ``rec`` is a race board, queue advancing its
+        race's race-wide move counter (nothing for any other session); the move's insert reads
+        the new value from the race's row in the same transaction.
 
-        The counter lives on the race's row and the increment is one UPDATE ... RETURNING,
-        so racers served by different processes still get distinct numbers in the order their
-        moves were stored (PostgreSQL's row lock holds the next mover until this one commits;
-        SQLite's writes are serial)."""
-        rows = await tx.fetch(
+        The counter lives on the race's row, so racers served by different processes still get
+        distinct numbers in the order their moves were stored (PostgreSQL's row lock, taken by
+        this update, holds the next mover until this one commits; SQLite's writes are serial)."""
+        tx.add(
             "UPDATE races SET move_counter = move_counter + 1 "
-            "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) RETURNING move_counter",
+            "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?)",
             (rec.id,),
         )
-        return int(rows[0][0]) if rows else None
 
     async def race_move_at(self, session_id: str, n: int) -> int | None:
         """The race-wide number of move ``n`` of a race board (None: no such move, or one

@@ -9,7 +9,7 @@ session are stored one after the other, each exactly once.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.storage.backend import Backend, Tx
@@ -45,6 +45,20 @@ def _update_params(rec: SessionRecord) -> tuple[object, ...]:
     )  # fmt: skip
 
 
+#: the update under the revision check (compare-and-set), not the never-backwards CASE
+_CHECKED_UPDATE = _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
+#: a race board's move's race-wide number: its race's counter, just advanced in the same
+#: transaction (NULL for a board in no race)
+_RACE_MOVE = (
+    "(SELECT move_counter FROM races WHERE id = "
+    "(SELECT race_id FROM race_entries WHERE session_id = ?))"
+)
+
+
+def _stale(session_id: str, revision: int) -> Callable[[], StaleRevision]:
+    return lambda: StaleRevision(f"session {session_id} is no longer at revision {revision}")
+
+
 @dataclass(frozen=True, slots=True)
 class SessionRevision:
     """A session's id and the revision storage holds for it."""
@@ -66,7 +80,7 @@ class SessionsStore(Store):
         player has an active solo game of that game in the chat, or the chat has its open
         table or race already)."""
         async with self._transaction() as tx:
-            await tx.execute(
+            tx.add(
                 f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -85,38 +99,41 @@ class SessionsStore(Store):
         that revision (``StaleRevision`` otherwise: another process changed the session since
         this copy was read). The core always passes it; None writes unconditionally (tools)."""
         async with self._transaction() as tx:
-            await self._checked_update(tx, rec, expected_revision)
+            self._checked_update(tx, rec, expected_revision)
 
-    async def _checked_update(
-        self, tx: Tx, rec: SessionRecord, expected_revision: int | None
-    ) -> None:
+    def _checked_update(self, tx: Tx, rec: SessionRecord, expected_revision: int | None) -> None:
+        """Queue the update (``StaleRevision`` at its turn when the revision moved on)."""
         if expected_revision is None:
-            await tx.execute(_SESSION_UPDATE, _update_params(rec))
+            tx.add(_SESSION_UPDATE, _update_params(rec))
             return
         # the plain column update (not the never-backwards CASE) under the revision check
-        sql = _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
-        if await tx.execute(sql, (*_update_params(rec), expected_revision)) != 1:
-            raise StaleRevision(f"session {rec.id} is no longer at revision {expected_revision}")
+        tx.add(
+            _CHECKED_UPDATE,
+            (*_update_params(rec), expected_revision),
+            expect=1,
+            refuse=_stale(rec.id, expected_revision),
+        )
 
     async def set_board_message(self, session_id: str, message_id: str) -> None:
         """Remember the session's board message (this column only: never races a move)."""
         async with self._transaction() as tx:
-            await tx.execute(
+            tx.add(
                 "UPDATE sessions SET board_message_id = ? WHERE id = ?", (message_id, session_id)
             )
 
-    async def _swap_revision(self, tx: Tx, rec: SessionRecord) -> None:
-        """Store ``rec`` if the stored revision is the one just before it (compare-and-set);
-        ``StaleRevision`` when another process changed the session first."""
+    def _swap_revision(self, tx: Tx, rec: SessionRecord) -> None:
+        """Queue storing ``rec`` if the stored revision is the one just before it
+        (compare-and-set); ``StaleRevision`` when another process changed the session first.
+        On SQLite the write lock is the whole database's."""
         if self.dialect == POSTGRES:
             # the row lock queues concurrent movers of this session until we commit
-            await tx.fetch("SELECT revision FROM sessions WHERE id = ? FOR UPDATE", (rec.id,))
-        changed = await tx.execute(
-            _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?"),
+            tx.add("SELECT revision FROM sessions WHERE id = ? FOR UPDATE", (rec.id,))
+        tx.add(
+            _CHECKED_UPDATE,
             (*_update_params(rec), rec.revision - 1),
+            expect=1,
+            refuse=_stale(rec.id, rec.revision - 1),
         )
-        if changed != 1:
-            raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
 
     async def get(self, session_id: str) -> SessionRecord | None:
         rows = await self._fetch(
@@ -220,20 +237,28 @@ class SessionsStore(Store):
             if not rows:
                 raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
             return
+        # One hand-off on SQLite: every statement is queued and runs with the COMMIT.
         async with self._transaction() as tx:
-            await self._swap_revision(tx, rec)
-            race_move = await self._play.advance_race_counter(tx, rec) if rec.kind == SOLO else None
-            await tx.execute(
-                "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) VALUES (?, ?, ?, ?, ?, ?)",
-                (rec.id, n, player, notation, played_at, race_move),
+            self._swap_revision(tx, rec)
+            if rec.kind == SOLO:
+                # a race board's move takes its race's next race-wide number (the counter's
+                # row is written first, so no other mover of the race reads it until commit)
+                self._play.advance_race_counter(tx, rec)
+                race_move = _RACE_MOVE
+            else:
+                race_move = "NULL"
+            tx.add(
+                "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
+                f"VALUES (?, ?, ?, ?, ?, {race_move})",
+                (rec.id, n, player, notation, played_at, *([rec.id] if rec.kind == SOLO else [])),
             )
-            await self._insert_results(tx, results)
+            self._insert_results(tx, results)
 
     async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
         """Take back move number ``n`` (an undo) and store the session's new state."""
         async with self._transaction() as tx:
-            await self._swap_revision(tx, rec)
-            await tx.execute("DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n))
+            self._swap_revision(tx, rec)
+            tx.add("DELETE FROM moves WHERE session_id = ? AND n = ?", (rec.id, n))
 
     # ----- results ----------------------------------------------------------------------------
     async def finish(
@@ -245,12 +270,12 @@ class SessionsStore(Store):
         """Store a session's end and its players' results together (``expected_revision``:
         compare-and-set as in ``save``)."""
         async with self._transaction() as tx:
-            await self._checked_update(tx, rec, expected_revision)
-            await self._insert_results(tx, results)
+            self._checked_update(tx, rec, expected_revision)
+            self._insert_results(tx, results)
 
-    async def _insert_results(self, tx: Tx, results: Sequence[ResultRecord]) -> None:
+    def _insert_results(self, tx: Tx, results: Sequence[ResultRecord]) -> None:
         for r in results:
-            await tx.execute(
+            tx.add(
                 "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, "
                 "player_name, deal, options, score, tiebreak_move, move_count, moves, "
                 "outcome, won, ranked, day, finished_at, place, masters, cards) "
