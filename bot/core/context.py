@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from bot.replies import Request
+from bot.storage import SessionRevision
 
 
 def utc_now() -> datetime:
@@ -22,6 +23,15 @@ class Ctx:
     #: the sender's game in focus as this request last read or wrote it, ``(session id or
     #: None,)``; None: not read yet. Lives one request: a write of an unchanged focus is saved
     focus_read: tuple[str | None] | None = None
+    #: the chat's open sessions as the request read them when it began (with the language and
+    #: the focus, in one read): the first look at the chat's games takes them instead of
+    #: reading again, later looks read anew (the request may have changed them meanwhile)
+    chat_read: list[SessionRevision] | None = None
+
+    def take_chat_read(self) -> list[SessionRevision] | None:
+        """The chat's open sessions read when the request began, once (then None)."""
+        found, self.chat_read = self.chat_read, None
+        return found
 
     @property
     def user(self) -> str:

@@ -387,7 +387,11 @@ class Core:
             # a sighting is not worth refusing a request: reads (/help, boards) go on, and a
             # write of this request meets the busy database itself
             log.info("storage busy, sighting of a player not stored: %s", error)
-        return Ctx(req, await self.service.chat_language(req.platform, req.chat_id), now)
+        # the language, the chat's open sessions and the sender's focus: one read, which a
+        # command about a game (a move, a board, a hint) would otherwise make as three
+        view = await self.store.focus.chat_view(req.platform, req.chat_id, req.user_id)
+        lang = view.language or self.service.default_language
+        return Ctx(req, lang, now, focus_read=(view.focus,), chat_read=view.open_sessions)
 
     async def _fallback_context(self, req: Request) -> Ctx:
         """A context when the normal one could not be built: the chat's language if storage can

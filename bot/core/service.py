@@ -195,7 +195,7 @@ class Service:
         for 24 h are ended first and left out). ``chat``: the chat's open sessions, when the
         caller has just read them (one read of the chat per request)."""
         if chat is None:
-            chat = await self.sessions.in_chat(ctx.req.platform, ctx.req.chat_id)
+            chat = await self.in_chat(ctx)
         found = []
         for session in solos_among(chat, ctx.user):
             async with self.sessions.lock(session.id):
@@ -211,12 +211,16 @@ class Service:
                 return session
         return None
 
+    async def in_chat(self, ctx: Ctx) -> list[Session]:
+        """The chat's open sessions (the first time in a request, as read when it began)."""
+        return await self.sessions.in_chat(ctx.req.platform, ctx.req.chat_id, ctx.take_chat_read())
+
     async def open_games(self, ctx: Ctx, lobby: bool = False) -> list[OpenGame]:
         """The sender's open games here (see ``bot.core.focus``): their solo games, the most
         recently touched first, then the chat's table when they play at it (``lobby``: also
         a table or race still in its lobby)."""
         games: list[OpenGame] = []
-        chat = await self.sessions.in_chat(ctx.req.platform, ctx.req.chat_id)
+        chat = await self.in_chat(ctx)
         for session in await self.solos(ctx, chat):
             kind = await self._kind(session, ctx.user, DAILY if session.record.ranked else CASUAL)
             if kind:
@@ -280,9 +284,12 @@ class Service:
                 log.warning("storage busy, focus of a player not stored: %s", error)
 
     async def focused(self, ctx: Ctx, games: Sequence[OpenGame]) -> OpenGame | None:
-        """The one of ``games`` in the sender's focus here, if any."""
-        wanted = await self.store.focus.get(ctx.req.platform, ctx.req.chat_id, ctx.user)
-        ctx.focus_read = (wanted,)
+        """The one of ``games`` in the sender's focus here, if any (as this request last read
+        or wrote it: the focus is read with the language when a request begins)."""
+        if ctx.focus_read is None:
+            wanted = await self.store.focus.get(ctx.req.platform, ctx.req.chat_id, ctx.user)
+            ctx.focus_read = (wanted,)
+        wanted = ctx.focus_read[0]
         return next((g for g in games if g.session.id == wanted), None)
 
     async def game_for_move(

@@ -41,6 +41,7 @@ from bot.storage import (
     TABLE,
     ResultRecord,
     SessionRecord,
+    SessionRevision,
     StaleRevision,
     Storage,
     StorageBusy,
@@ -168,15 +169,20 @@ class Sessions:
             session.record, session.game = fresh.record, fresh.game
             session.stored_revision = fresh.record.revision
 
-    async def in_chat(self, platform: str, chat_id: str) -> list[Session]:
-        """Open sessions (lobbies and games) of a chat, oldest first."""
+    async def in_chat(
+        self, platform: str, chat_id: str, stored: list[SessionRevision] | None = None
+    ) -> list[Session]:
+        """Open sessions (lobbies and games) of a chat, oldest first. ``stored``: the chat's
+        open sessions as this request has just read them (else they are read here)."""
         found = []
-        for stored in await self.store.sessions.open_revisions(platform, chat_id):
-            live = self._live.get(stored.id)
-            if live is not None and stored.revision <= live.record.revision:
+        if stored is None:
+            stored = await self.store.sessions.open_revisions(platform, chat_id)
+        for row in stored:
+            live = self._live.get(row.id)
+            if live is not None and row.revision <= live.record.revision:
                 session: Session | None = live  # checked against storage by the read above
             else:
-                session = await self.get(stored.id)
+                session = await self.get(row.id)
             if session is not None and session.is_open:
                 found.append(session)
         return found

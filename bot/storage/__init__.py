@@ -51,7 +51,7 @@ from bot.storage.base import (
 from bot.storage.claims import DEFAULT_LEASE_SECONDS, Claim, ClaimsStore
 from bot.storage.daily import DailyAttempt, DailyChoice, DailyStore
 from bot.storage.errors import AlreadyExists, StaleRevision, StorageBusy, StorageError
-from bot.storage.focus import Confirmation, FocusStore
+from bot.storage.focus import ChatView, Confirmation, FocusStore
 from bot.storage.limits import LimitsStore
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.play import (
@@ -122,6 +122,7 @@ __all__ = [
     "TABLE",
     "AlreadyExists",
     "ChatKey",
+    "ChatView",
     "Claim",
     "ClaimsStore",
     "Confirmation",

@@ -26,6 +26,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.base import Store
+from bot.storage.players import CHAT_LANGUAGE_SQL
+from bot.storage.sessions import (
+    OPEN_REVISIONS_SQL,
+    SessionRevision,
+    open_revisions_params,
+    session_revisions,
+)
 
 _CONFIRMATION_COLUMNS = "id, platform, chat_id, player_id, session_id, action, expires_at"
 
@@ -42,6 +49,20 @@ class Confirmation:
     session_id: str
     action: str
     expires_at: float
+
+
+_FOCUS_SQL = "SELECT session_id FROM focus WHERE platform = ? AND chat_id = ? AND player_id = ?"
+
+
+@dataclass(frozen=True, slots=True)
+class ChatView:
+    """What a request reads of its chat as it begins, in one go: the chat's language (None:
+    the default), its open sessions (``storage.sessions.open_revisions``) and the sender's
+    game in focus (``get``)."""
+
+    language: str | None
+    open_sessions: list[SessionRevision]
+    focus: str | None
 
 
 def _confirmation(row: Sequence[Any]) -> Confirmation:
@@ -67,11 +88,26 @@ class FocusStore(Store):
 
     async def get(self, platform: str, chat_id: str, player_id: str) -> str | None:
         """The session the player last saw or played in this chat (it may have ended since)."""
-        rows = await self._fetch(
-            "SELECT session_id FROM focus WHERE platform = ? AND chat_id = ? AND player_id = ?",
-            (platform, chat_id, player_id),
-        )
+        rows = await self._fetch(_FOCUS_SQL, (platform, chat_id, player_id))
         return str(rows[0][0]) if rows else None
+
+    async def chat_view(self, platform: str, chat_id: str, player_id: str) -> ChatView:
+        """The chat's language, open sessions and the player's focus: the three reads most
+        requests begin with, as one round trip (on SQLite one hand-off to the reader's
+        thread; each is the same read as on its own, ``players.chat_language``,
+        ``sessions.open_revisions`` and ``get``)."""
+        language, chat, focus = await self.backend.fetch_many(
+            [
+                (CHAT_LANGUAGE_SQL, (platform, chat_id)),
+                (OPEN_REVISIONS_SQL, open_revisions_params(platform, chat_id)),
+                (_FOCUS_SQL, (platform, chat_id, player_id)),
+            ]
+        )
+        return ChatView(
+            language[0][0] if language else None,
+            session_revisions(chat),
+            str(focus[0][0]) if focus else None,
+        )
 
     async def ask(self, question: Confirmation) -> None:
         """Remember a question; old expired ones are pruned."""

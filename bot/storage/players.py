@@ -13,6 +13,8 @@ from bot.storage.base import Store
 SEEN_PRECISION = timedelta(seconds=60)
 #: at most this many sightings are remembered (the oldest go first)
 CACHE_LIMIT = 100_000
+#: a chat's language (no row: the bot's default)
+CHAT_LANGUAGE_SQL = "SELECT language FROM settings WHERE platform = ? AND chat_id = ?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +39,7 @@ class PlayersStore(Store):
 
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
         """The chat's language; always read (another process may have stored a /lang)."""
-        rows = await self._fetch(
-            "SELECT language FROM settings WHERE platform = ? AND chat_id = ?", (platform, chat_id)
-        )
+        rows = await self._fetch(CHAT_LANGUAGE_SQL, (platform, chat_id))
         return rows[0][0] if rows else None
 
     async def set_chat_language(self, platform: str, chat_id: str, language: str) -> None:

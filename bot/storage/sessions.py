@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.storage.backend import Backend, Tx
 from bot.storage.base import Store
@@ -57,6 +58,21 @@ _RACE_MOVE = (
 
 def _stale(session_id: str, revision: int) -> Callable[[], StaleRevision]:
     return lambda: StaleRevision(f"session {session_id} is no longer at revision {revision}")
+
+
+#: a chat's open sessions (lobby or active), oldest first, with their stored revisions
+OPEN_REVISIONS_SQL = (
+    "SELECT id, revision FROM sessions WHERE platform = ? AND chat_id = ? "
+    "AND status IN (?, ?) ORDER BY created_at, id"
+)
+
+
+def open_revisions_params(platform: str, chat_id: str) -> tuple[str, ...]:
+    return (platform, chat_id, LOBBY, ACTIVE)
+
+
+def session_revisions(rows: Sequence[Sequence[Any]]) -> list[SessionRevision]:
+    return [SessionRevision(str(r[0]), int(r[1])) for r in rows]
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,12 +167,8 @@ class SessionsStore(Store):
         """The chat's open sessions (lobby or active), oldest first. Always read from the
         database (another process may have opened or closed one): one read that also tells
         which copies in memory another process has moved past."""
-        rows = await self._fetch(
-            "SELECT id, revision FROM sessions WHERE platform = ? AND chat_id = ? "
-            "AND status IN (?, ?) ORDER BY created_at, id",
-            (platform, chat_id, LOBBY, ACTIVE),
-        )
-        return [SessionRevision(str(r[0]), int(r[1])) for r in rows]
+        rows = await self._fetch(OPEN_REVISIONS_SQL, open_revisions_params(platform, chat_id))
+        return session_revisions(rows)
 
     async def active_solo(self) -> list[SessionRecord]:
         rows = await self._fetch(
