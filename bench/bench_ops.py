@@ -42,7 +42,7 @@ import aiosqlite.core
 
 import engine
 from bot.app import open_core
-from bot.core import Core
+from bot.core import Core, handoff
 from bot.core.limits import Limits
 from bot.replies import Request
 
@@ -112,9 +112,11 @@ def one_thread(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
     aiosqlite.core.Connection._execute = execute_in_place  # type: ignore[method-assign]
     in_place = _InPlace(max_workers=1)
     loop.set_default_executor(in_place)
+    handoff.RENDER.in_place = True
     try:
         yield
     finally:
+        handoff.RENDER.in_place = False
         aiosqlite.connect = connect  # type: ignore[assignment]
         aiosqlite.core.Connection._execute = execute  # type: ignore[method-assign]
         loop.set_default_executor(concurrent.futures.ThreadPoolExecutor())

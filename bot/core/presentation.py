@@ -8,7 +8,6 @@ off the event loop, and lays the buttons out (at most ``MAX_BUTTONS``, ``PER_ROW
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import logging
@@ -19,7 +18,7 @@ from typing import Any
 import engine
 from bot import i18n
 from bot.core import buttons as button_ids
-from bot.core import labels
+from bot.core import handoff, labels
 from bot.core.context import Ctx
 from bot.core.explain import only_pass_text, standings_lines
 from bot.core.registry import Registry
@@ -114,7 +113,7 @@ class Presenter:
             view = await hook(session, view, style)
         call = functools.partial(render, session.record.game_id, view, **style)
         try:
-            return await asyncio.get_running_loop().run_in_executor(None, call)
+            return await handoff.RENDER.run(call)
         except Exception:
             log.exception("rendering %s failed", session.record.game_id)
             return None
