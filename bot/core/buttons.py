@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.replies import Button, Reply
 
@@ -96,7 +96,7 @@ def decode(button_id: str) -> ButtonAction | None:
     """
     if not isinstance(button_id, str) or not button_id.isascii():
         return None
-    if len(button_id.encode()) > MAX_BYTES:
+    if len(button_id) > MAX_BYTES:  # ASCII: one byte a character
         return None
     parts = button_id.split(":", 4)
     if len(parts) != 5:
@@ -106,7 +106,7 @@ def decode(button_id: str) -> ButtonAction | None:
         return None
     if not revision.isdigit() or len(revision) > 9:  # the id is ASCII (checked above)
         return None
-    if any(not ch.isprintable() for ch in arg):
+    if not arg.isprintable():
         return None
     return ButtonAction(verb, session_id, int(revision), arg)
 
@@ -123,8 +123,10 @@ def key_of(button_id: str) -> str:
     ('resign', 'cancel', 'mv:w3')
     """
     action = decode(button_id)
-    if action is None:
-        return button_id
+    return button_id if action is None else _key(action)
+
+
+def _key(action: ButtonAction) -> str:
     if action.verb in _PLAIN_KEYS:
         return _PLAIN_KEYS[action.verb]
     if action.verb in ("mv", "sel", "found", "turn", "pick"):
@@ -141,7 +143,10 @@ def typed_move(button_id: str) -> str | None:
     >>> typed_move("v1:mv:s1:4:2Nr1"), typed_move("v1:mv:s1:4:#3"), typed_move("v1:undo:s1:4:")
     ('2Nr1', None, None)
     """
-    action = decode(button_id)
+    return _typed_move(decode(button_id))
+
+
+def _typed_move(action: ButtonAction | None) -> str | None:
     if action is None or action.verb != "mv" or not action.arg or action.arg.startswith("#"):
         return None
     return action.arg
@@ -153,10 +158,11 @@ def described(button: Button) -> Button:
     >>> described(Button("v1:hand:s1:0:", "Hand")).opens_hand, described(Button("v1:mv:s1:0:w3", "W")).move
     (True, 'w3')
     """
-    action = decode(button.id)
+    action = decode(button.id)  # once: every reply's every button passes here
     opens_hand = action is not None and action.verb == "hand"
-    key = button.key or key_of(button.id)
-    return replace(button, opens_hand=opens_hand, move=typed_move(button.id), key=key)
+    key = button.key or (button.id if action is None else _key(action))
+    return Button(button.id, button.label, button.row, button.style, opens_hand,
+                  _typed_move(action), key)  # fmt: skip
 
 
 def describe(replies: Sequence[Reply]) -> list[Reply]:

@@ -8,7 +8,6 @@ off the event loop, and lays the buttons out (at most ``MAX_BUTTONS``, ``PER_ROW
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import logging
 import re
@@ -68,6 +67,13 @@ def session_name(lang: str, session: Session) -> str:
     if session.record.ranked and not session.is_table:
         return i18n.t(lang, "focus.label.daily", game=name)
     return name
+
+
+def with_row(button: Button, row: int) -> Button:
+    """``button`` in keyboard row ``row`` (``dataclasses.replace`` costs several times more,
+    for every button of every board)."""
+    return Button(button.id, button.label, row, button.style, button.opens_hand, button.move,
+                  button.key)  # fmt: skip
 
 
 def pile_ids(view: Mapping[str, Any], kind: str) -> set[str]:
@@ -279,7 +285,7 @@ class Presenter:
             )
         )
         found = found[: MAX_BUTTONS - len(tail)] + tail
-        return [dataclasses.replace(b, row=i // PER_ROW) for i, b in enumerate(found)]
+        return [with_row(b, i // PER_ROW) for i, b in enumerate(found)]
 
     async def hand(
         self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False

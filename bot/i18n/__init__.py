@@ -33,7 +33,7 @@ import gettext
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -174,7 +174,50 @@ def t(lang: str, key: str, **params: Any) -> str:
             raise KeyError(f"plural key {key!r} needs a 'count' parameter")
         index = _language(found_lang).plural_index(abs(int(count)))
         text = entry.forms[min(index, len(entry.forms) - 1)]
-    return _LocaleFormatter(found_lang).vformat(text, (), params)
+    pieces = _pieces(text)
+    if pieces is None:  # an indexed or nested field: the general formatter
+        return _formatter(found_lang).vformat(text, (), params)
+    formatter = _formatter(found_lang)
+    parts = []
+    for literal, name, spec, conversion in pieces:
+        parts.append(literal)
+        if name is not None:
+            value = params[name]  # a missing parameter: KeyError, as str.format says it
+            if conversion:
+                value = formatter.convert_field(value, conversion)
+            parts.append(formatter.format_field(value, spec))
+    return "".join(parts)
+
+
+#: a text cut at its placeholders: (literal text, field name, format spec, conversion)
+_Piece = tuple[str, str | None, str, str | None]
+#: texts cut once (every text of the catalogues fits: they are what is formatted)
+_PIECES_LIMIT = 8192
+
+
+@lru_cache(maxsize=_PIECES_LIMIT)
+def _pieces(text: str) -> tuple[_Piece, ...] | None:
+    """``text`` cut at its placeholders once, instead of on every ``t`` (``string.Formatter``
+    parses the text anew each time); None when a field is indexed, dotted, positional or has a
+    nested spec (then the general formatter runs).
+
+    >>> _pieces("{n} pts, {game:cap}!")
+    (('', 'n', '', None), (' pts, ', 'game', 'cap', None), ('!', None, '', None))
+    >>> t("en", "button.undo") == "Undo", _pieces("{0}"), _pieces("{a[0]}")
+    (True, None, None)
+    """
+    pieces: list[_Piece] = []
+    for literal, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None and (not name.isidentifier() or "{" in (spec or "")):
+            return None
+        pieces.append((literal, name, spec or "", conversion))
+    return tuple(pieces)
+
+
+@cache
+def _formatter(lang: str) -> _LocaleFormatter:
+    """One formatter per language (it keeps nothing but the language)."""
+    return _LocaleFormatter(lang)
 
 
 def has_key(key: str) -> bool:
