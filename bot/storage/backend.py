@@ -43,11 +43,13 @@ class Tx(Protocol):
         """The rows of one query, inside the transaction."""
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
-            refuse: Callable[[], BaseException] | None = None) -> None:  # fmt: skip
-        """Queue one statement whose answer the caller does not read: it runs, in order, with
-        the next ``execute``/``fetch`` or at the commit (on SQLite in the same hand-off to the
-        database's thread: a transaction of queued statements is one round trip). ``expect``:
-        the rows it must change, else ``refuse()`` is raised and the whole transaction undone."""
+            refuse: Callable[[], BaseException] | None = None,
+            returning: bool = False) -> Queued:  # fmt: skip
+        """Queue one statement: it runs, in order, with the next ``execute``/``fetch`` or at
+        the commit (on SQLite in the same hand-off to the database's thread: a transaction of
+        queued statements is one round trip). ``expect``: the rows it must change, else
+        ``refuse()`` is raised and the whole transaction undone. ``returning``: its rows are
+        kept in the returned ``Queued.rows`` (read them after the transaction)."""
 
 
 class Backend(Protocol):
@@ -101,18 +103,28 @@ def sqlite_error(exc: BaseException) -> BaseException:
     return exc
 
 
-class _Queued:
-    """A statement queued with ``Tx.add``: run later, its row count checked if asked."""
+class Queued:
+    """A statement queued with ``Tx.add``: run later, its row count checked if asked, its
+    rows kept in ``rows`` when it was queued ``returning``."""
 
-    __slots__ = ("sql", "params", "expect", "refuse")
+    __slots__ = ("sql", "params", "expect", "refuse", "returning", "rows")
 
     def __init__(self, sql: str, params: Params, expect: int | None,
-                 refuse: Callable[[], BaseException] | None) -> None:  # fmt: skip
+                 refuse: Callable[[], BaseException] | None, returning: bool) -> None:  # fmt: skip
         self.sql, self.params, self.expect, self.refuse = sql, tuple(params), expect, refuse
+        self.returning = returning
+        self.rows: list[tuple[Any, ...]] = []
 
     def checked(self, changed: int) -> None:
         if self.expect is not None and changed != self.expect:
             raise (self.refuse or _unexpected_count)()
+
+    def run_on(self, connection: sqlite3.Connection) -> None:
+        """Run it on SQLite's thread."""
+        if self.returning:
+            self.rows = _rows(connection, self.sql, self.params)
+        else:
+            self.checked(_changed(connection, self.sql, self.params))
 
 
 def _unexpected_count() -> BaseException:
@@ -156,7 +168,7 @@ class _SqliteTx:
         self._db = db
         #: starts the transaction; returns the seconds it waited for the write lock
         self._begin: Callable[[sqlite3.Connection], float] | None = begin
-        self._queued: list[_Queued] = []
+        self._queued: list[Queued] = []
         #: seconds the BEGIN waited for another process's write lock (None: not begun)
         self.waited: float | None = None
 
@@ -165,8 +177,11 @@ class _SqliteTx:
         return self.waited is not None
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
-            refuse: Callable[[], BaseException] | None = None) -> None:  # fmt: skip
-        self._queued.append(_Queued(sql, params, expect, refuse))
+            refuse: Callable[[], BaseException] | None = None,
+            returning: bool = False) -> Queued:  # fmt: skip
+        queued = Queued(sql, params, expect, refuse, returning)
+        self._queued.append(queued)
+        return queued
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         return int(await self._run(lambda c: _changed(c, sql, params)))
@@ -188,7 +203,7 @@ class _SqliteTx:
             if begin is not None:
                 self.waited = begin(connection)
             for statement in queued:
-                statement.checked(_changed(connection, statement.sql, statement.params))
+                statement.run_on(connection)
             return last(connection)
 
         self._begin = None
@@ -400,17 +415,24 @@ def postgres_error(exc: BaseException) -> BaseException:
 class _PostgresTx:
     def __init__(self, conn: Any) -> None:
         self._conn = conn
-        self._queued: list[_Queued] = []
+        self._queued: list[Queued] = []
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
-            refuse: Callable[[], BaseException] | None = None) -> None:  # fmt: skip
-        self._queued.append(_Queued(sql, params, expect, refuse))
+            refuse: Callable[[], BaseException] | None = None,
+            returning: bool = False) -> Queued:  # fmt: skip
+        queued = Queued(sql, params, expect, refuse, returning)
+        self._queued.append(queued)
+        return queued
 
     async def flush(self) -> None:
         """Run the queued statements, in order (each a round trip to the server)."""
         queued, self._queued = self._queued, []
         for statement in queued:
-            statement.checked(await self._execute(statement.sql, statement.params))
+            if statement.returning:
+                rows = await self._conn.fetch(numbered(statement.sql), *statement.params)
+                statement.rows = [tuple(row) for row in rows]
+            else:
+                statement.checked(await self._execute(statement.sql, statement.params))
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         await self.flush()

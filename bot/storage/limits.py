@@ -53,8 +53,10 @@ class LimitsStore(Store):
             "RETURNING refused"
         )
         async with self._transaction(wait) as tx:
-            rows = await tx.fetch(sql, (scope, key))
-        return int(rows[0][0])
+            # queued: one hand-off to SQLite's thread with its BEGIN and COMMIT (every request
+            # of a rate-limited bot takes its tokens first)
+            taken = tx.add(sql, (scope, key), returning=True)
+        return int(taken.rows[0][0])
 
     async def prune(self, idle_before: float) -> int:
         """Forget buckets untouched since ``idle_before`` (full again by then: a missing row

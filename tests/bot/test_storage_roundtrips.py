@@ -72,7 +72,9 @@ async def test_queued_statements_commit_together_or_not_at_all(db_url: str):
         async with store.backend.transaction() as tx:
             tx.add("UPDATE sessions SET deal = 5 WHERE id = ?", ("s1",))
             rows = await tx.fetch("SELECT deal FROM sessions WHERE id = ?", ("s1",))
-        assert rows == [(5,)]
+            tx.add("UPDATE sessions SET deal = 6 WHERE id = ?", ("s1",))
+            read_back = tx.add("SELECT deal FROM sessions WHERE id = ?", ("s1",), returning=True)
+        assert rows == [(5,)] and read_back.rows == [(6,)]
     finally:
         await store.close()
 
@@ -86,6 +88,9 @@ async def test_reads_and_transactions_are_one_handoff_each(tmp_path: Path, hando
         handoffs.clear()
         await store.sessions.insert(_record("s1"))
         assert len(handoffs) == 1  # BEGIN, the insert and COMMIT together
+        handoffs.clear()
+        assert await store.limits.take_token("user", "fake:ana", 2, 1.0, 100.0) == 0
+        assert len(handoffs) == 1  # a rate limit's token: was seven (PRAGMAs, BEGIN, COMMIT...)
         handoffs.clear()
         view = await store.focus.chat_view("fake", "c", "ana")
         assert len(handoffs) == 1
