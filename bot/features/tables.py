@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -60,6 +61,9 @@ MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
+#: tables whose play state, as a move just stored it, is kept for drawing that move's board
+#: (one read less a move; bounded, so a finished table's entry goes in time)
+SAVED_PLAYS = 64
 #: computer players' ids: a prefix no platform gives a user id (Discord and Telegram ids are
 #: digits; console names cannot contain "~" after the "@name" parsing)
 COMPUTER_PREFIX = "~cpu"
@@ -115,6 +119,8 @@ class Tables:
         self.core = core
         #: the id of the race running in a chat, if any (the races feature sets this at wiring)
         self.race_running_in: Callable[[str, str], Awaitable[str | None]] = _no_race
+        #: session id -> (revision, play state) as ``after_change`` last stored them
+        self._saved: OrderedDict[str, tuple[int, TablePlay]] = OrderedDict()
 
     @property
     def store(self) -> Storage:
@@ -453,6 +459,10 @@ class Tables:
         else:
             self._restart_clock(play, ctx.now)
         await self.store.play.save_table(play)
+        self._saved[table.id] = (table.record.revision, play)
+        self._saved.move_to_end(table.id)
+        while len(self._saved) > SAVED_PLAYS:
+            self._saved.popitem(last=False)
         if not lines:
             return []
         return [Reply(key="tables.plays", text="\n".join(lines), params={"moves": played})]
@@ -541,7 +551,13 @@ class Tables:
     async def view_extras(self, session: Session, view: Mapping[str, Any]) -> Mapping[str, Any]:
         """The view as the renderer should draw it: each seat's timeouts in a row (the engine
         does not know them and always says 0)."""
-        play = await load_play(self.store, session.id)
+        saved = self._saved.get(session.id)
+        if saved is not None and saved[0] == session.record.revision:
+            # the board of the move just stored: its timeouts are those it stored (they change
+            # only with a move, which moves the revision on)
+            play = saved[1]
+        else:
+            play = await load_play(self.store, session.id)
         if not isinstance(view.get("seats"), list):
             return view
         seats = [
