@@ -16,6 +16,10 @@ size, CPU per command with and without its board image, and a flood.
 * ``cpu_per_command``: process CPU time per ``/move`` through the core, for each game
   (Solitario, Canfield, Imaginary Thirteen, El Solitario, Cartas Maestras, FreeCell), with the
   real renderer and with a stand-in that draws nothing (goal: at most 5 ms with the image).
+  The process's every thread counts (the loop, SQLite's, the render threads), with the real
+  hand-offs between them, except the "could it have been won?" search a lost game starts: it
+  is held until the command is done, runs between two commands, and its CPU is reported apart
+  (``analyses``, ``analysis_cpu_ms_each``: once per lost game, not per command).
 * ``flood``: one user sends ``/help`` 300 times: how many answers they get, and how long a
   ``/help`` in another chat takes meanwhile; 999 replies queued for one chat in each platform's
   outbox: how many it keeps, how soon a quiet chat's message goes out.
