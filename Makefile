@@ -9,9 +9,12 @@ PYTHON ?=
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# Installing (with the pip the venv brings: no upgrade of pip first, a download on every fresh
-# clone) builds the optional C parts of the Klondike, Canfield and FreeCell solvers (setup.py):
-# a change to any of these installs (and so compiles) again.
+# Installing builds the optional C parts of the Klondike, Canfield and FreeCell solvers
+# (setup.py): a change to any of these installs (and so compiles) again. The venv's own pip
+# installs uv, and uv installs the project: 10-15 s on a fresh clone here instead of pip's 55 s
+# (uv resolves and unpacks in parallel, and leaves byte-compiling to the first import instead of
+# compiling every file of every package). Where uv cannot be installed, pip does it all.
+UV ?= uv>=0.5
 BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
 	engine/solvers/_freecell.c engine/solvers/_search.h
 
@@ -53,7 +56,11 @@ venv:
 	[ -x $(BIN)/python ] || $$py -m venv $(VENV); \
 	if [ ! -f $(STAMP) ] || [ -n "$$(find $(BUILD_INPUTS) -newer $(STAMP))" ]; then \
 	  echo "installing Tavolo and its dependencies into $(VENV) (Python $$version) ..." >&2; \
-	  $(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2; \
+	  if $(BIN)/python -m pip install --quiet "$(UV)" >&2 && \
+	     $(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[test,bench]" >&2; then :; else \
+	    echo "uv did not install; installing with pip instead (slower)" >&2; \
+	    $(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2; \
+	  fi; \
 	  echo "Python $$version ($$py)" > $(STAMP); \
 	fi
 
