@@ -27,6 +27,16 @@ class Ctx:
     #: the focus, in one read): the first look at the chat's games takes them instead of
     #: reading again, later looks read anew (the request may have changed them meanwhile)
     chat_read: list[SessionRevision] | None = None
+    #: a pressed button's session and its stored revision as read when the request began
+    revision_read: tuple[str, int | None] | None = None
+
+    def take_revision_read(self, session_id: str) -> tuple[int | None] | None:
+        """``session_id``'s stored revision read when the request began, once (then None;
+        None too for another session): ``(revision,)``, the revision None for no session."""
+        found, self.revision_read = self.revision_read, None
+        if found is None or found[0] != session_id:
+            return None
+        return (found[1],)
 
     def take_chat_read(self) -> list[SessionRevision] | None:
         """The chat's open sessions read when the request began, once (then None)."""

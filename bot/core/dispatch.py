@@ -189,9 +189,15 @@ class Core:
     async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
         """Answer one button press."""
         button_id = well_formed(button_id)
+        action = button_ids.decode(button_id)
         return await self._measured(
             "button",
-            self._guarded(req, "a button", lambda ctx: self._handle_button(ctx, button_id)),
+            self._guarded(
+                req,
+                "a button",
+                lambda ctx: self._handle_button(ctx, button_id),
+                None if action is None else action.session_id,
+            ),  # fmt: skip
         )
 
     def _command_label(self, text: str) -> str:
@@ -335,13 +341,18 @@ class Core:
 
     # ----- the safety net ---------------------------------------------------------------------
     async def _guarded(
-        self, req: Request, what: str, handle: Callable[[Ctx], Awaitable[list[Reply]]]
+        self,
+        req: Request,
+        what: str,
+        handle: Callable[[Ctx], Awaitable[list[Reply]]],
+        session_id: str | None = None,
     ) -> list[Reply]:
         """The safety net around every request, context building included: a busy database
         (``StorageBusy``: locked beyond the bounded wait, read-only, full, connection lost)
         gets "busy, try again" in the chat's language; any other failure the internal-error
         answer. Either way the process lives on and nothing half-done is kept (storage rolls
-        the request's transaction back)."""
+        the request's transaction back). ``session_id``: a pressed button's session, whose
+        stored revision is read with the chat's language."""
         ctx: Ctx | None = None
         req = well_formed_request(req)
         logs.begin_request(req.chat_id)
@@ -351,7 +362,7 @@ class Core:
                 return await self._slow_down(req, refused)
         await self.service.answering(req.platform, req.chat_id, 1)
         try:
-            ctx = await self._context(req)
+            ctx = await self._context(req, session_id)
             return button_ids.describe(await handle(ctx))
         except (StorageBusy, StaleRevision) as error:
             # StaleRevision: another process changed the session under this request; its copy
@@ -375,7 +386,7 @@ class Core:
         key = "error.slow_down" if refused.scope == "user" else "error.slow_down_chat"
         return [self.service.refuse(ctx, key, name=req.user_name)]
 
-    async def _context(self, req: Request) -> Ctx:
+    async def _context(self, req: Request, session_id: str | None = None) -> Ctx:
         now = self.clock()
         try:
             # not waited for: a command that only reads must not stall behind another
@@ -389,9 +400,12 @@ class Core:
             log.info("storage busy, sighting of a player not stored: %s", error)
         # the language, the chat's open sessions and the sender's focus: one read, which a
         # command about a game (a move, a board, a hint) would otherwise make as three
-        view = await self.store.focus.chat_view(req.platform, req.chat_id, req.user_id)
+        view = await self.store.focus.chat_view(req.platform, req.chat_id, req.user_id, session_id)
         lang = view.language or self.service.default_language
-        return Ctx(req, lang, now, focus_read=(view.focus,), chat_read=view.open_sessions)
+        ctx = Ctx(req, lang, now, focus_read=(view.focus,), chat_read=view.open_sessions)
+        if session_id is not None:
+            ctx.revision_read = (session_id, view.revision)
+        return ctx
 
     async def _fallback_context(self, req: Request) -> Ctx:
         """A context when the normal one could not be built: the chat's language if storage can
@@ -442,7 +456,9 @@ class Core:
         verb = self.registry.buttons.get(action.verb) if action is not None else None
         if action is None or verb is None:
             return [private(ctx, "button.unknown")]
-        session = await self.sessions.get(action.session_id)
+        session = await self.sessions.get(
+            action.session_id, ctx.take_revision_read(action.session_id)
+        )
         rec = session.record if session is not None else None
         if (
             session is None

@@ -132,15 +132,16 @@ class Sessions:
             lock = self._locks[session_id] = asyncio.Lock()
         return lock
 
-    async def get(self, session_id: str) -> Session | None:
-        """The session, rebuilt from storage if it is not in memory; None if unknown."""
+    async def get(self, session_id: str, read: tuple[int | None] | None = None) -> Session | None:
+        """The session, rebuilt from storage if it is not in memory; None if unknown.
+        ``read``: ``(stored revision,)`` as this request has just read it (else it is read)."""
         logs.bind(session_id=session_id)  # this request's later log lines name the game
         live = self._live.get(session_id)
         if live is not None:
             # Another process may have moved on: the copy in memory is checked against the
             # stored revision (one indexed read). A copy ahead of storage is a change of this
             # process being stored right now, and is left alone.
-            stored = await self.store.sessions.revision(session_id)
+            stored = read[0] if read is not None else await self.store.sessions.revision(session_id)
             if stored is not None and stored > live.record.revision:
                 await self._reload(live)
             return live

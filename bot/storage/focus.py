@@ -29,6 +29,7 @@ from bot.storage.base import Store
 from bot.storage.players import CHAT_LANGUAGE_SQL
 from bot.storage.sessions import (
     OPEN_REVISIONS_SQL,
+    REVISION_SQL,
     SessionRevision,
     open_revisions_params,
     session_revisions,
@@ -63,6 +64,8 @@ class ChatView:
     language: str | None
     open_sessions: list[SessionRevision]
     focus: str | None
+    #: the stored revision of the session asked about (a pressed button's), None: unknown
+    revision: int | None = None
 
 
 def _confirmation(row: Sequence[Any]) -> Confirmation:
@@ -91,22 +94,27 @@ class FocusStore(Store):
         rows = await self._fetch(_FOCUS_SQL, (platform, chat_id, player_id))
         return str(rows[0][0]) if rows else None
 
-    async def chat_view(self, platform: str, chat_id: str, player_id: str) -> ChatView:
-        """The chat's language, open sessions and the player's focus: the three reads most
-        requests begin with, as one round trip (on SQLite one hand-off to the reader's
-        thread; each is the same read as on its own, ``players.chat_language``,
-        ``sessions.open_revisions`` and ``get``)."""
-        language, chat, focus = await self.backend.fetch_many(
-            [
-                (CHAT_LANGUAGE_SQL, (platform, chat_id)),
-                (OPEN_REVISIONS_SQL, open_revisions_params(platform, chat_id)),
-                (_FOCUS_SQL, (platform, chat_id, player_id)),
-            ]
-        )
+    async def chat_view(
+        self, platform: str, chat_id: str, player_id: str, session_id: str | None = None
+    ) -> ChatView:
+        """The chat's language, open sessions and the player's focus (and ``session_id``'s
+        stored revision, when given): the reads most requests begin with, as one round trip
+        (on SQLite one hand-off to the reader's thread; each is the same read as on its own,
+        ``players.chat_language``, ``sessions.open_revisions``, ``get`` and
+        ``sessions.revision``)."""
+        queries: list[tuple[str, tuple[str, ...]]] = [
+            (CHAT_LANGUAGE_SQL, (platform, chat_id)),
+            (OPEN_REVISIONS_SQL, open_revisions_params(platform, chat_id)),
+            (_FOCUS_SQL, (platform, chat_id, player_id)),
+        ]
+        if session_id is not None:
+            queries.append((REVISION_SQL, (session_id,)))
+        language, chat, focus, *revision = await self.backend.fetch_many(queries)
         return ChatView(
             language[0][0] if language else None,
             session_revisions(chat),
             str(focus[0][0]) if focus else None,
+            int(revision[0][0][0]) if revision and revision[0] else None,
         )
 
     async def ask(self, question: Confirmation) -> None:

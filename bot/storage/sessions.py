@@ -67,6 +67,10 @@ OPEN_REVISIONS_SQL = (
 )
 
 
+#: a session's stored revision
+REVISION_SQL = "SELECT revision FROM sessions WHERE id = ?"
+
+
 def open_revisions_params(platform: str, chat_id: str) -> tuple[str, ...]:
     return (platform, chat_id, LOBBY, ACTIVE)
 
@@ -160,7 +164,7 @@ class SessionsStore(Store):
     async def revision(self, session_id: str) -> int | None:
         """The stored revision of a session (None: unknown): one indexed read, for checking
         an in-memory copy against what other processes stored."""
-        rows = await self._fetch("SELECT revision FROM sessions WHERE id = ?", (session_id,))
+        rows = await self._fetch(REVISION_SQL, (session_id,))
         return int(rows[0][0]) if rows else None
 
     async def open_revisions(self, platform: str, chat_id: str) -> list[SessionRevision]:

@@ -192,6 +192,8 @@ async def test_busy_database_while_building_the_context_gets_the_busy_answer(
     # the chat's language cannot be read either: the default language
     with monkeypatch.context() as patch:
         patch.setattr(core.store.players, "touch", busy)
+        # the request's first read (language, open games, focus) and the language alone
+        patch.setattr(core.store.focus, "chat_view", busy)
         patch.setattr(core.store.players, "chat_language", busy)
         replies = await chat.say("ana", "/play canfield 7")
         assert [r.key for r in replies] == ["error.busy"] and replies[0].text.startswith(

@@ -103,7 +103,9 @@ async def test_reads_and_transactions_are_one_handoff_each(tmp_path: Path, hando
         await store.close()
 
 
-async def test_a_move_is_one_read_and_one_write(tmp_path: Path, handoffs: list[str]):
+async def test_a_move_typed_or_pressed_is_one_read_and_one_write(
+    tmp_path: Path, handoffs: list[str]
+):
     core = await open_core(f"sqlite:///{tmp_path / 'move.db'}", "en", FakeClock(),
                            renderer=fake_render, sweep_interval=None)  # fmt: skip
     try:
@@ -117,6 +119,16 @@ async def test_a_move_is_one_read_and_one_write(tmp_path: Path, handoffs: list[s
         session = await core.sessions.solo_of("fake", "c", "ana")
         assert session is not None and session.game is not None
         assert await core.store.sessions.moves(session.id) == [str(session.game.moves[0])]
+        # a button: the pressed game's revision is read with the rest
+        draw = next(b for b in replies[0].buttons if b.key == "pile:s")
+        handoffs.clear()
+        pressed = await core.handle_button(req, draw.id)
+        assert pressed[0].key == "board.caption" and len(handoffs) == 2
+        assert len(await core.store.sessions.moves(session.id)) == 2
+        # the same button again: the board moved on, the press is refused, nothing stored
+        again = await core.handle_button(req, draw.id)
+        assert again[0].key == "button.stale"
+        assert len(await core.store.sessions.moves(session.id)) == 2
     finally:
         await core.close()
 
