@@ -132,7 +132,13 @@ class Core:
         if wiring is None:
             raise RuntimeError("no features to wire: import bot.app or pass wiring=")
         store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
-        core = cls(store, default_language, clock or utc_now, renderer, wiring)
+        try:
+            core = cls(store, default_language, clock or utc_now, renderer, wiring)
+        except BaseException:
+            # a core that cannot start closes its database: its connections' threads would
+            # otherwise keep the process from ending
+            await store.close()
+            raise
         if limits is not None and limits.enabled:
             core.limiter = RateLimiter(store, limits)
         if sweep_interval:

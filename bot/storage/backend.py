@@ -137,8 +137,13 @@ def _on_thread(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], An
     a future and a thread switch, far more CPU than a small indexed statement; aiosqlite runs
     one per call (three for a read through a cursor), so storage hands whole reads and whole
     transactions over at once. aiosqlite has no public call for this: ``_execute`` and
-    ``_conn`` are what its own methods use (tests/bot/test_storage_roundtrips.py checks them)."""
-    return db._execute(lambda: work(db._conn))
+    ``_conn`` are what its own methods use (tests/bot/test_storage_roundtrips.py checks them).
+
+    The call handed over holds the sqlite3 connection, never ``db`` itself: the thread keeps
+    the last call it ran, and a ``db`` it kept alive would never be collected, so one nobody
+    closed (a start-up that failed) would keep its thread, and the process, from ending."""
+    connection = db._conn  # ValueError once closed: storage answers "busy"
+    return db._execute(work, connection)
 
 
 def _rows(connection: sqlite3.Connection, sql: str, params: Params) -> list[tuple[Any, ...]]:
@@ -198,16 +203,21 @@ class _SqliteTx:
     async def _run(self, last: Callable[[sqlite3.Connection], Any]) -> Any:
         begin, queued = self._begin, self._queued
         self._queued = []
+        waited: list[float] = []  # not ``self``: see ``_on_thread``
 
         def work(connection: sqlite3.Connection) -> Any:
             if begin is not None:
-                self.waited = begin(connection)
+                waited.append(begin(connection))
             for statement in queued:
                 statement.run_on(connection)
             return last(connection)
 
         self._begin = None
-        return await _on_thread(self._db, work)
+        try:
+            return await _on_thread(self._db, work)
+        finally:
+            if waited:  # begun, even when a statement after the BEGIN failed
+                self.waited = waited[0]
 
 
 class _Observed:
