@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from core_fakes import fake_render
+from mp_worker import MOVES, SESSIONS
 
 from bot.app import open_core
 from bot.replies import Request
@@ -106,7 +107,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
     core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         deals = iter(range(1, 1000))
-        for s in range(10):
+        for s in range(SESSIONS):
             player = f"p{s}"
             while not await core.store.fetch(
                 "SELECT 1 FROM sessions WHERE creator = ? AND status = 'active'", (player,)
@@ -121,7 +122,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
     answers = await asyncio.to_thread(run_processes, db_url, "flood")
     core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
-        for s in range(10):
+        for s in range(SESSIONS):
             player = f"p{s}"
             acknowledged = sum(a["acks"][player] for a in answers)
             (session_id, revision), = await core.store.fetch(
@@ -133,7 +134,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
             session = await core.sessions.get(session_id)
             assert session.game.move_number == acknowledged == revision
         # none refused merely for being concurrent: 'd' is always legal in Canfield
-        assert all(a["acks"][f"p{s}"] == 20 for a in answers for s in range(10)), answers
+        assert all(a["acks"][f"p{s}"] == MOVES for a in answers for s in range(SESSIONS)), answers
     finally:
         await core.close()
 
