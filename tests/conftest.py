@@ -38,6 +38,11 @@ settings.register_profile(
     derandomize=True,
     database=None,
 )
+#: ten times the examples, for make bench (bench/bench_properties.py): the property tests whose
+#: examples are whole games take a share of the profile's count (``settings.default``)
+settings.register_profile(
+    "tavolo-thorough", parent=settings.get_profile("tavolo"), max_examples=400
+)
 settings.load_profile("tavolo")
 
 
