@@ -102,15 +102,35 @@ def _prime_hypothesis_caches() -> None:
         pass
 
 
+def _rewrite_test_modules_once(config: pytest.Config) -> None:
+    """The test modules with their asserts rewritten, cached once (``__pycache__/*-pytest-*``)
+    before the workers start: on a fresh clone every worker would otherwise rewrite all of them
+    at the same time, 5 s of CPU each (2,700 asserts), to write the same files. pytest's own
+    rewriting functions, as its import hook calls them; if they move, the workers rewrite."""
+    with contextlib.suppress(Exception):
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        for path in sorted(Path(__file__).parent.rglob("test_*.py")):
+            pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(path, pyc, state.trace) is not None:
+                continue  # already rewritten (and unchanged since)
+            if rewrite.try_makedirs(pyc.parent):
+                source_hash, code = rewrite._rewrite_test(path, config)
+                rewrite._write_pyc(state, code, source_hash, pyc)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist, the controller starts the one PostgreSQL server and fills
-    Hypothesis's caches, each on a thread of its own, while the workers start and collect."""
+    Hypothesis's caches, each on a thread of its own, while the workers start and collect;
+    before the workers start, it rewrites the test modules' asserts once for all of them."""
     if not _is_xdist_controller(config):
         return
     from tests.pg import start_in_background
 
     folder = _new_pg_folder()
     config.stash[_shared_pg] = (folder, start_in_background(folder))
+    _rewrite_test_modules_once(config)
     primer = threading.Thread(target=_prime_hypothesis_caches, name="tavolo-hypothesis-caches")
     primer.start()
     config.stash[_hypothesis_primer] = primer
