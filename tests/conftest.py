@@ -21,6 +21,7 @@ import io
 import itertools
 import random
 import shutil
+import sys
 import tempfile
 import threading
 import zlib
@@ -104,12 +105,19 @@ def _prime_hypothesis_caches() -> None:
 
 def _rewrite_test_modules_once(config: pytest.Config) -> None:
     """The test modules with their asserts rewritten, cached once (``__pycache__/*-pytest-*``)
-    before the workers start: on a fresh clone every worker would otherwise rewrite all of them
-    at the same time, 5 s of CPU each (2,700 asserts), to write the same files. pytest's own
-    rewriting functions, as its import hook calls them; if they move, the workers rewrite."""
+    before the workers start, and Tavolo's modules compiled: on a fresh clone every worker would
+    otherwise do both at the same time, 5 s of CPU each (2,700 asserts), to write the same
+    files. pytest's own rewriting functions, as its import hook calls them; if they move, the
+    workers rewrite."""
+    if sys.dont_write_bytecode:
+        return  # told to write no bytecode (PYTHONDONTWRITEBYTECODE): the workers rewrite
     with contextlib.suppress(Exception):
+        import compileall
+
         from _pytest.assertion import rewrite
 
+        for package in ("engine", "renderer", "bot"):
+            compileall.compile_dir(Path(__file__).parents[1] / package, quiet=1)
         state = config.stash[rewrite.assertstate_key]
         for path in sorted(Path(__file__).parent.rglob("test_*.py")):
             pyc = rewrite.get_cache_dir(path) / (path.name[:-3] + rewrite.PYC_TAIL)
