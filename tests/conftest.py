@@ -91,14 +91,15 @@ def _prime_hypothesis_caches() -> None:
         from hypothesis.internal import charmap
         from hypothesis.internal.constants_ast import constants_from_module
 
-        charmap.charmap()
-        charmap.intervals_from_codec("utf-8")
+        # the constants first: each worker reads them at the end of its collection
         root = Path(__file__).resolve().parents[1]
         for package in ("engine", "renderer", "bot"):
             for path in sorted((root / package).rglob("*.py")):
                 module = types.ModuleType(".".join(path.relative_to(root).with_suffix("").parts))
                 module.__file__ = str(path)
                 constants_from_module(module)
+        charmap.charmap()
+        charmap.intervals_from_codec("utf-8")
     except Exception:  # noqa: BLE001 - a cache that is not filled costs time, nothing else
         pass
 
@@ -129,9 +130,9 @@ def _rewrite_test_modules_once(config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist, the controller starts the one PostgreSQL server and fills
-    Hypothesis's caches, each on a thread of its own, while the workers start and collect;
-    before the workers start, it rewrites the test modules' asserts once for all of them."""
+    """Under pytest-xdist, the controller starts the one PostgreSQL server on a thread of its
+    own while the workers start and collect; before the workers start, it rewrites the test
+    modules' asserts once for all of them."""
     if not _is_xdist_controller(config):
         return
     from tests.pg import start_in_background
@@ -139,9 +140,18 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = _new_pg_folder()
     config.stash[_shared_pg] = (folder, start_in_background(folder))
     _rewrite_test_modules_once(config)
-    primer = threading.Thread(target=_prime_hypothesis_caches, name="tavolo-hypothesis-caches")
-    primer.start()
-    config.stash[_hypothesis_primer] = primer
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_sessionstart(session: pytest.Session) -> Iterator[None]:
+    """The controller fills Hypothesis's caches on a thread while the workers (started by
+    xdist's ``pytest_sessionstart``) collect: only once every plugin is set up, as Hypothesis
+    asks (it warns of storage read during plugin set-up)."""
+    yield
+    if _is_xdist_controller(session.config):
+        primer = threading.Thread(target=_prime_hypothesis_caches, name="tavolo-hypothesis")
+        primer.start()
+        session.config.stash[_hypothesis_primer] = primer
 
 
 @pytest.hookimpl(optionalhook=True)
