@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -38,7 +39,7 @@ from renderer.display import Display, changes, resized
 from renderer.encode import to_png
 from renderer.palette import palette_image
 from renderer.replay import replay
-from renderer.squadratik_boards import draw_squadratik, squadratik_layout
+from renderer.squadratik_boards import draw_squadratik, squadratik_display, squadratik_layout
 
 MAX_WIDTH = 1280
 
@@ -49,8 +50,8 @@ MAX_WIDTH = 1280
 registry.register("solitario", draw_pile_board, pile_layout, pile_board_display)
 registry.register("canfield", draw_pile_board, pile_layout, pile_board_display)
 registry.register("imaginary13", draw_pile_board, pile_layout, pile_board_display)
-registry.register("squadratik", draw_squadratik, squadratik_layout)
-registry.register("maestras", draw_squadratik, squadratik_layout)
+registry.register("squadratik", draw_squadratik, squadratik_layout, squadratik_display)
+registry.register("maestras", draw_squadratik, squadratik_layout, squadratik_display)
 registry.register(
     "freecell",
     freecell_board.draw_freecell,
@@ -86,9 +87,16 @@ _png_lock = threading.Lock()
 
 
 def _cache_key(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -> bytes:
-    """A stable digest of everything ``render`` depends on (its arguments, nothing else)."""
-    text = json.dumps([game_id, view, style], sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+    """A digest of everything ``render`` depends on (its arguments, nothing else). Pickled
+    (a fourth of JSON's cost): equal pickles mean equal arguments, and arguments equal but
+    pickled otherwise (keys in another order) only miss the cache; JSON for what pickle
+    cannot write."""
+    try:
+        data = pickle.dumps((game_id, view, style), protocol=5)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        text = json.dumps([game_id, view, style], sort_keys=True, default=str)
+        data = b"json" + text.encode()
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def render(game_id: str, view: Mapping[str, Any], **style: Any) -> bytes:
@@ -123,11 +131,13 @@ _boards: OrderedDict[tuple[Any, ...], tuple[Display, Image.Image]] = OrderedDict
 _boards_lock = threading.Lock()
 
 
-def _board_key(game_id: str, view: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Which earlier board a new one is drawn from: the same game's last board, if it is
-    still kept. Only a guess for speed: whatever differs is repainted all the same."""
+def _board_key(game_id: str, view: Mapping[str, Any], style: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Which earlier board a new one is drawn from: the same game's last board (or the same
+    player's last private hand), if it is still kept. Only a guess for speed: whatever differs
+    is repainted all the same."""
     players = view.get("players")
-    return (game_id, str(view.get("deal")), tuple(map(str, players or ())), view.get("viewer"))
+    seats = tuple(map(str, players or ()))
+    return (game_id, str(view.get("deal")), seats, view.get("viewer"), bool(style.get("hand")))
 
 
 def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -> bytes | None:
@@ -147,7 +157,7 @@ def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -
         fonts.reset_words(token)
     if banner is not None or display.width > MAX_WIDTH:
         return None
-    board_key = _board_key(game_id, view)
+    board_key = _board_key(game_id, view, style)
     with _boards_lock:  # taken out while in use: two threads never paint the same image
         kept = _boards.pop(board_key, None)
     boxes = changes(kept[0], display) if kept is not None else None

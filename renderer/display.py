@@ -143,6 +143,24 @@ class Display:
         parts = ((0, 0, ink, mask.size, mask.im),)
         self.ops.append((("r", id(mask), ink, x, y), box, (x, y), parts, mask))
 
+    def paletted(self, image: Image.Image, mask: Image.Image | None, x: int, y: int) -> None:
+        """A palette image (on the board palette) at ``(x, y)``, through a 1-bit ``mask``."""
+        image.load()
+        if mask is not None:
+            mask.load()
+        box = (x, y, x + image.width, y + image.height)
+        parts = ((0, 0, image.im, image.size, mask.im if mask is not None else None),)
+        self.ops.append((("p", id(image), x, y), box, (x, y), parts, (image, mask)))
+
+    def shape(self, x: int, y: int, strokes: Strokes) -> None:
+        """What ``ImageDraw`` draws with ``strokes`` (see ``drawn``), its origin at ``(x, y)``:
+        only the pixels the strokes draw are put down, exactly as drawing them on the board
+        would (ImageDraw does not blend on a palette board), from a picture drawn once."""
+        image, mask = drawn(strokes)
+        box = (x, y, x + image.width, y + image.height)
+        parts = ((0, 0, image.im, image.size, mask.im),)
+        self.ops.append((("d", strokes, x, y), box, (x, y), parts, (image, mask)))
+
     def paint(self, image: Image.Image, box: Box | None = None) -> None:
         """Draw the ops onto ``image`` (a palette board of this size): all of them, or only
         what falls inside ``box``, which is first cleared to the background."""
@@ -197,8 +215,9 @@ def _sprite_parts(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Part, ..
 
 
 def clear_cache() -> None:
-    """Forget the sprites' parts (benchmarks measure cold starts with it)."""
+    """Forget the sprites' parts and drawn shapes (benchmarks measure cold starts with it)."""
     _PARTS.clear()
+    drawn.cache_clear()
 
 
 @lru_cache(maxsize=64)
@@ -212,6 +231,40 @@ def ring_mask(width: int, height: int, line: int) -> Image.Image:
     )
     mask.load()
     return mask
+
+
+#: ImageDraw calls as data: ``((width, height), ((method, xy, options), ...))``, ``options`` a
+#: tuple of (name, value) pairs whose ``fill`` and ``outline`` are RGB colours (or None)
+Strokes = tuple[tuple[int, int], tuple[tuple[str, Any, tuple[tuple[str, Any], ...]], ...]]
+#: shapes drawn once and pasted since (seat rows, number pills, slots, arrows): a few dozen
+SHAPE_CACHE_SIZE = 128
+
+
+@lru_cache(maxsize=SHAPE_CACHE_SIZE)
+def drawn(strokes: Strokes) -> tuple[Image.Image, Image.Image]:
+    """``strokes`` drawn with ``ImageDraw`` on a palette image of their size, and the 1-bit
+    mask of the pixels they touch (the same calls with ink 1). Pasting the image through the
+    mask puts down the very pixels the calls would draw on a board at that offset: ImageDraw
+    draws whole pixels at integer coordinates, and a shift by whole pixels moves them as
+    they are.
+
+    >>> image, mask = drawn(((5, 5), (("rectangle", (1, 1, 3, 3), (("fill", (0, 0, 0)),)),)))
+    >>> mask.getbbox(), image.getpixel((2, 2)) == index((0, 0, 0))
+    ((1, 1, 4, 4), True)
+    """
+    (width, height), calls = strokes
+    image = new_board(width, height)
+    mask = Image.new("1", (width, height), 0)
+    on_image, on_mask = ImageDraw.Draw(image), ImageDraw.Draw(mask)
+    for method, xy, options in calls:
+        named = dict(options)
+        inked = {k: v for k, v in named.items() if k not in ("fill", "outline")}
+        colours = {k: named[k] for k in ("fill", "outline") if named.get(k) is not None}
+        getattr(on_image, method)(xy, **inked, **{k: index(v) for k, v in colours.items()})
+        getattr(on_mask, method)(xy, **inked, **{k: 1 for k in colours})
+    image.load()
+    mask.load()
+    return image, mask
 
 
 def _overlap(a: Box, b: Box) -> bool:
