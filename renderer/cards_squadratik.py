@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw
 
 from renderer.fonts import font
 from renderer.sprites import SS, shrink
@@ -97,14 +97,52 @@ def _placed_card(kind: str, shown: tuple[str, ...], points: int, size: int) -> I
         if strip is not None:
             card.alpha_composite(strip, at)
     draw = ImageDraw.Draw(card)
-    digit = font(digit_font_px(size), bold=True)
+    digit = digit_font_px(size)
     if kind != "master" and not crowded(size):
-        draw.text(
-            (size / 2, size * CENTRE_ROW), str(points), font=digit, fill=(70, 70, 76), anchor="mm"
-        )
+        draw_digits(draw, (size / 2, size * CENTRE_ROW), str(points), digit, (70, 70, 76), "mm")
     _draw_side_counts(draw, size, shown, digit)
     _draw_totals(draw, size, shown, digit, kind)
     return card
+
+
+def draw_digits(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    px: int,
+    fill: tuple[int, int, int],
+    anchor: str,
+) -> None:
+    """``draw.text(xy, text, font=font(px, bold=True), fill=fill, anchor=anchor)`` on a card
+    (RGBA), pixel for pixel, with the glyphs' coverage taken from a cache: a new card's six
+    numbers cost six renders of the font otherwise, most of the card's cost. What Pillow's
+    ``ImageDraw.text`` does for one line: the font's mask at the point's fractional part,
+    blended in with the ink at its whole part plus the mask's offset
+    (tests/renderer/test_squadratik_cards.py compares the two on every card size)."""
+    ink = draw.draw.draw_ink(fill)
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (dx, dy) = _glyph_mask(text, px, anchor, start, ink)
+    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+
+
+@lru_cache(maxsize=4096)
+def _glyph_mask(
+    text: str, px: int, anchor: str, start: tuple[float, float], ink: int
+) -> tuple[Any, tuple[int, int]]:
+    """The coverage mask of ``text`` (bold, ``px``) at the sub-pixel ``start``, and its
+    offset from the anchor point (``ImageFont.FreeTypeFont.getmask2``, as ``draw.text``)."""
+    mask, offset = font(px, bold=True).getmask2(
+        text, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True
+    )
+    return mask, (int(offset[0]), int(offset[1]))
+
+
+@lru_cache(maxsize=256)
+def _digit_extent(px: int, text: str) -> tuple[float, tuple[float, float, float, float]]:
+    """``(getlength(text), getbbox(text, anchor="mm"))`` of the bold font at ``px``."""
+    digit = font(px, bold=True)
+    return digit.getlength(text), digit.getbbox(text, anchor="mm")
 
 
 @lru_cache(maxsize=64)
@@ -182,7 +220,7 @@ def warm_up(sizes: tuple[int, ...]) -> int:
 
 def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
-    for cached in (squadratik_card, _placed_card, _blank, _crown, _ball_strip):
+    for cached in (squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask):
         cached.cache_clear()
 
 
@@ -219,10 +257,11 @@ def crowded(size: int) -> bool:
 
 
 def _draw_side_counts(
-    draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: ImageFont.FreeTypeFont
+    draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: int
 ) -> None:
-    """Each placed side's ball count beside its balls, upright (a blank side: nothing)."""
-    box = digit.getbbox("8", anchor="mm")
+    """Each placed side's ball count beside its balls, upright (a blank side: nothing);
+    ``digit``: the numbers' font size."""
+    box = _digit_extent(digit, "8")[1]
     half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
     near = size * (0.5 - BALL_SPAN / 2 - COUNT_GAP)  # just before the first ball of the longest row
     far = size * (0.5 + BALL_SPAN / 2 + COUNT_GAP)
@@ -237,7 +276,7 @@ def _draw_side_counts(
             2: (far + half_w, size - depth),
             3: (depth, far + half_h),
         }[index]
-        draw.text(centre, str(count), font=digit, fill=ball_colour(colour), anchor="mm")
+        draw_digits(draw, centre, str(count), digit, ball_colour(colour), "mm")
 
 
 CENTRE_ROW = 0.40  # the points, or the crown
@@ -248,7 +287,7 @@ def _draw_totals(
     draw: ImageDraw.ImageDraw,
     size: int,
     shown: tuple[str, ...],
-    digit: ImageFont.FreeTypeFont,
+    digit: int,
     kind: str = "normal",
 ) -> None:
     """The red total and the black total side by side below the centre, the pair centred (a
@@ -256,13 +295,13 @@ def _draw_totals(
     reds = sum(n for c, n in map(side_balls, shown) if c == "R")
     blacks = sum(n for c, n in map(side_balls, shown) if c == "B")
     parts = [(str(n), colour) for n, colour in ((reds, BALL_RED), (blacks, BALL_BLACK)) if n]
-    widths = [digit.getlength(text) for text, _ in parts]
+    widths = [_digit_extent(digit, text)[0] for text, _ in parts]
     gap = size * 0.07
     x = size / 2 - (sum(widths) + gap * (len(parts) - 1)) / 2
     # a crowded card has no points: its totals take the centre (a master's stay below the crown)
     y = size * (0.5 if crowded(size) and kind != "master" else TOTALS_ROW)
     for (text, colour), width in zip(parts, widths, strict=True):
-        draw.text((x, y), text, font=digit, fill=colour, anchor="lm")
+        draw_digits(draw, (x, y), text, digit, colour, "lm")
         x += width + gap
 
 
