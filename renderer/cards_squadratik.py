@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, reduce
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from renderer import theme
 from renderer.fonts import font
+from renderer.palette import OPAQUE_ENOUGH, palette_image, paletted
 from renderer.sprites import SS, shrink
 
 BALL_RED = (214, 24, 34)
@@ -97,12 +99,186 @@ def _placed_card(kind: str, shown: tuple[str, ...], points: int, size: int) -> I
         if strip is not None:
             card.alpha_composite(strip, at)
     draw = ImageDraw.Draw(card)
-    digit = digit_font_px(size)
-    if kind != "master" and not crowded(size):
-        draw_digits(draw, (size / 2, size * CENTRE_ROW), str(points), digit, (70, 70, 76), "mm")
-    _draw_side_counts(draw, size, shown, digit)
-    _draw_totals(draw, size, shown, digit, kind)
+    for xy, text, px, fill, anchor in _numbers(kind, shown, points, size):
+        draw_digits(draw, xy, text, px, fill, anchor)
     return card
+
+
+Number = tuple[tuple[float, float], str, int, tuple[int, int, int], str]
+
+
+def _numbers(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[Number]:
+    """Every number a card draws, in order, as ``draw_digits``' arguments: the points, each
+    side's ball count, the red and black totals."""
+    digit = digit_font_px(size)
+    numbers: list[Number] = []
+    if kind != "master" and not crowded(size):
+        numbers.append(((size / 2, size * CENTRE_ROW), str(points), digit, (70, 70, 76), "mm"))
+    numbers += _side_counts(size, shown, digit)
+    numbers += _totals(size, shown, digit, kind)
+    return numbers
+
+
+# The board draws a card on the fixed palette (``renderer.palette``). Converting each new
+# card picture (as ``paletted`` does) costs more than the rest of a move; put together on the
+# palette instead from pieces converted once, it costs a few pastes. A card is drawn by a few
+# steps (``_steps``: each side's balls composited, then each number drawn, as
+# ``_placed_card`` does); steps that touch a pixel in common are one piece, drawn in their
+# order on the blank card, so no piece touches another's pixels and each piece holds exactly
+# the pixels the RGBA card has there, converted as ``paletted`` converts the whole card. The
+# card is the converted blank with the pieces pasted where they changed it: pixel for pixel
+# the conversion of ``_placed_card``'s picture (tests/renderer/test_incremental_squadratik.py).
+Box = tuple[int, int, int, int]
+Step = tuple[Any, ...]  # ("balls", side, edge) or ("number", *draw_digits' arguments)
+# where its pixels are, its picture, the mask of the pixels it changes, the card's mask there
+Piece = tuple[Box, Image.Image, Image.Image, Image.Image]
+_NONZERO = [0] + [255] * 255
+
+
+def paletted_card(
+    card: Mapping[str, Any], size: int, under: tuple[int, ...] = theme.TABLE
+) -> tuple[Image.Image, Image.Image]:
+    """A view's card dict (``card_sprite``) on the board palette over ``under``, and its mask:
+    what ``renderer.palette.paletted(card_sprite(card, size), under)`` gives."""
+    sides = tuple(card.get("sides") or ("0", "0", "0", "0"))
+    shown = placed_sides(sides, int(card.get("rotation") or 0))
+    points = int(card.get("points") or 0)
+    return _paletted_placed(card.get("kind", "normal"), shown, points, size, tuple(under))
+
+
+@lru_cache(maxsize=1024)
+def _paletted_placed(
+    kind: str, shown: tuple[str, ...], points: int, size: int, under: tuple[int, ...]
+) -> tuple[Image.Image, Image.Image]:
+    base, mask = paletted(_base(kind, size), under)
+    if kind in ("empty", "central"):
+        return base, mask
+    steps = _steps(kind, shown, points, size)
+    touches = [_touch(step, size) for step in steps]
+    # steps that touch a pixel in common, joined into one piece (union-find)
+    group = list(range(len(steps)))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    for k in range(len(steps)):
+        for j in range(k + 1, len(steps)):
+            if _meet(touches[k], touches[j]):
+                group[root(j)] = root(k)
+    pieces = [
+        _piece(kind, size, under, tuple(s for j, s in enumerate(steps) if root(j) == k))
+        for k in sorted({root(j) for j in range(len(steps))})
+    ]
+    if any(piece is None for piece in pieces):  # drawn past the card's edge: the whole card
+        return paletted(_placed_card(kind, shown, points, size), under)
+    card, bits = base.copy(), mask.copy()
+    for piece in pieces:
+        assert piece is not None
+        (x, y, _, _), picture, changed, shown_bits = piece
+        card.paste(picture, (x, y), changed)
+        bits.paste(shown_bits, (x, y), changed)
+    card.load()
+    bits.load()
+    return card, bits
+
+
+def _steps(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[Step]:
+    """What ``_placed_card`` draws on the blank card, in its order."""
+    steps: list[Step] = [("balls", side, k) for k, side in enumerate(shown) if side_balls(side)[1]]
+    return steps + [("number", *number) for number in _numbers(kind, shown, points, size)]
+
+
+@lru_cache(maxsize=64)
+def _base(kind: str, size: int) -> Image.Image:
+    """The blank card of ``kind``, with its crown on a master: what the steps draw on."""
+    if kind != "master":
+        return _blank(kind, size)
+    card = _blank(kind, size).copy()
+    card.alpha_composite(_crown(size))
+    return card
+
+
+def _draw_step(card: Image.Image, step: Step, size: int) -> None:
+    if step[0] == "balls":
+        strip, at = _ball_strip(step[1], step[2], size)
+        if strip is not None:
+            card.alpha_composite(strip, at)
+    else:
+        draw_digits(ImageDraw.Draw(card), *step[1:])
+
+
+@lru_cache(maxsize=2048)
+def _touch(step: Step, size: int) -> tuple[Box, Image.Image] | None:
+    """The pixels a step touches on a ``size`` px card: their box and 1-bit mask."""
+    if step[0] == "balls":
+        strip, (x, y) = _ball_strip(step[1], step[2], size)
+        if strip is None:
+            return None
+        touched = strip.getchannel("A").point(_NONZERO, "1")
+    else:
+        _, (x0, y0), text, px, fill, anchor = step
+        probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
+        ink = probe.draw.draw_ink(fill)
+        start = (math.modf(x0)[0], math.modf(y0)[0])
+        glyph, (dx, dy) = _glyph_mask(text, px, anchor, start, ink)
+        coverage = Image.new("L", glyph.size, 0)  # the glyph's coverage: 255 blended in
+        ImageDraw.Draw(coverage).draw.draw_bitmap((0, 0), glyph, 255)
+        touched = coverage.point(_NONZERO, "1")
+        x, y = int(x0) + dx, int(y0) + dy
+    found = touched.getbbox()
+    if found is None:
+        return None
+    box = (x + found[0], y + found[1], x + found[2], y + found[3])
+    touched = touched.crop(found)
+    touched.load()
+    return box, touched
+
+
+def _meet(touch: tuple[Box, Image.Image] | None, other: tuple[Box, Image.Image] | None) -> bool:
+    """Whether two steps touch a pixel in common (then the later one is drawn over the
+    earlier one's pixels, not the blank card's)."""
+    if touch is None or other is None:
+        return False
+    (ax0, ay0, ax1, ay1), touched = touch
+    (bx0, by0, bx1, by1), touched_too = other
+    x0, y0, x1, y1 = max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    mine = touched.crop((x0 - ax0, y0 - ay0, x1 - ax0, y1 - ay0))
+    theirs = touched_too.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0))
+    return ImageChops.logical_and(mine, theirs).getbbox() is not None
+
+
+@lru_cache(maxsize=2048)
+def _piece(kind: str, size: int, under: tuple[int, ...], steps: tuple[Step, ...]) -> Piece | None:
+    """``steps`` drawn in order on the blank card, cut to the pixels they touch and converted
+    as ``paletted`` converts a card over ``under``: the picture, the mask of the pixels that
+    changed, the card's mask bits there (``paletted``'s threshold). None when a step draws
+    past the card's edge (``_placed_card`` cuts it off there)."""
+    blank = _base(kind, size)
+    card = blank.copy()
+    touched = Image.new("1", card.size, 0)
+    for step in steps:
+        _draw_step(card, step, size)
+        touch = _touch(step, size)
+        if touch is not None:
+            (x0, y0, x1, y1), mask = touch
+            if x0 < 0 or y0 < 0 or x1 > size or y1 > size:
+                return None
+            touched.paste(1, (x0, y0), mask)
+    box = touched.getbbox() or (0, 0, 1, 1)
+    region = card.crop(box)
+    bands = ImageChops.difference(blank.crop(box), region).split()
+    changed = reduce(ImageChops.lighter, bands).point(_NONZERO, "1")
+    flat = Image.new("RGB", region.size, tuple(under[:3]))
+    flat.paste(region, (0, 0), region)
+    picture = flat.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    bits = region.getchannel("A").point(OPAQUE_ENOUGH, "1")
+    for image in (picture, changed, bits):
+        image.load()
+    return box, picture, changed, bits
 
 
 def draw_digits(
@@ -220,7 +396,10 @@ def warm_up(sizes: tuple[int, ...]) -> int:
 
 def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
-    for cached in (squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask):
+    for cached in (
+        squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask,
+        _paletted_placed, _base, _touch, _piece,
+    ):  # fmt: skip
         cached.cache_clear()
 
 
@@ -256,40 +435,37 @@ def crowded(size: int) -> bool:
     return digit_font_px(size) > size * (DIGIT_SHARE + 0.01)
 
 
-def _draw_side_counts(
-    draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: int
-) -> None:
+def _side_counts(size: int, shown: tuple[str, ...], digit: int) -> list[Number]:
     """Each placed side's ball count beside its balls, upright (a blank side: nothing);
     ``digit``: the numbers' font size."""
+    counts = (_side_count(size, index, side, digit) for index, side in enumerate(shown))
+    return [number for number in counts if number is not None]
+
+
+def _side_count(size: int, index: int, side: str, digit: int) -> Number | None:
+    """The ball count of ``side`` on edge ``index``, beside its balls (None: a blank side)."""
+    colour, count = side_balls(side)
+    if not count:
+        return None
     box = _digit_extent(digit, "8")[1]
     half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
     near = size * (0.5 - BALL_SPAN / 2 - COUNT_GAP)  # just before the first ball of the longest row
     far = size * (0.5 + BALL_SPAN / 2 + COUNT_GAP)
     depth = max(size * BALL_DEPTH, half_h + size * 0.02)
-    for index, side in enumerate(shown):
-        colour, count = side_balls(side)
-        if not count:
-            continue
-        centre = {
-            0: (near - half_w, depth),
-            1: (size - depth, near - half_h),
-            2: (far + half_w, size - depth),
-            3: (depth, far + half_h),
-        }[index]
-        draw_digits(draw, centre, str(count), digit, ball_colour(colour), "mm")
+    centre = {
+        0: (near - half_w, depth),
+        1: (size - depth, near - half_h),
+        2: (far + half_w, size - depth),
+        3: (depth, far + half_h),
+    }[index]
+    return centre, str(count), digit, ball_colour(colour), "mm"
 
 
 CENTRE_ROW = 0.40  # the points, or the crown
 TOTALS_ROW = 0.64  # the red and the black total
 
 
-def _draw_totals(
-    draw: ImageDraw.ImageDraw,
-    size: int,
-    shown: tuple[str, ...],
-    digit: int,
-    kind: str = "normal",
-) -> None:
+def _totals(size: int, shown: tuple[str, ...], digit: int, kind: str = "normal") -> list[Number]:
     """The red total and the black total side by side below the centre, the pair centred (a
     colour the card does not show has no total)."""
     reds = sum(n for c, n in map(side_balls, shown) if c == "R")
@@ -300,9 +476,11 @@ def _draw_totals(
     x = size / 2 - (sum(widths) + gap * (len(parts) - 1)) / 2
     # a crowded card has no points: its totals take the centre (a master's stay below the crown)
     y = size * (0.5 if crowded(size) and kind != "master" else TOTALS_ROW)
+    numbers: list[Number] = []
     for (text, colour), width in zip(parts, widths, strict=True):
-        draw_digits(draw, (x, y), text, digit, colour, "lm")
+        numbers.append(((x, y), text, digit, colour, "lm"))
         x += width + gap
+    return numbers
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> None:

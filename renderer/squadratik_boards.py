@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 from engine.views import ElSolitarioView, MaestrasView, SeatView, SquadratikView
 from renderer import theme
 from renderer.boards import MARGIN, fit_text, header_height, header_ops
-from renderer.cards_squadratik import card_sprite, squadratik_card
+from renderer.cards_squadratik import paletted_card
 from renderer.display import Display
 from renderer.fonts import text_width, word
 from renderer.layout import Rect
@@ -477,30 +477,38 @@ def squadratik_display(
     header = _header(view, lang, clock, hand, player)
     layout = squadratik_layout(view, hand, lang, clock, player)
     display = Display(layout.width, layout.height)
-    header_ops(display, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
+    # in groups: when the board is framed anew, ``renderer.display.moved`` moves each group's
+    # picture by its own step (the cards by one, the hand below them by another)
+    with display.group("header", None):
+        header_ops(display, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
     if hand:
-        _private_hand_ops(display, view, layout, lang, selected)
+        with display.group("hand", None):
+            _private_hand_ops(display, view, layout, lang, selected)
         return display, None
-    for entry in view.get("board") or []:
-        rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
-        display.sprite(card_sprite(entry["card"], rect.w), rect.x, rect.y)
-    if not view.get("is_over"):
-        for end, rect in layout.slots.items():
-            _dashed_slot(display, rect, _slot_text(end))
-    _cut_ops(display, layout)
-    for x, y in view.get("last_move_cells") or []:
-        if (x, y) in layout.cells:
-            display.ring(layout.cells[(x, y)], theme.LAST_MOVE, 4)
-    for end in targets or ():
-        if end in layout.slots:
-            display.ring(layout.slots[end], theme.TARGET, 5)
+    with display.group("board", None):
+        for entry in view.get("board") or []:
+            rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
+            display.paletted(*paletted_card(entry["card"], rect.w), rect.x, rect.y)
+        if not view.get("is_over"):
+            for end, rect in layout.slots.items():
+                _dashed_slot(display, rect, _slot_text(end))
+        _cut_ops(display, layout)
+        for x, y in view.get("last_move_cells") or []:
+            if (x, y) in layout.cells:
+                display.ring(layout.cells[(x, y)], theme.LAST_MOVE, 4)
+        for end in targets or ():
+            if end in layout.slots:
+                display.ring(layout.slots[end], theme.TARGET, 5)
     if view.get("game") == "maestras":
-        _seat_ops(display, as_maestras_view(view), layout, lang)
+        with display.group("seats", None):
+            _seat_ops(display, as_maestras_view(view), layout, lang)
     else:
-        _solo_hand_ops(display, view, layout, lang, selected)
+        with display.group("hand", None):
+            _solo_hand_ops(display, view, layout, lang, selected)
     status = view.get("outcome")
     if status and layout.status.h:
-        _status_ops(display, layout.status, word(status, lang))
+        with display.group("status", None):
+            _status_ops(display, layout.status, word(status, lang))
     return display, None
 
 
@@ -596,7 +604,7 @@ def _solo_hand_ops(
         )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
         _slot_number(display, rect, k)
-        display.sprite(card_sprite(card, rect.w), rect.x, rect.y)
+        display.paletted(*paletted_card(card, rect.w), rect.x, rect.y)
         if selected in (f"h{k}", str(k)):
             display.ring(rect, theme.SELECTED, 5)
 
@@ -618,19 +626,12 @@ def _private_hand_ops(
         )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
         _slot_number(display, rect, k)
-        display.sprite(card_sprite(card, rect.w), rect.x, rect.y)
+        display.paletted(*paletted_card(card, rect.w), rect.x, rect.y)
         if selected in (f"h{k}", str(k)):
             display.ring(rect, theme.SELECTED, 5)
         for r, small in zip((1, 2, 3), layout.previews[k - 1], strict=False):
-            base = int(card.get("rotation") or 0)
-            sprite = squadratik_card(
-                card.get("kind", "normal"),
-                tuple(card["sides"]),
-                int(card.get("points") or 0),
-                (base + r) % 4,
-                small.w,
-            )
-            display.sprite(sprite, small.x, small.y)
+            turned = dict(card, rotation=(int(card.get("rotation") or 0) + r) % 4)
+            display.paletted(*paletted_card(turned, small.w), small.x, small.y)
             display.text(
                 (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 2),
                 f"r{r}",
