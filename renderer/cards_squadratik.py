@@ -127,7 +127,7 @@ def _numbers(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[
 # order on the blank card, so no piece touches another's pixels and each piece holds exactly
 # the pixels the RGBA card has there, converted as ``paletted`` converts the whole card. The
 # card is the converted blank with the pieces pasted where they changed it: pixel for pixel
-# the conversion of ``_placed_card``'s picture (tests/renderer/test_incremental_squadratik.py).
+# the conversion of ``_placed_card``'s picture (tests/renderer/test_squadratik_pieces.py).
 Box = tuple[int, int, int, int]
 Step = tuple[Any, ...]  # ("balls", side, edge) or ("number", *draw_digits' arguments)
 # where its pixels are, its picture, the mask of the pixels it changes, the card's mask there
@@ -294,7 +294,7 @@ def draw_digits(
     numbers cost six renders of the font otherwise, most of the card's cost. What Pillow's
     ``ImageDraw.text`` does for one line: the font's mask at the point's fractional part,
     blended in with the ink at its whole part plus the mask's offset
-    (tests/renderer/test_squadratik_cards.py compares the two on every card size)."""
+    (tests/renderer/test_squadratik_pieces.py compares the two on every card size)."""
     ink = draw.draw.draw_ink(fill)
     x, y = xy
     start = (math.modf(x)[0], math.modf(y)[0])

@@ -46,8 +46,6 @@ Op = tuple[tuple[Any, ...], Box, tuple[int, int], tuple[Part, ...], Any]
 
 #: above this share of the board changed, a full redraw costs no more than the patches
 FULL_REDRAW_SHARE = 0.6
-#: above this share of the ops changed, the board is drawn whole without comparing further
-CHANGED_OPS_SHARE = 0.5
 #: boxes closer than this are repainted as one (fewer passes over the op list)
 MERGE_SLACK = 8
 
@@ -320,8 +318,6 @@ def changes(old: Display, new: Display) -> list[Box] | None:
         boxes = found
     if new.height > old.height:  # a longer board (a column grew): its new rows are bare cloth
         boxes.append((0, old.height, new.width, new.height))
-    if len(boxes) > CHANGED_OPS_SHARE * len(new.ops):
-        return None  # most pastes differ (a board framed anew): drawing it whole costs less
     boxes = _merge(
         [
             (max(0, x0), max(0, y0), min(new.width, x1), min(new.height, y1))

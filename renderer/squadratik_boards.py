@@ -472,43 +472,35 @@ def squadratik_display(
     player: str | None = None,
 ) -> tuple[Display, None]:
     """``draw_squadratik``'s image as a display list (``renderer.display``): what it pastes,
-    in order, so ``renderer.render`` repaints only the cells, places, seats and header that
-    changed since the last board of the same game. No banner: the end is drawn on the board."""
+    in order. Cards, shapes and texts are pictures drawn once and cached, so a board costs
+    pastes (no ImageDraw call, no new card converted). No banner: the end is on the board."""
     header = _header(view, lang, clock, hand, player)
     layout = squadratik_layout(view, hand, lang, clock, player)
     display = Display(layout.width, layout.height)
-    # in groups: when the board is framed anew, ``renderer.display.moved`` moves each group's
-    # picture by its own step (the cards by one, the hand below them by another)
-    with display.group("header", None):
-        header_ops(display, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
+    header_ops(display, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
     if hand:
-        with display.group("hand", None):
-            _private_hand_ops(display, view, layout, lang, selected)
+        _private_hand_ops(display, view, layout, lang, selected)
         return display, None
-    with display.group("board", None):
-        for entry in view.get("board") or []:
-            rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
-            display.paletted(*paletted_card(entry["card"], rect.w), rect.x, rect.y)
-        if not view.get("is_over"):
-            for end, rect in layout.slots.items():
-                _dashed_slot(display, rect, _slot_text(end))
-        _cut_ops(display, layout)
-        for x, y in view.get("last_move_cells") or []:
-            if (x, y) in layout.cells:
-                display.ring(layout.cells[(x, y)], theme.LAST_MOVE, 4)
-        for end in targets or ():
-            if end in layout.slots:
-                display.ring(layout.slots[end], theme.TARGET, 5)
+    for entry in view.get("board") or []:
+        rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
+        display.paletted(*paletted_card(entry["card"], rect.w), rect.x, rect.y)
+    if not view.get("is_over"):
+        for end, rect in layout.slots.items():
+            _dashed_slot(display, rect, _slot_text(end))
+    _cut_ops(display, layout)
+    for x, y in view.get("last_move_cells") or []:
+        if (x, y) in layout.cells:
+            display.ring(layout.cells[(x, y)], theme.LAST_MOVE, 4)
+    for end in targets or ():
+        if end in layout.slots:
+            display.ring(layout.slots[end], theme.TARGET, 5)
     if view.get("game") == "maestras":
-        with display.group("seats", None):
-            _seat_ops(display, as_maestras_view(view), layout, lang)
+        _seat_ops(display, as_maestras_view(view), layout, lang)
     else:
-        with display.group("hand", None):
-            _solo_hand_ops(display, view, layout, lang, selected)
+        _solo_hand_ops(display, view, layout, lang, selected)
     status = view.get("outcome")
     if status and layout.status.h:
-        with display.group("status", None):
-            _status_ops(display, layout.status, word(status, lang))
+        _status_ops(display, layout.status, word(status, lang))
     return display, None
 
 

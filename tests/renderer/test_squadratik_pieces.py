@@ -1,10 +1,9 @@
-"""The cheap path of ``renderer.render`` for El Solitario and Cartas Maestras (issue 27): their
-boards and private hands are display lists too, repainted over the last image of the same game
-(or hand) where they differ. A player must never see a stale or different picture: every
-image is pixel for pixel the full drawing (``renderer.draw``) of the same view, move after
-move, across band cuts, with rings, in another language, board and hand images interleaved
-as the bot sends them; the shapes drawn once and pasted put down exactly what ImageDraw
-draws; a card's numbers from cached glyphs are exactly ``draw.text``'s; caches stay bounded."""
+"""Cheaper El Solitario and Cartas Maestras images (issue 27), and pictures no different: a
+card is put together on the board palette from cached pieces instead of converting each new
+card picture, shapes are drawn once and pasted, a card's numbers come from cached glyphs. Each
+must give exactly the pixels of the slower way: every card of the deck at every turn and the
+board sizes, whole boards and hands through long playouts (band cuts, rings, another
+language), each shape, each number; caches stay bounded."""
 
 from __future__ import annotations
 
@@ -16,12 +15,12 @@ from PIL import ImageDraw
 
 import engine
 import renderer
-from renderer import cards_squadratik, theme
+from engine.squadratik.deck import DECK
+from renderer import cards_squadratik, squadratik_boards, theme
 from renderer import display as display_module
 from renderer.display import Display
-from renderer.palette import index, new_board
+from renderer.palette import index, new_board, paletted
 from renderer.squadratik_boards import CELL_STEPS, GAP, HAND_CARD, path_targets
-from tests.renderer.helpers import decode
 
 SEATS = ["ana", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
 ES_WORDS = {"moves": "Jugadas", "stock": "Mazo", "hand": "Mano", "points": "Puntos"}
@@ -56,38 +55,48 @@ def _shown(game_id: str, seats: int, deal: int, moves: int) -> list[tuple[dict, 
     return shown
 
 
+def _converted(card: dict, size: int, under: tuple[int, ...] = theme.TABLE) -> Any:
+    """The slow way: the RGBA card picture converted to the palette whole."""
+    return paletted(cards_squadratik.card_sprite(card, size), under)
+
+
 @pytest.mark.parametrize(
     ("game_id", "seats", "deal", "moves"),
     [("squadratik", 1, 2, 150), ("maestras", 2, 5, 70), ("maestras", 8, 6, 70)],
 )
-def test_every_squadratik_image_rendered_in_turn_is_the_full_drawing(
+def test_every_squadratik_image_is_the_one_from_cards_converted_whole(
     game_id: str, seats: int, deal: int, moves: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    drawn_whole = [0]
-    whole = Display.image
-
-    def counted(display: Display) -> Any:
-        drawn_whole[0] += 1
-        return whole(display)
-
-    monkeypatch.setattr(Display, "image", counted)
-    renderer.clear_cache(sprites=False)
-    folded = 0
     shown = _shown(game_id, seats, deal, moves)
-    cheap = 0
+    fast = [renderer.draw(game_id, view, **style).tobytes() for view, style in shown]
+    monkeypatch.setattr(squadratik_boards, "paletted_card", _converted)
+    folded = 0
     for n, (view, style) in enumerate(shown):
-        before = drawn_whole[0]
-        fast = decode(renderer.render(game_id, view, **style))
-        cheap += drawn_whole[0] == before
-        full = renderer.draw(game_id, view, **style).convert("RGB")
-        assert fast.size == full.size, (game_id, n)
-        assert fast.tobytes() == full.tobytes(), f"{game_id}: image {n} differs from a redraw"
+        slow = renderer.draw(game_id, view, **style).tobytes()
+        assert fast[n] == slow, f"{game_id}: image {n} differs from cards converted whole"
         layout = renderer.layout(game_id, view, **style)
         folded += bool(layout.fold and layout.fold.axis)
-    # most images were repainted over the last one (a board framed anew moved first), not
-    # drawn whole; El Solitario's went through boards cut into bands
-    assert cheap > len(shown) * 3 // 4
-    assert folded or game_id == "maestras"
+    assert folded or game_id == "maestras"  # El Solitario's boards were cut into bands too
+
+
+@pytest.mark.parametrize("size", [HAND_CARD, 82, 64])
+def test_every_card_of_the_deck_from_pieces_is_the_card_converted_whole(size: int) -> None:
+    for card in DECK:
+        for rotation in range(4):
+            view = dict(card.to_view(rotation))
+            picture, mask = cards_squadratik.paletted_card(view, size)
+            slow_picture, slow_mask = _converted(view, size)
+            assert picture.tobytes() == slow_picture.tobytes(), (card.id, rotation, size)
+            assert mask.tobytes() == slow_mask.tobytes(), (card.id, rotation, size)
+
+
+@pytest.mark.parametrize("size", sorted({step - GAP for step in CELL_STEPS}))
+def test_cards_from_pieces_are_the_cards_converted_whole_at_every_board_size(size: int) -> None:
+    for card in DECK[::5]:
+        view = dict(card.to_view(card.id % 4))
+        picture, mask = cards_squadratik.paletted_card(view, size)
+        slow_picture, slow_mask = _converted(view, size)
+        assert (picture.tobytes(), mask.tobytes()) == (slow_picture.tobytes(), slow_mask.tobytes())
 
 
 def test_a_drawn_shape_puts_down_what_imagedraw_draws_there() -> None:
@@ -153,16 +162,21 @@ def test_a_cards_numbers_from_cached_glyphs_are_draw_texts(
             assert fast.tobytes() == slow.tobytes(), (kind, sides, rotation, size)
 
 
-def test_squadratik_images_keep_the_caches_at_their_bounds() -> None:
-    renderer.clear_cache(sprites=False)
-    for deal in range(1, renderer.BOARD_CACHE_SIZE + 5):
+def test_squadratik_caches_stay_at_their_bounds_over_many_games() -> None:
+    renderer.clear_cache(sprites=True)
+    for deal in range(1, 25):
         game = engine.new_game("maestras", deal, SEATS[:3])
-        for _ in range(3):
-            game.play(game.legal_moves()[0])
+        for _ in range(4):
+            game.play(game.legal_moves()[-1])
             renderer.render("maestras", game.view())
             renderer.render("maestras", game.view(game.current_player), hand=True)
-    assert len(renderer._boards) == renderer.BOARD_CACHE_SIZE
-    assert len(renderer._png_cache) <= renderer.PNG_CACHE_SIZE
-    assert display_module.drawn.cache_info().currsize <= display_module.SHAPE_CACHE_SIZE
-    glyphs = cards_squadratik._glyph_mask.cache_info()
-    assert glyphs.maxsize is not None and glyphs.currsize <= glyphs.maxsize
+    for cached in (
+        display_module.drawn,
+        cards_squadratik._paletted_placed,
+        cards_squadratik._piece,
+        cards_squadratik._touch,
+        cards_squadratik._glyph_mask,
+    ):
+        info = cached.cache_info()
+        assert info.maxsize is not None and info.currsize <= info.maxsize, cached
+    assert cards_squadratik._paletted_placed.cache_info().currsize > 0
