@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from functools import lru_cache, reduce
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
@@ -130,7 +130,7 @@ def _numbers(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[
 # the conversion of ``_placed_card``'s picture (tests/renderer/test_squadratik_pieces.py).
 Box = tuple[int, int, int, int]
 Step = tuple[Any, ...]  # ("balls", side, edge) or ("number", *draw_digits' arguments)
-# where its pixels are, its picture, the mask of the pixels it changes, the card's mask there
+# where its pixels are, its picture, the mask of the pixels it touches, the card's mask there
 Piece = tuple[Box, Image.Image, Image.Image, Image.Image]
 _NONZERO = [0] + [255] * 255
 
@@ -154,7 +154,6 @@ def _paletted_placed(
     if kind in ("empty", "central"):
         return base, mask
     steps = _steps(kind, shown, points, size)
-    touches = [_touch(step, size) for step in steps]
     # steps that touch a pixel in common, joined into one piece (union-find)
     group = list(range(len(steps)))
 
@@ -165,23 +164,29 @@ def _paletted_placed(
 
     for k in range(len(steps)):
         for j in range(k + 1, len(steps)):
-            if _meet(touches[k], touches[j]):
+            if _steps_meet(steps[k], steps[j], size):
                 group[root(j)] = root(k)
+    roots = [root(k) for k in range(len(steps))]
     pieces = [
-        _piece(kind, size, under, tuple(s for j, s in enumerate(steps) if root(j) == k))
-        for k in sorted({root(j) for j in range(len(steps))})
+        _piece(kind, size, under, tuple(s for s, r in zip(steps, roots, strict=True) if r == k))
+        for k in sorted(set(roots))
     ]
     if any(piece is None for piece in pieces):  # drawn past the card's edge: the whole card
         return paletted(_placed_card(kind, shown, points, size), under)
     card, bits = base.copy(), mask.copy()
     for piece in pieces:
         assert piece is not None
-        (x, y, _, _), picture, changed, shown_bits = piece
-        card.paste(picture, (x, y), changed)
-        bits.paste(shown_bits, (x, y), changed)
-    card.load()
-    bits.load()
+        box, picture, touched, shown_bits = piece
+        card.im.paste(picture.im, box, touched.im)
+        bits.im.paste(shown_bits.im, box, touched.im)
     return card, bits
+
+
+@lru_cache(maxsize=8192)
+def _steps_meet(step: Step, other: Step, size: int) -> bool:
+    """Whether two steps touch a pixel in common (then the later one is drawn over the
+    earlier one's pixels, not the blank card's): they are drawn as one piece."""
+    return _meet(_touch(step, size), _touch(other, size))
 
 
 def _steps(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[Step]:
@@ -200,13 +205,26 @@ def _base(kind: str, size: int) -> Image.Image:
     return card
 
 
-def _draw_step(card: Image.Image, step: Step, size: int) -> None:
+def _draw_step(region: Image.Image, step: Step, size: int, origin: tuple[int, int]) -> None:
+    """Draw ``step`` as ``_placed_card`` does on the card, onto ``region``, the part of the
+    card whose top-left corner is at ``origin`` (it holds every pixel the step touches)."""
+    left, top = origin
     if step[0] == "balls":
-        strip, at = _ball_strip(step[1], step[2], size)
-        if strip is not None:
-            card.alpha_composite(strip, at)
+        strip, (x, y) = _ball_strip(step[1], step[2], size)
+        if strip is None:
+            return
+        # the part of the strip over the region: outside it, the strip is see-through
+        x0, y0 = max(x, left), max(y, top)
+        x1, y1 = (
+            min(x + strip.width, left + region.width),
+            min(y + strip.height, top + region.height),
+        )
+        if x0 < x1 and y0 < y1:
+            part = strip.crop((x0 - x, y0 - y, x1 - x, y1 - y))
+            region.alpha_composite(part, (x0 - left, y0 - top))
     else:
-        draw_digits(ImageDraw.Draw(card), *step[1:])
+        (x, y), *rest = step[1:]
+        draw_digits(ImageDraw.Draw(region), (x - left, y - top), *rest)
 
 
 @lru_cache(maxsize=2048)
@@ -254,31 +272,35 @@ def _meet(touch: tuple[Box, Image.Image] | None, other: tuple[Box, Image.Image] 
 @lru_cache(maxsize=2048)
 def _piece(kind: str, size: int, under: tuple[int, ...], steps: tuple[Step, ...]) -> Piece | None:
     """``steps`` drawn in order on the blank card, cut to the pixels they touch and converted
-    as ``paletted`` converts a card over ``under``: the picture, the mask of the pixels that
-    changed, the card's mask bits there (``paletted``'s threshold). None when a step draws
-    past the card's edge (``_placed_card`` cuts it off there)."""
-    blank = _base(kind, size)
-    card = blank.copy()
-    touched = Image.new("1", card.size, 0)
+    as ``paletted`` converts a card over ``under``: the picture, the mask of the pixels the
+    steps touch, the card's mask bits there (``paletted``'s threshold). None when a step
+    draws past the card's edge (``_placed_card`` cuts it off there)."""
+    touches = [touch for touch in (_touch(step, size) for step in steps) if touch is not None]
+    if not touches:
+        return None
+    box = (
+        min(t[0][0] for t in touches),
+        min(t[0][1] for t in touches),
+        max(t[0][2] for t in touches),
+        max(t[0][3] for t in touches),
+    )
+    if box[0] < 0 or box[1] < 0 or box[2] > size or box[3] > size:
+        return None
+    region = _base(kind, size).crop(box)
     for step in steps:
-        _draw_step(card, step, size)
-        touch = _touch(step, size)
-        if touch is not None:
-            (x0, y0, x1, y1), mask = touch
-            if x0 < 0 or y0 < 0 or x1 > size or y1 > size:
-                return None
-            touched.paste(1, (x0, y0), mask)
-    box = touched.getbbox() or (0, 0, 1, 1)
-    region = card.crop(box)
-    bands = ImageChops.difference(blank.crop(box), region).split()
-    changed = reduce(ImageChops.lighter, bands).point(_NONZERO, "1")
+        _draw_step(region, step, size, (box[0], box[1]))
+    touched = Image.new("1", region.size, 0)
+    for (x0, y0, _, _), mask in touches:
+        touched.paste(1, (x0 - box[0], y0 - box[1]), mask)
+    # a touched pixel the steps left as it was converts as the blank card's does: pasting it
+    # changes nothing
     flat = Image.new("RGB", region.size, tuple(under[:3]))
     flat.paste(region, (0, 0), region)
     picture = flat.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     bits = region.getchannel("A").point(OPAQUE_ENOUGH, "1")
-    for image in (picture, changed, bits):
+    for image in (picture, touched, bits):
         image.load()
-    return box, picture, changed, bits
+    return box, picture, touched, bits
 
 
 def draw_digits(
@@ -398,7 +420,7 @@ def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
     for cached in (
         squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask,
-        _paletted_placed, _base, _touch, _piece,
+        _paletted_placed, _base, _touch, _piece, _steps_meet,
     ):  # fmt: skip
         cached.cache_clear()
 
