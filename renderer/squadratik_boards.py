@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -543,9 +543,10 @@ def _cut_ops(display: Display, layout: SquadratikLayout) -> None:
     def moved(at: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
         return tuple((x - left, y - top) for x, y in at)
 
-    line_opts = (("fill", theme.SLOT_LINE), ("width", 2))
+    line_opts: tuple[tuple[str, Any], ...] = (("fill", theme.SLOT_LINE), ("width", 2))
+    arrow_opts: tuple[tuple[str, Any], ...] = (("fill", theme.GOLD),)
     calls = tuple(("line", moved(line), line_opts) for line in lines)
-    calls += tuple(("polygon", moved(arrow), (("fill", theme.GOLD),)) for arrow in arrows)
+    calls += tuple(("polygon", moved(arrow), arrow_opts) for arrow in arrows)
     display.shape(left, top, ((right - left, bottom - top), calls))
 
 

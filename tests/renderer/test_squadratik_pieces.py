@@ -16,7 +16,7 @@ from PIL import ImageDraw
 import engine
 import renderer
 from engine.squadratik.deck import DECK
-from renderer import cards_squadratik, squadratik_boards, theme
+from renderer import cards_squadratik, fonts, squadratik_boards, theme
 from renderer import display as display_module
 from renderer.display import Display
 from renderer.palette import index, new_board, paletted
@@ -26,7 +26,7 @@ SEATS = ["ana", "bob", "cy", "dee", "eve", "fay", "gus", "hal"]
 ES_WORDS = {"moves": "Jugadas", "stock": "Mazo", "hand": "Mano", "points": "Puntos"}
 
 
-def _shown(game_id: str, seats: int, deal: int, moves: int) -> list[tuple[dict, dict[str, Any]]]:
+def _shown(game_id: str, seats: int, deal: int, moves: int) -> list[tuple[Any, dict[str, Any]]]:
     """(view, style) of each image a chat gets through seeded games of ``game_id`` (the next
     deal when one ends): each board, and in Cartas Maestras the hand of the player to move
     after it; now and then a hand card picked with its targets ringed, the language switched
@@ -34,7 +34,7 @@ def _shown(game_id: str, seats: int, deal: int, moves: int) -> list[tuple[dict, 
     rng = random.Random(deal)
     players = SEATS[:seats] if game_id == "maestras" else None
     game = engine.new_game(game_id, deal, players)
-    shown: list[tuple[dict, dict[str, Any]]] = []
+    shown: list[tuple[Any, dict[str, Any]]] = []
     for n in range(moves):
         legal = game.legal_moves()
         if game.is_over or not legal:
@@ -45,7 +45,7 @@ def _shown(game_id: str, seats: int, deal: int, moves: int) -> list[tuple[dict, 
         style: dict[str, Any] = {}
         if moves // 3 < n < moves // 2:
             style = {"lang": "es", "words": ES_WORDS}
-        view = game.view()
+        view: Any = game.view()
         if n % 6 == 4 and not game.is_over:
             style |= {"selected": "h1", "targets": sorted(path_targets(view))[:2]}
         shown.append((view, style))
@@ -104,7 +104,7 @@ def test_a_drawn_shape_puts_down_what_imagedraw_draws_there() -> None:
     pasted anywhere, over whatever is there, they leave the pixels ImageDraw would."""
     row = (("radius", 8), ("fill", theme.TURN_BG), ("outline", theme.LAST_MOVE), ("width", 3))
     lines = (("fill", theme.SLOT_LINE), ("width", 2))
-    calls = (
+    calls: tuple[tuple[str, Any, Any], ...] = (
         ("rounded_rectangle", (0, 0, 60, 30), row),
         ("polygon", ((2, 2), (19, 13), (2, 24)), (("fill", theme.GOLD),)),
         ("line", ((3, 40), (40, 40)), lines),
@@ -138,7 +138,7 @@ def _with_draw_text(
     fill: tuple[int, int, int],
     anchor: str,
 ) -> None:
-    draw.text(xy, text, font=cards_squadratik.font(px, bold=True), fill=fill, anchor=anchor)
+    draw.text(xy, text, font=fonts.font(px, bold=True), fill=fill, anchor=anchor)
 
 
 @pytest.mark.parametrize("size", sorted({step - GAP for step in CELL_STEPS} | {HAND_CARD}))
