@@ -7,10 +7,17 @@ process for the tests that ask for one (``pg_server``).
 The tests run in a random order (pytest-randomly, which also seeds ``random`` alike before
 each test): a test that needs another to run first, or trips on what one left behind, fails
 on some run instead of hiding. The seed is printed at the end of each run; ``--randomly-seed=N`` replays that order,
-``-p no:randomly`` turns it off (the files' order)."""
+``-p no:randomly`` turns it off (the files' order).
+
+A deal the bot picks at random (a table's deal, ``/play`` without a number) comes from
+``secrets.randbelow``, which no seed reaches: every test gets it from a generator seeded by the
+test's own name instead (``same_deals_every_run``), so a test plays the same deals on every run
+and in any order."""
 
 import io
 import itertools
+import random
+import zlib
 from collections.abc import Iterator
 
 import pytest
@@ -25,6 +32,15 @@ settings.register_profile(
     database=None,
 )
 settings.load_profile("tavolo")
+
+
+@pytest.fixture(autouse=True)
+def same_deals_every_run(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``secrets.randbelow`` (the bot's random deal numbers) seeded by the test's id: a test
+    whose outcome depends on the deal it was given passes or fails the same way every run,
+    never one run in many. A test that wants one deal still patches it itself, later."""
+    picks = random.Random(zlib.crc32(request.node.nodeid.encode()))
+    monkeypatch.setattr("secrets.randbelow", picks.randrange)
 
 
 @pytest.fixture(scope="session")
