@@ -180,11 +180,12 @@ def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -
 def warm_up() -> int:
     """Build every card sprite of the pile games (both Italian styles, French, backs, empty
     piles) and their palette versions, and the pieces Squadratik cards are put together from
-    (at the hand size and the six largest board steps), so no player waits for one later;
-    returns how many. The bot may call it once at start (in an executor: about a second).
+    (at the hand size and the six largest board steps: every card of the deck at every turn),
+    so no player waits for one later; returns how many. The bot may call it once at start (in
+    an executor: about a second).
 
     >>> warm_up()
-    441
+    1757
     """
     from renderer import cards_squadratik, squadratik_boards
     from renderer.boards import warm_up_sprites

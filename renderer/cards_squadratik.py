@@ -403,7 +403,10 @@ def _ball_strip(side: str, index: int, size: int) -> tuple[Image.Image | None, t
 
 def warm_up(sizes: tuple[int, ...]) -> int:
     """Build every piece of every card at ``sizes`` now (blank cards, crowns, the ball strips
-    of every side and edge): a few milliseconds per size. Returns how many pieces."""
+    of every side and edge, and the palette pieces of every card of the deck at every turn:
+    ``paletted_card``): about 50 ms per size. Returns how many pieces and cards."""
+    from engine.squadratik.deck import DECK  # the cards there are: the pieces they need
+
     built = 0
     for size in sizes:
         for kind in STOCK:
@@ -413,6 +416,13 @@ def warm_up(sizes: tuple[int, ...]) -> int:
             for index in range(4):
                 _ball_strip(side, index, size)
         built += len(STOCK) + 1 + 36
+    for size in sizes:
+        for card in DECK:
+            for rotation in range(4):
+                shown = placed_sides(card.sides, rotation)
+                # the pieces are kept; the card itself is put together when it is drawn
+                _paletted_placed.__wrapped__(str(card.kind), shown, card.points, size, theme.TABLE)
+                built += 1
     return built
 
 
