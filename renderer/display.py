@@ -335,6 +335,8 @@ def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -
     """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``."""
     if image.height == height:
         return image
+    if height < image.height:  # cut: one copy
+        return image.crop((0, 0, image.width, height))
     board = new_board(image.width, height, background)
     board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
     return board
