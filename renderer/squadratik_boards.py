@@ -511,43 +511,37 @@ def _cut_ops(display: Display, layout: SquadratikLayout) -> None:
     """Where a cut board's bands meet: a dashed line between the bands, and for each path that
     goes on in the next band an arrow out of its card at the end of one band and an arrow into
     its card at the start of the next (right for bands of columns, down for bands of rows).
-    Drawn once per arrangement (``display.drawn``) and pasted."""
+    Each line and arrow is a small shape drawn once (``display.drawn``) and pasted: every
+    seam of a length looks alike, every arrow too."""
     fold = layout.fold
-    if fold is None or not fold.axis or not (layout.seams or layout.cuts):
+    if fold is None or not fold.axis:
         return
-    lines: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    line_opts: tuple[tuple[str, Any], ...] = (("fill", theme.SLOT_LINE), ("width", 2))
     for (x0, y0), (x1, y1) in layout.seams:
         length = max(x1 - x0, y1 - y0)
+        dashes = []
         for start in range(0, length, 24):
             end = min(start + 12, length)
+            # from the seam's start, 2 px in: the 2-px lines reach a pixel either side
             if y0 == y1:
-                lines.append(((x0 + start, y0), (x0 + end, y0)))
+                dashes.append(("line", ((2 + start, 2), (2 + end, 2)), line_opts))
             else:
-                lines.append(((x0, y0 + start), (x0, y0 + end)))
+                dashes.append(("line", ((2, 2 + start), (2, 2 + end)), line_opts))
+        size = (length + 5, 5) if y0 == y1 else (5, length + 5)
+        display.shape(x0 - 2, y0 - 2, (size, tuple(dashes)))
     half = ARROW * 2 // 3
-    arrows: list[tuple[tuple[int, int], ...]] = []
+    arrow_opts: tuple[tuple[str, Any], ...] = (("fill", theme.GOLD),)
+    right = (("polygon", ((1, 1), (1 + ARROW, 1 + half), (1, 1 + 2 * half)), arrow_opts),)
+    down = (("polygon", ((1, 1), (1 + half, 1 + ARROW), (1 + 2 * half, 1)), arrow_opts),)
     for a, b in layout.cuts:
         if fold.axis == "x":  # pointing right, just after a and just before b
             for tip in (a.right + 2 + ARROW, b.x - 2):
                 cy = a.centre[1] if tip > a.right else b.centre[1]
-                arrows.append(((tip - ARROW, cy - half), (tip, cy), (tip - ARROW, cy + half)))
+                display.shape(tip - ARROW - 1, cy - half - 1, ((ARROW + 3, 2 * half + 3), right))
         else:  # pointing down, just below a and just above b
             for tip in (a.bottom + 2 + ARROW, b.y - 2):
                 cx = a.centre[0] if tip > a.bottom else b.centre[0]
-                arrows.append(((cx - half, tip - ARROW), (cx, tip), (cx + half, tip - ARROW)))
-    points = [p for line in lines for p in line] + [p for arrow in arrows for p in arrow]
-    # the 2-px lines reach a pixel either side of their points
-    left, top = min(x for x, _ in points) - 2, min(y for _, y in points) - 2
-    right, bottom = max(x for x, _ in points) + 3, max(y for _, y in points) + 3
-
-    def moved(at: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
-        return tuple((x - left, y - top) for x, y in at)
-
-    line_opts: tuple[tuple[str, Any], ...] = (("fill", theme.SLOT_LINE), ("width", 2))
-    arrow_opts: tuple[tuple[str, Any], ...] = (("fill", theme.GOLD),)
-    calls = tuple(("line", moved(line), line_opts) for line in lines)
-    calls += tuple(("polygon", moved(arrow), arrow_opts) for arrow in arrows)
-    display.shape(left, top, ((right - left, bottom - top), calls))
+                display.shape(cx - half - 1, tip - ARROW - 1, ((2 * half + 3, ARROW + 3), down))
 
 
 def _status_ops(display: Display, rect: Rect, text: str) -> None:

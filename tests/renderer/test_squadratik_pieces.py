@@ -76,7 +76,16 @@ def test_every_squadratik_image_is_the_one_from_cards_converted_whole(
         assert fast[n] == slow, f"{game_id}: image {n} differs from cards converted whole"
         layout = renderer.layout(game_id, view, **style)
         folded += bool(layout.fold and layout.fold.axis)
+        if layout.fold and layout.fold.axis:
+            # the cuts' lines and arrows are small shapes (kept in a cache), never board-sized
+            board, _ = squadratik_boards.squadratik_display(view, **_drawn_style(style))
+            shapes = [op[1] for op in board.ops if op[0][0] == "d"]
+            assert all(min(x1 - x0, y1 - y0) <= 60 for x0, y0, x1, y1 in shapes)
     assert folded or game_id == "maestras"  # El Solitario's boards were cut into bands too
+
+
+def _drawn_style(style: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in style.items() if k in ("lang", "selected", "targets", "hand")}
 
 
 @pytest.mark.parametrize("size", [HAND_CARD, 82, 64])
