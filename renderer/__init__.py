@@ -133,13 +133,11 @@ _boards: OrderedDict[tuple[Any, ...], tuple[Display, Image.Image]] = OrderedDict
 _boards_lock = threading.Lock()
 
 
-def _board_key(game_id: str, view: Mapping[str, Any], style: Mapping[str, Any]) -> tuple[Any, ...]:
-    """Which earlier board a new one is drawn from: the same game's last board (or the same
-    player's last private hand), if it is still kept. Only a guess for speed: whatever differs
-    is repainted all the same."""
+def _board_key(game_id: str, view: Mapping[str, Any]) -> tuple[Any, ...]:
+    """Which earlier board a new one is drawn from: the same game's last board, if it is
+    still kept. Only a guess for speed: whatever differs is repainted all the same."""
     players = view.get("players")
-    seats = tuple(map(str, players or ()))
-    return (game_id, str(view.get("deal")), seats, view.get("viewer"), bool(style.get("hand")))
+    return (game_id, str(view.get("deal")), tuple(map(str, players or ())), view.get("viewer"))
 
 
 def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -> bytes | None:
@@ -159,7 +157,7 @@ def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -
         fonts.reset_words(token)
     if banner is not None or display.width > MAX_WIDTH:
         return None
-    board_key = _board_key(game_id, view, style)
+    board_key = _board_key(game_id, view)
     with _boards_lock:  # taken out while in use: two threads never paint the same image
         kept = _boards.pop(board_key, None)
     boxes = changes(kept[0], display) if kept is not None else None
