@@ -335,7 +335,9 @@ def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -
     """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``."""
     if image.height == height:
         return image
-    if height < image.height:  # cut: one copy
+    if height < image.height or index(background) == 0:
+        # cut, or lengthened with palette index 0 (the table): a crop past the bottom fills
+        # the new rows with 0, one pass instead of a fill and a copy
         return image.crop((0, 0, image.width, height))
     board = new_board(image.width, height, background)
     board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
