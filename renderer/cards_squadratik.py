@@ -128,7 +128,8 @@ def _numbers(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[
 # the pixels the RGBA card has there, converted as ``paletted`` converts the whole card. The
 # card is the converted blank with the pieces pasted where they touch it: pixel for pixel the
 # conversion of ``_placed_card``'s picture (tests/renderer/test_squadratik_pieces.py). A step
-# that would draw past the card's edge (never at the board sizes) sends the card the slow way.
+# that would draw past the card's edge (only on the smallest cards, 24 px) sends the card the
+# slow way.
 Box = tuple[int, int, int, int]
 Step = tuple[Any, ...]  # ("balls", side, edge) or ("number", *draw_digits' arguments)
 # where its pixels are, its picture, the mask of the pixels it touches, the card's mask there
