@@ -148,7 +148,7 @@ def paletted_card(
     return _paletted_placed(card.get("kind", "normal"), shown, points, size, tuple(under))
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _paletted_placed(
     kind: str, shown: tuple[str, ...], points: int, size: int, under: tuple[int, ...]
 ) -> tuple[Image.Image, Image.Image]:

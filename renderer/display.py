@@ -23,6 +23,7 @@ reused by another sprite while a display list that names it is alive.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -211,8 +212,9 @@ def _sprite_parts(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Part, ..
     return parts
 
 
-# id(image) -> (image, parts): the image is kept so its id stays unique
-_MASKED: dict[int, tuple[Image.Image, tuple[Part, ...]]] = {}
+# id(image) -> parts, for as long as the image lives (its entry goes with it: the images
+# are the cards and shapes of bounded caches, and the ops of boards being drawn)
+_MASKED: dict[int, tuple[Part, ...]] = {}
 
 
 def _masked_parts(image: Image.Image, mask: Image.Image | None) -> tuple[Part, ...]:
@@ -221,8 +223,8 @@ def _masked_parts(image: Image.Image, mask: Image.Image | None) -> tuple[Part, .
     times faster than through the mask, the rows above and below through it. Cached per
     image (a card, a shape: each is pasted on many boards)."""
     known = _MASKED.get(id(image))
-    if known is not None and known[0] is image:
-        return known[1]
+    if known is not None:
+        return known
     image.load()
     width, height = image.size
     parts: tuple[Part, ...] = ((0, 0, image.im, image.size, None),)
@@ -244,16 +246,14 @@ def _masked_parts(image: Image.Image, mask: Image.Image | None) -> tuple[Part, .
                 part_mask.load()
                 found.append((0, start, part.im, part.size, part_mask.im if masked else None))
         parts = tuple(found)
-    if len(_MASKED) >= PARTS_CACHE_SIZE:
-        _MASKED.clear()
-    _MASKED[id(image)] = (image, parts)
+    _MASKED[id(image)] = parts
+    weakref.finalize(image, _MASKED.pop, id(image), None)
     return parts
 
 
 def clear_cache() -> None:
     """Forget the sprites' parts and drawn shapes (benchmarks measure cold starts with it)."""
     _PARTS.clear()
-    _MASKED.clear()
     drawn.cache_clear()
 
 

@@ -7,6 +7,7 @@ language), each shape, each number; caches stay bounded."""
 
 from __future__ import annotations
 
+import gc
 import random
 from typing import Any
 
@@ -189,3 +190,8 @@ def test_squadratik_caches_stay_at_their_bounds_over_many_games() -> None:
         info = cached.cache_info()
         assert info.maxsize is not None and info.currsize <= info.maxsize, cached
     assert cards_squadratik._paletted_placed.cache_info().currsize > 0
+    # the parts pasted for each card and shape live only as long as the card or shape
+    assert display_module._MASKED
+    renderer.clear_cache(sprites=True)
+    gc.collect()
+    assert not display_module._MASKED
