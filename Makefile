@@ -74,8 +74,9 @@ venv:
 run: venv
 	$(BIN)/python -m bot
 
-# The suite on TEST_WORKERS processes (pytest-xdist), each with its own PostgreSQL server for
-# the tests that need one; a worker that runs out of tests takes some of another's (--dist
+# The suite on TEST_WORKERS processes (pytest-xdist), sharing one PostgreSQL server (started
+# by the controller while they collect; each worker makes its own databases on it) for the
+# tests that need one; a worker that runs out of tests takes some of another's (--dist
 # worksteal), and the longest tests (marked slow) start first on every worker. The order is
 # random, its seed printed at the end (pytest-randomly). The doctests of engine/, renderer/
 # and bot/ run in it too (tests/test_doctests.py). docs/tests.md: how the suite is organised,

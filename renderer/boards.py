@@ -165,10 +165,15 @@ def right_parts(right: str, size: int) -> tuple[tuple[str, int], ...]:
     start, room = 0, 0
     for spaces in _SPACES.finditer(right):
         parts.append((right[start : spaces.start()], room))
-        room = round(font(size, True).getlength(spaces.group()))
+        room = _spaces_width(spaces.group(), size)
         start = spaces.end()
     parts.append((right[start:], room))
     return tuple(parts)
+
+
+@lru_cache(maxsize=64)
+def _spaces_width(spaces: str, size: int) -> int:
+    return round(font(size, True).getlength(spaces))
 
 
 def right_width(right: str, size: int) -> int:

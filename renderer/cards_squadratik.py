@@ -18,9 +18,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw
 
+from renderer import theme
 from renderer.fonts import font
+from renderer.palette import OPAQUE_ENOUGH, palette_image, paletted
 from renderer.sprites import SS, shrink
 
 BALL_RED = (214, 24, 34)
@@ -97,14 +99,250 @@ def _placed_card(kind: str, shown: tuple[str, ...], points: int, size: int) -> I
         if strip is not None:
             card.alpha_composite(strip, at)
     draw = ImageDraw.Draw(card)
-    digit = font(digit_font_px(size), bold=True)
-    if kind != "master" and not crowded(size):
-        draw.text(
-            (size / 2, size * CENTRE_ROW), str(points), font=digit, fill=(70, 70, 76), anchor="mm"
-        )
-    _draw_side_counts(draw, size, shown, digit)
-    _draw_totals(draw, size, shown, digit, kind)
+    for xy, text, px, fill, anchor in _numbers(kind, shown, points, size):
+        draw_digits(draw, xy, text, px, fill, anchor)
     return card
+
+
+Number = tuple[tuple[float, float], str, int, tuple[int, int, int], str]
+
+
+def _numbers(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[Number]:
+    """Every number a card draws, in order, as ``draw_digits``' arguments: the points, each
+    side's ball count, the red and black totals."""
+    digit = digit_font_px(size)
+    numbers: list[Number] = []
+    if kind != "master" and not crowded(size):
+        numbers.append(((size / 2, size * CENTRE_ROW), str(points), digit, (70, 70, 76), "mm"))
+    numbers += _side_counts(size, shown, digit)
+    numbers += _totals(size, shown, digit, kind)
+    return numbers
+
+
+# The board draws a card on the fixed palette (``renderer.palette``). Converting each new
+# card picture (as ``paletted`` does) costs more than the rest of a move; put together on the
+# palette instead from pieces converted once, it costs a few pastes. A card is drawn by a few
+# steps (``_steps``: each side's balls composited, then each number drawn, as
+# ``_placed_card`` does); steps that touch a pixel in common are one piece, drawn in their
+# order on the blank card, so no piece touches another's pixels and each piece holds exactly
+# the pixels the RGBA card has there, converted as ``paletted`` converts the whole card. The
+# card is the converted blank with the pieces pasted where they touch it: pixel for pixel the
+# conversion of ``_placed_card``'s picture (tests/renderer/test_squadratik_pieces.py). A step
+# that would draw past the card's edge (only on the smallest cards, 24 px) sends the card the
+# slow way.
+Box = tuple[int, int, int, int]
+Step = tuple[Any, ...]  # ("balls", side, edge) or ("number", *draw_digits' arguments)
+# where its pixels are, its picture, the mask of the pixels it touches, the card's mask there
+Piece = tuple[Box, Image.Image, Image.Image, Image.Image]
+_NONZERO = [0] + [255] * 255
+
+
+def paletted_card(
+    card: Mapping[str, Any], size: int, under: tuple[int, ...] = theme.TABLE
+) -> tuple[Image.Image, Image.Image]:
+    """A view's card dict (``card_sprite``) on the board palette over ``under``, and its mask:
+    what ``renderer.palette.paletted(card_sprite(card, size), under)`` gives."""
+    sides = tuple(card.get("sides") or ("0", "0", "0", "0"))
+    shown = placed_sides(sides, int(card.get("rotation") or 0))
+    points = int(card.get("points") or 0)
+    return _paletted_placed(card.get("kind", "normal"), shown, points, size, tuple(under))
+
+
+@lru_cache(maxsize=512)
+def _paletted_placed(
+    kind: str, shown: tuple[str, ...], points: int, size: int, under: tuple[int, ...]
+) -> tuple[Image.Image, Image.Image]:
+    base, mask = paletted(_base(kind, size), under)
+    if kind in ("empty", "central"):
+        return base, mask
+    steps = _steps(kind, shown, points, size)
+    # steps that touch a pixel in common, joined into one piece (union-find)
+    group = list(range(len(steps)))
+
+    def root(k: int) -> int:
+        while group[k] != k:
+            k = group[k]
+        return k
+
+    for k in range(len(steps)):
+        for j in range(k + 1, len(steps)):
+            if _steps_meet(steps[k], steps[j], size):
+                group[root(j)] = root(k)
+    roots = [root(k) for k in range(len(steps))]
+    pieces = [
+        _piece(kind, size, under, tuple(s for s, r in zip(steps, roots, strict=True) if r == k))
+        for k in sorted(set(roots))
+    ]
+    if any(piece is None for piece in pieces):  # drawn past the card's edge: the whole card
+        return paletted(_placed_card(kind, shown, points, size), under)
+    card, bits = base.copy(), mask.copy()
+    for piece in pieces:
+        assert piece is not None
+        box, picture, touched, shown_bits = piece
+        card.im.paste(picture.im, box, touched.im)
+        bits.im.paste(shown_bits.im, box, touched.im)
+    return card, bits
+
+
+@lru_cache(maxsize=8192)
+def _steps_meet(step: Step, other: Step, size: int) -> bool:
+    """Whether two steps touch a pixel in common (then the later one is drawn over the
+    earlier one's pixels, not the blank card's): they are drawn as one piece."""
+    return _meet(_touch(step, size), _touch(other, size))
+
+
+def _steps(kind: str, shown: tuple[str, ...], points: int, size: int) -> list[Step]:
+    """What ``_placed_card`` draws on the blank card, in its order."""
+    steps: list[Step] = [("balls", side, k) for k, side in enumerate(shown) if side_balls(side)[1]]
+    return steps + [("number", *number) for number in _numbers(kind, shown, points, size)]
+
+
+@lru_cache(maxsize=64)
+def _base(kind: str, size: int) -> Image.Image:
+    """The blank card of ``kind``, with its crown on a master: what the steps draw on."""
+    if kind != "master":
+        return _blank(kind, size)
+    card = _blank(kind, size).copy()
+    card.alpha_composite(_crown(size))
+    return card
+
+
+def _draw_step(region: Image.Image, step: Step, size: int, origin: tuple[int, int]) -> None:
+    """Draw ``step`` as ``_placed_card`` does on the card, onto ``region``, the part of the
+    card whose top-left corner is at ``origin`` (it holds every pixel the step touches)."""
+    left, top = origin
+    if step[0] == "balls":
+        strip, (x, y) = _ball_strip(step[1], step[2], size)
+        if strip is None:
+            return
+        # the part of the strip over the region: outside it, the strip is see-through
+        x0, y0 = max(x, left), max(y, top)
+        x1, y1 = (
+            min(x + strip.width, left + region.width),
+            min(y + strip.height, top + region.height),
+        )
+        if x0 < x1 and y0 < y1:
+            part = strip.crop((x0 - x, y0 - y, x1 - x, y1 - y))
+            region.alpha_composite(part, (x0 - left, y0 - top))
+    else:
+        (x, y), *rest = step[1:]
+        draw_digits(ImageDraw.Draw(region), (x - left, y - top), *rest)
+
+
+@lru_cache(maxsize=2048)
+def _touch(step: Step, size: int) -> tuple[Box, Image.Image] | None:
+    """The pixels a step touches on a ``size`` px card: their box and 1-bit mask."""
+    if step[0] == "balls":
+        strip, (x, y) = _ball_strip(step[1], step[2], size)
+        if strip is None:
+            return None
+        touched = strip.getchannel("A").point(_NONZERO, "1")
+    else:
+        _, (x0, y0), text, px, fill, anchor = step
+        probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
+        ink = probe.draw.draw_ink(fill)
+        start = (math.modf(x0)[0], math.modf(y0)[0])
+        glyph, (dx, dy) = _glyph_mask(text, px, anchor, start, ink)
+        coverage = Image.new("L", glyph.size, 0)  # the glyph's coverage: 255 blended in
+        ImageDraw.Draw(coverage).draw.draw_bitmap((0, 0), glyph, 255)
+        touched = coverage.point(_NONZERO, "1")
+        x, y = int(x0) + dx, int(y0) + dy
+    found = touched.getbbox()
+    if found is None:
+        return None
+    box = (x + found[0], y + found[1], x + found[2], y + found[3])
+    touched = touched.crop(found)
+    touched.load()
+    return box, touched
+
+
+def _meet(touch: tuple[Box, Image.Image] | None, other: tuple[Box, Image.Image] | None) -> bool:
+    """Whether two steps touch a pixel in common (then the later one is drawn over the
+    earlier one's pixels, not the blank card's)."""
+    if touch is None or other is None:
+        return False
+    (ax0, ay0, ax1, ay1), touched = touch
+    (bx0, by0, bx1, by1), touched_too = other
+    x0, y0, x1, y1 = max(ax0, bx0), max(ay0, by0), min(ax1, bx1), min(ay1, by1)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    mine = touched.crop((x0 - ax0, y0 - ay0, x1 - ax0, y1 - ay0))
+    theirs = touched_too.crop((x0 - bx0, y0 - by0, x1 - bx0, y1 - by0))
+    return ImageChops.logical_and(mine, theirs).getbbox() is not None
+
+
+@lru_cache(maxsize=2048)
+def _piece(kind: str, size: int, under: tuple[int, ...], steps: tuple[Step, ...]) -> Piece | None:
+    """``steps`` drawn in order on the blank card, cut to the pixels they touch and converted
+    as ``paletted`` converts a card over ``under``: the picture, the mask of the pixels the
+    steps touch, the card's mask bits there (``paletted``'s threshold). None when a step
+    draws past the card's edge (``_placed_card`` cuts it off there)."""
+    touches = [touch for touch in (_touch(step, size) for step in steps) if touch is not None]
+    if not touches:
+        return None
+    box = (
+        min(t[0][0] for t in touches),
+        min(t[0][1] for t in touches),
+        max(t[0][2] for t in touches),
+        max(t[0][3] for t in touches),
+    )
+    if box[0] < 0 or box[1] < 0 or box[2] > size or box[3] > size:
+        return None
+    region = _base(kind, size).crop(box)
+    for step in steps:
+        _draw_step(region, step, size, (box[0], box[1]))
+    touched = Image.new("1", region.size, 0)
+    for (x0, y0, _, _), mask in touches:
+        touched.paste(1, (x0 - box[0], y0 - box[1]), mask)
+    # a touched pixel the steps left as it was converts as the blank card's does: pasting it
+    # changes nothing
+    flat = Image.new("RGB", region.size, tuple(under[:3]))
+    flat.paste(region, (0, 0), region)
+    picture = flat.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    bits = region.getchannel("A").point(OPAQUE_ENOUGH, "1")
+    for image in (picture, touched, bits):
+        image.load()
+    return box, picture, touched, bits
+
+
+def draw_digits(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    px: int,
+    fill: tuple[int, int, int],
+    anchor: str,
+) -> None:
+    """``draw.text(xy, text, font=font(px, bold=True), fill=fill, anchor=anchor)`` on a card
+    (RGBA), pixel for pixel, with the glyphs' coverage taken from a cache: a new card's six
+    numbers cost six renders of the font otherwise, most of the card's cost. What Pillow's
+    ``ImageDraw.text`` does for one line: the font's mask at the point's fractional part,
+    blended in with the ink at its whole part plus the mask's offset
+    (tests/renderer/test_squadratik_pieces.py compares the two on every card size)."""
+    ink = draw.draw.draw_ink(fill)
+    x, y = xy
+    start = (math.modf(x)[0], math.modf(y)[0])
+    mask, (dx, dy) = _glyph_mask(text, px, anchor, start, ink)
+    draw.draw.draw_bitmap((int(x) + dx, int(y) + dy), mask, ink)
+
+
+@lru_cache(maxsize=4096)
+def _glyph_mask(
+    text: str, px: int, anchor: str, start: tuple[float, float], ink: int
+) -> tuple[Any, tuple[int, int]]:
+    """The coverage mask of ``text`` (bold, ``px``) at the sub-pixel ``start``, and its
+    offset from the anchor point (``ImageFont.FreeTypeFont.getmask2``, as ``draw.text``)."""
+    mask, offset = font(px, bold=True).getmask2(
+        text, "L", None, None, None, 0, anchor, ink, start, stroke_filled=True
+    )
+    return mask, (int(offset[0]), int(offset[1]))
+
+
+@lru_cache(maxsize=256)
+def _digit_extent(px: int, text: str) -> tuple[float, tuple[float, float, float, float]]:
+    """``(getlength(text), getbbox(text, anchor="mm"))`` of the bold font at ``px``."""
+    digit = font(px, bold=True)
+    return digit.getlength(text), digit.getbbox(text, anchor="mm")
 
 
 @lru_cache(maxsize=64)
@@ -167,7 +405,10 @@ def _ball_strip(side: str, index: int, size: int) -> tuple[Image.Image | None, t
 
 def warm_up(sizes: tuple[int, ...]) -> int:
     """Build every piece of every card at ``sizes`` now (blank cards, crowns, the ball strips
-    of every side and edge): a few milliseconds per size. Returns how many pieces."""
+    of every side and edge, and the palette pieces of every card of the deck at every turn:
+    ``paletted_card``): about 50 ms per size. Returns how many pieces and cards."""
+    from engine.squadratik.deck import DECK  # the cards there are: the pieces they need
+
     built = 0
     for size in sizes:
         for kind in STOCK:
@@ -177,12 +418,22 @@ def warm_up(sizes: tuple[int, ...]) -> int:
             for index in range(4):
                 _ball_strip(side, index, size)
         built += len(STOCK) + 1 + 36
+    for size in sizes:
+        for card in DECK:
+            for rotation in range(4):
+                shown = placed_sides(card.sides, rotation)
+                # the pieces are kept; the card itself is put together when it is drawn
+                _paletted_placed.__wrapped__(str(card.kind), shown, card.points, size, theme.TABLE)
+                built += 1
     return built
 
 
 def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
-    for cached in (squadratik_card, _placed_card, _blank, _crown, _ball_strip):
+    for cached in (
+        squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask,
+        _paletted_placed, _base, _touch, _piece, _steps_meet,
+    ):  # fmt: skip
         cached.cache_clear()
 
 
@@ -218,52 +469,52 @@ def crowded(size: int) -> bool:
     return digit_font_px(size) > size * (DIGIT_SHARE + 0.01)
 
 
-def _draw_side_counts(
-    draw: ImageDraw.ImageDraw, size: int, shown: tuple[str, ...], digit: ImageFont.FreeTypeFont
-) -> None:
-    """Each placed side's ball count beside its balls, upright (a blank side: nothing)."""
-    box = digit.getbbox("8", anchor="mm")
+def _side_counts(size: int, shown: tuple[str, ...], digit: int) -> list[Number]:
+    """Each placed side's ball count beside its balls, upright (a blank side: nothing);
+    ``digit``: the numbers' font size."""
+    counts = (_side_count(size, index, side, digit) for index, side in enumerate(shown))
+    return [number for number in counts if number is not None]
+
+
+def _side_count(size: int, index: int, side: str, digit: int) -> Number | None:
+    """The ball count of ``side`` on edge ``index``, beside its balls (None: a blank side)."""
+    colour, count = side_balls(side)
+    if not count:
+        return None
+    box = _digit_extent(digit, "8")[1]
     half_w, half_h = (box[2] - box[0]) / 2, (box[3] - box[1]) / 2
     near = size * (0.5 - BALL_SPAN / 2 - COUNT_GAP)  # just before the first ball of the longest row
     far = size * (0.5 + BALL_SPAN / 2 + COUNT_GAP)
     depth = max(size * BALL_DEPTH, half_h + size * 0.02)
-    for index, side in enumerate(shown):
-        colour, count = side_balls(side)
-        if not count:
-            continue
-        centre = {
-            0: (near - half_w, depth),
-            1: (size - depth, near - half_h),
-            2: (far + half_w, size - depth),
-            3: (depth, far + half_h),
-        }[index]
-        draw.text(centre, str(count), font=digit, fill=ball_colour(colour), anchor="mm")
+    centre = {
+        0: (near - half_w, depth),
+        1: (size - depth, near - half_h),
+        2: (far + half_w, size - depth),
+        3: (depth, far + half_h),
+    }[index]
+    return centre, str(count), digit, ball_colour(colour), "mm"
 
 
 CENTRE_ROW = 0.40  # the points, or the crown
 TOTALS_ROW = 0.64  # the red and the black total
 
 
-def _draw_totals(
-    draw: ImageDraw.ImageDraw,
-    size: int,
-    shown: tuple[str, ...],
-    digit: ImageFont.FreeTypeFont,
-    kind: str = "normal",
-) -> None:
+def _totals(size: int, shown: tuple[str, ...], digit: int, kind: str = "normal") -> list[Number]:
     """The red total and the black total side by side below the centre, the pair centred (a
     colour the card does not show has no total)."""
     reds = sum(n for c, n in map(side_balls, shown) if c == "R")
     blacks = sum(n for c, n in map(side_balls, shown) if c == "B")
     parts = [(str(n), colour) for n, colour in ((reds, BALL_RED), (blacks, BALL_BLACK)) if n]
-    widths = [digit.getlength(text) for text, _ in parts]
+    widths = [_digit_extent(digit, text)[0] for text, _ in parts]
     gap = size * 0.07
     x = size / 2 - (sum(widths) + gap * (len(parts) - 1)) / 2
     # a crowded card has no points: its totals take the centre (a master's stay below the crown)
     y = size * (0.5 if crowded(size) and kind != "master" else TOTALS_ROW)
+    numbers: list[Number] = []
     for (text, colour), width in zip(parts, widths, strict=True):
-        draw.text((x, y), text, font=digit, fill=colour, anchor="lm")
+        numbers.append(((x, y), text, digit, colour, "lm"))
         x += width + gap
+    return numbers
 
 
 def _draw_side(draw: ImageDraw.ImageDraw, big: int, index: int, side: str) -> None:

@@ -23,13 +23,14 @@ reused by another sprite while a display list that names it is alive.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from renderer import theme
 from renderer.fonts import _paletted_core, record, text_sprite
@@ -143,6 +144,21 @@ class Display:
         parts = ((0, 0, ink, mask.size, mask.im),)
         self.ops.append((("r", id(mask), ink, x, y), box, (x, y), parts, mask))
 
+    def paletted(self, image: Image.Image, mask: Image.Image | None, x: int, y: int) -> None:
+        """A palette image (on the board palette) at ``(x, y)``, through a 1-bit ``mask``."""
+        box = (x, y, x + image.width, y + image.height)
+        parts = _masked_parts(image, mask)
+        self.ops.append((("p", id(image), x, y), box, (x, y), parts, (image, mask)))
+
+    def shape(self, x: int, y: int, strokes: Strokes) -> None:
+        """What ``ImageDraw`` draws with ``strokes`` (see ``drawn``), its origin at ``(x, y)``:
+        only the pixels the strokes draw are put down, exactly as drawing them on the board
+        would (ImageDraw does not blend on a palette board), from a picture drawn once."""
+        image, mask = drawn(strokes)
+        box = (x, y, x + image.width, y + image.height)
+        parts = _masked_parts(image, mask)
+        self.ops.append((("d", strokes, x, y), box, (x, y), parts, (image, mask)))
+
     def paint(self, image: Image.Image, box: Box | None = None) -> None:
         """Draw the ops onto ``image`` (a palette board of this size): all of them, or only
         what falls inside ``box``, which is first cleared to the background."""
@@ -196,9 +212,49 @@ def _sprite_parts(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Part, ..
     return parts
 
 
+# id(image) -> parts, for as long as the image lives (its entry goes with it: the images
+# are the cards and shapes of bounded caches, and the ops of boards being drawn)
+_MASKED: dict[int, tuple[Part, ...]] = {}
+
+
+def _masked_parts(image: Image.Image, mask: Image.Image | None) -> tuple[Part, ...]:
+    """A palette image and its 1-bit mask as parts: the rows where the mask is whole (a
+    card's or a seat row's middle, between its rounded corners) copied as they are, several
+    times faster than through the mask, the rows above and below through it. Cached per
+    image (a card, a shape: each is pasted on many boards)."""
+    known = _MASKED.get(id(image))
+    if known is not None:
+        return known
+    image.load()
+    width, height = image.size
+    parts: tuple[Part, ...] = ((0, 0, image.im, image.size, None),)
+    if mask is not None:
+        mask.load()
+        _, holes = ImageChops.invert(mask).getprojection()  # rows the mask leaves a pixel out of
+        top = next((y for y in range(height) if not holes[y]), height)
+        bottom = next((y + 1 for y in range(height - 1, top - 1, -1) if not holes[y]), top)
+        if not any(holes[top:bottom]):  # one whole run of rows: copied as it is
+            runs = [(0, top, True), (top, bottom, False), (bottom, height, True)]
+        else:
+            runs = [(0, height, True)]
+        found: list[Part] = []
+        for start, end, masked in runs:
+            if start < end:
+                box = (0, start, width, end)
+                part, part_mask = image.crop(box), mask.crop(box)
+                part.load()
+                part_mask.load()
+                found.append((0, start, part.im, part.size, part_mask.im if masked else None))
+        parts = tuple(found)
+    _MASKED[id(image)] = parts
+    weakref.finalize(image, _MASKED.pop, id(image), None)
+    return parts
+
+
 def clear_cache() -> None:
-    """Forget the sprites' parts (benchmarks measure cold starts with it)."""
+    """Forget the sprites' parts and drawn shapes (benchmarks measure cold starts with it)."""
     _PARTS.clear()
+    drawn.cache_clear()
 
 
 @lru_cache(maxsize=64)
@@ -212,6 +268,40 @@ def ring_mask(width: int, height: int, line: int) -> Image.Image:
     )
     mask.load()
     return mask
+
+
+#: ImageDraw calls as data: ``((width, height), ((method, xy, options), ...))``, ``options`` a
+#: tuple of (name, value) pairs whose ``fill`` and ``outline`` are RGB colours (or None)
+Strokes = tuple[tuple[int, int], tuple[tuple[str, Any, tuple[tuple[str, Any], ...]], ...]]
+#: shapes drawn once and pasted since (seat rows, number pills, slots, arrows): a few dozen
+SHAPE_CACHE_SIZE = 128
+
+
+@lru_cache(maxsize=SHAPE_CACHE_SIZE)
+def drawn(strokes: Strokes) -> tuple[Image.Image, Image.Image]:
+    """``strokes`` drawn with ``ImageDraw`` on a palette image of their size, and the 1-bit
+    mask of the pixels they touch (the same calls with ink 1). Pasting the image through the
+    mask puts down the very pixels the calls would draw on a board at that offset: ImageDraw
+    draws whole pixels at integer coordinates, and a shift by whole pixels moves them as
+    they are.
+
+    >>> image, mask = drawn(((5, 5), (("rectangle", (1, 1, 3, 3), (("fill", (0, 0, 0)),)),)))
+    >>> mask.getbbox(), image.getpixel((2, 2)) == index((0, 0, 0))
+    ((1, 1, 4, 4), True)
+    """
+    (width, height), calls = strokes
+    image = new_board(width, height)
+    mask = Image.new("1", (width, height), 0)
+    on_image, on_mask = ImageDraw.Draw(image), ImageDraw.Draw(mask)
+    for method, xy, options in calls:
+        named = dict(options)
+        inked = {k: v for k, v in named.items() if k not in ("fill", "outline")}
+        colours = {k: named[k] for k in ("fill", "outline") if named.get(k) is not None}
+        getattr(on_image, method)(xy, **inked, **{k: index(v) for k, v in colours.items()})
+        getattr(on_mask, method)(xy, **inked, **{k: 1 for k in colours})
+    image.load()
+    mask.load()
+    return image, mask
 
 
 def _overlap(a: Box, b: Box) -> bool:
@@ -282,6 +372,10 @@ def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -
     """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``."""
     if image.height == height:
         return image
+    if height < image.height or index(background) == 0:
+        # cut, or lengthened with palette index 0 (the table): a crop past the bottom fills
+        # the new rows with 0, one pass instead of a fill and a copy
+        return image.crop((0, 0, image.width, height))
     board = new_board(image.width, height, background)
     board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
     return board

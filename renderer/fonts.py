@@ -78,8 +78,9 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
 
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, bold: bool = False) -> int:
-    """Width in pixels of the ink of ``text`` drawn at ``size``."""
-    return text_mask(text, size, bold)[0].width
+    """Width in pixels of the ink of ``text`` drawn at ``size`` (``text_mask``'s width,
+    measured without drawing the text when it can be: a new header number is drawn once)."""
+    return typeface.ink_width(text, size, bold)
 
 
 @lru_cache(maxsize=4096)

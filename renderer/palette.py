@@ -110,6 +110,10 @@ def new_board(width: int, height: int, colour: Colour = theme.TABLE) -> Image.Im
     return image
 
 
+# alpha -> mask pixel, as a lookup table: straight to a 1-bit image (a Python function would be
+# called 256 times, and converting an "L" mask to "1" would dither it)
+OPAQUE_ENOUGH = [255 if alpha >= 64 else 0 for alpha in range(256)]
+
 # id(sprite) -> (sprite, under, result): the sprite is kept so its id stays unique.
 _CACHE: dict[tuple[int, Colour], tuple[Image.Image, tuple[Image.Image, Image.Image]]] = {}
 
@@ -127,7 +131,7 @@ def paletted(sprite: Image.Image, under: Colour = theme.TABLE) -> tuple[Image.Im
     converted = flat.quantize(palette=palette_image(), dither=Image.Dither.NONE)
     # an edge pixel counts when it is at least a quarter opaque: fainter ones would only tint
     # whatever lies under them with the wrong colour
-    mask = rgba.getchannel("A").point(lambda a: 255 if a >= 64 else 0).convert("1")
+    mask = rgba.getchannel("A").point(OPAQUE_ENOUGH, "1")
     if len(_CACHE) > 4096:
         _CACHE.clear()
     _CACHE[key] = (sprite, (converted, mask))

@@ -21,18 +21,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import cast
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
 from engine.views import ElSolitarioView, MaestrasView, SeatView, SquadratikView
 from renderer import theme
-from renderer.boards import MARGIN, draw_header, fit_text, header_height, outline
-from renderer.cards_squadratik import card_sprite, squadratik_card
-from renderer.fonts import paste_text, text_width, word
+from renderer.boards import MARGIN, fit_text, header_height, header_ops
+from renderer.cards_squadratik import paletted_card
+from renderer.display import Display
+from renderer.fonts import text_width, word
 from renderer.layout import Rect
 from renderer.palette import ink, new_board
-from renderer.sprites import paste_sprite
 
 WIDTH = 720
 BOARD_W = WIDTH - 2 * MARGIN
@@ -393,18 +393,17 @@ def _slot_base(width: int, height: int) -> tuple[Image.Image, Image.Image]:
         for start in range(y0, y1, 2 * dash):
             draw.line([(x0, start), (x0, min(start + dash, y1))], fill=line, width=2)
             draw.line([(x1, start), (x1, min(start + dash, y1))], fill=line, width=2)
+    base.load()
+    mask.load()
     return base, mask
 
 
-def _dashed_slot(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, text: str) -> None:
+def _dashed_slot(display: Display, rect: Rect, text: str) -> None:
     """Where a card may go next: a darker square with a dashed outline and the notation of the
     place."""
     base, mask = _slot_base(rect.w, rect.h)
-    image.load()
-    box = (rect.x - 1, rect.y - 1, rect.x - 1 + base.width, rect.y - 1 + base.height)
-    image.im.paste(base.im, box, mask.im)
-    paste_text(
-        image,
+    display.paletted(base, mask, rect.x - 1, rect.y - 1)
+    display.text(
         rect.centre,
         text,
         max(TEXT_PX, rect.w // 3),
@@ -455,91 +454,115 @@ def draw_squadratik(
 ) -> Image.Image:
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
+    display, _ = squadratik_display(
+        view, lang=lang, clock=clock, selected=selected, targets=targets, hand=hand,
+        player=player,
+    )  # fmt: skip
+    return display.image()
+
+
+def squadratik_display(
+    view: SquadratikView,
+    *,
+    lang: str = "en",
+    clock: str | None = None,
+    selected: str | None = None,
+    targets: list[str] | tuple[str, ...] = (),
+    hand: bool = False,
+    player: str | None = None,
+) -> tuple[Display, None]:
+    """``draw_squadratik``'s image as a display list (``renderer.display``): what it pastes,
+    in order. Cards, shapes and texts are pictures drawn once and cached, so a board costs
+    pastes (no ImageDraw call, no new card converted). No banner: the end is on the board."""
     header = _header(view, lang, clock, hand, player)
     layout = squadratik_layout(view, hand, lang, clock, player)
-    image = new_board(layout.width, layout.height)
-    draw = ImageDraw.Draw(image)
-    draw_header(image, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
+    display = Display(layout.width, layout.height)
+    header_ops(display, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
     if hand:
-        _draw_private_hand(image, draw, view, layout, lang, selected)
-        return image
+        _private_hand_ops(display, view, layout, lang, selected)
+        return display, None
     for entry in view.get("board") or []:
         rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
-        sprite = card_sprite(entry["card"], rect.w)
-        paste_sprite(image, sprite, rect.x, rect.y)
+        display.paletted(*paletted_card(entry["card"], rect.w), rect.x, rect.y)
     if not view.get("is_over"):
         for end, rect in layout.slots.items():
-            _dashed_slot(image, draw, rect, _slot_text(end))
-    _draw_cuts(draw, layout)
+            _dashed_slot(display, rect, _slot_text(end))
+    _cut_ops(display, layout)
     for x, y in view.get("last_move_cells") or []:
         if (x, y) in layout.cells:
-            outline(draw, layout.cells[(x, y)], theme.LAST_MOVE, 4)
+            display.ring(layout.cells[(x, y)], theme.LAST_MOVE, 4)
     for end in targets or ():
         if end in layout.slots:
-            outline(draw, layout.slots[end], theme.TARGET, 5)
+            display.ring(layout.slots[end], theme.TARGET, 5)
     if view.get("game") == "maestras":
-        _draw_seats(image, draw, as_maestras_view(view), layout, lang)
+        _seat_ops(display, as_maestras_view(view), layout, lang)
     else:
-        _draw_solo_hand(image, draw, view, layout, lang, selected)
+        _solo_hand_ops(display, view, layout, lang, selected)
     status = view.get("outcome")
     if status and layout.status.h:
-        _draw_status(image, layout.status, word(status, lang))
-    return image
+        _status_ops(display, layout.status, word(status, lang))
+    return display, None
 
 
 ARROW = 12  # the arrows joining the parts of a path across a cut, px long
 
 
-def _draw_cuts(draw: ImageDraw.ImageDraw, layout: SquadratikLayout) -> None:
+def _cut_ops(display: Display, layout: SquadratikLayout) -> None:
     """Where a cut board's bands meet: a dashed line between the bands, and for each path that
     goes on in the next band an arrow out of its card at the end of one band and an arrow into
-    its card at the start of the next (right for bands of columns, down for bands of rows)."""
+    its card at the start of the next (right for bands of columns, down for bands of rows).
+    Each line and arrow is a small shape drawn once (``display.drawn``) and pasted: every
+    seam of a length looks alike, every arrow too."""
     fold = layout.fold
     if fold is None or not fold.axis:
         return
-    line, arrow = ink(draw, theme.SLOT_LINE), ink(draw, theme.GOLD)
+    line_opts: tuple[tuple[str, Any], ...] = (("fill", theme.SLOT_LINE), ("width", 2))
     for (x0, y0), (x1, y1) in layout.seams:
         length = max(x1 - x0, y1 - y0)
+        dashes = []
         for start in range(0, length, 24):
             end = min(start + 12, length)
+            # from the seam's start, 2 px in: the 2-px lines reach a pixel either side
             if y0 == y1:
-                draw.line([(x0 + start, y0), (x0 + end, y0)], fill=line, width=2)
+                dashes.append(("line", ((2 + start, 2), (2 + end, 2)), line_opts))
             else:
-                draw.line([(x0, y0 + start), (x0, y0 + end)], fill=line, width=2)
+                dashes.append(("line", ((2, 2 + start), (2, 2 + end)), line_opts))
+        size = (length + 5, 5) if y0 == y1 else (5, length + 5)
+        display.shape(x0 - 2, y0 - 2, (size, tuple(dashes)))
     half = ARROW * 2 // 3
+    arrow_opts: tuple[tuple[str, Any], ...] = (("fill", theme.GOLD),)
+    right = (("polygon", ((1, 1), (1 + ARROW, 1 + half), (1, 1 + 2 * half)), arrow_opts),)
+    down = (("polygon", ((1, 1), (1 + half, 1 + ARROW), (1 + 2 * half, 1)), arrow_opts),)
     for a, b in layout.cuts:
         if fold.axis == "x":  # pointing right, just after a and just before b
             for tip in (a.right + 2 + ARROW, b.x - 2):
                 cy = a.centre[1] if tip > a.right else b.centre[1]
-                draw.polygon(
-                    [(tip - ARROW, cy - half), (tip, cy), (tip - ARROW, cy + half)], fill=arrow
-                )
+                display.shape(tip - ARROW - 1, cy - half - 1, ((ARROW + 3, 2 * half + 3), right))
         else:  # pointing down, just below a and just above b
             for tip in (a.bottom + 2 + ARROW, b.y - 2):
                 cx = a.centre[0] if tip > a.bottom else b.centre[0]
-                draw.polygon(
-                    [(cx - half, tip - ARROW), (cx, tip), (cx + half, tip - ARROW)], fill=arrow
-                )
+                display.shape(cx - half - 1, tip - ARROW - 1, ((2 * half + 3, ARROW + 3), down))
 
 
-def _draw_status(image: Image.Image, rect: Rect, text: str) -> None:
-    image.paste(ink(image, theme.HEADER), rect.box())
+def _status_ops(display: Display, rect: Rect, text: str) -> None:
+    display.fill(theme.HEADER, rect.box())
     size = 36
     while size > TEXT_PX and text_width(text, size, True) > rect.w - 2 * MARGIN:
         size -= 2
     text = fit_text(text, size, True, rect.w - 2 * MARGIN)
-    paste_text(
-        image, rect.centre, text, size, theme.LAST_MOVE, anchor="mm", bold=True, under=theme.HEADER
+    display.text(
+        rect.centre, text, size, theme.LAST_MOVE, anchor="mm", bold=True, under=theme.HEADER
     )
 
 
-def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, number: int) -> None:
+def _slot_number(display: Display, rect: Rect, number: int) -> None:
     top = rect.y - NUMBER_H + 2
-    draw.rounded_rectangle(
-        (rect.x, top, rect.x + 40, rect.y - 4), radius=6, fill=ink(draw, theme.LABEL_BG)
+    bottom = rect.y - 4
+    pill = (
+        ("rounded_rectangle", (0, 0, 40, bottom - top), (("radius", 6), ("fill", theme.LABEL_BG))),
     )
-    paste_text(
-        image,
+    display.shape(rect.x, top, ((41, bottom - top + 1), pill))
+    display.text(
         (rect.x + 20, (top + rect.y - 4) // 2),
         str(number),
         TEXT_PX,
@@ -550,9 +573,8 @@ def _slot_number(image: Image.Image, draw: ImageDraw.ImageDraw, rect: Rect, numb
     )
 
 
-def _draw_solo_hand(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+def _solo_hand_ops(
+    display: Display,
     view: SquadratikView,
     layout: SquadratikLayout,
     lang: str,
@@ -560,8 +582,7 @@ def _draw_solo_hand(
 ) -> None:
     if layout.hand:
         first = layout.hand[0]
-        paste_text(
-            image,
+        display.text(
             (MARGIN, first.y - NUMBER_H - TEXT_PX // 2 - 8),
             word("hand", lang),
             TEXT_PX,
@@ -569,24 +590,21 @@ def _draw_solo_hand(
             anchor="lm",
         )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
-        _slot_number(image, draw, rect, k)
-        sprite = card_sprite(card, rect.w)
-        paste_sprite(image, sprite, rect.x, rect.y)
+        _slot_number(display, rect, k)
+        display.paletted(*paletted_card(card, rect.w), rect.x, rect.y)
         if selected in (f"h{k}", str(k)):
-            outline(draw, rect, theme.SELECTED, 5)
+            display.ring(rect, theme.SELECTED, 5)
 
 
-def _draw_private_hand(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+def _private_hand_ops(
+    display: Display,
     view: SquadratikView,
     layout: SquadratikLayout,
     lang: str,
     selected: str | None,
 ) -> None:
     if not view.get("hand"):
-        paste_text(
-            image,
+        display.text(
             (layout.width // 2, layout.header_h + MARGIN + EMPTY_HAND_H // 2),
             word("empty_hand", lang),
             26,
@@ -594,23 +612,14 @@ def _draw_private_hand(
             anchor="mm",
         )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
-        _slot_number(image, draw, rect, k)
-        sprite = card_sprite(card, rect.w)
-        paste_sprite(image, sprite, rect.x, rect.y)
+        _slot_number(display, rect, k)
+        display.paletted(*paletted_card(card, rect.w), rect.x, rect.y)
         if selected in (f"h{k}", str(k)):
-            outline(draw, rect, theme.SELECTED, 5)
+            display.ring(rect, theme.SELECTED, 5)
         for r, small in zip((1, 2, 3), layout.previews[k - 1], strict=False):
-            base = int(card.get("rotation") or 0)
-            sprite = squadratik_card(
-                card.get("kind", "normal"),
-                tuple(card["sides"]),
-                int(card.get("points") or 0),
-                (base + r) % 4,
-                small.w,
-            )
-            paste_sprite(image, sprite, small.x, small.y)
-            paste_text(
-                image,
+            turned = dict(card, rotation=(int(card.get("rotation") or 0) + r) % 4)
+            display.paletted(*paletted_card(turned, small.w), small.x, small.y)
+            display.text(
                 (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 2),
                 f"r{r}",
                 TEXT_PX,
@@ -642,9 +651,8 @@ def _seat_columns(view: MaestrasView, lang: str, right: int) -> list[tuple[str, 
     return columns
 
 
-def _draw_seats(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+def _seat_ops(
+    display: Display,
     view: MaestrasView,
     layout: SquadratikLayout,
     lang: str,
@@ -659,7 +667,7 @@ def _draw_seats(
     head_y = layout.seats[0].y - SEAT_HEAD_H // 2 - 2
     for key, label, right in columns:
         colour = theme.GOLD if key == "masters" else theme.MUTED
-        paste_text(image, (right, head_y), label, TEXT_PX, colour, anchor="rm")
+        display.text((right, head_y), label, TEXT_PX, colour, anchor="rm")
     numbers_left = min(right for _, _, right in columns) - max(
         text_width(label, TEXT_PX) for _, label, _ in columns
     )
@@ -667,36 +675,27 @@ def _draw_seats(
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
         background = theme.TURN_BG if is_turn else theme.LABEL_BG
-        draw.rounded_rectangle(
-            rect.box(),
-            radius=8,
-            fill=ink(draw, background),
-            outline=ink(draw, theme.LAST_MOVE) if is_turn else None,
-            width=3,
-        )
+        row = (("radius", 8), ("fill", background), ("outline", theme.LAST_MOVE if is_turn else None), ("width", 3))  # fmt: skip
+        display.shape(rect.x, rect.y, ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)))  # fmt: skip
         cy = rect.y + rect.h // 2
         x = rect.x + 12
         if name in results:
             place = f"#{results[name].get('place', '')}"
-            paste_text(
-                image, (x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
+            display.text(
+                (x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
                 under=background,
             )  # fmt: skip
             x += text_width(place, TEXT_PX, True) + 12
         elif is_turn:
-            draw.polygon(
-                [(x, cy - 11), (x + 17, cy), (x, cy + 11)], fill=ink(draw, theme.LAST_MOVE)
-            )
+            turn = (("polygon", ((0, 0), (17, 11), (0, 22)), (("fill", theme.LAST_MOVE),)),)
+            display.shape(x, cy - 11, ((18, 23), turn))
             x += 28
         source = results.get(name) or seat
         for key, _, right in columns:
             value = str(seat.get("hand", 0) if key == "hand" else source.get(key, 0))
             colour = {"masters": theme.GOLD, "hand": theme.MUTED}.get(key, theme.WHITE)
-            paste_text(
-                image, (right, cy), value, TEXT_PX, colour, anchor="rm", bold=True,
-                under=background,
-            )  # fmt: skip
+            display.text(
+                (right, cy), value, TEXT_PX, colour, anchor="rm", bold=True, under=background
+            )
         shown = fit_text(name, TEXT_PX, True, numbers_left - x - 12)
-        paste_text(
-            image, (x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background
-        )
+        display.text((x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background)

@@ -278,6 +278,17 @@ def line(text: str, size: int, bold: bool) -> tuple[tuple[Placed, ...], float]:
     return tuple(placed), x
 
 
+def ink_width(text: str, size: int, bold: bool) -> int:
+    """The width of ``render(text, size, bold, "la", None)``'s picture, measured without
+    drawing it when the text is one DejaVu run (a board's numbers and words): the same box
+    ``render`` cuts its picture to."""
+    placed, _ = line(text, size, bold)
+    if len(placed) == 1 and placed[0].run.font == "dejavu":
+        left, _, right, _ = font(size, bold).getbbox(placed[0].run.text, anchor="la")
+        return max(1, int(right - left))
+    return render(text, size, bold, "la", None)[0].width
+
+
 def render(
     text: str, size: int, bold: bool, anchor: str, fill: tuple[int, ...] | None
 ) -> tuple[Image.Image, int, int]:

@@ -218,7 +218,8 @@ async def one_input(scene: Scene, data: st.DataObject) -> None:
     await scene.check_live_games_match_storage()
 
 
-@settings(max_examples=120)
+# 60 scenes here (1.5 x the profile's examples); make bench runs 10 times as many
+@settings(max_examples=settings.default.max_examples * 3 // 2)
 @given(data=st.data())
 @pytest.mark.slow
 def test_no_input_breaks_the_bot_and_refusals_change_nothing(data: st.DataObject):

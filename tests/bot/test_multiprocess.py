@@ -4,59 +4,76 @@ rules, so racing processes give one game, one table, and every acknowledged move
 from __future__ import annotations
 
 import asyncio
-import json
+import multiprocessing
 import subprocess
 import sys
-import threading
+from multiprocessing.connection import Connection
 from pathlib import Path
 
+import mp_worker
 import pytest
 from core_fakes import fake_render
+from mp_worker import MOVES, SESSIONS
 
 from bot.app import open_core
 from bot.replies import Request
 from bot.storage import Claim, Storage
 
-WORKER = Path(__file__).with_name("mp_worker.py")
 PROCESSES = 3
 LIMIT_SECONDS = 150
+#: the workers are forked from a server process that imported the bot once (mp_worker.py).
+#: The server starts in the repository's root without this process's sys.path (Python 3.11
+#: ignores it): it finds the worker by its path from the root, which puts tests/bot on its
+#: path, and then under the name the workers are pickled with.
+FORKS = multiprocessing.get_context("forkserver")
+FORKS.set_forkserver_preload(["tests.bot.mp_worker", "mp_worker"])
 
 
 def run_processes(url: str, scenario: str, tracebacks_allowed: bool = False) -> list[dict]:
     """Start the workers, let them act at one moment (when every one has its database open),
-    collect their answers (bounded wait: a stuck worker is killed)."""
+    collect their answers (bounded waits: a stuck worker is killed)."""
+    lines = [FORKS.Pipe() for _ in range(PROCESSES)]
     workers = [
-        subprocess.Popen(
-            [sys.executable, str(WORKER), url, scenario, str(i)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )  # fmt: skip
-        for i in range(PROCESSES)
+        FORKS.Process(target=mp_worker.run_in_child, args=(url, scenario, i, child), daemon=True)
+        for i, (_, child) in enumerate(lines)
     ]
-    watchdog = threading.Timer(LIMIT_SECONDS, lambda: [w.kill() for w in workers])
-    watchdog.start()
+    for worker in workers:
+        worker.start()
+    for _, child in lines:
+        child.close()  # the workers hold their ends: a dead worker's line ends at once
+
+    def receive(line: Connection) -> tuple:
+        assert line.poll(LIMIT_SECONDS), f"a worker said nothing in {LIMIT_SECONDS} s"
+        try:
+            return line.recv()
+        except EOFError:
+            return ("died",)
+
     outputs = []
     try:
-        # each says "ready" once open (a worker that died says nothing: its error shows below)
-        ready = [worker.stdout.readline().strip() for worker in workers]
-        for worker in workers:
-            if worker.poll() is None:
-                worker.stdin.write("go\n")
-                worker.stdin.flush()
-        assert ready == ["ready"] * PROCESSES or any(w.poll() for w in workers), ready
-        for worker in workers:
-            out, err = worker.communicate(timeout=LIMIT_SECONDS)
-            assert worker.returncode == 0, err[-3000:]
+        # each says "ready" once open (a worker that failed says why instead)
+        said = [receive(line) for line, _ in lines]
+        for (line, _), first in zip(lines, said, strict=True):
+            if first == ("ready",):
+                line.send("go")
+        assert said == [("ready",)] * PROCESSES, said
+        for line, _ in lines:
+            result = receive(line)
+            assert result[0] == "done", "\n".join(map(str, result))[-3000:]
+            answers, err = result[1], result[2]
             if not tracebacks_allowed:
                 assert "Traceback" not in err, err[-3000:]
-            outputs.append(json.loads(out.strip().splitlines()[-1]))
-    finally:
-        watchdog.cancel()
+            outputs.append(answers)
         for worker in workers:
-            if worker.poll() is None:
+            worker.join(LIMIT_SECONDS)
+            assert worker.exitcode == 0, worker.exitcode
+    finally:
+        for worker in workers:
+            if worker.is_alive():
                 worker.kill()
+                worker.join(30)
+        for line, _ in lines:
+            line.close()
     return outputs
 
 
@@ -106,7 +123,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
     core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
         deals = iter(range(1, 1000))
-        for s in range(10):
+        for s in range(SESSIONS):
             player = f"p{s}"
             while not await core.store.fetch(
                 "SELECT 1 FROM sessions WHERE creator = ? AND status = 'active'", (player,)
@@ -121,7 +138,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
     answers = await asyncio.to_thread(run_processes, db_url, "flood")
     core = await open_core(db_url, "en", renderer=fake_render, sweep_interval=None)
     try:
-        for s in range(10):
+        for s in range(SESSIONS):
             player = f"p{s}"
             acknowledged = sum(a["acks"][player] for a in answers)
             (session_id, revision), = await core.store.fetch(
@@ -133,7 +150,7 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
             session = await core.sessions.get(session_id)
             assert session.game.move_number == acknowledged == revision
         # none refused merely for being concurrent: 'd' is always legal in Canfield
-        assert all(a["acks"][f"p{s}"] == 20 for a in answers for s in range(10)), answers
+        assert all(a["acks"][f"p{s}"] == MOVES for a in answers for s in range(SESSIONS)), answers
     finally:
         await core.close()
 

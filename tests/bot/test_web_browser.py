@@ -1,9 +1,15 @@
 """Every page in a real browser (headless Chromium) at a phone's 390 px and a desktop's
 1280 px, in English, Spanish and Italian: the page shows what it should, its images load, and
-nothing is wider than the screen. Screenshots land in ``out/web-screens/`` to be looked at."""
+nothing is wider than the screen.
+
+With ``TAVOLO_WEB_SCREENS=1`` in the environment, a screenshot of each page, language and width
+lands in ``out/web-screens/`` to be looked at (``TAVOLO_WEB_SCREENS=1 .venv/bin/python -m pytest
+tests/bot/test_web_browser.py``). ``make test`` takes none: 42 whole-page screenshots were a
+third of this test's CPU, and no assertion reads them."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +24,8 @@ from bot.app import open_core
 from bot.web import setup_web
 
 SCREENS = Path(__file__).resolve().parents[2] / "out" / "web-screens"
+#: screenshots only when asked for (they are for people to look at; the asserts read the page)
+TAKE_SCREENS = os.environ.get("TAVOLO_WEB_SCREENS", "") not in ("", "0")
 WIDTHS = (390, 1280)
 #: the words each page shows in each language (its heading), beside the players' names
 HEADINGS = {
@@ -118,7 +126,8 @@ async def test_every_page_fits_a_phone_and_a_desktop_in_every_language(site: Sit
                     assert all(images), where
                     if name in ("daily", "replay", "table"):
                         assert images, where  # the deal, the board after a move
-                    await tab.screenshot(SCREENS / f"{name}-{lang}-{width}.png")
+                    if TAKE_SCREENS:
+                        await tab.screenshot(SCREENS / f"{name}-{lang}-{width}.png")
             # the long name wraps inside the screen instead of widening the page
             await tab.open(f"{site.base}{site.paths['daily']}?lang={lang}", 390)
             text = await tab.evaluate("document.querySelector('main').innerText")

@@ -262,6 +262,7 @@ def test_view_shows_only_the_reserve_top_and_no_stock_card():
 
 
 # ----- random playouts -------------------------------------------------------------------------
+@settings(max_examples=settings.default.max_examples // 2)  # whole games: make bench runs 10x
 @given(st.integers(0, 10**6), st.data())
 def test_random_playout_keeps_every_invariant(deal, data):
     game = Canfield(deal)

@@ -7,7 +7,7 @@ stock=[...])`` (stock listed top first).
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -227,6 +227,7 @@ def cards_everywhere(game):
     return Counter(game.hand + game.stock + game.removed + [c for c in game.board.card_ids() if c])
 
 
+@settings(max_examples=settings.default.max_examples // 2)  # whole games: make bench runs 10x
 @given(deal=st.integers(0, 10**6), guided=st.booleans(), data=st.data())
 @pytest.mark.slow
 def test_random_playouts_keep_the_rules(deal, guided, data):

@@ -7,7 +7,7 @@ hands=[[...], ...], stock=[...], first_master_placed=..., final_phase=...)``.
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -349,6 +349,7 @@ def check_position(game, in_play):
         assert sum(game.masters_won) == won_masters
 
 
+@settings(max_examples=settings.default.max_examples // 2)  # whole games: make bench runs 10x
 @given(
     seats=st.sampled_from([2, 3, 4, 8]),
     deal=st.integers(0, 10**6),

@@ -447,6 +447,7 @@ def expected_points(before: dict, after: dict, move: str) -> int:
     return 5 * move.startswith("w") + 5 * turned + 10 * (home[1] - home[0])
 
 
+@settings(max_examples=settings.default.max_examples // 2)  # whole games: make bench runs 10x
 @given(st.integers(0, 10**6), st.sampled_from([40, 52]), st.data())
 @pytest.mark.slow
 def test_random_playout_keeps_every_invariant(deal, cards, data):
