@@ -57,9 +57,11 @@ def play_lines(
     A play that ends the main phase is followed by what the final phase is (or that there is
     none), so nobody meets it as a mere change of the board's header.
     """
-    # a long name would push the card and the path off a phone's line
-    lines = _play_lines(lang, game, short_name(name), player, notation, before)
-    phase_key = final_phase_key(before or {}, game.view(None))
+    # a long name would push the card and the path off a phone's line; the public view after
+    # the play is built once for both (a table's view is the costly part of these lines)
+    after = game.view(None)
+    lines = _play_lines(lang, game, short_name(name), player, notation, before, after)
+    phase_key = final_phase_key(before or {}, after)
     if phase_key is not None:
         lines.append(i18n.t(lang, phase_key))
     return lines
@@ -72,6 +74,7 @@ def _play_lines(
     player: str,
     notation: str,
     before: Mapping[str, Any] | None,
+    after: Mapping[str, Any],
 ) -> list[str]:
     if notation == "pass":
         return [i18n.t(lang, "tables.played_pass", player=name)]
@@ -85,7 +88,6 @@ def _play_lines(
     lines = [i18n.t(lang, "tables.played", player=name, card=card_words(lang, hand[slot - 1]),
                     path=labels.path_label(lang, str(destination)))]  # fmt: skip
     if before is not None and before.get("phase") == "main":
-        after = game.view(None)
         cards = int(_seat(after, player).get("cards", 0)) - int(
             _seat(before, player).get("cards", 0)
         )
