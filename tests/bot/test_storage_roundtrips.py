@@ -133,6 +133,31 @@ async def test_a_move_typed_or_pressed_is_one_read_and_one_write(
         await core.close()
 
 
+async def test_a_table_move_with_the_computers_answer_is_six_trips(
+    tmp_path: Path, handoffs: list[str]
+):
+    core = await open_core(f"sqlite:///{tmp_path / 'table.db'}", "en", FakeClock(),
+                           renderer=fake_render, sweep_interval=None)  # fmt: skip
+    try:
+        req = Request("fake", "g", "ana", "Ana")
+        for text in ("/challenge", "/addbot", "/start"):
+            await core.handle_text(req, text)
+        table = await core.sessions.table_of("fake", "g")
+        # (a computer seated first has played its opening move already)
+        assert table is not None and table.game is not None
+        assert table.game.current_player == "ana"
+        move = str(table.game.legal_moves("ana")[0])
+        handoffs.clear()
+        replies = await core.handle_text(req, f"/move {move}")
+        assert "tables.plays" in [r.key for r in replies]
+        # the chat view; whose game it is (a seat that left); the move; the table's play
+        # state under the lock; the computer's answer; the play state stored
+        assert len(handoffs) <= 6, handoffs
+        assert table.game.moves[-2] == move and table.game.current_player == "ana"
+    finally:
+        await core.close()
+
+
 async def test_the_drawing_threads_return_results_and_errors_and_stay_bounded():
     workers = Workers("test-draw", 2)
     loop_thread = threading.get_ident()
