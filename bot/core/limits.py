@@ -95,11 +95,18 @@ class RateLimiter:
     async def check(self, req: Request) -> Refused | None:
         """None when ``req`` may go on (a token was taken from each of its buckets)."""
         now = self.clock()
-        for scope, key, burst, rate in self.limits.buckets(req):
-            try:
-                refused = await self.store.limits.take_token(scope, key, burst, rate, now)
-            except StorageBusy:
-                refused = self._take_local(scope, key, burst, rate, now)
+        buckets = self.limits.buckets(req)
+        try:
+            # every bucket in one statement batch (the user's first: a refused user draws
+            # nothing from the chat's)
+            answers = await self.store.limits.take_tokens(buckets, now)
+        except StorageBusy:
+            answers = []
+            for scope, key, burst, rate in buckets:
+                answers.append(self._take_local(scope, key, burst, rate, now))
+                if answers[-1]:
+                    break
+        for (scope, _key, _burst, _rate), refused in zip(buckets, answers, strict=False):
             if refused:
                 return Refused(scope, notify=refused == 1)
         self._checks += 1

@@ -44,12 +44,14 @@ class Tx(Protocol):
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
             refuse: Callable[[], BaseException] | None = None,
-            returning: bool = False) -> Queued:  # fmt: skip
+            returning: bool = False, only_if: Callable[[], bool] | None = None) -> Queued:  # fmt: skip
         """Queue one statement: it runs, in order, with the next ``execute``/``fetch`` or at
         the commit (on SQLite in the same hand-off to the database's thread: a transaction of
         queued statements is one round trip). ``expect``: the rows it must change, else
         ``refuse()`` is raised and the whole transaction undone. ``returning``: its rows are
-        kept in the returned ``Queued.rows`` (read them after the transaction)."""
+        kept in the returned ``Queued.rows`` (read them after the transaction). ``only_if``:
+        asked when its turn comes (after the statements before it ran, so it may read their
+        rows); False skips it."""
 
 
 class Backend(Protocol):
@@ -107,13 +109,19 @@ class Queued:
     """A statement queued with ``Tx.add``: run later, its row count checked if asked, its
     rows kept in ``rows`` when it was queued ``returning``."""
 
-    __slots__ = ("sql", "params", "expect", "refuse", "returning", "rows")
+    __slots__ = ("sql", "params", "expect", "refuse", "returning", "only_if", "rows")
 
     def __init__(self, sql: str, params: Params, expect: int | None,
-                 refuse: Callable[[], BaseException] | None, returning: bool) -> None:  # fmt: skip
+                 refuse: Callable[[], BaseException] | None, returning: bool,
+                 only_if: Callable[[], bool] | None = None) -> None:  # fmt: skip
         self.sql, self.params, self.expect, self.refuse = sql, tuple(params), expect, refuse
-        self.returning = returning
+        self.returning, self.only_if = returning, only_if
         self.rows: list[tuple[Any, ...]] = []
+
+    @property
+    def skipped(self) -> bool:
+        """Whether its ``only_if`` says no (asked when its turn comes)."""
+        return self.only_if is not None and not self.only_if()
 
     def checked(self, changed: int) -> None:
         if self.expect is not None and changed != self.expect:
@@ -121,6 +129,8 @@ class Queued:
 
     def run_on(self, connection: sqlite3.Connection) -> None:
         """Run it on SQLite's thread."""
+        if self.skipped:
+            return
         if self.returning:
             self.rows = _rows(connection, self.sql, self.params)
         else:
@@ -183,8 +193,8 @@ class _SqliteTx:
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
             refuse: Callable[[], BaseException] | None = None,
-            returning: bool = False) -> Queued:  # fmt: skip
-        queued = Queued(sql, params, expect, refuse, returning)
+            returning: bool = False, only_if: Callable[[], bool] | None = None) -> Queued:  # fmt: skip
+        queued = Queued(sql, params, expect, refuse, returning, only_if)
         self._queued.append(queued)
         return queued
 
@@ -429,8 +439,8 @@ class _PostgresTx:
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
             refuse: Callable[[], BaseException] | None = None,
-            returning: bool = False) -> Queued:  # fmt: skip
-        queued = Queued(sql, params, expect, refuse, returning)
+            returning: bool = False, only_if: Callable[[], bool] | None = None) -> Queued:  # fmt: skip
+        queued = Queued(sql, params, expect, refuse, returning, only_if)
         self._queued.append(queued)
         return queued
 
@@ -438,6 +448,8 @@ class _PostgresTx:
         """Run the queued statements, in order (each a round trip to the server)."""
         queued, self._queued = self._queued, []
         for statement in queued:
+            if statement.skipped:
+                continue
             if statement.returning:
                 rows = await self._conn.fetch(numbered(statement.sql), *statement.params)
                 statement.rows = [tuple(row) for row in rows]

@@ -19,7 +19,16 @@ processes serving one flooder draw on the same bucket as one process would.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
+
+from bot.storage.backend import Queued
 from bot.storage.base import Store
+
+
+def _all_taken(done: Sequence[Queued]) -> bool:
+    """Whether every bucket drawn on so far gave a token (its answer, ``refused``, is 0)."""
+    return all(q.rows and int(q.rows[0][0]) == 0 for q in done)
 
 
 def _number(value: float) -> str:
@@ -35,6 +44,24 @@ class LimitsStore(Store):
         """Take a token from the bucket ``(scope, key)``: 0 when one was taken, else how many
         requests in a row found it empty (1: the first, which gets the notice). ``wait=False``:
         ``StorageBusy`` at once rather than wait on another process's write lock."""
+        return (await self.take_tokens([(scope, key, burst, per_second)], now, wait))[0]
+
+    async def take_tokens(self, buckets: Sequence[tuple[str, str, float, float]], now: float,
+                          wait: bool = False) -> list[int]:  # fmt: skip
+        """``take_token`` from each of ``buckets`` (scope, key, burst, tokens a second) in
+        turn, stopping at the first that refuses: what each answered, in one transaction (one
+        hand-off to SQLite's thread: every request of a rate-limited bot takes its tokens)."""
+        async with self._transaction(wait) as tx:
+            taken: list[Queued] = []
+            for scope, key, burst, per_second in buckets:
+                # a bucket after one that refused is not drawn on (nor is its refusal counted)
+                taken.append(tx.add(self._take_sql(burst, per_second, now), (scope, key),
+                                    returning=True,
+                                    only_if=functools.partial(_all_taken, list(taken))))  # fmt: skip
+        return [int(t.rows[0][0]) for t in taken if t.rows]
+
+    @staticmethod
+    def _take_sql(burst: float, per_second: float, now: float) -> str:
         b, r, n = _number(burst), _number(per_second), _number(now)
         grown = f"(rate_buckets.tokens + ({n} - rate_buckets.updated_at) * {r})"
         # never above the burst, never below what was stored (a process whose clock is behind)
@@ -52,11 +79,7 @@ class LimitsStore(Store):
             "ELSE rate_buckets.updated_at END "
             "RETURNING refused"
         )
-        async with self._transaction(wait) as tx:
-            # queued: one hand-off to SQLite's thread with its BEGIN and COMMIT (every request
-            # of a rate-limited bot takes its tokens first)
-            taken = tx.add(sql, (scope, key), returning=True)
-        return int(taken.rows[0][0])
+        return sql
 
     async def prune(self, idle_before: float) -> int:
         """Forget buckets untouched since ``idle_before`` (full again by then: a missing row

@@ -79,6 +79,22 @@ async def test_queued_statements_commit_together_or_not_at_all(db_url: str):
         await store.close()
 
 
+async def test_a_user_over_the_limit_draws_nothing_from_the_chats_bucket(db_url: str):
+    store = await Storage.open(db_url)
+    try:
+        ana, bo = ("user", "fake:ana", 1.0, 0.0), ("user", "fake:bo", 9.0, 0.0)
+        chat = ("chat", "fake:c", 5.0, 0.0)  # five requests in all, no refill
+        assert await store.limits.take_tokens([ana, chat], 100.0) == [0, 0]
+        assert await store.limits.take_tokens([ana, chat], 100.0) == [1]  # the notice
+        assert await store.limits.take_tokens([ana, chat], 100.0) == [2]  # silence
+        # the chat lost nothing to ana's refused requests: four more for anyone, then none
+        for _ in range(4):
+            assert await store.limits.take_tokens([bo, chat], 100.0) == [0, 0]
+        assert await store.limits.take_tokens([bo, chat], 100.0) == [0, 1]
+    finally:
+        await store.close()
+
+
 async def test_reads_and_transactions_are_one_handoff_each(tmp_path: Path, handoffs: list[str]):
     store = await Storage.open(f"sqlite:///{tmp_path / 'trips.db'}")
     try:
@@ -89,8 +105,9 @@ async def test_reads_and_transactions_are_one_handoff_each(tmp_path: Path, hando
         await store.sessions.insert(_record("s1"))
         assert len(handoffs) == 1  # BEGIN, the insert and COMMIT together
         handoffs.clear()
-        assert await store.limits.take_token("user", "fake:ana", 2, 1.0, 100.0) == 0
-        assert len(handoffs) == 1  # a rate limit's token: was seven (PRAGMAs, BEGIN, COMMIT...)
+        buckets = [("user", "fake:ana", 2.0, 1.0), ("chat", "fake:c", 9.0, 1.0)]
+        assert await store.limits.take_tokens(buckets, 100.0) == [0, 0]
+        assert len(handoffs) == 1  # a request's tokens: was seven a bucket (PRAGMAs, BEGIN...)
         handoffs.clear()
         view = await store.focus.chat_view("fake", "c", "ana")
         assert len(handoffs) == 1
