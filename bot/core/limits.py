@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from bot.replies import Request
 from bot.storage import Storage, StorageBusy
+from bot.storage.limits import Bucket
 
 log = logging.getLogger("tavolo.limits")
 
@@ -54,15 +55,15 @@ class Limits:
     def enabled(self) -> bool:
         return self.user_burst > 0 or self.chat_burst > 0
 
-    def buckets(self, req: Request) -> list[tuple[str, str, float, float]]:
-        """(scope, key, burst, tokens a second) of every bucket ``req`` draws on, user first."""
+    def buckets(self, req: Request) -> list[Bucket]:
+        """Every bucket ``req`` draws on, the user's first."""
         found = []
         if self.user_burst > 0:
-            found.append(("user", f"{req.platform}:{req.user_id}", float(self.user_burst),
-                          self.user_per_minute / 60.0))  # fmt: skip
+            found.append(Bucket("user", f"{req.platform}:{req.user_id}", float(self.user_burst),
+                                self.user_per_minute / 60.0))  # fmt: skip
         if self.chat_burst > 0:
-            found.append(("chat", f"{req.platform}:{req.chat_id}", float(self.chat_burst),
-                          self.chat_per_minute / 60.0))  # fmt: skip
+            found.append(Bucket("chat", f"{req.platform}:{req.chat_id}", float(self.chat_burst),
+                                self.chat_per_minute / 60.0))  # fmt: skip
         return found
 
 
@@ -102,26 +103,28 @@ class RateLimiter:
             answers = await self.store.limits.take_tokens(buckets, now)
         except StorageBusy:
             answers = []
-            for scope, key, burst, rate in buckets:
-                answers.append(self._take_local(scope, key, burst, rate, now))
+            for bucket in buckets:
+                answers.append(self._take_local(bucket, now))
                 if answers[-1]:
                     break
-        for (scope, _key, _burst, _rate), refused in zip(buckets, answers, strict=False):
+        for bucket, refused in zip(buckets, answers, strict=False):
             if refused:
-                return Refused(scope, notify=refused == 1)
+                return Refused(bucket.scope, notify=refused == 1)
         self._checks += 1
         if self._checks % _PRUNE_EVERY == 0:
             await self._prune(now)
         return None
 
-    def _take_local(self, scope: str, key: str, burst: float, rate: float, now: float) -> int:
-        bucket = self._local.get((scope, key))
+    def _take_local(self, spec: Bucket, now: float) -> int:
+        name = (spec.scope, spec.key)
+        bucket = self._local.get(name)
         if bucket is None:
-            bucket = self._local[(scope, key)] = _LocalBucket(burst, now)
+            bucket = self._local[name] = _LocalBucket(spec.burst, now)
             while len(self._local) > LOCAL_BUCKETS:
                 self._local.popitem(last=False)
-        self._local.move_to_end((scope, key))
-        bucket.tokens = min(burst, bucket.tokens + max(0.0, now - bucket.updated_at) * rate)
+        self._local.move_to_end(name)
+        grown = bucket.tokens + max(0.0, now - bucket.updated_at) * spec.per_second
+        bucket.tokens = min(spec.burst, grown)
         bucket.updated_at = max(now, bucket.updated_at)
         if bucket.tokens >= 1:
             bucket.tokens -= 1

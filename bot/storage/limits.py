@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from bot.storage.backend import Queued
 from bot.storage.base import Store
@@ -36,6 +37,17 @@ def _number(value: float) -> str:
     return repr(float(value))
 
 
+@dataclass(frozen=True, slots=True)
+class Bucket:
+    """One token bucket: ``scope`` ("user", "chat") and ``key`` name it; it holds up to
+    ``burst`` tokens and gains ``per_second`` tokens a second."""
+
+    scope: str
+    key: str
+    burst: float
+    per_second: float
+
+
 class LimitsStore(Store):
     """Token buckets (``storage.limits``)."""
 
@@ -44,18 +56,18 @@ class LimitsStore(Store):
         """Take a token from the bucket ``(scope, key)``: 0 when one was taken, else how many
         requests in a row found it empty (1: the first, which gets the notice). ``wait=False``:
         ``StorageBusy`` at once rather than wait on another process's write lock."""
-        return (await self.take_tokens([(scope, key, burst, per_second)], now, wait))[0]
+        return (await self.take_tokens([Bucket(scope, key, burst, per_second)], now, wait))[0]
 
-    async def take_tokens(self, buckets: Sequence[tuple[str, str, float, float]], now: float,
+    async def take_tokens(self, buckets: Sequence[Bucket], now: float,
                           wait: bool = False) -> list[int]:  # fmt: skip
-        """``take_token`` from each of ``buckets`` (scope, key, burst, tokens a second) in
-        turn, stopping at the first that refuses: what each answered, in one transaction (one
+        """``take_token`` from each of ``buckets`` in turn, stopping at the first that refuses: what each answered, in one transaction (one
         hand-off to SQLite's thread: every request of a rate-limited bot takes its tokens)."""
         async with self._transaction(wait) as tx:
             taken: list[Queued] = []
-            for scope, key, burst, per_second in buckets:
+            for bucket in buckets:
                 # a bucket after one that refused is not drawn on (nor is its refusal counted)
-                taken.append(tx.add(self._take_sql(burst, per_second, now), (scope, key),
+                sql = self._take_sql(bucket.burst, bucket.per_second, now)
+                taken.append(tx.add(sql, (bucket.scope, bucket.key),
                                     returning=True,
                                     only_if=functools.partial(_all_taken, list(taken))))  # fmt: skip
         return [int(t.rows[0][0]) for t in taken if t.rows]

@@ -18,6 +18,7 @@ from bot.app import open_core
 from bot.core.handoff import Workers
 from bot.replies import Request
 from bot.storage import ACTIVE, SOLO, SessionRecord, StaleRevision, Storage
+from bot.storage.limits import Bucket
 
 
 def _record(sid: str) -> SessionRecord:
@@ -82,8 +83,8 @@ async def test_queued_statements_commit_together_or_not_at_all(db_url: str):
 async def test_a_user_over_the_limit_draws_nothing_from_the_chats_bucket(db_url: str):
     store = await Storage.open(db_url)
     try:
-        ana, bo = ("user", "fake:ana", 1.0, 0.0), ("user", "fake:bo", 9.0, 0.0)
-        chat = ("chat", "fake:c", 5.0, 0.0)  # five requests in all, no refill
+        ana, bo = Bucket("user", "fake:ana", 1.0, 0.0), Bucket("user", "fake:bo", 9.0, 0.0)
+        chat = Bucket("chat", "fake:c", 5.0, 0.0)  # five requests in all, no refill
         assert await store.limits.take_tokens([ana, chat], 100.0) == [0, 0]
         assert await store.limits.take_tokens([ana, chat], 100.0) == [1]  # the notice
         assert await store.limits.take_tokens([ana, chat], 100.0) == [2]  # silence
@@ -105,7 +106,7 @@ async def test_reads_and_transactions_are_one_handoff_each(tmp_path: Path, hando
         await store.sessions.insert(_record("s1"))
         assert len(handoffs) == 1  # BEGIN, the insert and COMMIT together
         handoffs.clear()
-        buckets = [("user", "fake:ana", 2.0, 1.0), ("chat", "fake:c", 9.0, 1.0)]
+        buckets = [Bucket("user", "fake:ana", 2.0, 1.0), Bucket("chat", "fake:c", 9.0, 1.0)]
         assert await store.limits.take_tokens(buckets, 100.0) == [0, 0]
         assert len(handoffs) == 1  # a request's tokens: was seven a bucket (PRAGMAs, BEGIN...)
         handoffs.clear()
