@@ -114,6 +114,9 @@ class TelegramAdapter(Delivery):
         self.config = config
         self.outbox = telegram_outbox(self._deliver, config.limits)
         core.metrics.track_outbox(PLATFORM, self.outbox.depth)
+        # before the Application is built: building it logs the Bot API URLs, token inside,
+        # at DEBUG (masked only from the moment the token is known to the redaction)
+        install_token_redaction(config.token)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
         self.username = ""
         # weak: a chat's lock lives while an update of that chat holds or waits for it
@@ -180,7 +183,7 @@ class TelegramAdapter(Delivery):
 
     async def start(self) -> None:
         """Connect, register the command menus, then poll (or serve the webhook)."""
-        install_token_redaction(self.config.token)
+        install_token_redaction(self.config.token)  # again: a test may have reset logging since
         app = self.application
         self.core.platform_status[PLATFORM] = self.connection_problem
         await app.initialize()
