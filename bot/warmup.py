@@ -1,6 +1,7 @@
 """Work done once in the background when the bot starts on a platform, so no player waits:
-the renderer's card sprites, and each day's daily-challenge deals (the Canfield solver can take
-tens of seconds to prove a deal), chosen again shortly after every UTC midnight.
+the renderer's card sprites and Squadratik card pieces, and each day's daily-challenge deals
+(the Canfield solver can take tens of seconds to prove a deal), chosen again shortly after
+every UTC midnight.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ async def keep_warm(store: Storage, clock: Callable[[], datetime] | None = None)
         import renderer
 
         count = await loop.run_in_executor(None, renderer.warm_up)
-        log.info("renderer warmed up: %d card sprites", count)
+        log.info("renderer warmed up: %d card pictures and pieces", count)
     except Exception:
         log.exception("renderer warm-up failed")
     while True:
