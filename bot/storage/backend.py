@@ -172,24 +172,12 @@ def _changed(connection: sqlite3.Connection, sql: str, params: Params) -> int:
         cursor.close()
 
 
-class _SqliteTx:
-    """One write transaction on the writer connection, handed to its thread as few times as
-    possible: ``BEGIN IMMEDIATE`` goes with the first statement, queued statements (``add``)
-    with the next one or with the ``COMMIT``."""
+class _Queue:
+    """What both backends' transactions share: statements queued by ``add`` (``Tx.add``), run
+    by the transaction when its next statement or its commit goes to the database."""
 
-    def __init__(
-        self, db: aiosqlite.Connection, begin: Callable[[sqlite3.Connection], float]
-    ) -> None:
-        self._db = db
-        #: starts the transaction; returns the seconds it waited for the write lock
-        self._begin: Callable[[sqlite3.Connection], float] | None = begin
+    def __init__(self) -> None:
         self._queued: list[Queued] = []
-        #: seconds the BEGIN waited for another process's write lock (None: not begun)
-        self.waited: float | None = None
-
-    @property
-    def begun(self) -> bool:
-        return self.waited is not None
 
     def add(self, sql: str, params: Params = (), *, expect: int | None = None,
             refuse: Callable[[], BaseException] | None = None,
@@ -197,6 +185,26 @@ class _SqliteTx:
         queued = Queued(sql, params, expect, refuse, returning, only_if)
         self._queued.append(queued)
         return queued
+
+
+class _SqliteTx(_Queue):
+    """One write transaction on the writer connection, handed to its thread as few times as
+    possible: ``BEGIN IMMEDIATE`` goes with the first statement, queued statements (``add``)
+    with the next one or with the ``COMMIT``."""
+
+    def __init__(
+        self, db: aiosqlite.Connection, begin: Callable[[sqlite3.Connection], float]
+    ) -> None:
+        super().__init__()
+        self._db = db
+        #: starts the transaction; returns the seconds it waited for the write lock
+        self._begin: Callable[[sqlite3.Connection], float] | None = begin
+        #: seconds the BEGIN waited for another process's write lock (None: not begun)
+        self.waited: float | None = None
+
+    @property
+    def begun(self) -> bool:
+        return self.waited is not None
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         return int(await self._run(lambda c: _changed(c, sql, params)))
@@ -432,17 +440,10 @@ def postgres_error(exc: BaseException) -> BaseException:
     return exc
 
 
-class _PostgresTx:
+class _PostgresTx(_Queue):
     def __init__(self, conn: Any) -> None:
+        super().__init__()
         self._conn = conn
-        self._queued: list[Queued] = []
-
-    def add(self, sql: str, params: Params = (), *, expect: int | None = None,
-            refuse: Callable[[], BaseException] | None = None,
-            returning: bool = False, only_if: Callable[[], bool] | None = None) -> Queued:  # fmt: skip
-        queued = Queued(sql, params, expect, refuse, returning, only_if)
-        self._queued.append(queued)
-        return queued
 
     async def flush(self) -> None:
         """Run the queued statements, in order (each a round trip to the server)."""
