@@ -16,7 +16,7 @@ import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
-from typing import Any, Protocol
+from typing import Any, NoReturn, Protocol
 
 import aiosqlite
 
@@ -244,6 +244,14 @@ class _Observed:
     on_wait: Callable[[float], None] | None = None
     on_error: Callable[[str], None] | None = None
 
+    def _raise_as_storage(self, exc: BaseException, mapped: BaseException) -> NoReturn:
+        """Raise ``mapped`` (what storage calls ``exc``: busy, already exists, ...) in its
+        place, counted in the metrics; ``exc`` itself when it needs no other name."""
+        self._failed(mapped)
+        if mapped is exc:
+            raise exc
+        raise mapped from exc
+
     def _failed(self, mapped: BaseException) -> None:
         # a unique rule refusing an insert is an answer (asked twice), not a failure
         if self.on_error is None or isinstance(mapped, AlreadyExists):
@@ -310,9 +318,7 @@ class SqliteBackend(_Observed):
                 self._connection_for(sql), lambda c: _rows(c, sql, params)
             )
         except (sqlite3.Error, ValueError) as exc:
-            mapped = sqlite_error(exc)
-            self._failed(mapped)
-            raise mapped from exc
+            self._raise_as_storage(exc, sqlite_error(exc))
         return rows
 
     async def fetch_many(
@@ -328,9 +334,7 @@ class SqliteBackend(_Observed):
                 lambda c: [_rows(c, sql, params) for sql, params in queries],
             )
         except (sqlite3.Error, ValueError) as exc:
-            mapped = sqlite_error(exc)
-            self._failed(mapped)
-            raise mapped from exc
+            self._raise_as_storage(exc, sqlite_error(exc))
         return found
 
     def _begin(self, wait: bool) -> Callable[[sqlite3.Connection], float]:
@@ -374,11 +378,7 @@ class SqliteBackend(_Observed):
                 if tx.begun:
                     with contextlib.suppress(sqlite3.Error, ValueError):
                         await self.db.execute("ROLLBACK")
-                mapped = sqlite_error(exc)
-                self._failed(mapped)
-                if mapped is exc:
-                    raise
-                raise mapped from exc
+                self._raise_as_storage(exc, sqlite_error(exc))
             if tx.waited is not None and self.on_wait is not None:
                 # the wait for this process's turn and for another process's write lock
                 self.on_wait(queued_at - since + tx.waited)
@@ -510,11 +510,7 @@ class PostgresBackend(_Observed):
         try:
             return [tuple(row) for row in await self.pool.fetch(numbered(sql), *params)]
         except Exception as exc:
-            mapped = postgres_error(exc)
-            self._failed(mapped)
-            if mapped is exc:
-                raise
-            raise mapped from exc
+            self._raise_as_storage(exc, postgres_error(exc))
 
     async def fetch_many(
         self, queries: Sequence[tuple[str, Params]]
@@ -527,11 +523,7 @@ class PostgresBackend(_Observed):
                     for sql, params in queries
                 ]
         except Exception as exc:
-            mapped = postgres_error(exc)
-            self._failed(mapped)
-            if mapped is exc:
-                raise
-            raise mapped from exc
+            self._raise_as_storage(exc, postgres_error(exc))
 
     @contextlib.asynccontextmanager
     async def transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
@@ -545,11 +537,7 @@ class PostgresBackend(_Observed):
                 yield tx
                 await tx.flush()
         except Exception as exc:
-            mapped = postgres_error(exc)
-            self._failed(mapped)
-            if mapped is exc:
-                raise
-            raise mapped from exc
+            self._raise_as_storage(exc, postgres_error(exc))
 
     async def run_script(self, script: str) -> None:
         async with self.pool.acquire() as conn:
