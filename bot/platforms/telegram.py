@@ -183,7 +183,6 @@ class TelegramAdapter(Delivery):
 
     async def start(self) -> None:
         """Connect, register the command menus, then poll (or serve the webhook)."""
-        install_token_redaction(self.config.token)  # again: a test may have reset logging since
         app = self.application
         self.core.platform_status[PLATFORM] = self.connection_problem
         await app.initialize()
