@@ -45,6 +45,7 @@ from bot.storage import (
     StaleRevision,
     Storage,
     StorageBusy,
+    TablePlay,
 )
 from engine import Game
 
@@ -72,6 +73,9 @@ class Session:
     #: the revision storage holds as far as this copy knows: every write of the session is
     #: compare-and-set against it, so a stale copy never overwrites another process's change
     stored_revision: int = -1
+    #: a table's play state (turn clock, timeouts, departed and computer seats) as this
+    #: process last stored or read it, with the session's revision then (see ``table_state``)
+    kept_play: tuple[int, TablePlay] | None = None
 
     def __post_init__(self) -> None:
         if self.stored_revision < 0:
@@ -96,6 +100,20 @@ class Session:
 
     def name_of(self, player: str) -> str:
         return self.record.names.get(player, player)
+
+    def table_state(self) -> TablePlay | None:
+        """A table's play state as this process last stored it or read it in a move's
+        transaction, when that was at the session's current revision (None: unknown, or older
+        than the position). A copy: changing it changes nothing kept."""
+        kept = self.kept_play
+        if kept is None or kept[0] != self.record.revision:
+            return None
+        return kept[1].copy()
+
+    def keep_table_state(self, play: TablePlay | None) -> None:
+        """Remember ``play`` as the table's play state at the current revision (just stored,
+        or read with the move that made this revision)."""
+        self.kept_play = None if play is None else (self.record.revision, play.copy())
 
 
 def new_session_id() -> str:
@@ -320,19 +338,41 @@ class Sessions:
             raise
         session.stored_revision = session.record.revision
 
-    async def play(self, session: Session, text: str, player: str, moment: datetime) -> str:
+    async def play(
+        self,
+        session: Session,
+        text: str,
+        player: str,
+        moment: datetime,
+        table_state: Callable[[Game], TablePlay | None] | None = None,
+    ) -> str:
         """Play one move for ``player`` and store it (with the results when it ends the game);
         returns its notation.
+
+        At a table, ``table_state`` is asked once the move is applied (the game after it): a
+        play state to store in the move's transaction, or None. Without one to store, the
+        table's play state is read in that transaction instead. Either way the session keeps
+        it (``Session.table_state``) for what follows the move.
 
         Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it. When
         another process stored a move of this session first, the session is reloaded and the
         move applied again to the new position, if it is still legal there."""
-        return await self._retrying(session, lambda: self._play_once(session, text, player, moment))
+        return await self._retrying(
+            session, lambda: self._play_once(session, text, player, moment, table_state)
+        )
 
-    async def _play_once(self, session: Session, text: str, player: str, moment: datetime) -> str:
+    async def _play_once(
+        self,
+        session: Session,
+        text: str,
+        player: str,
+        moment: datetime,
+        table_state: Callable[[Game], TablePlay | None] | None,
+    ) -> str:
         game = session.game
         assert game is not None
-        before: Mapping[str, Any] | None = game.view(player) if session.is_table else None
+        table = session.is_table
+        before: Mapping[str, Any] | None = game.view(player) if table else None
         move = game.play(text, player)
         session.before_move = before
         notation = str(move)
@@ -344,10 +384,12 @@ class Sessions:
             session.record.status = OVER
             session.record.outcome = str(game.outcome)
             results = results_of(session, moment)
+        to_store = table_state(game) if table and table_state is not None else None
         try:
-            await self.store.sessions.record_move(
-                session.record, game.move_number, player, notation, now, results
-            )
+            read = await self.store.sessions.record_move(
+                session.record, game.move_number, player, notation, now, results,
+                table=to_store, read_table=table and to_store is None,
+            )  # fmt: skip
         except BaseException:
             # Not stored means not played: put the live game back as it was.
             game.undo()
@@ -355,6 +397,8 @@ class Sessions:
             session.record.status, session.record.outcome = ACTIVE, None
             raise
         session.stored_revision = session.record.revision
+        if table:
+            session.keep_table_state(to_store or read)
         if results:
             self._finished(session.record)
         return notation

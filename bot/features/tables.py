@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
@@ -61,9 +60,6 @@ MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
-#: tables whose play state, as a move just stored it, is kept for drawing that move's board
-#: (one read less a move; bounded, so a finished table's entry goes in time)
-SAVED_PLAYS = 64
 #: computer players' ids: a prefix no platform gives a user id (Discord and Telegram ids are
 #: digits; console names cannot contain "~" after the "@name" parsing)
 COMPUTER_PREFIX = "~cpu"
@@ -119,8 +115,6 @@ class Tables:
         self.core = core
         #: the id of the race running in a chat, if any (the races feature sets this at wiring)
         self.race_running_in: Callable[[str, str], Awaitable[str | None]] = _no_race
-        #: session id -> (revision, play state) as ``after_change`` last stored them
-        self._saved: OrderedDict[str, tuple[int, TablePlay]] = OrderedDict()
 
     @property
     def store(self) -> Storage:
@@ -217,7 +211,7 @@ class Tables:
                 number += 1
             player = f"{COMPUTER_PREFIX}{number}"
             play.computers.append(player)
-            await self.store.play.save_table(play)
+            await self._save_play(table, play)
             rec.players.append(player)
             rec.names[player] = i18n.t(ctx.lang, "tables.computer_name", number=number)
             return await self._seating_changed(ctx, table, "join.joined", name=rec.names[player])
@@ -255,7 +249,7 @@ class Tables:
                 return [core.illegal(ctx, error)]
             play = await load_play(self.store, table.id)
             self._restart_clock(play, ctx.now)
-            await self.store.play.save_table(play)
+            await self._save_play(table, play)
             order = ", ".join(short_name(table.name_of(p)) for p in rec.players)
             # the new game is each person's game in focus here (their next move goes to it)
             await core.focus_players(ctx, table, [p for p in rec.players if not is_computer(p)])
@@ -405,7 +399,7 @@ class Tables:
             play.departed.append(player)
             self._mark_auto(ctx.lang, table, player)
             await core.sessions.save(table)
-        await self.store.play.save_table(play)
+        await self._save_play(table, play)  # what after_change reads next
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:
@@ -425,10 +419,14 @@ class Tables:
     async def after_change(self, ctx: Ctx, table: Session) -> list[Reply]:
         """Under the table's lock, after a move was stored: reset the mover's timeouts, play
         the turns of computer and departed seats, restart the turn clock, and rate the table
-        when it is over. Returns what the channel should read before the new board."""
+        when it is over. Returns what the channel should read before the new board.
+
+        The play state comes from the move's own transaction (or what ``_depart`` and
+        ``_time_out`` just stored), and the last auto-played move stores it with the turn
+        clock it starts: one read and one commit less a command than on their own."""
         game = table.game
         assert game is not None
-        play = await load_play(self.store, table.id)
+        play = await self._play_of(table)
         if ctx.user in play.timeouts:
             play.timeouts[ctx.user] = 0  # a move of their own ends a run of timeouts
         lines: list[str] = []
@@ -439,30 +437,34 @@ class Tables:
                 ctx.lang, game, table.name_of(ctx.user), ctx.user, game.moves[-1], before
             )
         played: list[tuple[str, str]] = []
+
+        def last_state(after: engine.Game) -> TablePlay | None:
+            # stored with an auto-played move after which a person is to move (or nobody)
+            if not after.is_over and play.auto_played(after.current_player):
+                return None
+            self._settle_clock(play, after, ctx.now)
+            return play
+
         while not game.is_over and play.auto_played(game.current_player):
             player = game.current_player
             move = computer_move(game, player, seed=len(game.moves)) if player in play.computers \
                 else timeout_move(game, player)  # fmt: skip
             try:
-                played.append(
-                    (player, await self.core.sessions.play(table, str(move), player, ctx.now))
+                notation = await self.core.sessions.play(
+                    table, str(move), player, ctx.now, last_state
                 )
+                played.append((player, notation))
             except IllegalMove:  # the engine offered it, so this would be an engine bug
                 raise RuntimeError(f"the engine refused its own legal move {move}") from None
             before, table.before_move = table.before_move, None
             lines += play_lines(
                 ctx.lang, game, table.name_of(player), player, played[-1][1], before
             )
+        if not played:  # no auto-played move stored the play state: stored on its own
+            self._settle_clock(play, game, ctx.now)
+            await self._save_play(table, play)
         if game.is_over:
-            play.deadline = None
             await self._rate(table, play)
-        else:
-            self._restart_clock(play, ctx.now)
-        await self.store.play.save_table(play)
-        self._saved[table.id] = (table.record.revision, play)
-        self._saved.move_to_end(table.id)
-        while len(self._saved) > SAVED_PLAYS:
-            self._saved.popitem(last=False)
         if not lines:
             return []
         return [Reply(key="tables.plays", text="\n".join(lines), params={"moves": played})]
@@ -488,7 +490,7 @@ class Tables:
             game = table.game
             if not table.is_active or game is None or game.is_over:
                 play.deadline = None
-                await self.store.play.save_table(play)
+                await self._save_play(table, play)
                 return False
             rec = table.record
             lang = await core.chat_language(rec.platform, rec.chat_id)
@@ -507,7 +509,8 @@ class Tables:
                 )
                 self._mark_auto(lang, table, player)
                 await core.sessions.save(table)
-            await self.store.play.save_table(play)
+            # kept: after_change goes on from it (the move's own read came before the count)
+            await self._save_play(table, play)
             if not play.people_left(rec.players) and not game.is_over:
                 await core.sessions.end_without_result(table, iso(now))
                 await self._stop_timer(table.id)
@@ -532,6 +535,24 @@ class Tables:
             None if play.timer_seconds is None else iso(now + timedelta(seconds=play.timer_seconds))
         )
 
+    def _settle_clock(self, play: TablePlay, game: engine.Game, now: datetime) -> None:
+        """The turn clock after a command's moves: stopped once the game is over, else the
+        next person's turn starts now."""
+        if game.is_over:
+            play.deadline = None
+        else:
+            self._restart_clock(play, now)
+
+    async def _play_of(self, table: Session) -> TablePlay:
+        """The table's play state (a copy to change): as the move just stored read it, or as
+        this process just stored it, else read now."""
+        return table.table_state() or await load_play(self.store, table.id)
+
+    async def _save_play(self, table: Session, play: TablePlay) -> None:
+        """Store the table's play state, and keep it for what follows at this revision."""
+        await self.store.play.save_table(play)
+        table.keep_table_state(play)
+
     async def _stop_timer(self, session_id: str) -> None:
         await self.store.play.stop_timer(session_id)
 
@@ -551,13 +572,9 @@ class Tables:
     async def view_extras(self, session: Session, view: Mapping[str, Any]) -> Mapping[str, Any]:
         """The view as the renderer should draw it: each seat's timeouts in a row (the engine
         does not know them and always says 0)."""
-        saved = self._saved.get(session.id)
-        if saved is not None and saved[0] == session.record.revision:
-            # the board of the move just stored: its timeouts are those it stored (they change
-            # only with a move, which moves the revision on)
-            play = saved[1]
-        else:
-            play = await load_play(self.store, session.id)
+        # the board of the move just stored: its timeouts are those it stored (they change
+        # only with a move, which moves the revision on)
+        play = await self._play_of(session)
         if not isinstance(view.get("seats"), list):
             return view
         seats = [

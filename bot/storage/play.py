@@ -6,14 +6,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from bot.storage.backend import Tx
+from bot.storage.backend import Queued, Tx
 from bot.storage.base import Store
 from bot.storage.records import SessionRecord
 
 #: the default turn timer (games.md / bot.md: three minutes)
 DEFAULT_TIMER_SECONDS = 180
 
+_PLAY_SELECT = (
+    "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play "
+    "WHERE session_id = ?"
+)
 _PLAY_UPSERT = (
     "INSERT INTO table_play (session_id, timer_seconds, deadline, timeouts, departed, computers) "
     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session_id) DO UPDATE SET "
@@ -42,6 +47,27 @@ class TablePlay:
     def people_left(self, players: list[str]) -> list[str]:
         """Seated people still playing (not computers, not gone)."""
         return [p for p in players if not self.auto_played(p)]
+
+    def copy(self) -> TablePlay:
+        """A copy to change (its dict and lists too): a kept state stays as it was stored."""
+        return TablePlay(self.session_id, self.timer_seconds, self.deadline, dict(self.timeouts),
+                         list(self.departed), list(self.computers))  # fmt: skip
+
+
+def play_params(play: TablePlay) -> tuple[object, ...]:
+    """The upsert's parameters for ``play`` (its columns in order, JSON texts)."""
+    return (play.session_id, play.timer_seconds, play.deadline,
+            json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
+            json.dumps(play.computers))  # fmt: skip
+
+
+def table_play(session_id: str, rows: Sequence[Sequence[Any]]) -> TablePlay | None:
+    """The play state in the rows of ``_PLAY_SELECT`` (None: no row)."""
+    if not rows:
+        return None
+    timer, deadline, timeouts, departed, computers = rows[0]
+    return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed),
+                     json.loads(computers))  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,24 +115,24 @@ class PlayStore(Store):
     # ----- tables -----------------------------------------------------------------------------
     async def table(self, session_id: str) -> TablePlay | None:
         """A table's play state, None when none is stored yet."""
-        rows = await self._fetch(
-            "SELECT timer_seconds, deadline, timeouts, departed, computers FROM table_play WHERE session_id = ?",
-            (session_id,),
-        )
-        if not rows:
-            return None
-        timer, deadline, timeouts, departed, computers = rows[0]
-        return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed),
-                         json.loads(computers))  # fmt: skip
+        return table_play(session_id, await self._fetch(_PLAY_SELECT, (session_id,)))
 
     async def save_table(self, play: TablePlay) -> None:
         async with self._transaction() as tx:
-            tx.add(
-                _PLAY_UPSERT,
-                (play.session_id, play.timer_seconds, play.deadline,
-                 json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
-                 json.dumps(play.computers)),
-            )  # fmt: skip
+            self.queue_table(tx, play)
+
+    @staticmethod
+    def queue_table(tx: Tx, play: TablePlay) -> None:
+        """Inside a transaction: queue storing a table's play state (what ``save_table``
+        does, in another write's transaction: a move's, so the turn clock it starts is stored
+        with it)."""
+        tx.add(_PLAY_UPSERT, play_params(play))
+
+    @staticmethod
+    def queue_table_read(tx: Tx, session_id: str) -> Queued:
+        """Inside a transaction: queue reading a table's play state; ``table_play(session_id,
+        queued.rows)`` is the state after the transaction."""
+        return tx.add(_PLAY_SELECT, (session_id,), returning=True)
 
     async def stop_timer(self, session_id: str) -> None:
         async with self._transaction() as tx:

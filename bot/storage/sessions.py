@@ -13,11 +13,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage.backend import Backend, Tx
+from bot.storage.backend import Backend, Queued, Tx
 from bot.storage.base import Store
 from bot.storage.errors import StaleRevision
 from bot.storage.migrations.dialect import POSTGRES
-from bot.storage.play import PlayStore
+from bot.storage.play import PlayStore, TablePlay, play_params, table_play
 from bot.storage.records import (
     ACTIVE,
     LOBBY,
@@ -221,29 +221,51 @@ class SessionsStore(Store):
         notation: str,
         played_at: str,
         results: Sequence[ResultRecord] = (),
-    ) -> None:
+        table: TablePlay | None = None,
+        read_table: bool = False,
+    ) -> TablePlay | None:
         """Store move number ``n``, the session's new state (``rec.revision`` one past the
         stored one) and, when the move ended the game, its results, in one transaction. On a
         race board the move also takes the race's next race-wide number (``race_move``).
+        ``table``: a table's play state, stored in the same transaction (the turn clock a
+        command's last move starts goes with it: one commit, not two). ``read_table``: the
+        table's play state as stored when the move was is returned (read in the move's
+        transaction: a separate read would cost a hand-off of its own); None otherwise, or
+        when the table has none.
 
         ``StaleRevision`` when another process stored a move of this session first."""
         if self.dialect == POSTGRES and not results:
             # The usual move: one statement, one round trip (the update's row lock queues
             # concurrent movers of this session; a stale revision updates and inserts nothing).
-            # A race board's move also takes its race's next race-wide number, as below.
+            # A race board's move also takes its race's next race-wide number, as below, and a
+            # table's play state is stored only when the move is.
+            stored_play = ""
+            table_params: tuple[object, ...] = ()
+            if table is not None:
+                stored_play = (
+                    ", played AS (INSERT INTO table_play (session_id, timer_seconds, deadline, "
+                    "timeouts, departed, computers) SELECT id, ?::integer, ?::text, ?::text, "
+                    "?::text, ?::text FROM moved ON CONFLICT (session_id) DO UPDATE SET "
+                    "timer_seconds = excluded.timer_seconds, deadline = excluded.deadline, "
+                    "timeouts = excluded.timeouts, departed = excluded.departed, "
+                    "computers = excluded.computers)"
+                )
+                table_params = play_params(table)[1:]
             sql = (
                 "WITH moved AS ("
                 + _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
                 + " RETURNING id), counted AS (UPDATE races SET move_counter = move_counter + 1 "
                 "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) "
-                "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter) "
-                "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
+                "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter)"
+                + stored_play
+                + " INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
                 "SELECT id, ?, ?, ?, ?, (SELECT move_counter FROM counted) FROM moved RETURNING n"
             )
             params = (
                 *_update_params(rec),
                 rec.revision - 1,
                 rec.id,
+                *table_params,
                 n,
                 player,
                 notation,
@@ -252,8 +274,11 @@ class SessionsStore(Store):
             rows = await self._fetch(sql, params)
             if not rows:
                 raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
-            return
+            # PostgreSQL reads it apart (a statement's parts all see the rows as they were
+            # before it): the read that followed a move before it came in the move's transaction
+            return await self._play.table(rec.id) if read_table else None
         # One hand-off on SQLite: every statement is queued and runs with the COMMIT.
+        read: Queued | None = None
         async with self._transaction() as tx:
             self._swap_revision(tx, rec)
             if rec.kind == SOLO:
@@ -269,6 +294,11 @@ class SessionsStore(Store):
                 (rec.id, n, player, notation, played_at, *([rec.id] if rec.kind == SOLO else [])),
             )
             self._insert_results(tx, results)
+            if table is not None:
+                self._play.queue_table(tx, table)
+            if read_table:
+                read = self._play.queue_table_read(tx, rec.id)
+        return None if read is None else table_play(rec.id, read.rows)
 
     async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
         """Take back move number ``n`` (an undo) and store the session's new state."""
