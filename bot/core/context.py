@@ -29,6 +29,9 @@ class Ctx:
     chat_read: list[SessionRevision] | None = None
     #: a pressed button's session and its stored revision as read when the request began
     revision_read: tuple[str, int | None] | None = None
+    #: who left each started table of the chat, as read when the request began (and as the
+    #: request itself changed it since); None: not read (a table missing from it: read anew)
+    departed_read: dict[str, list[str]] | None = None
 
     def take_revision_read(self, session_id: str) -> tuple[int | None] | None:
         """``session_id``'s stored revision read when the request began, once (then None;

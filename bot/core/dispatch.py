@@ -408,7 +408,8 @@ class Core:
         # command about a game (a move, a board, a hint) would otherwise make as three
         view = await self.store.focus.chat_view(req.platform, req.chat_id, req.user_id, session_id)
         lang = view.language or self.service.default_language
-        ctx = Ctx(req, lang, now, focus_read=(view.focus,), chat_read=view.open_sessions)
+        ctx = Ctx(req, lang, now, focus_read=(view.focus,), chat_read=view.open_sessions,
+                  departed_read=view.departed)  # fmt: skip
         if session_id is not None:
             ctx.revision_read = (session_id, view.revision)
         return ctx

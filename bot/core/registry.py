@@ -93,8 +93,11 @@ class Registry:
     #: stored deadlines (turn timers, race clocks): act on those passed; returns how many
     tickers: list[Callable[[datetime], Awaitable[int]]] = field(default_factory=list)
     #: what a session is to a player (``bot.core.focus``): a kind word (``race``), "" when
-    #: it is not their game any more (a table seat they left), None for no opinion
-    game_kind: list[Callable[[Session, str], Awaitable[str | None]]] = field(default_factory=list)
+    #: it is not their game any more (a table seat they left), None for no opinion; asked with
+    #: the request (what it read of its chat as it began) and the player
+    game_kind: list[Callable[[Ctx, Session, str], Awaitable[str | None]]] = field(
+        default_factory=list
+    )
     #: leave (or resign) the table or race lobby ``session`` for ``ctx``'s player, once any
     #: question was answered Yes; None until the table feature is wired in
     leave_table: Callable[[Ctx, Session], Replies] | None = None

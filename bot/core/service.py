@@ -222,20 +222,20 @@ class Service:
         games: list[OpenGame] = []
         chat = await self.in_chat(ctx)
         for session in await self.solos(ctx, chat):
-            kind = await self._kind(session, ctx.user, DAILY if session.record.ranked else CASUAL)
+            kind = await self._kind(ctx, session, DAILY if session.record.ranked else CASUAL)
             if kind:
                 games.append(OpenGame(session, kind))
         table = table_among(chat)
         seated = table is not None and ctx.user in table.record.players
         if table is not None and seated and (table.game is not None or lobby):
-            kind = await self._kind(table, ctx.user, TABLE)
+            kind = await self._kind(ctx, table, TABLE)
             if kind:
                 games.append(OpenGame(table, kind))
         return games
 
-    async def _kind(self, session: Session, player: str, default: str) -> str:
+    async def _kind(self, ctx: Ctx, session: Session, default: str) -> str:
         for hook in self.registry.game_kind:
-            said = await hook(session, player)
+            said = await hook(ctx, session, ctx.user)
             if said is not None:
                 return said
         return default
@@ -243,7 +243,7 @@ class Service:
     async def open_game(self, ctx: Ctx, session: Session) -> OpenGame:
         """``session`` as one of the sender's games (its kind in words)."""
         default = TABLE if session.is_table else DAILY if session.record.ranked else CASUAL
-        return OpenGame(session, await self._kind(session, ctx.user, default) or default)
+        return OpenGame(session, await self._kind(ctx, session, default) or default)
 
     async def label(self, ctx: Ctx, session: Session) -> str:
         """The session's game in words for the sender: "Daily Canfield", "Cartas Maestras

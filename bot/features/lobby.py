@@ -69,7 +69,7 @@ class Lobby:
             return [refusal]  # type: ignore[list-item]
         playing = table.is_active and table.game is not None and ctx.user in table.record.players
         # still playing there (a seat already left has nothing to ask)
-        if playing and await self.tables.game_kind(table, ctx.user) != "":
+        if playing and await self.tables.game_kind(ctx, table, ctx.user) != "":
             return [await self.core.ask_confirmation(ctx, table, "leave")]
         return await self.tables.leave(ctx, table)
 

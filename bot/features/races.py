@@ -181,7 +181,7 @@ class Races:
         while len(self._entry_cache) > ENTRY_CACHE_SIZE:
             self._entry_cache.popitem(last=False)
 
-    async def game_kind(self, session: Session, player: str) -> str | None:
+    async def game_kind(self, ctx: Ctx, session: Session, player: str) -> str | None:
         """A racer's board and a race's lobby are the player's "race" (``bot.core.focus``)."""
         if self.is_race_lobby(session) or await self.forbids_undo(session):
             return "race"

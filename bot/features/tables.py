@@ -340,13 +340,17 @@ class Tables:
             ctx, table, "kick.kicked", name=short_name(table.name_of(target))
         )
 
-    async def game_kind(self, session: Session, player: str) -> str | None:
+    async def game_kind(self, ctx: Ctx, session: Session, player: str) -> str | None:
         """A started table is no longer the game of a player who left it (their seat plays
-        by itself): "" then, for ``bot.core.focus``; None (no opinion) otherwise."""
+        by itself): "" then, for ``bot.core.focus``; None (no opinion) otherwise. Who left is
+        as the request read it with its chat (``Ctx.departed_read``; ``_depart`` keeps it up
+        to date), else read now."""
         if not session.is_table or session.record.status != ACTIVE:
             return None
-        play = await load_play(self.store, session.id)
-        return "" if player in play.departed else None
+        departed = None if ctx.departed_read is None else ctx.departed_read.get(session.id)
+        if departed is None:
+            departed = (await load_play(self.store, session.id)).departed
+        return "" if player in departed else None
 
     def opening_refusal(self, ctx: Ctx, game_id: str) -> Reply | None:
         """Why a table or race of ``game_id`` cannot be opened from this chat at all: the
@@ -400,6 +404,8 @@ class Tables:
             self._mark_auto(ctx.lang, table, player)
             await core.sessions.save(table)
         await self._save_play(table, play)  # what after_change reads next
+        if ctx.departed_read is not None:  # the rest of this request sees them gone
+            ctx.departed_read[table.id] = list(play.departed)
         return [note, *await self.after_departure(ctx, table, play)]
 
     async def after_departure(self, ctx: Ctx, table: Session, play: TablePlay) -> list[Reply]:

@@ -21,14 +21,15 @@ answered by another process than the one that showed the board or asked the ques
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage.base import Store
 from bot.storage.players import CHAT_LANGUAGE_SQL
+from bot.storage.records import ACTIVE
 from bot.storage.sessions import (
-    OPEN_REVISIONS_SQL,
     REVISION_SQL,
     SessionRevision,
     open_revisions_params,
@@ -53,6 +54,13 @@ class Confirmation:
 
 
 _FOCUS_SQL = "SELECT session_id FROM focus WHERE platform = ? AND chat_id = ? AND player_id = ?"
+#: the chat's open sessions (``OPEN_REVISIONS_SQL``) and, for a started table, who left it
+#: (``table_play.departed``): the focus needs both, and one statement is one round trip
+_OPEN_WITH_DEPARTED_SQL = (
+    "SELECT s.id, s.revision, p.departed FROM sessions s "
+    "LEFT JOIN table_play p ON p.session_id = s.id AND s.status = ? "
+    "WHERE s.platform = ? AND s.chat_id = ? AND s.status IN (?, ?) ORDER BY s.created_at, s.id"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +74,8 @@ class ChatView:
     focus: str | None
     #: the stored revision of the session asked about (a pressed button's), None: unknown
     revision: int | None = None
+    #: each started table of the chat: the players who left it (``TablePlay.departed``)
+    departed: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _confirmation(row: Sequence[Any]) -> Confirmation:
@@ -104,7 +114,7 @@ class FocusStore(Store):
         ``sessions.revision``)."""
         queries: list[tuple[str, tuple[str, ...]]] = [
             (CHAT_LANGUAGE_SQL, (platform, chat_id)),
-            (OPEN_REVISIONS_SQL, open_revisions_params(platform, chat_id)),
+            (_OPEN_WITH_DEPARTED_SQL, (ACTIVE, *open_revisions_params(platform, chat_id))),
             (_FOCUS_SQL, (platform, chat_id, player_id)),
         ]
         if session_id is not None:
@@ -115,6 +125,7 @@ class FocusStore(Store):
             session_revisions(chat),
             str(focus[0][0]) if focus else None,
             int(revision[0][0][0]) if revision and revision[0] else None,
+            {str(row[0]): json.loads(row[2]) for row in chat if row[2] is not None},
         )
 
     async def ask(self, question: Confirmation) -> None:
