@@ -142,7 +142,7 @@ class Presenter:
             answer.board = ref
             return answer
         game = session.game
-        view = game.view(None)
+        view = session.view(None)
         if session.is_table:
             key = "board.caption_over" if game.is_over else "table.caption"
             params: dict[str, Any] = {
@@ -299,7 +299,7 @@ class Presenter:
         game = table.game
         assert game is not None
         rec = table.record
-        view: Mapping[str, Any] = game.view(ctx.user)
+        view: Mapping[str, Any] = table.view(ctx.user)
         my_turn = game.current_player == ctx.user and not game.is_over
         answer = private(
             ctx, "hand.yours" if my_turn else "hand.wait", player=table.name_of(game.current_player)

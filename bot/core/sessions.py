@@ -26,7 +26,7 @@ import random
 import secrets
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -76,6 +76,10 @@ class Session:
     #: a table's play state (turn clock, timeouts, departed and computer seats) as this
     #: process last stored or read it, with the session's revision then (see ``table_state``)
     kept_play: tuple[int, TablePlay] | None = None
+    #: a table's views of its current position, by viewer, and the position they show (the
+    #: game object, revision and move count): see ``view``
+    _views: dict[str | None, Mapping[str, Any]] = field(default_factory=dict, repr=False)
+    _views_of: tuple[Game | None, int, int] = (None, -1, -1)
 
     def __post_init__(self) -> None:
         if self.stored_revision < 0:
@@ -100,6 +104,26 @@ class Session:
 
     def name_of(self, player: str) -> str:
         return self.record.names.get(player, player)
+
+    def view(self, viewer: str | None) -> Mapping[str, Any]:
+        """The game's view for ``viewer`` (None: the public one), read-only: a table's views
+        of its current position are kept and handed to every caller (a table command looks at
+        one position from several places: the mover's view before the move, the computer's
+        choice, the play's line and the board read the same views). Kept only while the
+        position is the same game object at the same revision and move count, and only at
+        tables: a solo board is read once (its view is not kept beside the session)."""
+        game = self.game
+        assert game is not None
+        if not self.is_table:
+            return game.view(viewer)
+        position = (game, self.record.revision, game.move_number)
+        if self._views_of[0] is not game or self._views_of[1:] != position[1:]:
+            self._views = {}
+            self._views_of = position
+        view = self._views.get(viewer)
+        if view is None:
+            view = self._views[viewer] = game.view(viewer)
+        return view
 
     def table_state(self) -> TablePlay | None:
         """A table's play state as this process last stored it or read it in a move's
@@ -372,7 +396,7 @@ class Sessions:
         game = session.game
         assert game is not None
         table = session.is_table
-        before: Mapping[str, Any] | None = game.view(player) if table else None
+        before: Mapping[str, Any] | None = session.view(player) if table else None
         move = game.play(text, player)
         session.before_move = before
         notation = str(move)

@@ -45,9 +45,11 @@ def play_lines(
     player: str,
     notation: str,
     before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """One short line for a play (who, which card, where) and, when it completed a path, one
-    for what it won. ``before`` is the mover's view just before the move (their hand).
+    for what it won. ``before`` is the mover's view just before the move (their hand);
+    ``after`` the public view after it (read from ``game`` when not given).
 
     >>> g = engine.new_game("maestras", deal=1, players=["ana", "bo"])
     >>> before = g.view("ana"); move = str(g.legal_moves()[0]); _ = g.play(move)
@@ -59,7 +61,8 @@ def play_lines(
     """
     # a long name would push the card and the path off a phone's line; the public view after
     # the play is built once for both (a table's view is the costly part of these lines)
-    after = game.view(None)
+    if after is None:
+        after = game.view(None)
     lines = _play_lines(lang, game, short_name(name), player, notation, before, after)
     phase_key = final_phase_key(before or {}, after)
     if phase_key is not None:

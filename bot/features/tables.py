@@ -439,9 +439,8 @@ class Tables:
         before, table.before_move = table.before_move, None
         if before is not None and game.moves and before.get("viewer") == ctx.user:
             # the move this call follows (a person's): announced like every other play
-            lines += play_lines(
-                ctx.lang, game, table.name_of(ctx.user), ctx.user, game.moves[-1], before
-            )
+            lines += play_lines(ctx.lang, game, table.name_of(ctx.user), ctx.user,
+                                game.moves[-1], before, table.view(None))  # fmt: skip
         played: list[tuple[str, str]] = []
 
         def last_state(after: engine.Game) -> TablePlay | None:
@@ -453,8 +452,10 @@ class Tables:
 
         while not game.is_over and play.auto_played(game.current_player):
             player = game.current_player
-            move = computer_move(game, player, seed=len(game.moves)) if player in play.computers \
-                else timeout_move(game, player)  # fmt: skip
+            # the seat's view: the choice reads it, and so does the line about the play
+            seen = table.view(player)
+            move = computer_move(game, player, seed=len(game.moves), view=seen) \
+                if player in play.computers else timeout_move(game, player, seen)  # fmt: skip
             try:
                 notation = await self.core.sessions.play(
                     table, str(move), player, ctx.now, last_state
@@ -463,9 +464,8 @@ class Tables:
             except IllegalMove:  # the engine offered it, so this would be an engine bug
                 raise RuntimeError(f"the engine refused its own legal move {move}") from None
             before, table.before_move = table.before_move, None
-            lines += play_lines(
-                ctx.lang, game, table.name_of(player), player, played[-1][1], before
-            )
+            lines += play_lines(ctx.lang, game, table.name_of(player), player, played[-1][1],
+                                before, table.view(None))  # fmt: skip
         if not played:  # no auto-played move stored the play state: stored on its own
             self._settle_clock(play, game, ctx.now)
             await self._save_play(table, play)

@@ -21,13 +21,13 @@ True
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.core.sessions import iso
 from engine import Game
-from engine.players import make_player
+from engine.players.squadratik import GreedyPlayer
 
 if TYPE_CHECKING:
     from bot.core.service import Service
@@ -35,12 +35,16 @@ if TYPE_CHECKING:
 log = logging.getLogger("tavolo.timers")
 
 
-def computer_move(game: Game, player: str, seed: int = 0) -> Any:
-    """The move the computer (the engine's greedy strategy) plays for ``player``."""
-    return make_player("greedy", seed).choose(game, player)
+def computer_move(
+    game: Game, player: str, seed: int = 0, view: Mapping[str, Any] | None = None
+) -> Any:
+    """The move the computer (the engine's greedy strategy, ``make_player("greedy", seed)``,
+    which draws no random number) plays for ``player``; ``view``: the seat's view of the
+    position, when the caller has it already."""
+    return GreedyPlayer().choose(game, player, view)
 
 
-def timeout_move(game: Game, player: str) -> Any:
+def timeout_move(game: Game, player: str, view: Mapping[str, Any] | None = None) -> Any:
     """The move that passes ``player``'s turn as far as the rules allow (see module doc).
 
     >>> import engine
@@ -52,7 +56,7 @@ def timeout_move(game: Game, player: str) -> Any:
     for move in legal:
         if str(move) in ("pass", "stop"):
             return move
-    return computer_move(game, player)
+    return computer_move(game, player, view=view)
 
 
 async def table_timeouts(

@@ -26,6 +26,7 @@ Final phase of Cartas Maestras: the placement that leaves the most hand cards ab
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -78,11 +79,24 @@ class _Table:
         self.paths = view["paths"]
         self.maestras = view["game"] == "maestras"
         self.final = view.get("phase") == "final"
+        self._directions: dict[str, str] = {}
         # per path: (after_empty, masters in it, open side code or None = anything links)
         self.state = {side: self._path_state(side) for side in "NESW"}
+        # what each path offers the next player now, N E S W, and their sum: a move changes
+        # one of them (summed in this order, as always, so equal values stay equal)
+        self.gifts = [_gift(state) for state in self.state.values()]
+        self.gift_before = sum(self.gifts)
+        #: (hand slot, open side, facing side) -> followers (many moves share them)
+        self.followers: dict[tuple[int, str | None, int], int] = {}
 
     def direction(self, side: str) -> str:
         """The way the path on ``side`` (one that exists) grows at its end."""
+        known = self._directions.get(side)
+        if known is None:
+            known = self._directions[side] = self._direction(side)
+        return known
+
+    def _direction(self, side: str) -> str:
         path = self.paths[side]
         assert path is not None, side
         cells = path["cells"]
@@ -125,14 +139,20 @@ class GreedyPlayer:
     True
     """
 
-    def choose(self, game: Game, player: str | None = None) -> Any:
+    def choose(
+        self, game: Game, player: str | None = None, view: Mapping[str, Any] | None = None
+    ) -> Any:
+        """The best legal move for ``player`` (default: whoever is to move). ``view``: that
+        seat's ``game.view(player)`` of this position, when the caller has it already (it is
+        only read)."""
         legal = game.legal_moves(player)
         if not legal:
             raise ValueError("no legal move: the game is over or it is not this player's turn")
         if len(legal) == 1:
             return legal[0]
+        if view is None:
+            view = game.view(player if player is not None else game.current_player)
         # the greedy player plays only Squadratik games: their views are Squadratik views
-        view = game.view(player if player is not None else game.current_player)
         table = _Table(cast(SquadratikView, view))
         best, best_value = legal[0], float("-inf")
         for move in legal:
@@ -142,9 +162,9 @@ class GreedyPlayer:
         return best
 
     def _value(self, table: _Table, move: Any) -> float:
-        if str(move) in ("pass", "stop"):
+        slot: int | None = getattr(move, "slot", None)
+        if slot is None:  # pass, stop
             return -1e6  # only when nothing else is legal
-        slot: int = move.slot
         card = table.hand[slot - 1]
         empty = card["kind"] == "empty"
         state = table.state[move.side]
@@ -153,10 +173,10 @@ class GreedyPlayer:
         else:
             direction = move.turn if move.turn else table.direction(move.side)
             after, masters, _ = state
-        placed = _placed(card, move.rotation)
         new_after = 0 if empty else after + 1
         new_masters = masters + (card["kind"] == "master")
-        open_side = None if empty else placed[_INDEX[direction]]
+        # the side the card shows where the path goes on (``_placed``, one side of it)
+        open_side = None if empty else card["sides"][(_INDEX[direction] - move.rotation) % 4]
         value = 0.0
 
         if table.final:
@@ -182,10 +202,9 @@ class GreedyPlayer:
         if state is None and not table.maestras:
             value -= OPEN_NEW_PATH
         if table.maestras:
-            before = sum(_gift(s) for s in table.state.values())
-            after_states = dict(table.state)
-            after_states[move.side] = (new_after, new_masters, open_side)
-            value -= sum(_gift(s) for s in after_states.values()) - before
+            gifts = list(table.gifts)
+            gifts[_INDEX[move.side]] = _gift((new_after, new_masters, open_side))
+            value -= sum(gifts) - table.gift_before
         return value
 
     @staticmethod
@@ -196,10 +215,20 @@ class GreedyPlayer:
     @staticmethod
     def _followers(table: _Table, move: Any, open_side: str | None, direction: str) -> int:
         """Other hand cards that could be placed next on this path's new open side."""
-        count = 0
         back = _INDEX[OPPOSITE[direction]]
+        key = (move.slot, open_side, back)
+        known = table.followers.get(key)
+        if known is None:
+            known = table.followers[key] = GreedyPlayer._count_followers(
+                table, move.slot, open_side, back
+            )
+        return known
+
+    @staticmethod
+    def _count_followers(table: _Table, slot: int, open_side: str | None, back: int) -> int:
+        count = 0
         for index, card in enumerate(table.hand):
-            if index == move.slot - 1:
+            if index == slot - 1:
                 continue
             if open_side is None or card["kind"] == "empty":
                 count += 1
