@@ -88,6 +88,7 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     # which game a player means: a race's boards and lobby are "race", a left seat is not theirs
     registry.game_kind += [races.game_kind, tables.game_kind]
     registry.leave_table = tables.leave
+    registry.table_move = tables.move_plan
     registry.tickers += [
         functools.partial(timers.table_timeouts, core, tables.time_out),
         races.tick,

@@ -302,8 +302,13 @@ class SoloPlay:
                     return [core.refuse(ctx, "button.stale")]
                 text = str(legal[index])
             refused: Reply | None = None
+            # at a table, the seats the bot plays may answer in the same transaction
+            table_move = core.registry.table_move if session.is_table else None
             try:
-                await core.sessions.play(session, text, ctx.user, ctx.now)
+                await core.sessions.play(
+                    session, text, ctx.user, ctx.now,
+                    None if table_move is None else lambda s: table_move(ctx, s),
+                )  # fmt: skip
             except IllegalMove as error:
                 refused = core.illegal(ctx, error, session)
             else:

@@ -25,7 +25,7 @@ from bot.replies import Reply
 if TYPE_CHECKING:
     from bot.core.buttons import ButtonAction
     from bot.core.context import Ctx
-    from bot.core.sessions import Session
+    from bot.core.sessions import Session, TableMove
 
 Replies = Awaitable[list[Reply]]
 #: which sessions a button verb may act on: solo games, tables (and race lobbies), or both
@@ -98,6 +98,9 @@ class Registry:
     game_kind: list[Callable[[Ctx, Session, str], Awaitable[str | None]]] = field(
         default_factory=list
     )
+    #: how a person's move at a table is stored with what follows it (``Sessions.play``'s
+    #: plan: the answers of the seats the bot plays, the play state); None: the move alone
+    table_move: Callable[[Ctx, Session], TableMove | None] | None = None
     #: leave (or resign) the table or race lobby ``session`` for ``ctx``'s player, once any
     #: question was answered Yes; None until the table feature is wired in
     leave_table: Callable[[Ctx, Session], Replies] | None = None

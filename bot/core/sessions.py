@@ -45,9 +45,10 @@ from bot.storage import (
     StaleRevision,
     Storage,
     StorageBusy,
+    StoredMove,
     TablePlay,
 )
-from engine import Game
+from engine import Game, IllegalMove
 
 #: the order in which a session id's characters are drawn (lower-case, button-id safe)
 _ID_ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -61,15 +62,43 @@ _MOVE_RETRY_SECONDS = 10.0
 _MOVE_RETRY_PAUSE = 0.05
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A move a table's last ``Sessions.play`` stored: who played it, its notation, and that
+    seat's view just before it (so the table feature can say which card was played and what
+    it won)."""
+
+    player: str
+    notation: str
+    before: Mapping[str, Any]
+
+
+@dataclass(slots=True)
+class TableMove:
+    """What a move at a table stores with it (``Sessions.play``).
+
+    ``state`` is asked with the game once the moves are applied: the table's play state to
+    store in their transaction (None: none). ``answer``, when given, is asked with the game
+    after each move: the next move of a seat the bot plays, ``(player, notation)``, played and
+    stored in the same transaction (None: a person is to move, or nobody). ``departed``: who
+    had left as ``answer`` knew it; the play state is stored only if storage still says so
+    (``StaleRevision`` otherwise: another process saw someone leave)."""
+
+    state: Callable[[Game], TablePlay | None]
+    answer: Callable[[Game], tuple[str, str] | None] | None = None
+    departed: list[str] | None = None
+
+
 @dataclass(slots=True)
 class Session:
     """A stored session and, once a game exists (not a lobby), its live engine object."""
 
     record: SessionRecord
     game: Game | None = None
-    #: a table's view for the player to move, taken just before the last move was applied (so
-    #: the table feature can say which card was played and what it won); None once read
-    before_move: Mapping[str, Any] | None = None
+    #: a table's moves the last ``Sessions.play`` stored (the person's and the answers stored
+    #: with it), the revision after them and whether the play state was stored with them: see
+    #: ``take_played``
+    played: tuple[int, list[Played], bool] | None = None
     #: the revision storage holds as far as this copy knows: every write of the session is
     #: compare-and-set against it, so a stale copy never overwrites another process's change
     stored_revision: int = -1
@@ -124,6 +153,15 @@ class Session:
         if view is None:
             view = self._views[viewer] = game.view(viewer)
         return view
+
+    def take_played(self) -> tuple[list[Played], bool]:
+        """The moves the last ``Sessions.play`` of this table stored and whether it stored
+        the table's play state with them, once (then nothing), when nothing changed the
+        session since (nothing otherwise: ``([], False)``)."""
+        played, self.played = self.played, None
+        if played is None or played[0] != self.record.revision:
+            return [], False
+        return played[1], played[2]
 
     def table_state(self) -> TablePlay | None:
         """A table's play state as this process last stored it or read it in a move's
@@ -208,6 +246,9 @@ class Sessions:
     async def _reload(self, session: Session) -> None:
         """Bring a copy up to what is stored (in place: callers hold this object)."""
         fresh = await self._load(session.id)
+        # what this copy kept of the table's play state may be what another process changed
+        # (who left moves no revision): read anew from now on
+        session.kept_play = session.played = None
         if fresh is not None:
             session.record, session.game = fresh.record, fresh.game
             session.stored_revision = fresh.record.revision
@@ -368,21 +409,27 @@ class Sessions:
         text: str,
         player: str,
         moment: datetime,
-        table_state: Callable[[Game], TablePlay | None] | None = None,
+        plan: Callable[[Session], TableMove | None] | None = None,
     ) -> str:
         """Play one move for ``player`` and store it (with the results when it ends the game);
         returns its notation.
 
-        At a table, ``table_state`` is asked once the move is applied (the game after it): a
-        play state to store in the move's transaction, or None. Without one to store, the
-        table's play state is read in that transaction instead. Either way the session keeps
-        it (``Session.table_state``) for what follows the move.
+        At a table, ``plan`` says what to store with it (a ``TableMove``: the play state, and
+        the answers of the seats the bot plays, all in the move's transaction), asked at each
+        try (a try again follows a reload, which forgets what the session kept).
+        Without a play state to store, the table's play state is read in that transaction
+        instead. Either way the session keeps it (``Session.table_state``), and the moves
+        stored (``Session.take_played``), for what follows the move.
 
         Raises ``engine.IllegalMove`` (nothing changes) when the engine refuses it. When
         another process stored a move of this session first, the session is reloaded and the
-        move applied again to the new position, if it is still legal there."""
+        move applied again to the new position, if it is still legal there (and the answers
+        chosen again)."""
         return await self._retrying(
-            session, lambda: self._play_once(session, text, player, moment, table_state)
+            session,
+            lambda: self._play_once(
+                session, text, player, moment, None if plan is None else plan(session)
+            ),
         )
 
     async def _play_once(
@@ -391,38 +438,58 @@ class Sessions:
         text: str,
         player: str,
         moment: datetime,
-        table_state: Callable[[Game], TablePlay | None] | None,
+        with_table: TableMove | None,
     ) -> str:
         game = session.game
         assert game is not None
         table = session.is_table
-        before: Mapping[str, Any] | None = session.view(player) if table else None
-        move = game.play(text, player)
-        session.before_move = before
-        notation = str(move)
+        before: Mapping[str, Any] = session.view(player) if table else {}
+        notation = str(game.play(text, player))
+        played = [Played(player, notation, before)]
+        answer = with_table.answer if table and with_table is not None else None
+        try:
+            while answer is not None and not game.is_over:
+                following = answer(game)
+                if following is None:
+                    break
+                seat, move = following
+                seen = session.view(seat)
+                try:
+                    played.append(Played(seat, str(game.play(move, seat)), seen))
+                except IllegalMove:  # the engine offered it: this would be an engine bug
+                    raise RuntimeError(f"the engine refused its own legal move {move}") from None
+        except BaseException:
+            for _ in played:
+                game.undo()
+            raise
         now = iso(moment)
-        session.record.revision += 1
+        session.record.revision += len(played)
         session.record.last_active_at = now
         results: list[ResultRecord] = []
         if game.is_over:
             session.record.status = OVER
             session.record.outcome = str(game.outcome)
             results = results_of(session, moment)
-        to_store = table_state(game) if table and table_state is not None else None
+        to_store = with_table.state(game) if table and with_table is not None else None
+        first = game.move_number - len(played) + 1
         try:
-            read = await self.store.sessions.record_move(
-                session.record, game.move_number, player, notation, now, results,
-                table=to_store, read_table=table and to_store is None,
+            read = await self.store.sessions.record_moves(
+                session.record,
+                [StoredMove(first + i, p.player, p.notation) for i, p in enumerate(played)],
+                now, results, table=to_store, read_table=table and to_store is None,
+                departed_was=None if with_table is None or to_store is None else with_table.departed,
             )  # fmt: skip
         except BaseException:
             # Not stored means not played: put the live game back as it was.
-            game.undo()
-            session.record.revision -= 1
+            for _ in played:
+                game.undo()
+            session.record.revision -= len(played)
             session.record.status, session.record.outcome = ACTIVE, None
             raise
         session.stored_revision = session.record.revision
         if table:
             session.keep_table_state(to_store or read)
+            session.played = (session.record.revision, played, to_store is not None)
         if results:
             self._finished(session.record)
         return notation

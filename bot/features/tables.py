@@ -40,14 +40,14 @@ from bot.core import buttons as button_ids
 from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
 from bot.core.names import find_players, player_query, short_name, split_names
-from bot.core.sessions import Session, iso
+from bot.core.sessions import Session, TableMove, iso
 from bot.features import ratings
 from bot.features.table_state import load_play
 from bot.features.table_text import named_view, own_name, play_lines, timer_text
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Button, Reply
 from bot.storage import ACTIVE, DEFAULT_TIMER_SECONDS, LOBBY, AlreadyExists, Storage, TablePlay
-from engine import BadSetup, IllegalMove
+from engine import BadSetup
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -422,26 +422,65 @@ class Tables:
             return await core.after_change(ctx, table)
         return []
 
+    def move_plan(self, ctx: Ctx, table: Session) -> TableMove | None:
+        """How a person's move at this table is stored (``Sessions.play``): when this process
+        knows the table's play state at this revision (it stored or read it with the last
+        move), the seats the bot plays answer at once and everything goes in the move's own
+        transaction: the person's move, the answers, the mover's timeouts reset and the turn
+        clock the answers leave (stored only if storage still says the same seats left). Else
+        None: the move alone, and ``after_change`` plays the answers as their own moves."""
+        play = table.table_state()
+        if play is None:
+            return None
+        if ctx.user in play.timeouts:
+            play.timeouts[ctx.user] = 0  # a move of their own ends a run of timeouts
+
+        def answer(game: engine.Game) -> tuple[str, str] | None:
+            if game.is_over or not play.auto_played(game.current_player):
+                return None
+            return game.current_player, str(self._auto_move(table, game, play))
+
+        def state(game: engine.Game) -> TablePlay:
+            self._settle_clock(play, game, ctx.now)
+            return play
+
+        return TableMove(state, answer, list(play.departed))
+
+    def _auto_move(self, table: Session, game: engine.Game, play: TablePlay) -> Any:
+        """The move of the seat to play, which the bot plays (a computer, or who left)."""
+        player = game.current_player
+        seen = table.view(player)  # the seat's view: the choice reads it, and the play's line
+        if player in play.computers:
+            return computer_move(game, player, seed=len(game.moves), view=seen)
+        return timeout_move(game, player, seen)
+
     async def after_change(self, ctx: Ctx, table: Session) -> list[Reply]:
         """Under the table's lock, after a move was stored: reset the mover's timeouts, play
         the turns of computer and departed seats, restart the turn clock, and rate the table
         when it is over. Returns what the channel should read before the new board.
 
-        The play state comes from the move's own transaction (or what ``_depart`` and
-        ``_time_out`` just stored), and the last auto-played move stores it with the turn
-        clock it starts: one read and one commit less a command than on their own."""
+        A person's move usually came with the answers and the play state already stored
+        (``move_plan``): what is left is to say them. Otherwise the play state comes from the
+        move's own transaction (or what ``_depart`` and ``_time_out`` just stored), and the
+        last auto-played move stores it with the turn clock it starts."""
         game = table.game
         assert game is not None
         play = await self._play_of(table)
         if ctx.user in play.timeouts:
             play.timeouts[ctx.user] = 0  # a move of their own ends a run of timeouts
         lines: list[str] = []
-        before, table.before_move = table.before_move, None
-        if before is not None and game.moves and before.get("viewer") == ctx.user:
-            # the move this call follows (a person's): announced like every other play
-            lines += play_lines(ctx.lang, game, table.name_of(ctx.user), ctx.user,
-                                game.moves[-1], before, table.view(None))  # fmt: skip
-        played: list[tuple[str, str]] = []
+        played: list[tuple[str, str]] = []  # the seats the bot played, and their moves
+        stored, state_stored = table.take_played()
+        for index, move in enumerate(stored):
+            # the position after it, as the next seat saw it before its own move (the
+            # public seats and phase: all a play's line reads), or the table as it is now
+            after = stored[index + 1].before if index + 1 < len(stored) else table.view(None)
+            if index > 0:
+                played.append((move.player, move.notation))
+            elif move.before.get("viewer") != ctx.user:
+                continue  # not a person's own move (a timeout's: its own line says it)
+            lines += play_lines(ctx.lang, game, table.name_of(move.player), move.player,
+                                move.notation, move.before, after)  # fmt: skip
 
         def last_state(after: engine.Game) -> TablePlay | None:
             # stored with an auto-played move after which a person is to move (or nobody)
@@ -450,23 +489,19 @@ class Tables:
             self._settle_clock(play, after, ctx.now)
             return play
 
+        def plan(_: Session) -> TableMove:
+            return TableMove(last_state)
+
         while not game.is_over and play.auto_played(game.current_player):
             player = game.current_player
-            # the seat's view: the choice reads it, and so does the line about the play
-            seen = table.view(player)
-            move = computer_move(game, player, seed=len(game.moves), view=seen) \
-                if player in play.computers else timeout_move(game, player, seen)  # fmt: skip
-            try:
-                notation = await self.core.sessions.play(
-                    table, str(move), player, ctx.now, last_state
-                )
-                played.append((player, notation))
-            except IllegalMove:  # the engine offered it, so this would be an engine bug
-                raise RuntimeError(f"the engine refused its own legal move {move}") from None
-            before, table.before_move = table.before_move, None
-            lines += play_lines(ctx.lang, game, table.name_of(player), player, played[-1][1],
+            move = self._auto_move(table, game, play)
+            notation = await self.core.sessions.play(table, str(move), player, ctx.now, plan)
+            played.append((player, notation))
+            state_stored = True  # the last of them stores it
+            before = table.take_played()[0][0].before
+            lines += play_lines(ctx.lang, game, table.name_of(player), player, notation,
                                 before, table.view(None))  # fmt: skip
-        if not played:  # no auto-played move stored the play state: stored on its own
+        if not state_stored:  # no move of this command stored the play state: on its own
             self._settle_clock(play, game, ctx.now)
             await self._save_play(table, play)
         if game.is_over:
@@ -505,7 +540,7 @@ class Tables:
             count = play.timeouts.get(player, 0) + 1
             play.timeouts[player] = count
             move = await core.sessions.play(table, str(timeout_move(game, player)), player, now)
-            table.before_move = None  # the timeout line below says what was played
+            table.take_played()  # the timeout line below says what was played
             replies = [core.say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
                                  count=count, max=MAX_TIMEOUTS)]  # fmt: skip
             if count >= MAX_TIMEOUTS:

@@ -79,7 +79,7 @@ from bot.storage.records import (
     SessionRecord,
 )
 from bot.storage.results import Entry, PlayerResult, ResultsStore, SoloWin, TableTally
-from bot.storage.sessions import SessionRevision, SessionsStore
+from bot.storage.sessions import SessionRevision, SessionsStore, StoredMove
 from bot.storage.updates import UpdatesStore
 from bot.storage.web import ChatKey, PlayerKey, WebStore
 
@@ -153,6 +153,7 @@ __all__ = [
     "Storage",
     "StorageBusy",
     "StorageError",
+    "StoredMove",
     "TablePlay",
     "TableTally",
     "UpdatesStore",

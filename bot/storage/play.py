@@ -4,7 +4,7 @@ and races (their rounds and each racer's board)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -127,6 +127,21 @@ class PlayStore(Store):
         does, in another write's transaction: a move's, so the turn clock it starts is stored
         with it)."""
         tx.add(_PLAY_UPSERT, play_params(play))
+
+    @staticmethod
+    def queue_table_if(
+        tx: Tx, play: TablePlay, departed_was: Sequence[str], refuse: Callable[[], BaseException]
+    ) -> None:
+        """Inside a transaction: queue storing a table's play state if the stored one still
+        lists ``departed_was`` as gone (compare-and-set), else ``refuse()`` is raised at its
+        turn and the whole transaction undone."""
+        tx.add(
+            "UPDATE table_play SET timer_seconds = ?, deadline = ?, timeouts = ?, departed = ?, "
+            "computers = ? WHERE session_id = ? AND departed = ?",
+            (*play_params(play)[1:], play.session_id, json.dumps(list(departed_was))),
+            expect=1,
+            refuse=refuse,
+        )
 
     @staticmethod
     def queue_table_read(tx: Tx, session_id: str) -> Queued:

@@ -80,6 +80,15 @@ def session_revisions(rows: Sequence[Sequence[Any]]) -> list[SessionRevision]:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredMove:
+    """One move to store: its number in the game, who played it, its notation."""
+
+    n: int
+    player: str
+    notation: str
+
+
+@dataclass(frozen=True, slots=True)
 class SessionRevision:
     """A session's id and the revision storage holds for it."""
 
@@ -141,8 +150,8 @@ class SessionsStore(Store):
                 "UPDATE sessions SET board_message_id = ? WHERE id = ?", (message_id, session_id)
             )
 
-    def _swap_revision(self, tx: Tx, rec: SessionRecord) -> None:
-        """Queue storing ``rec`` if the stored revision is the one just before it
+    def _swap_revision(self, tx: Tx, rec: SessionRecord, changes: int = 1) -> None:
+        """Queue storing ``rec`` if the stored revision is the one ``changes`` before it
         (compare-and-set); ``StaleRevision`` when another process changed the session first.
         On SQLite the write lock is the whole database's."""
         if self.dialect == POSTGRES:
@@ -150,9 +159,9 @@ class SessionsStore(Store):
             tx.add("SELECT revision FROM sessions WHERE id = ? FOR UPDATE", (rec.id,))
         tx.add(
             _CHECKED_UPDATE,
-            (*_update_params(rec), rec.revision - 1),
+            (*_update_params(rec), rec.revision - changes),
             expect=1,
-            refuse=_stale(rec.id, rec.revision - 1),
+            refuse=_stale(rec.id, rec.revision - changes),
         )
 
     async def get(self, session_id: str) -> SessionRecord | None:
@@ -234,11 +243,32 @@ class SessionsStore(Store):
         when the table has none.
 
         ``StaleRevision`` when another process stored a move of this session first."""
-        if self.dialect == POSTGRES and not results:
+        return await self.record_moves(
+            rec, [StoredMove(n, player, notation)], played_at, results, table, read_table
+        )
+
+    async def record_moves(
+        self,
+        rec: SessionRecord,
+        moves: Sequence[StoredMove],
+        played_at: str,
+        results: Sequence[ResultRecord] = (),
+        table: TablePlay | None = None,
+        read_table: bool = False,
+        departed_was: Sequence[str] | None = None,
+    ) -> TablePlay | None:
+        """``record_move`` for several moves in a row (a person's move at a table and the
+        computer seats' answers): all stored in one transaction or none, ``rec.revision`` one
+        past the stored one for each. ``departed_was``: ``table`` (the play state) is stored
+        only if the stored one still lists these players as gone (who left decides which
+        seats the bot plays: another process may have seen someone leave); else
+        ``StaleRevision`` and nothing is stored."""
+        if self.dialect == POSTGRES and not results and len(moves) == 1 and departed_was is None:
             # The usual move: one statement, one round trip (the update's row lock queues
             # concurrent movers of this session; a stale revision updates and inserts nothing).
             # A race board's move also takes its race's next race-wide number, as below, and a
             # table's play state is stored only when the move is.
+            (move,) = moves
             stored_play = ""
             table_params: tuple[object, ...] = ()
             if table is not None:
@@ -266,9 +296,9 @@ class SessionsStore(Store):
                 rec.revision - 1,
                 rec.id,
                 *table_params,
-                n,
-                player,
-                notation,
+                move.n,
+                move.player,
+                move.notation,
                 played_at,
             )
             rows = await self._fetch(sql, params)
@@ -280,21 +310,28 @@ class SessionsStore(Store):
         # One hand-off on SQLite: every statement is queued and runs with the COMMIT.
         read: Queued | None = None
         async with self._transaction() as tx:
-            self._swap_revision(tx, rec)
-            if rec.kind == SOLO:
-                # a race board's move takes its race's next race-wide number (the counter's
-                # row is written first, so no other mover of the race reads it until commit)
-                self._play.advance_race_counter(tx, rec)
-                race_move = _RACE_MOVE
-            else:
-                race_move = "NULL"
-            tx.add(
-                "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
-                f"VALUES (?, ?, ?, ?, ?, {race_move})",
-                (rec.id, n, player, notation, played_at, *([rec.id] if rec.kind == SOLO else [])),
-            )
+            self._swap_revision(tx, rec, len(moves))
+            for move in moves:
+                if rec.kind == SOLO:
+                    # a race board's move takes its race's next race-wide number (the
+                    # counter's row is written first, so no other mover of the race reads it
+                    # until commit)
+                    self._play.advance_race_counter(tx, rec)
+                    race_move = _RACE_MOVE
+                else:
+                    race_move = "NULL"
+                tx.add(
+                    "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
+                    f"VALUES (?, ?, ?, ?, ?, {race_move})",
+                    (rec.id, move.n, move.player, move.notation, played_at,
+                     *([rec.id] if rec.kind == SOLO else [])),
+                )  # fmt: skip
             self._insert_results(tx, results)
-            if table is not None:
+            if table is not None and departed_was is not None:
+                self._play.queue_table_if(
+                    tx, table, departed_was, _stale(rec.id, rec.revision - len(moves))
+                )
+            elif table is not None:
                 self._play.queue_table(tx, table)
             if read_table:
                 read = self._play.queue_table_read(tx, rec.id)

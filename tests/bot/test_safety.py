@@ -208,7 +208,7 @@ async def test_busy_database_during_a_move_keeps_the_game_and_the_next_move_work
     started = await chat.say("ana", "/play imaginary13 3")
     session_id = started[1].board.session_id
     with monkeypatch.context() as patch:
-        patch.setattr(core.store.sessions, "record_move", busy)
+        patch.setattr(core.store.sessions, "record_moves", busy)  # every move goes through it
         assert [r.key for r in await chat.say("ana", "/move #0")] == ["error.busy"]
         board = chat.board()
         assert [r.key for r in await chat.press("ana", board.buttons[0].id)] == ["error.busy"]

@@ -12,7 +12,15 @@ from core_fakes import FakeClock, FakePlatform, fake_render
 from bot.app import open_core
 from bot.core import Core
 from bot.replies import Reply
-from bot.storage import ACTIVE, TABLE, SessionRecord, StaleRevision, Storage, TablePlay
+from bot.storage import (
+    ACTIVE,
+    TABLE,
+    SessionRecord,
+    StaleRevision,
+    Storage,
+    StorageBusy,
+    TablePlay,
+)
 
 
 async def _table(core: Core, chat: FakePlatform) -> str:
@@ -85,6 +93,36 @@ async def test_a_timeout_the_computer_answers_keeps_its_count(db_url: str, clock
         assert {s["player"]: s["timeouts"] for s in drawn[-1]["seats"]}["Ana"] == 0
     finally:
         await core.close()
+
+
+async def test_a_busy_database_stores_neither_the_move_nor_the_computers_answer(
+    core: Core, chat: FakePlatform, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+):
+    await chat.say("ana", "/challenge")
+    await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    table = await core.sessions.table_of(chat.platform, chat.chat_id)
+    assert table is not None and table.game is not None
+    moves, revision = list(table.game.moves), table.record.revision
+    play = await _stored_play(core, table.id)
+
+    async def busy(*args: object, **kwargs: object) -> None:
+        raise StorageBusy("locked")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(core.store.sessions, "record_moves", busy)
+        hand = await core.hand_buttons(chat.request("ana"))
+        replies = await chat.press("ana", hand.buttons[0].id)
+        assert [r.key for r in replies] == ["error.busy"]
+    # nothing played, in memory or stored: Ana is still to move, her buttons still work
+    assert table.game.moves == moves and table.record.revision == revision
+    assert await core.store.sessions.moves(table.id) == moves
+    assert await _stored_play(core, table.id) == play
+    clock.advance(minutes=1)
+    replies = await chat.press("ana", hand.buttons[0].id)
+    assert replies[0].key == "tables.plays" and replies[-1].mentions == ["ana"]
+    assert await core.store.sessions.moves(table.id) == table.game.moves
+    assert len(table.game.moves) == len(moves) + 2
 
 
 async def test_a_player_who_left_through_another_process_is_played_for_here(
