@@ -446,8 +446,10 @@ class Sessions:
         before: Mapping[str, Any] = session.view(player) if table else {}
         notation = str(game.play(text, player))
         played = [Played(player, notation, before)]
-        answer = with_table.answer if table and with_table is not None else None
+        now = iso(moment)
+        revision = session.record.revision
         try:
+            answer = with_table.answer if table and with_table is not None else None
             while answer is not None and not game.is_over:
                 following = answer(game)
                 if following is None:
@@ -458,32 +460,31 @@ class Sessions:
                     played.append(Played(seat, str(game.play(move, seat)), seen))
                 except IllegalMove:  # the engine offered it: this would be an engine bug
                     raise RuntimeError(f"the engine refused its own legal move {move}") from None
-        except BaseException:
-            for _ in played:
-                game.undo()
-            raise
-        now = iso(moment)
-        session.record.revision += len(played)
-        session.record.last_active_at = now
-        results: list[ResultRecord] = []
-        if game.is_over:
-            session.record.status = OVER
-            session.record.outcome = str(game.outcome)
-            results = results_of(session, moment)
-        to_store = with_table.state(game) if table and with_table is not None else None
-        first = game.move_number - len(played) + 1
-        try:
+            session.record.revision += len(played)
+            session.record.last_active_at = now
+            results: list[ResultRecord] = []
+            if game.is_over:
+                session.record.status = OVER
+                session.record.outcome = str(game.outcome)
+                results = results_of(session, moment)
+            to_store = with_table.state(game) if table and with_table is not None else None
+            # the play state is stored only while who left is still as the answers knew it
+            guard = with_table.departed if with_table is not None and to_store else None
+            first = game.move_number - len(played) + 1
             read = await self.store.sessions.record_moves(
                 session.record,
                 [StoredMove(first + i, p.player, p.notation) for i, p in enumerate(played)],
-                now, results, table=to_store, read_table=table and to_store is None,
-                departed_was=None if with_table is None or to_store is None else with_table.departed,
-            )  # fmt: skip
+                now,
+                results,
+                table=to_store,
+                read_table=table and to_store is None,
+                departed_was=guard,
+            )
         except BaseException:
             # Not stored means not played: put the live game back as it was.
             for _ in played:
                 game.undo()
-            session.record.revision -= len(played)
+            session.record.revision = revision
             session.record.status, session.record.outcome = ACTIVE, None
             raise
         session.stored_revision = session.record.revision
