@@ -4,7 +4,9 @@ ratings when the table ends).
 
 The core's ``/challenge``, ``/join``, ``/leave``, ``/start``, ``/addbot``, ``/end`` and
 ``/kick`` call into :class:`Tables`; the core calls :meth:`Tables.after_change` (under the
-table's lock) after every move. Per-table play state that the engine does not keep lives in
+table's lock) after every move, and asks :meth:`Tables.move_plan` how a person's move is
+stored: with the answers of the seats the bot plays and the table's play state, in one
+transaction. Per-table play state that the engine does not keep lives in
 the ``table_play`` row of the table (:class:`TablePlay`): the turn timer, the running turn's
 deadline, each player's timeouts in a row, who left, and which seats the computer plays.
 
