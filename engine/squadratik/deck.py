@@ -19,7 +19,7 @@ False
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.views import SquadratikCardView
@@ -45,6 +45,17 @@ class SquadratikCard:
     id: int
     kind: Kind
     sides: tuple[str, str, str, str]
+    #: what every view of the card repeats, worked out once: its kind's name and its points
+    #: (a table's view lists every card on the board, several times a move)
+    _kind_name: str = field(init=False, repr=False, compare=False)
+    _points: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        points = 0
+        if self.kind is Kind.NORMAL:
+            points = sum(int(side[1]) for side in self.sides if side != BLANK)
+        object.__setattr__(self, "_kind_name", str(self.kind))
+        object.__setattr__(self, "_points", points)
 
     @property
     def is_empty(self) -> bool:
@@ -54,9 +65,7 @@ class SquadratikCard:
     @property
     def points(self) -> int:
         """Total balls; only normal cards give points (masters and empties give none)."""
-        if self.kind is not Kind.NORMAL:
-            return 0
-        return sum(int(side[1]) for side in self.sides if side != BLANK)
+        return self._points
 
     def to_view(self, rotation: int = 0) -> SquadratikCardView:
         """The card as ``docs/views.md`` describes it.
@@ -66,10 +75,10 @@ class SquadratikCard:
         """
         return {
             "id": self.id,
-            "kind": str(self.kind),
+            "kind": self._kind_name,
             "sides": list(self.sides),
             "rotation": rotation,
-            "points": self.points,
+            "points": self._points,
         }
 
 
