@@ -344,14 +344,25 @@ class FreeCell(Game):
             index = _SUIT_INDEX[card.suit]
             if homes[index] == card.rank - 1:
                 moves.append(FreeCellMove(src, HOMES[index]))
-        empty = [COLUMNS[i] for i, column in enumerate(self._columns) if not column]
-        filled = [COLUMNS[i] for i, column in enumerate(self._columns) if column]
+        columns = self._columns
+        empty = [COLUMNS[i] for i, column in enumerate(columns) if not column]
+        filled = [COLUMNS[i] for i, column in enumerate(columns) if column]
         capacity = self._capacity(False)
+        # each column's run once (``_implied_count`` for every pair, without working out the
+        # source's run seven times: listing the moves is most of a FreeCell command's work)
+        runs = [run_length(column) for column in columns]
         for src in filled:
+            source = columns[_COLUMN_INDEX[src]]
+            run, top = runs[_COLUMN_INDEX[src]], source[-1]
             for dst in filled:
                 if src != dst:
-                    count = self._implied_count(src, dst)
-                    if count is not None and count <= capacity:
+                    onto = columns[_COLUMN_INDEX[dst]][-1]
+                    count = onto.rank - top.rank
+                    if (
+                        1 <= count <= run
+                        and count <= capacity
+                        and source[-count].is_red != onto.is_red
+                    ):
                         moves.append(FreeCellMove(src, dst))
         for i, held in enumerate(self._cells):
             if held is not None:
@@ -361,9 +372,9 @@ class FreeCell(Game):
         if empty:
             longest = self._capacity(True)
             for src in filled:
-                implied = min(run_length(self._columns[_COLUMN_INDEX[src]]), longest)
+                implied = min(runs[_COLUMN_INDEX[src]], longest)
                 # a whole column into an empty one changes nothing: one card fewer at most
-                run = min(implied, len(self._columns[_COLUMN_INDEX[src]]) - 1)
+                run = min(implied, len(columns[_COLUMN_INDEX[src]]) - 1)
                 for dst in empty:
                     moves.extend(
                         FreeCellMove(src, dst, 0 if n == implied else n) for n in range(run, 0, -1)
