@@ -98,17 +98,21 @@ class Session:
     #: a table's moves the last ``Sessions.play`` stored (the person's and the answers stored
     #: with it), the revision after them and whether the play state was stored with them: see
     #: ``take_played``
-    played: tuple[int, list[Played], bool] | None = None
+    played: tuple[int, list[Played], bool] | None = field(default=None, compare=False)
     #: the revision storage holds as far as this copy knows: every write of the session is
     #: compare-and-set against it, so a stale copy never overwrites another process's change
     stored_revision: int = -1
     #: a table's play state (turn clock, timeouts, departed and computer seats) as this
     #: process last stored or read it, with the session's revision then (see ``table_state``)
-    kept_play: tuple[int, TablePlay] | None = None
+    kept_play: tuple[int, TablePlay] | None = field(default=None, compare=False)
     #: a table's views of its current position, by viewer, and the position they show (the
     #: game object, revision and move count): see ``view``
-    _views: dict[str | None, Mapping[str, Any]] = field(default_factory=dict, repr=False)
-    _views_of: tuple[Game | None, int, int] = (None, -1, -1)
+    _views: dict[str | None, Mapping[str, Any]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+    _views_of: tuple[Game | None, int, int] = field(
+        default=(None, -1, -1), repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if self.stored_revision < 0:
