@@ -5,6 +5,7 @@ commits of its own, and stays right when timeouts, departures and other processe
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render
@@ -202,3 +203,32 @@ async def test_a_moves_play_state_is_stored_and_read_with_it_or_not_at_all(db_ur
         assert await store.sessions.moves("t1") == ["pass", "pass"]
     finally:
         await store.close()
+
+
+async def test_the_views_a_table_keeps_are_left_as_the_game_gives_them(
+    tmp_path: Path, clock: FakeClock
+):
+    """A table's views are built once per position and handed to every reader (the play's
+    line, the computer's choice, the board's hooks, the real renderer, the private hand):
+    none of them may change what it was handed."""
+    core = await open_core(f"sqlite:///{tmp_path / 'views.db'}", "en", clock, renderer=None,
+                           sweep_interval=None)  # fmt: skip
+    try:
+        chat = FakePlatform(core)
+        await chat.say("ana", "/challenge")
+        await chat.say("ana", "/addbot")
+        await chat.say("ana", "/start")
+        table = await core.sessions.table_of(chat.platform, chat.chat_id)
+        assert table is not None and table.game is not None
+        for _ in range(4):
+            hand = await core.hand_buttons(chat.request("ana"))
+            assert hand.image is not None  # drawn by the real renderer
+            replies = await chat.press("ana", hand.buttons[0].id)
+            board = next(r for r in replies if r.board is not None)
+            assert board.image is not None and board.image.startswith(b"\x89PNG")
+            kept = dict(table._views)
+            assert None in kept  # the board's
+            for viewer, view in kept.items():
+                assert view == table.game.view(viewer), viewer
+    finally:
+        await core.close()
