@@ -500,7 +500,8 @@ class Tables:
             notation = await self.core.sessions.play(table, str(move), player, ctx.now, plan)
             played.append((player, notation))
             state_stored = True  # the last of them stores it
-            before = table.take_played()[0][0].before
+            just_played, _ = table.take_played()
+            before = just_played[0].before if just_played else None
             lines += play_lines(ctx.lang, game, table.name_of(player), player, notation,
                                 before, table.view(None))  # fmt: skip
         if not state_stored:  # no move of this command stored the play state: on its own
