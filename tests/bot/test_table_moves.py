@@ -126,6 +126,38 @@ async def test_a_busy_database_stores_neither_the_move_nor_the_computers_answer(
     assert len(table.game.moves) == len(moves) + 2
 
 
+async def test_a_move_that_loses_the_race_to_another_process_is_stored_the_long_way(
+    core: Core, chat: FakePlatform, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+):
+    await chat.say("ana", "/challenge")
+    await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    table = await core.sessions.table_of(chat.platform, chat.chat_id)
+    assert table is not None and table.game is not None
+    hand = await core.hand_buttons(chat.request("ana"))
+    await chat.press("ana", hand.buttons[0].id)  # this process now knows the play state
+    stored = core.store.sessions.record_moves
+    tries: list[list[str]] = []
+
+    async def first_one_stale(rec: object, moves: list, *args: object, **kwargs: object) -> object:
+        tries.append([m.player for m in moves])
+        if len(tries) == 1:  # as when another process stored a move of the table first
+            raise StaleRevision("session moved on")
+        return await stored(rec, moves, *args, **kwargs)
+
+    monkeypatch.setattr(core.store.sessions, "record_moves", first_one_stale)
+    clock.advance(minutes=1)
+    hand = await core.hand_buttons(chat.request("ana"))
+    replies = await chat.press("ana", hand.buttons[0].id)
+    # together first; after the reload, the move alone and then the computer's answer
+    assert tries == [["ana", "~cpu1"], ["ana"], ["~cpu1"]]
+    assert replies[0].key == "tables.plays" and replies[-1].mentions == ["ana"]
+    assert [p for p, _ in replies[0].params["moves"]] == ["~cpu1"]
+    assert await core.store.sessions.moves(table.id) == table.game.moves
+    play = await _stored_play(core, table.id)
+    assert play.deadline == (clock() + timedelta(minutes=3)).isoformat(timespec="seconds")
+
+
 async def test_a_player_who_left_through_another_process_is_played_for_here(
     db_url: str, clock: FakeClock
 ):
