@@ -264,3 +264,21 @@ async def test_the_views_a_table_keeps_are_left_as_the_game_gives_them(
                 assert view == table.game.view(viewer), viewer
     finally:
         await core.close()
+
+
+async def test_the_chats_read_says_who_left_its_started_table(core: Core, chat: FakePlatform):
+    await chat.say("ana", "/challenge @bea @cid")
+    await chat.say("bea", "/join")
+    await chat.say("cid", "/join")
+    table_id = await _table(core, chat)
+    view = await core.store.focus.chat_view("fake", "chat-1", "ana")
+    assert view.departed == {}  # a lobby: nobody left a game
+    await chat.say("ana", "/start")
+    view = await core.store.focus.chat_view("fake", "chat-1", "ana")
+    assert view.departed == {table_id: []} and [s.id for s in view.open_sessions] == [table_id]
+    await chat.leave("bea")
+    view = await core.store.focus.chat_view("fake", "chat-1", "ana")
+    assert view.departed == {table_id: ["bea"]}
+    # Bea's own games here: none (her seat plays by itself); Ana's: the table
+    assert (await chat.say("bea", "/board"))[0].key == "move.no_game"
+    assert (await chat.say("ana", "/board"))[0].board.session_id == table_id
