@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from renderer import theme
-from renderer.fonts import _paletted_core, record, text_sprite
+from renderer.fonts import record, text_core
 from renderer.layout import Rect
 from renderer.palette import index, new_board
 from renderer.sprites import _split
@@ -123,17 +123,16 @@ class Display:
     ) -> None:
         """``text`` as ``renderer.fonts.paste_text`` draws it (and records it, for the tests
         that check every text's size on a phone)."""
-        sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
+        made = text_core(text, size, tuple(fill), bold, anchor, tuple(under))
+        (core, extent), mask, left, top, _ = made
         record(text, size, bold)
         if self._texts is not None:
             self._texts.append((text, size, bold))
         x, y = round(xy[0]) + left, round(xy[1]) + top
-        under = tuple(under)
-        (core, extent), mask = _paletted_core(sprite, under)
         box = (x, y, x + extent[0], y + extent[1])
-        self.ops.append(
-            (("t", id(sprite), under, x, y), box, (x, y), ((0, 0, core, extent, mask),), sprite)
-        )
+        # the key names the cached text by its id: the op keeps it alive, so no other text
+        # takes that id while this display list lives
+        self.ops.append((("t", id(made), x, y), box, (x, y), ((0, 0, core, extent, mask),), made))
 
     def ring(self, rect: Rect, colour: tuple[int, int, int], width: int = 4) -> None:
         """A highlight ring just outside ``rect`` (as ``renderer.boards.outline``)."""
