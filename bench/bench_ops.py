@@ -60,8 +60,10 @@ MEMORY_GAME = "squadratik"
 #: live games started to measure one live game's size (their mean: one alone is noise)
 LIVE_GAMES = 100
 CHATS = 200
-#: /move commands timed for the CPU figures, per game and per core (after as many untimed)
+#: /move commands timed for the CPU figures, per game, core and round (after as many untimed)
 CPU_COMMANDS = 60
+#: timed rounds per game, each on other deals (a game's figure is its median round)
+CPU_ROUNDS = 5
 #: simulated time between two games' starts
 GAME_INTERVAL = timedelta(seconds=5)
 #: an in-memory database: the bench measures Python memory, not the disk
@@ -259,48 +261,67 @@ class _Player:
         self.times.append(time.process_time() - started)
 
 
-async def cpu_per_command(commands: int = CPU_COMMANDS) -> dict[str, Any]:
+async def cpu_per_command(commands: int = CPU_COMMANDS, rounds: int = CPU_ROUNDS) -> dict[str, Any]:
     """Process CPU per ``/move`` through the core, for each game, with the real board image and
     with a stand-in that draws nothing. The two cores play the same seeded games side by side,
     one command each in turn, so a busy machine slows both alike; the difference is what the
     image costs. The figures are a running bot's: the renderer is warmed up first, as the bot
     does when it starts, and each game is played once untimed (on cores of their own) before
-    the timed round, so what a long-running process has cached for every game (a card's
-    sprite, the text "Moves 12") is cached here too; the boards themselves are new. Mean and
-    median per game, and the worst game's mean."""
+    the timed rounds, so what a long-running process has cached for every game (a card's
+    sprite, the text "Moves 12") is cached here too; the boards themselves are new.
+
+    ``rounds`` timed rounds of ``commands`` moves each, every round on other deals. A game's
+    figure (``with_image_ms``, ``without_image_ms``) is the mean of its median round: on a
+    shared machine a round that a neighbour's burst slowed by half is not what a command
+    costs, and one round alone moved by up to 50 %; every round's mean is reported too
+    (``*_rounds_ms``), with the median of all commands."""
     import renderer
 
     renderer.warm_up()  # the card sprites, as the bot builds them when it starts (bot.warmup)
     found: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as folder, _SolverGate():
         for game_id in CPU_GAMES:
+            renders = _RenderClock()
+            await _play_side_by_side(Path(folder) / "warm", game_id, commands, 101, renders)
+            with_rounds: list[list[float]] = []
+            without_rounds: list[list[float]] = []
+            render_rounds: list[list[float]] = []
+            analyses: list[float] = []
             # other deals in each round: the timed boards are new, none comes from a cache
-            for round_, seed in (("warm", 101), ("timed", 11)):
+            for number in range(rounds):
                 renders = _RenderClock()
                 players = await _play_side_by_side(
-                    Path(folder) / round_, game_id, commands, seed, renders
+                    Path(folder) / f"timed{number}", game_id, commands, 11 + 10 * number, renders
                 )
-            with_image, without = (p.times for p in players)
+                with_rounds.append(players[0].times)
+                without_rounds.append(players[1].times)
+                render_rounds.append(renders.times)
+                analyses += [t for p in players for t in p.analysis_times]
             found[game_id] = {
-                "with_image_ms": _ms(statistics.fmean(with_image)),
-                "without_image_ms": _ms(statistics.fmean(without)),
-                "with_image_median_ms": _ms(statistics.median(with_image)),
-                "without_image_median_ms": _ms(statistics.median(without)),
+                "with_image_ms": _median_round(with_rounds),
+                "without_image_ms": _median_round(without_rounds),
+                "with_image_rounds_ms": [_ms(statistics.fmean(r)) for r in with_rounds],
+                "without_image_rounds_ms": [_ms(statistics.fmean(r)) for r in without_rounds],
+                "with_image_median_ms": _ms(statistics.median(sum(with_rounds, []))),
+                "without_image_median_ms": _ms(statistics.median(sum(without_rounds, []))),
                 # the renderer's own CPU per image, in its thread: the rest of the difference
                 # is the hand-off to the render threads and what the machine's load adds
-                "render_cpu_ms": _ms(statistics.fmean(renders.times)),
-                "commands": len(with_image),
+                "render_cpu_ms": _median_round(render_rounds),
+                "commands": commands * rounds,
                 # the "could it have been won?" searches of the games that ended lost, both
                 # cores, run between the commands (not in the figures above)
-                "analyses": sum(len(p.analysis_times) for p in players),
-                "analysis_cpu_ms_each": _ms(
-                    statistics.fmean([t for p in players for t in p.analysis_times] or [0.0])
-                ),
+                "analyses": len(analyses),
+                "analysis_cpu_ms_each": _ms(statistics.fmean(analyses or [0.0])),
             }
     games = [found[g] for g in CPU_GAMES]
     found["with_image_ms"] = max(g["with_image_ms"] for g in games)
     found["without_image_ms"] = max(g["without_image_ms"] for g in games)
     return found
+
+
+def _median_round(rounds: list[list[float]]) -> float:
+    """The mean of the median round (by mean), in ms."""
+    return _ms(statistics.median_low(statistics.fmean(r) for r in rounds))
 
 
 class _SolverGate:
