@@ -36,10 +36,10 @@ from PIL import Image
 from renderer import fonts, freecell_board, registry
 from renderer.boards import draw_pile_board, pile_board_display, pile_layout
 from renderer.display import Display, changes, resized
-from renderer.encode import to_png
+from renderer.encode import padded_png, to_png
 from renderer.palette import palette_image
 from renderer.replay import replay
-from renderer.squadratik_boards import draw_squadratik, squadratik_layout
+from renderer.squadratik_boards import draw_squadratik, squadratik_display, squadratik_layout
 
 MAX_WIDTH = 1280
 
@@ -50,10 +50,10 @@ MAX_WIDTH = 1280
 registry.register("solitario", draw_pile_board, pile_layout, pile_board_display)
 registry.register("canfield", draw_pile_board, pile_layout, pile_board_display)
 registry.register("imaginary13", draw_pile_board, pile_layout, pile_board_display)
-# Squadratik images are built as display lists too, but drawn whole: a move reframes most of
-# the board, and comparing with the last board cost more than it saved (measured).
-registry.register("squadratik", draw_squadratik, squadratik_layout)
-registry.register("maestras", draw_squadratik, squadratik_layout)
+# Squadratik images are built as display lists too, but painted whole: a move reframes most
+# of the board, and comparing with the last board cost more than it saved (measured).
+registry.register("squadratik", draw_squadratik, squadratik_layout, squadratik_display, False)
+registry.register("maestras", draw_squadratik, squadratik_layout, squadratik_display, False)
 registry.register(
     "freecell",
     freecell_board.draw_freecell,
@@ -157,17 +157,20 @@ def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -
         fonts.reset_words(token)
     if banner is not None or display.width > MAX_WIDTH:
         return None
+    if not drawing.repaint:
+        return padded_png(display.padded())
     board_key = _board_key(game_id, view)
     with _boards_lock:  # taken out while in use: two threads never paint the same image
         kept = _boards.pop(board_key, None)
     boxes = changes(kept[0], display) if kept is not None else None
+    # boards are kept padded (``Display.padded``): encoded as they are, no copy
     if kept is not None and boxes is not None:
-        image = resized(kept[1], display.height, display.background)
+        image = resized(kept[1], display.height, display.background, padded=True)
         for box in boxes:
-            display.paint(image, box)
+            display.paint(image, box, shift=1)
     else:
-        image = display.image()
-    png = to_png(image)  # before the image is shared again: another thread may paint on it
+        image = display.padded()
+    png = padded_png(image)  # before the image is shared again: another thread may paint on it
     with _boards_lock:
         _boards[board_key] = (display, image)
         while len(_boards) > BOARD_CACHE_SIZE:

@@ -158,12 +158,13 @@ class Display:
         parts = _masked_parts(image, mask)
         self.ops.append((("d", strokes, x, y), box, (x, y), parts, (image, mask)))
 
-    def paint(self, image: Image.Image, box: Box | None = None) -> None:
+    def paint(self, image: Image.Image, box: Box | None = None, shift: int = 0) -> None:
         """Draw the ops onto ``image`` (a palette board of this size): all of them, or only
-        what falls inside ``box``, which is first cleared to the background."""
+        what falls inside ``box``, which is first cleared to the background. With ``shift``,
+        the board starts that many columns into ``image`` (a padded board: ``padded``)."""
         image.load()
         if box is None:
-            target, left, top = image.im, 0, 0
+            target, left, top = image.im, -shift, 0
             ops = self.ops
         else:
             left, top, right, bottom = box
@@ -184,12 +185,22 @@ class Display:
                 else:
                     target.paste(source, at, mask)
         if box is not None:
-            image.im.paste(target, box)
+            image.im.paste(target, (left + shift, top, right + shift, bottom))
 
     def image(self) -> Image.Image:
         """The whole board as a new palette image."""
         image = new_board(self.width, self.height, self.background)
         self.paint(image)
+        return image
+
+    def padded(self) -> Image.Image:
+        """The whole board as a new palette image one column wider, the board from its second
+        column on and palette index 0 in its first: each row is then PNG's raw row, its
+        filter byte (0, none) first, and ``renderer.encode.padded_png`` encodes it as it is
+        (no copy of the board into a wider one on every image)."""
+        image = new_board(self.width + 1, self.height, self.background)
+        image.im.paste(0, (0, 0, 1, self.height))
+        self.paint(image, shift=1)
         return image
 
 
@@ -367,8 +378,11 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     return boxes
 
 
-def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -> Image.Image:
-    """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``."""
+def resized(
+    image: Image.Image, height: int, background: tuple[int, int, int], padded: bool = False
+) -> Image.Image:
+    """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``;
+    ``padded``: a board of ``Display.padded``, whose first column stays palette index 0."""
     if image.height == height:
         return image
     if height < image.height or index(background) == 0:
@@ -377,6 +391,8 @@ def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -
         return image.crop((0, 0, image.width, height))
     board = new_board(image.width, height, background)
     board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
+    if padded:
+        board.im.paste(0, (0, 0, 1, height))
     return board
 
 

@@ -8,9 +8,11 @@ import time
 
 from PIL import Image
 
+import engine
 import renderer
-from renderer import samples
-from renderer.encode import palette_png, to_png
+from renderer import registry, samples, theme
+from renderer.display import Display, resized
+from renderer.encode import padded_png, palette_png, to_png
 
 
 def _boards() -> list[Image.Image]:
@@ -71,3 +73,43 @@ def test_boards_of_one_width_and_different_heights_encode_right_in_any_order():
         decoded = Image.open(io.BytesIO(to_png(board)))
         decoded.load()
         assert decoded.size == board.size and decoded.tobytes() == board.tobytes()
+
+
+def _displays() -> list[Display]:
+    """Display lists of boards of every kind: pile games, FreeCell, El Solitario, a Cartas
+    Maestras board and hand."""
+    found = []
+    for game_id, view, style in [
+        ("solitario", samples.solitario_view("mid"), {}),
+        ("canfield", samples.canfield_view("end"), {"selected": "w"}),
+        ("freecell", engine.new_game("freecell", 7).view(), {}),
+        ("squadratik", samples.squadratik_view(), {}),
+        ("maestras", samples.squadratik_view("maestras"), {}),
+        ("maestras", samples.squadratik_view("maestras"), {"hand": True}),
+    ]:
+        drawing = registry.drawing(game_id)
+        assert drawing.display_function is not None
+        found.append(drawing.display_function(view, **style)[0])
+    return found
+
+
+def test_a_board_painted_padded_is_written_as_the_very_png_of_the_board():
+    # render paints boards one column to the right of the filter bytes and writes their rows
+    # as they are: the PNG must be byte for byte the one of the board itself
+    for display in _displays():
+        padded = display.padded()
+        assert padded.size == (display.width + 1, display.height)
+        assert padded_png(padded) == palette_png(display.image())
+
+
+def test_a_padded_board_lengthened_on_another_colour_keeps_its_filter_bytes():
+    # a board on the header's colour (palette index 2) grows by ten rows: the new rows are
+    # that colour, and the first column stays the filter byte 0
+    short, tall = Display(30, 10, theme.HEADER), Display(30, 20, theme.HEADER)
+    for display in (short, tall):
+        display.fill(theme.GOLD, (4, 2, 26, 8))
+        display.fill(theme.RED, (0, 0, 3, 3))
+    longer = resized(short.padded(), 20, theme.HEADER, padded=True)
+    tall.paint(longer, (0, 10, 30, 20), shift=1)
+    assert padded_png(longer) == palette_png(tall.image())
+    assert set(longer.crop((0, 0, 1, 20)).tobytes()) == {0}
