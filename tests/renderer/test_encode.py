@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 import time
 
+import pytest
 from PIL import Image
 
 import engine
 import renderer
-from renderer import registry, samples, theme
+from renderer import encode, registry, samples, theme
 from renderer.display import Display, resized
 from renderer.encode import padded_png, palette_png, to_png
 
@@ -113,3 +114,18 @@ def test_a_padded_board_lengthened_on_another_colour_keeps_its_filter_bytes():
     tall.paint(longer, (0, 10, 30, 20), shift=1)
     assert padded_png(longer) == palette_png(tall.image())
     assert set(longer.crop((0, 0, 1, 20)).tobytes()) == {0}
+
+
+def test_a_padded_board_is_deflated_where_it_lies_and_copied_out_when_it_cannot_be(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Pillow's Arrow export hands the board's own memory to the deflater (no copy a board);
+    # an image it cannot export that way is copied out, to the same bytes
+    padded = _displays()[0].padded()
+    shared = encode._shared_pixels(padded)
+    assert shared is not None, "this Pillow exports boards in one piece: the copy is avoided"
+    assert shared[0].tobytes() == padded.tobytes()
+    shared[0].release()
+    written = padded_png(padded)
+    monkeypatch.setattr(encode, "_shared_pixels", lambda image: None)
+    assert padded_png(padded) == written
