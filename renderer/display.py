@@ -193,15 +193,44 @@ class Display:
         self.paint(image)
         return image
 
-    def padded(self) -> Image.Image:
-        """The whole board as a new palette image one column wider, the board from its second
-        column on and palette index 0 in its first: each row is then PNG's raw row, its
-        filter byte (0, none) first, and ``renderer.encode.padded_png`` encodes it as it is
-        (no copy of the board into a wider one on every image)."""
-        image = new_board(self.width + 1, self.height, self.background)
-        image.im.paste(0, (0, 0, 1, self.height))
-        self.paint(image, shift=1)
-        return image
+    def padded(self, canvas: Image.Image | None = None) -> Image.Image:
+        """The whole board on a canvas one column wider, the board from its second column on
+        and palette index 0 in its first: each row is then PNG's raw row, its filter byte
+        (0, none) first, and ``renderer.encode.padded_png`` writes it as it is (no copy of
+        the board into a wider one on every image). Painted on ``canvas`` (a padded canvas
+        of this width kept from an earlier board) when it has the rows, else on a new one
+        with room to grow (``CANVAS_STEP``); rows below the board's are left as they are."""
+        if canvas is None or canvas.width != self.width + 1 or canvas.height < self.height:
+            canvas = _new_canvas(self.width, self.height, self.background)
+        else:
+            canvas.im.paste(index(self.background), (1, 0, self.width + 1, self.height))
+        self.paint(canvas, shift=1)
+        return canvas
+
+
+#: a new canvas has room for this many rows more than its board, rounded up: a board that
+#: grows a little (a longer column, a reframed Squadratik board) is painted in place, not
+#: copied into a new canvas
+CANVAS_STEP = 64
+
+
+def _new_canvas(width: int, height: int, background: tuple[int, int, int]) -> Image.Image:
+    """A padded canvas (see ``Display.padded``) for a board ``width`` x ``height``."""
+    canvas = new_board(
+        width + 1, -(-(height + CANVAS_STEP // 2) // CANVAS_STEP) * CANVAS_STEP, background
+    )
+    canvas.im.paste(0, (0, 0, 1, canvas.height))
+    return canvas
+
+
+def with_room(canvas: Image.Image, height: int, background: tuple[int, int, int]) -> Image.Image:
+    """``canvas`` (padded) when it has ``height`` rows, else a taller one with its rows (the
+    board grew past the canvas: ``changes`` repaints the new rows)."""
+    if canvas.height >= height:
+        return canvas
+    taller = _new_canvas(canvas.width - 1, height, background)
+    taller.im.paste(canvas.im, (0, 0, canvas.width, canvas.height))
+    return taller
 
 
 # (id(sprite), under) -> (sprite, parts): the sprite is kept so its id stays unique
@@ -338,9 +367,10 @@ def _merge(boxes: list[Box]) -> list[Box]:
 
 
 def changes(old: Display, new: Display) -> list[Box] | None:
-    """The boxes to repaint to turn a painting of ``old`` into one of ``new`` (cut or lengthened
-    to the new height first: see ``resized``); ``None`` when only a full redraw is sure (another
-    width, ops reordered, most of the board changed)."""
+    """The boxes to repaint to turn a painting of ``old`` into one of ``new`` (on a canvas with
+    the new height's rows: see ``with_room``; rows past the old height count as changed);
+    ``None`` when only a full redraw is sure (another width, ops reordered, most of the board
+    changed)."""
     if old.width != new.width or old.background != new.background:
         return None
     grouped = (
@@ -376,24 +406,6 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     if area > FULL_REDRAW_SHARE * new.width * new.height:
         return None
     return boxes
-
-
-def resized(
-    image: Image.Image, height: int, background: tuple[int, int, int], padded: bool = False
-) -> Image.Image:
-    """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``;
-    ``padded``: a board of ``Display.padded``, whose first column stays palette index 0."""
-    if image.height == height:
-        return image
-    if height < image.height or index(background) == 0:
-        # cut, or lengthened with palette index 0 (the table): a crop past the bottom fills
-        # the new rows with 0, one pass instead of a fill and a copy
-        return image.crop((0, 0, image.width, height))
-    board = new_board(image.width, height, background)
-    board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
-    if padded:
-        board.im.paste(0, (0, 0, 1, height))
-    return board
 
 
 def _diff(old: Sequence[Op], new: Sequence[Op]) -> list[Box] | None:

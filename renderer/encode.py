@@ -84,18 +84,20 @@ def palette_png(image: Image.Image) -> bytes:
     return _png(image.size, image.getpalette(), _rows(image))
 
 
-def padded_png(image: Image.Image) -> bytes:
+def padded_png(image: Image.Image, height: int | None = None) -> bytes:
     """PNG bytes of a board drawn one column to the right of palette index 0 (see
     ``renderer.display.Display.padded``): its rows are PNG's raw rows as they are, so they
     are read out in one piece, without ``_rows``' copy into a wider canvas. The PNG is the
-    board without that first column, byte for byte what ``palette_png`` writes for it."""
-    width, height = image.size
+    board without that first column, byte for byte what ``palette_png`` writes for it; only
+    its first ``height`` rows (a canvas may have more: ``Display.padded``)."""
+    width = image.width
+    height = image.height if height is None else height
     image.load()
     shared = _shared_pixels(image)
     if shared is not None:  # deflated where they lie: no copy of the board at all
         pixels, keep = shared
         try:
-            deflated = _deflate.compress(pixels, DEFLATE_LEVEL)
+            deflated = _deflate.compress(pixels[: width * height], DEFLATE_LEVEL)
         finally:
             pixels.release()
             del keep
@@ -104,7 +106,7 @@ def padded_png(image: Image.Image) -> bytes:
     encoder.setimage(image.im, (0, 0, width, height))
     _, status, data = encoder.encode(width * height)
     if status == 0:  # not all of it in one piece (never seen): the slow, sure way
-        data = image.tobytes()
+        data = image.crop((0, 0, width, height)).tobytes()
     # a padded board is always on the board palette (new_board): its chunk is made once
     return _png((width - 1, height), _board_palette_chunk(), data)
 

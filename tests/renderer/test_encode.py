@@ -11,8 +11,9 @@ from PIL import Image
 
 import engine
 import renderer
+from renderer import display as display_module
 from renderer import encode, registry, samples, theme
-from renderer.display import Display, resized
+from renderer.display import Display, with_room
 from renderer.encode import padded_png, palette_png, to_png
 
 
@@ -99,33 +100,52 @@ def test_a_board_painted_padded_is_written_as_the_very_png_of_the_board():
     # as they are: the PNG must be byte for byte the one of the board itself
     for display in _displays():
         padded = display.padded()
-        assert padded.size == (display.width + 1, display.height)
-        assert padded_png(padded) == palette_png(display.image())
+        assert padded.width == display.width + 1 and padded.height >= display.height
+        assert padded_png(padded, display.height) == palette_png(display.image())
 
 
-def test_a_padded_board_lengthened_on_another_colour_keeps_its_filter_bytes():
-    # a board on the header's colour (palette index 2) grows by ten rows: the new rows are
-    # that colour, and the first column stays the filter byte 0
-    short, tall = Display(30, 10, theme.HEADER), Display(30, 20, theme.HEADER)
+def test_a_board_grown_past_its_canvas_on_another_colour_keeps_its_filter_bytes():
+    # a board on the header's colour (palette index 2) grows past its canvas's rows: the
+    # canvas is copied into a taller one, the new rows repainted, and its first column stays
+    # the filter byte 0
+    short = Display(30, 10, theme.HEADER)
+    tall = Display(30, 10 + display_module.CANVAS_STEP * 2, theme.HEADER)
     for display in (short, tall):
         display.fill(theme.GOLD, (4, 2, 26, 8))
         display.fill(theme.RED, (0, 0, 3, 3))
-    longer = resized(short.padded(), 20, theme.HEADER, padded=True)
-    tall.paint(longer, (0, 10, 30, 20), shift=1)
-    assert padded_png(longer) == palette_png(tall.image())
-    assert set(longer.crop((0, 0, 1, 20)).tobytes()) == {0}
+    canvas = short.padded()
+    assert padded_png(canvas, short.height) == palette_png(short.image())
+    taller = with_room(canvas, tall.height, theme.HEADER)
+    assert taller.height >= tall.height > canvas.height
+    tall.paint(taller, (0, short.height, 30, tall.height), shift=1)  # what changes() says
+    assert padded_png(taller, tall.height) == palette_png(tall.image())
+    assert set(taller.crop((0, 0, 1, taller.height)).tobytes()) == {0}
+
+
+def test_a_canvas_kept_from_a_taller_board_writes_only_the_boards_rows():
+    # a shorter board painted on a canvas kept from a taller one: the rows below it are left
+    # on the canvas and never written
+    tall, short = _displays()[0], _displays()[1]
+    tall.width = short.width
+    canvas = tall.padded()
+    assert canvas.height > short.height
+    again = short.padded(canvas)
+    assert again is canvas
+    assert padded_png(again, short.height) == palette_png(short.image())
 
 
 def test_a_padded_board_is_deflated_where_it_lies_and_copied_out_when_it_cannot_be(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Pillow's Arrow export hands the board's own memory to the deflater (no copy a board);
+    # Pillow's Arrow export hands the board's own memory to the deflater (no copy of it);
     # an image it cannot export that way is copied out, to the same bytes
-    padded = _displays()[0].padded()
+    display = _displays()[0]
+    padded = display.padded()
     shared = encode._shared_pixels(padded)
     assert shared is not None, "this Pillow exports boards in one piece: the copy is avoided"
     assert shared[0].tobytes() == padded.tobytes()
     shared[0].release()
-    written = padded_png(padded)
+    written = padded_png(padded, display.height)
+    assert written == palette_png(display.image())
     monkeypatch.setattr(encode, "_shared_pixels", lambda image: None)
-    assert padded_png(padded) == written
+    assert padded_png(padded, display.height) == written
