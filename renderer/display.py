@@ -265,29 +265,51 @@ def _masked_parts(image: Image.Image, mask: Image.Image | None) -> tuple[Part, .
     if known is not None:
         return known
     image.load()
-    width, height = image.size
+    width = image.width
     parts: tuple[Part, ...] = ((0, 0, image.im, image.size, None),)
     if mask is not None:
-        mask.load()
-        _, holes = ImageChops.invert(mask).getprojection()  # rows the mask leaves a pixel out of
-        top = next((y for y in range(height) if not holes[y]), height)
-        bottom = next((y + 1 for y in range(height - 1, top - 1, -1) if not holes[y]), top)
-        if not any(holes[top:bottom]):  # one whole run of rows: copied as it is
-            runs = [(0, top, True), (top, bottom, False), (bottom, height, True)]
-        else:
-            runs = [(0, height, True)]
         found: list[Part] = []
-        for start, end, masked in runs:
-            if start < end:
-                box = (0, start, width, end)
-                part, part_mask = image.crop(box), mask.crop(box)
-                part.load()
-                part_mask.load()
-                found.append((0, start, part.im, part.size, part_mask.im if masked else None))
+        for start, end, part_mask in _mask_runs(mask):
+            part = image.crop((0, start, width, end))
+            part.load()
+            found.append((0, start, part.im, part.size, part_mask))
         parts = tuple(found)
     _MASKED[id(image)] = parts
     weakref.finalize(image, _MASKED.pop, id(image), None)
     return parts
+
+
+# id(mask) -> its runs of rows, for as long as the mask lives: cards of one kind and size
+# share their blank card's mask (``cards_squadratik``), so a new card reads it only once
+_RUNS: dict[int, tuple[tuple[int, int, Any], ...]] = {}
+
+
+def _mask_runs(mask: Image.Image) -> tuple[tuple[int, int, Any], ...]:
+    """``mask``'s rows as runs (start, end, the core of its mask there, or None where every
+    pixel is shown): one whole run between masked rows above and below, or one masked run."""
+    known = _RUNS.get(id(mask))
+    if known is not None:
+        return known
+    mask.load()
+    width, height = mask.size
+    _, holes = ImageChops.invert(mask).getprojection()  # rows the mask leaves a pixel out of
+    top = next((y for y in range(height) if not holes[y]), height)
+    bottom = next((y + 1 for y in range(height - 1, top - 1, -1) if not holes[y]), top)
+    if not any(holes[top:bottom]):  # one whole run of rows: copied as it is
+        spans = [(0, top, True), (top, bottom, False), (bottom, height, True)]
+    else:
+        spans = [(0, height, True)]
+    runs = []
+    for start, end, masked in spans:
+        if start < end:
+            part_mask = mask.crop((0, start, width, end)) if masked else None
+            if part_mask is not None:
+                part_mask.load()
+            runs.append((start, end, part_mask.im if part_mask is not None else None))
+    found = tuple(runs)
+    _RUNS[id(mask)] = found
+    weakref.finalize(mask, _RUNS.pop, id(mask), None)
+    return found
 
 
 def clear_cache() -> None:
