@@ -54,7 +54,7 @@ MERGE_SLACK = 8
 class Display:
     """The ordered pastes of one board of ``width`` x ``height`` on ``background``."""
 
-    __slots__ = ("width", "height", "background", "ops", "groups", "_texts")
+    __slots__ = ("width", "height", "background", "ops", "groups", "grouped", "_texts")
 
     def __init__(self, width: int, height: int, background: tuple[int, int, int] = theme.TABLE):
         self.width = width
@@ -65,6 +65,7 @@ class Display:
         # ``changes`` then compares group by group, and skips a group whose ops are the very
         # same tuple as before (taken from a cache)
         self.groups: list[tuple[str, Any, tuple[Op, ...]]] = []
+        self.grouped = 0  # how many of the ops are in a group
         self._texts: list[tuple[str, int, bool]] | None = None
 
     @contextmanager
@@ -79,6 +80,7 @@ class Display:
         finally:
             self._texts = None
             self.groups.append((name, key, tuple(self.ops[start:])))
+            self.grouped += len(self.ops) - start
 
     def add_group(
         self, name: str, key: Any, ops: tuple[Op, ...], texts: tuple[tuple[str, int, bool], ...]
@@ -88,6 +90,7 @@ class Display:
             record(*text)
         self.ops.extend(ops)
         self.groups.append((name, key, ops))
+        self.grouped += len(ops)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -398,8 +401,8 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     grouped = (
         old.groups
         and len(old.groups) == len(new.groups)
-        and sum(len(ops) for _, _, ops in new.groups) == len(new.ops)
-        and sum(len(ops) for _, _, ops in old.groups) == len(old.ops)
+        and new.grouped == len(new.ops)
+        and old.grouped == len(old.ops)
         and all(a[0] == b[0] for a, b in zip(old.groups, new.groups, strict=True))
     )
     boxes: list[Box] = []
@@ -437,6 +440,22 @@ def _diff(old: Sequence[Op], new: Sequence[Op]) -> list[Box] | None:
     new_keys = [op[0] for op in new]
     if old_keys == new_keys:
         return []
+    # the usual change (a card added or taken, a number redrawn): the same ops before and
+    # after a middle part that the two lists share no op of; then the ops both have are the
+    # ends, in the same order, and the others are the middles (no count of every key needed)
+    shorter = min(len(old_keys), len(new_keys))
+    start = 0
+    while start < shorter and old_keys[start] == new_keys[start]:
+        start += 1
+    end = 0
+    while end < shorter - start and old_keys[-1 - end] == new_keys[-1 - end]:
+        end += 1
+    old_middle = old_keys[start : len(old_keys) - end]
+    new_middle = new_keys[start : len(new_keys) - end]
+    if not set(old_middle) & set(new_middle):
+        return [op[1] for op in old[start : len(old) - end]] + [
+            op[1] for op in new[start : len(new) - end]
+        ]
     both = Counter(old_keys) & Counter(new_keys)
     kept_old, boxes = _kept(old, both)
     kept_new, new_boxes = _kept(new, both)
