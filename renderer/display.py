@@ -213,15 +213,18 @@ class Display:
 
 #: a new canvas has room for this many rows more than its board, rounded up: a board that
 #: grows a little (a longer column, a reframed Squadratik board) is painted in place, not
-#: copied into a new canvas
+#: copied into a new canvas; one that grew past its canvas (Imaginary Thirteen's columns grow
+#: all game) gets a quarter more
 CANVAS_STEP = 64
 
 
-def _new_canvas(width: int, height: int, background: tuple[int, int, int]) -> Image.Image:
-    """A padded canvas (see ``Display.padded``) for a board ``width`` x ``height``."""
-    canvas = new_board(
-        width + 1, -(-(height + CANVAS_STEP // 2) // CANVAS_STEP) * CANVAS_STEP, background
-    )
+def _new_canvas(
+    width: int, height: int, background: tuple[int, int, int], room: int = CANVAS_STEP // 2
+) -> Image.Image:
+    """A padded canvas (see ``Display.padded``) for a board ``width`` x ``height``, with
+    ``room`` rows more at least."""
+    rows = -(-(height + room) // CANVAS_STEP) * CANVAS_STEP
+    canvas = new_board(width + 1, rows, background)
     canvas.im.paste(0, (0, 0, 1, canvas.height))
     return canvas
 
@@ -231,7 +234,7 @@ def with_room(canvas: Image.Image, height: int, background: tuple[int, int, int]
     board grew past the canvas: ``changes`` repaints the new rows)."""
     if canvas.height >= height:
         return canvas
-    taller = _new_canvas(canvas.width - 1, height, background)
+    taller = _new_canvas(canvas.width - 1, height, background, max(CANVAS_STEP, height // 4))
     taller.im.paste(canvas.im, (0, 0, canvas.width, canvas.height))
     return taller
 
