@@ -51,6 +51,7 @@ def _palette_chunk(values: tuple[int, ...]) -> bytes:
 
 
 _IEND = _chunk(b"IEND", b"")
+_IDAT_CRC = zlib.crc32(b"IDAT")
 _canvases = threading.local()  # per thread: renders run in executor threads
 
 
@@ -188,8 +189,18 @@ def _png(
         palette = _palette_chunk(tuple((palette or palette_image().getpalette() or [])[:768]))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     pixels = _deflate.compress(rows, DEFLATE_LEVEL) if deflated is None else deflated
+    # the IDAT chunk's parts joined once with the rest (no copy of the pixels per part)
     return b"".join(
-        (PNG_SIGNATURE, _chunk(b"IHDR", header), palette, _chunk(b"IDAT", pixels), _IEND)
+        (
+            PNG_SIGNATURE,
+            _chunk(b"IHDR", header),
+            palette,
+            struct.pack(">I", len(pixels)),
+            b"IDAT",
+            pixels,
+            struct.pack(">I", zlib.crc32(pixels, _IDAT_CRC)),
+            _IEND,
+        )
     )
 
 
