@@ -56,6 +56,7 @@ from engine.piles import (
     tableau_rule,
 )
 from engine.rng import DealRandom
+from engine.stall import SearchKey
 from engine.views import CanfieldView, PileView
 
 TABLEAU = ("1", "2", "3", "4")
@@ -320,15 +321,18 @@ class Canfield(PileGame):
                 moves.append(_MOVES["w", TABLEAU[j]])
         return moves
 
-    def _search_key(self) -> Hashable:
+    def _search_key(self) -> SearchKey:
         """:meth:`position_key` for one stall search on this very game object (card object
         ids instead of letters: cheaper)."""
+        # (the rest of the position, stock, waste): see ``PileGame._search_key``
         return (
-            tuple(sorted(tuple(map(id, pile)) for pile in self._tableau)),
+            (
+                tuple(sorted(tuple(map(id, pile)) for pile in self._tableau)),
+                len(self._reserve),
+                tuple(map(len, self._fnd)),
+            ),
             tuple(map(id, self._stock)),
             tuple(map(id, self._waste)),
-            len(self._reserve),
-            tuple(map(len, self._fnd)),
         )
 
     # ----- undo ---------------------------------------------------------------------------------

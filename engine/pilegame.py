@@ -53,7 +53,8 @@ from engine.piles import (
     parse_pile_notation,
     pile_view,
 )
-from engine.stall import is_stalled
+from engine.stall import KnownProgress, SearchKey
+from engine.stall import search as stall_search
 from engine.views import PileGameView, PileView
 
 FOUNDATIONS = ("f1", "f2", "f3", "f4")
@@ -87,6 +88,8 @@ class PileGame(Game):
     _recycles: int
     _last_piles: tuple[str, ...]
     _stall: bool | None
+    #: the last position proven able to progress, for the next stall search (engine.stall)
+    _known_progress: KnownProgress | None = None
     #: the legal moves of this position (a set to check moves, the list in order), or None
     _legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None
 
@@ -148,8 +151,17 @@ class PileGame(Game):
                 # the search starts from the legal moves, which the bot asks for next anyway;
                 # it leaves the position as it found it, so they stay valid
                 legal = self._legal_moves_here()
-                self._stall = is_stalled(self, moves=legal[1])
+                context = self._stall_context()
+                known = self._known_progress
+                found = stall_search(
+                    self,
+                    moves=legal[1],
+                    known=known if known and known.context == context else None,
+                )
+                self._stall = found is True
                 self._legal_cache = legal
+                if found is False:  # proven: the next position's search may stop here
+                    self._known_progress = KnownProgress.of(context, self._search_key())
         return self._stall
 
     def _outcome(self) -> Outcome | None:
@@ -200,8 +212,16 @@ class PileGame(Game):
 
     # ----- stall search hooks (``engine.stall.StallSearchable``), per game ----------------------
     @abstractmethod
-    def _search_key(self) -> Hashable:
-        """The position, as a key equal for positions the stall search may treat as one."""
+    def _search_key(self) -> SearchKey:
+        """The position, as a key equal for positions the stall search may treat as one: a
+        tuple (the rest of the position, the stock's card ids, the waste's card ids)."""
+
+    def _stall_context(self) -> Hashable:
+        """What ``_search_key`` leaves out because no move without progress changes it (a
+        game with more overrides this): a position proven able to progress
+        (``_known_progress``) helps only searches in the same context."""
+        context: Hashable = self._progress_baseline()
+        return context
 
     @abstractmethod
     def _progress_baseline(self) -> Any:

@@ -75,6 +75,7 @@ from engine.piles import (
     tableau_rule,
 )
 from engine.rng import DealRandom
+from engine.stall import SearchKey
 from engine.views import SolitarioView
 
 COLUMNS = tuple(str(i) for i in range(1, 8))
@@ -494,15 +495,26 @@ class Solitario(PileGame):
                 moves.append(_MOVES["w", COLUMNS[j]])
         return moves
 
-    def _search_key(self) -> Hashable:
+    def _search_key(self) -> SearchKey:
         """:meth:`position_key` for one stall search on this very game object: the same
         information, naming cards by their object ids (cheaper than building strings)."""
+        # (the rest of the position, stock, waste): see ``PileGame._search_key``
         return (
-            tuple(sorted(tuple(map(id, col)) for col in self._tableau)),
+            (
+                tuple(sorted(tuple(map(id, col)) for col in self._tableau)),
+                tuple(map(len, self._fnd)),
+            ),
             tuple(map(id, self._stock)),
             tuple(map(id, self._waste)),
-            tuple(map(len, self._fnd)),
         )
+
+    def _stall_context(self) -> Hashable:
+        """The cards home and the face-down cards (each column's, by card object): a search key
+        leaves them out because only progress changes them."""
+        down = tuple(
+            tuple(map(id, col[:d])) for col, d in zip(self._tableau, self._down, strict=True)
+        )
+        return self.cards_home, down
 
     # ----- undo ---------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:

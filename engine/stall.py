@@ -14,6 +14,12 @@ reached by turns and then a move that leaves the waste alone is reached from the
 move leads to, by the same turns; so the nodes stand for every position reachable without
 progress, and the search stays exact while visiting several times fewer positions.
 
+A search that ends "not stalled" leaves the game a :class:`KnownProgress` of its position, and
+the next search (after the player's next move) stops as soon as it reaches that position, or
+one whose stock turns lead to it: in an endgame a player shuffles runs between columns or turns
+the stock, one move from a position already proven, and each move searched the whole set of
+positions again before (a few ms each).
+
 A game taking part implements :class:`StallSearchable` (the fast path a solver uses, plus the
 hooks below) with :class:`engine.piles.PileMove` moves: ``dst`` None is the stock turn and
 ``src`` ``"w"`` a waste move.
@@ -27,10 +33,15 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.cards import Card
 from engine.piles import TURN, PileMove, stock_cycle
+
+#: a position as the search tells positions apart: (the rest of the position, the stock's card
+#: object ids, the waste's), so a stock turn's effect can be read off it (``KnownProgress``)
+SearchKey = tuple[Hashable, tuple[int, ...], tuple[int, ...]]
 
 
 class StallSearchable(Protocol):
@@ -45,7 +56,7 @@ class StallSearchable(Protocol):
 
     def _restore(self, snapshot: Any) -> None: ...
 
-    def _search_key(self) -> Hashable: ...
+    def _search_key(self) -> SearchKey: ...
 
     def _progress_baseline(self) -> Any: ...
 
@@ -69,6 +80,7 @@ def is_stalled(
     game: StallSearchable,
     max_positions: int = MAX_POSITIONS,
     moves: list[PileMove] | None = None,
+    known: KnownProgress | None = None,
 ) -> bool:
     """True when no sequence of legal moves from here ever makes progress.
 
@@ -78,28 +90,82 @@ def is_stalled(
     searches again, and the player may always resign). So the only possible error is a late
     announcement, never a false one. The game is left exactly as it was found (every visit is
     undone by a snapshot restore). ``moves``: the legal moves here (``_generate()``), when
-    the caller has them already.
+    the caller has them already; ``known``: a position proven able to progress (see
+    :class:`KnownProgress`): reaching it ends the search.
 
     The common case (far from stalled) costs one move generation and one walk through the
     stock cycle: a progress move playable now or after stock turns alone ends the search
     before any position is visited.
     """
+    return search(game, max_positions, moves, known) is True
+
+
+@dataclass(frozen=True, slots=True)
+class KnownProgress:
+    """A position from which progress was proven reachable (a search that ended "not
+    stalled", or a progress move there), kept by the game for its next search: a position
+    from which this one can be reached can progress too, so that search may stop there.
+
+    A player who shuffles runs between columns, or takes a step and turns the stock, stands
+    one move from the last position; without this, each of those moves searched the whole
+    set of positions again (up to ``MAX_POSITIONS``, a few ms each in an endgame).
+
+    ``context``: what the search key leaves out (``_stall_context``: the cards home, the
+    face-down cards): only a search in the same context may use it. ``layout``: the search
+    key without stock and waste; ``sequence``: the waste and the stock in turning order
+    (stock turns never change it); ``split``: how many of it are on the waste."""
+
+    context: Hashable
+    layout: Hashable
+    sequence: tuple[int, ...]
+    split: int
+
+    @classmethod
+    def of(cls, context: Hashable, key: SearchKey) -> KnownProgress:
+        layout, stock, waste = key
+        return cls(context, layout, waste + stock[::-1], len(waste))
+
+    def reached_from(self, key: SearchKey) -> bool:
+        """Whether the position with search key ``key`` (in the same context) is this one or
+        leads to it by stock turns alone: turns move the split three cards at a time to the
+        end of the sequence, then back to 0 (the waste turned over), then on by threes."""
+        layout, stock, waste = key
+        if layout != self.layout or waste + stock[::-1] != self.sequence:
+            return False
+        here, there, end = len(waste), self.split, len(self.sequence)
+        return there in (here, end) or there % 3 == 0 or (there > here and (there - here) % 3 == 0)
+
+
+def search(
+    game: StallSearchable,
+    max_positions: int = MAX_POSITIONS,
+    moves: list[PileMove] | None = None,
+    known: KnownProgress | None = None,
+) -> bool | None:
+    """:func:`is_stalled` with its third answer told apart: True stalled, False progress
+    proven reachable, None the budget spent before either was proven."""
     baseline = game._progress_baseline()
     steps = _steps(game, baseline, moves)
     if steps is None:
         return False
     start = here = game._snapshot()
-    seen = {game._search_key()}
+    first = game._search_key()
+    if known is not None and known.reached_from(first):
+        return False
+    seen = {first}
     # Breadth first: when progress is possible it is usually a move or two away, and a
     # depth-first walk can wander through thousands of run shuffles before finding it.
     frontier: deque[Any] = deque()
 
-    def visit() -> bool:
-        """Queue the position the game is in unless seen; False once the budget is spent."""
+    def visit() -> bool | None:
+        """Queue the position the game is in unless seen; False when it leads to the known
+        position, None once the budget is spent, True to go on."""
         key = game._search_key()
         if key not in seen:
-            if len(seen) >= max_positions:
+            if known is not None and known.reached_from(key):
                 return False
+            if len(seen) >= max_positions:
+                return None
             seen.add(key)
             frontier.append(game._snapshot())
         return True
@@ -109,8 +175,9 @@ def is_stalled(
             plain, after_turns = steps
             for move in plain:
                 game._apply_unchecked(move)
-                if not visit():
-                    return False
+                went_on = visit()
+                if went_on is not True:
+                    return went_on
                 game._restore(here)  # restoring copies: a snapshot may be restored many times
             # Waste moves in turning order: turn on from one stock position to the next
             # instead of replaying every turn from the node for each move.
@@ -121,8 +188,9 @@ def is_stalled(
                         game._apply_unchecked(TURN)
                     turned, at = turns, game._snapshot()
                 game._apply_unchecked(move)
-                if not visit():
-                    return False
+                went_on = visit()
+                if went_on is not True:
+                    return went_on
                 game._restore(at)
             if not frontier:
                 return True
