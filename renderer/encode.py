@@ -16,14 +16,12 @@ Measured on an 816x706 Solitario board (best of 30, CPU ms, shared 2-core machin
 
 from __future__ import annotations
 
-import ctypes
 import io
 import struct
 import threading
 import types
 import zlib
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
@@ -94,15 +92,6 @@ def padded_png(image: Image.Image, height: int | None = None) -> bytes:
     width = image.width
     height = image.height if height is None else height
     image.load()
-    shared = _shared_pixels(image)
-    if shared is not None:  # deflated where they lie: no copy of the board at all
-        pixels, keep = shared
-        try:
-            deflated = _deflate.compress(pixels[: width * height], DEFLATE_LEVEL)
-        finally:
-            pixels.release()
-            del keep
-        return _png((width - 1, height), _board_palette_chunk(), deflated=deflated)
     encoder = Image._getencoder("P", "raw", "P")
     encoder.setimage(image.im, (0, 0, width, height))
     _, status, data = encoder.encode(width * height)
@@ -110,65 +99,6 @@ def padded_png(image: Image.Image, height: int | None = None) -> bytes:
         data = image.crop((0, 0, width, height)).tobytes()
     # a padded board is always on the board palette (new_board): its chunk is made once
     return _png((width - 1, height), _board_palette_chunk(), data)
-
-
-class _ArrowArray(ctypes.Structure):
-    """The Arrow C data interface's array (a stable ABI: arrow.apache.org/docs/format/
-    CDataInterface.html), as Pillow exports an image's memory."""
-
-    _fields_ = [
-        ("length", ctypes.c_int64),
-        ("null_count", ctypes.c_int64),
-        ("offset", ctypes.c_int64),
-        ("n_buffers", ctypes.c_int64),
-        ("n_children", ctypes.c_int64),
-        ("buffers", ctypes.POINTER(ctypes.c_void_p)),
-        ("children", ctypes.c_void_p),
-        ("dictionary", ctypes.c_void_p),
-        ("release", ctypes.c_void_p),
-        ("private_data", ctypes.c_void_p),
-    ]
-
-
-_capsule_pointer: Any = None
-try:  # CPython's capsule API, to read the address Pillow's export holds
-    _capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    _capsule_pointer.restype = ctypes.c_void_p
-    _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-except AttributeError:  # pragma: no cover - not CPython: boards are copied out as before
-    _capsule_pointer = None
-
-
-def _shared_pixels(image: Image.Image) -> tuple[memoryview, Any] | None:
-    """A palette image's pixels where Pillow keeps them, without a copy: the memory of its
-    Arrow export (Pillow 11.2 on), read through the Arrow C data interface, and what must
-    stay alive while the view is read. None when the export is not one flat run of bytes
-    (an image in several blocks, an older Pillow, not CPython): the caller copies instead.
-
-    Copying a board out first (``Image.tobytes``, the raw encoder) costs a pass over its
-    half a megabyte and a new buffer of that size for every image; from a cold cache (a
-    bot's other work between two images) reading the board twice costs more than deflating
-    it once."""
-    if _capsule_pointer is None or not hasattr(image, "__arrow_c_array__"):
-        return None
-    try:
-        schema, array = image.__arrow_c_array__()
-        layout = _ArrowArray.from_address(_capsule_pointer(array, b"arrow_array"))
-        format_ = ctypes.c_char_p.from_address(_capsule_pointer(schema, b"arrow_schema")).value
-    except (ValueError, TypeError, OSError, AttributeError):
-        return None
-    size = image.width * image.height
-    if (
-        format_ != b"C"  # unsigned bytes, one a pixel
-        or layout.length != size
-        or layout.offset != 0
-        or layout.n_buffers != 2
-        or not layout.buffers[1]
-    ):
-        return None
-    data = (ctypes.c_char * size).from_address(layout.buffers[1])
-    # the array capsule holds the image's memory until it is released
-    return memoryview(data).cast("B"), (schema, array, data)
 
 
 @lru_cache(maxsize=1)
