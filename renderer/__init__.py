@@ -35,11 +35,11 @@ from PIL import Image
 
 from renderer import fonts, freecell_board, registry
 from renderer.boards import draw_pile_board, pile_board_display, pile_layout
-from renderer.display import Display, changes, resized
-from renderer.encode import to_png
+from renderer.display import Display, changes, with_room
+from renderer.encode import padded_png, to_png
 from renderer.palette import palette_image
 from renderer.replay import replay
-from renderer.squadratik_boards import draw_squadratik, squadratik_layout
+from renderer.squadratik_boards import draw_squadratik, squadratik_display, squadratik_layout
 
 MAX_WIDTH = 1280
 
@@ -50,10 +50,10 @@ MAX_WIDTH = 1280
 registry.register("solitario", draw_pile_board, pile_layout, pile_board_display)
 registry.register("canfield", draw_pile_board, pile_layout, pile_board_display)
 registry.register("imaginary13", draw_pile_board, pile_layout, pile_board_display)
-# Squadratik images are built as display lists too, but drawn whole: a move reframes most of
-# the board, and comparing with the last board cost more than it saved (measured).
-registry.register("squadratik", draw_squadratik, squadratik_layout)
-registry.register("maestras", draw_squadratik, squadratik_layout)
+# Squadratik images are built as display lists too, but painted whole: a move reframes most
+# of the board, and comparing with the last board cost more than it saved (measured).
+registry.register("squadratik", draw_squadratik, squadratik_layout, squadratik_display, False)
+registry.register("maestras", draw_squadratik, squadratik_layout, squadratik_display, False)
 registry.register(
     "freecell",
     freecell_board.draw_freecell,
@@ -158,18 +158,21 @@ def _incremental(game_id: str, view: Mapping[str, Any], style: dict[str, Any]) -
     if banner is not None or display.width > MAX_WIDTH:
         return None
     board_key = _board_key(game_id, view)
-    with _boards_lock:  # taken out while in use: two threads never paint the same image
+    with _boards_lock:  # taken out while in use: two threads never paint the same canvas
         kept = _boards.pop(board_key, None)
-    boxes = changes(kept[0], display) if kept is not None else None
+    # boards are painted on padded canvases (``Display.padded``), written as they are, and
+    # kept with their display list; a game drawn whole keeps its canvas only
+    boxes = changes(kept[0], display) if kept is not None and drawing.repaint else None
     if kept is not None and boxes is not None:
-        image = resized(kept[1], display.height, display.background)
+        canvas = with_room(kept[1], display.height, display.background)
         for box in boxes:
-            display.paint(image, box)
+            display.paint(canvas, box, shift=1)
     else:
-        image = display.image()
-    png = to_png(image)  # before the image is shared again: another thread may paint on it
+        canvas = display.padded(kept[1] if kept is not None else None)
+    # written before the canvas is shared again: another thread may paint on it
+    png = padded_png(canvas, display.height)
     with _boards_lock:
-        _boards[board_key] = (display, image)
+        _boards[board_key] = (display, canvas)
         while len(_boards) > BOARD_CACHE_SIZE:
             _boards.popitem(last=False)
     return png

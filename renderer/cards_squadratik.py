@@ -155,8 +155,35 @@ def _paletted_placed(
     base, mask = paletted(_base(kind, size), under)
     if kind in ("empty", "central"):
         return base, mask
+    plan = _plan(kind, shown, points, size, under)
+    if plan is None:  # drawn past the card's edge: the whole card
+        return paletted(_placed_card(kind, shown, points, size), under)
+    card, bits = base.copy(), mask
+    for (box, picture, touched, shown_bits), changes_mask in plan:
+        card.im.paste(picture.im, box, touched.im)
+        if changes_mask:
+            if bits is mask:
+                bits = mask.copy()
+            bits.im.paste(shown_bits.im, box, touched.im)
+    # a card whose pieces leave the blank card's mask as it is shares that mask (and the
+    # parts ``renderer.display`` cuts it into: a new card costs a copy and a few pastes)
+    return card, bits
+
+
+#: a card's pieces (``_piece``), each with whether it changes the blank card's mask: for
+#: every card of the deck at every turn at the warmed sizes (``warm_up``), a few KB each
+PLAN_CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=PLAN_CACHE_SIZE)
+def _plan(
+    kind: str, shown: tuple[str, ...], points: int, size: int, under: tuple[int, ...]
+) -> tuple[tuple[Piece, bool], ...] | None:
+    """The pieces ``_paletted_placed`` pastes on the blank card, in order: the card's steps
+    that touch a pixel in common joined into one piece (union-find), so no piece touches
+    another's pixels; None when a step draws past the card's edge. Worked out once per card,
+    turn and size: on a board that reframes every card is new at its new size."""
     steps = _steps(kind, shown, points, size)
-    # steps that touch a pixel in common, joined into one piece (union-find)
     group = list(range(len(steps)))
 
     def root(k: int) -> int:
@@ -173,15 +200,18 @@ def _paletted_placed(
         _piece(kind, size, under, tuple(s for s, r in zip(steps, roots, strict=True) if r == k))
         for k in sorted(set(roots))
     ]
-    if any(piece is None for piece in pieces):  # drawn past the card's edge: the whole card
-        return paletted(_placed_card(kind, shown, points, size), under)
-    card, bits = base.copy(), mask.copy()
+    if any(piece is None for piece in pieces):
+        return None
+    _, mask = paletted(_base(kind, size), under)
+    plan = []
     for piece in pieces:
         assert piece is not None
-        box, picture, touched, shown_bits = piece
-        card.im.paste(picture.im, box, touched.im)
-        bits.im.paste(shown_bits.im, box, touched.im)
-    return card, bits
+        box, _, touched, shown_bits = piece
+        before = mask.crop(box)
+        after = before.copy()
+        after.paste(shown_bits, (0, 0), touched)
+        plan.append((piece, after.tobytes() != before.tobytes()))
+    return tuple(plan)
 
 
 @lru_cache(maxsize=8192)
@@ -422,8 +452,8 @@ def warm_up(sizes: tuple[int, ...]) -> int:
         for card in DECK:
             for rotation in range(4):
                 shown = placed_sides(card.sides, rotation)
-                # the pieces are kept; the card itself is put together when it is drawn
-                _paletted_placed.__wrapped__(str(card.kind), shown, card.points, size, theme.TABLE)
+                # the plan and its pieces are kept; the card is put together when it is drawn
+                _plan(str(card.kind), shown, card.points, size, theme.TABLE)
                 built += 1
     return built
 
@@ -432,7 +462,7 @@ def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
     for cached in (
         squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask,
-        _paletted_placed, _base, _touch, _piece, _steps_meet,
+        _paletted_placed, _plan, _base, _touch, _piece, _steps_meet,
     ):  # fmt: skip
         cached.cache_clear()
 

@@ -33,7 +33,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from renderer import theme
-from renderer.fonts import _paletted_core, record, text_sprite
+from renderer.fonts import record, text_core
 from renderer.layout import Rect
 from renderer.palette import index, new_board
 from renderer.sprites import _split
@@ -54,7 +54,7 @@ MERGE_SLACK = 8
 class Display:
     """The ordered pastes of one board of ``width`` x ``height`` on ``background``."""
 
-    __slots__ = ("width", "height", "background", "ops", "groups", "_texts")
+    __slots__ = ("width", "height", "background", "ops", "groups", "grouped", "_texts")
 
     def __init__(self, width: int, height: int, background: tuple[int, int, int] = theme.TABLE):
         self.width = width
@@ -65,6 +65,7 @@ class Display:
         # ``changes`` then compares group by group, and skips a group whose ops are the very
         # same tuple as before (taken from a cache)
         self.groups: list[tuple[str, Any, tuple[Op, ...]]] = []
+        self.grouped = 0  # how many of the ops are in a group
         self._texts: list[tuple[str, int, bool]] | None = None
 
     @contextmanager
@@ -79,6 +80,7 @@ class Display:
         finally:
             self._texts = None
             self.groups.append((name, key, tuple(self.ops[start:])))
+            self.grouped += len(self.ops) - start
 
     def add_group(
         self, name: str, key: Any, ops: tuple[Op, ...], texts: tuple[tuple[str, int, bool], ...]
@@ -88,6 +90,7 @@ class Display:
             record(*text)
         self.ops.extend(ops)
         self.groups.append((name, key, ops))
+        self.grouped += len(ops)
 
     @property
     def size(self) -> tuple[int, int]:
@@ -123,17 +126,16 @@ class Display:
     ) -> None:
         """``text`` as ``renderer.fonts.paste_text`` draws it (and records it, for the tests
         that check every text's size on a phone)."""
-        sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
+        made = text_core(text, size, tuple(fill), bold, anchor, tuple(under))
+        (core, extent), mask, left, top, _ = made
         record(text, size, bold)
         if self._texts is not None:
             self._texts.append((text, size, bold))
         x, y = round(xy[0]) + left, round(xy[1]) + top
-        under = tuple(under)
-        (core, extent), mask = _paletted_core(sprite, under)
         box = (x, y, x + extent[0], y + extent[1])
-        self.ops.append(
-            (("t", id(sprite), under, x, y), box, (x, y), ((0, 0, core, extent, mask),), sprite)
-        )
+        # the key names the cached text by its id: the op keeps it alive, so no other text
+        # takes that id while this display list lives
+        self.ops.append((("t", id(made), x, y), box, (x, y), ((0, 0, core, extent, mask),), made))
 
     def ring(self, rect: Rect, colour: tuple[int, int, int], width: int = 4) -> None:
         """A highlight ring just outside ``rect`` (as ``renderer.boards.outline``)."""
@@ -159,12 +161,13 @@ class Display:
         parts = _masked_parts(image, mask)
         self.ops.append((("d", strokes, x, y), box, (x, y), parts, (image, mask)))
 
-    def paint(self, image: Image.Image, box: Box | None = None) -> None:
+    def paint(self, image: Image.Image, box: Box | None = None, shift: int = 0) -> None:
         """Draw the ops onto ``image`` (a palette board of this size): all of them, or only
-        what falls inside ``box``, which is first cleared to the background."""
+        what falls inside ``box``, which is first cleared to the background. With ``shift``,
+        the board starts that many columns into ``image`` (a padded board: ``padded``)."""
         image.load()
         if box is None:
-            target, left, top = image.im, 0, 0
+            target, left, top = image.im, -shift, 0
             ops = self.ops
         else:
             left, top, right, bottom = box
@@ -185,13 +188,55 @@ class Display:
                 else:
                     target.paste(source, at, mask)
         if box is not None:
-            image.im.paste(target, box)
+            image.im.paste(target, (left + shift, top, right + shift, bottom))
 
     def image(self) -> Image.Image:
         """The whole board as a new palette image."""
         image = new_board(self.width, self.height, self.background)
         self.paint(image)
         return image
+
+    def padded(self, canvas: Image.Image | None = None) -> Image.Image:
+        """The whole board on a canvas one column wider, the board from its second column on
+        and palette index 0 in its first: each row is then PNG's raw row, its filter byte
+        (0, none) first, and ``renderer.encode.padded_png`` writes it as it is (no copy of
+        the board into a wider one on every image). Painted on ``canvas`` (a padded canvas
+        of this width kept from an earlier board) when it has the rows, else on a new one
+        with room to grow (``CANVAS_STEP``); rows below the board's are left as they are."""
+        if canvas is None or canvas.width != self.width + 1 or canvas.height < self.height:
+            canvas = _new_canvas(self.width, self.height, self.background)
+        else:
+            canvas.im.paste(index(self.background), (1, 0, self.width + 1, self.height))
+        self.paint(canvas, shift=1)
+        return canvas
+
+
+#: a new canvas has room for this many rows more than its board, rounded up: a board that
+#: grows a little (a longer column, a reframed Squadratik board) is painted in place, not
+#: copied into a new canvas; one that grew past its canvas (Imaginary Thirteen's columns grow
+#: all game) gets a quarter more
+CANVAS_STEP = 64
+
+
+def _new_canvas(
+    width: int, height: int, background: tuple[int, int, int], room: int = CANVAS_STEP // 2
+) -> Image.Image:
+    """A padded canvas (see ``Display.padded``) for a board ``width`` x ``height``, with
+    ``room`` rows more at least."""
+    rows = -(-(height + room) // CANVAS_STEP) * CANVAS_STEP
+    canvas = new_board(width + 1, rows, background)
+    canvas.im.paste(0, (0, 0, 1, canvas.height))
+    return canvas
+
+
+def with_room(canvas: Image.Image, height: int, background: tuple[int, int, int]) -> Image.Image:
+    """``canvas`` (padded) when it has ``height`` rows, else a taller one with its rows (the
+    board grew past the canvas: ``changes`` repaints the new rows)."""
+    if canvas.height >= height:
+        return canvas
+    taller = _new_canvas(canvas.width - 1, height, background, max(CANVAS_STEP, height // 4))
+    taller.im.paste(canvas.im, (0, 0, canvas.width, canvas.height))
+    return taller
 
 
 # (id(sprite), under) -> (sprite, parts): the sprite is kept so its id stays unique
@@ -226,29 +271,51 @@ def _masked_parts(image: Image.Image, mask: Image.Image | None) -> tuple[Part, .
     if known is not None:
         return known
     image.load()
-    width, height = image.size
+    width = image.width
     parts: tuple[Part, ...] = ((0, 0, image.im, image.size, None),)
     if mask is not None:
-        mask.load()
-        _, holes = ImageChops.invert(mask).getprojection()  # rows the mask leaves a pixel out of
-        top = next((y for y in range(height) if not holes[y]), height)
-        bottom = next((y + 1 for y in range(height - 1, top - 1, -1) if not holes[y]), top)
-        if not any(holes[top:bottom]):  # one whole run of rows: copied as it is
-            runs = [(0, top, True), (top, bottom, False), (bottom, height, True)]
-        else:
-            runs = [(0, height, True)]
         found: list[Part] = []
-        for start, end, masked in runs:
-            if start < end:
-                box = (0, start, width, end)
-                part, part_mask = image.crop(box), mask.crop(box)
-                part.load()
-                part_mask.load()
-                found.append((0, start, part.im, part.size, part_mask.im if masked else None))
+        for start, end, part_mask in _mask_runs(mask):
+            part = image.crop((0, start, width, end))
+            part.load()
+            found.append((0, start, part.im, part.size, part_mask))
         parts = tuple(found)
     _MASKED[id(image)] = parts
     weakref.finalize(image, _MASKED.pop, id(image), None)
     return parts
+
+
+# id(mask) -> its runs of rows, for as long as the mask lives: cards of one kind and size
+# share their blank card's mask (``cards_squadratik``), so a new card reads it only once
+_RUNS: dict[int, tuple[tuple[int, int, Any], ...]] = {}
+
+
+def _mask_runs(mask: Image.Image) -> tuple[tuple[int, int, Any], ...]:
+    """``mask``'s rows as runs (start, end, the core of its mask there, or None where every
+    pixel is shown): one whole run between masked rows above and below, or one masked run."""
+    known = _RUNS.get(id(mask))
+    if known is not None:
+        return known
+    mask.load()
+    width, height = mask.size
+    _, holes = ImageChops.invert(mask).getprojection()  # rows the mask leaves a pixel out of
+    top = next((y for y in range(height) if not holes[y]), height)
+    bottom = next((y + 1 for y in range(height - 1, top - 1, -1) if not holes[y]), top)
+    if not any(holes[top:bottom]):  # one whole run of rows: copied as it is
+        spans = [(0, top, True), (top, bottom, False), (bottom, height, True)]
+    else:
+        spans = [(0, height, True)]
+    runs = []
+    for start, end, masked in spans:
+        if start < end:
+            part_mask = mask.crop((0, start, width, end)) if masked else None
+            if part_mask is not None:
+                part_mask.load()
+            runs.append((start, end, part_mask.im if part_mask is not None else None))
+    found = tuple(runs)
+    _RUNS[id(mask)] = found
+    weakref.finalize(mask, _RUNS.pop, id(mask), None)
+    return found
 
 
 def clear_cache() -> None:
@@ -328,16 +395,17 @@ def _merge(boxes: list[Box]) -> list[Box]:
 
 
 def changes(old: Display, new: Display) -> list[Box] | None:
-    """The boxes to repaint to turn a painting of ``old`` into one of ``new`` (cut or lengthened
-    to the new height first: see ``resized``); ``None`` when only a full redraw is sure (another
-    width, ops reordered, most of the board changed)."""
+    """The boxes to repaint to turn a painting of ``old`` into one of ``new`` (on a canvas with
+    the new height's rows: see ``with_room``; rows past the old height count as changed);
+    ``None`` when only a full redraw is sure (another width, ops reordered, most of the board
+    changed)."""
     if old.width != new.width or old.background != new.background:
         return None
     grouped = (
         old.groups
         and len(old.groups) == len(new.groups)
-        and sum(len(ops) for _, _, ops in new.groups) == len(new.ops)
-        and sum(len(ops) for _, _, ops in old.groups) == len(old.ops)
+        and new.grouped == len(new.ops)
+        and old.grouped == len(old.ops)
         and all(a[0] == b[0] for a, b in zip(old.groups, new.groups, strict=True))
     )
     boxes: list[Box] = []
@@ -368,19 +436,6 @@ def changes(old: Display, new: Display) -> list[Box] | None:
     return boxes
 
 
-def resized(image: Image.Image, height: int, background: tuple[int, int, int]) -> Image.Image:
-    """``image`` cut or lengthened (with ``background``) to ``height`` rows, for ``changes``."""
-    if image.height == height:
-        return image
-    if height < image.height or index(background) == 0:
-        # cut, or lengthened with palette index 0 (the table): a crop past the bottom fills
-        # the new rows with 0, one pass instead of a fill and a copy
-        return image.crop((0, 0, image.width, height))
-    board = new_board(image.width, height, background)
-    board.paste(image.crop((0, 0, image.width, min(height, image.height))), (0, 0))
-    return board
-
-
 def _diff(old: Sequence[Op], new: Sequence[Op]) -> list[Box] | None:
     """The boxes of the ops only one of ``old`` and ``new`` has; None when the ops both have
     come in another order (a pixel where they overlap may then differ anywhere)."""
@@ -388,6 +443,22 @@ def _diff(old: Sequence[Op], new: Sequence[Op]) -> list[Box] | None:
     new_keys = [op[0] for op in new]
     if old_keys == new_keys:
         return []
+    # the usual change (a card added or taken, a number redrawn): the same ops before and
+    # after a middle part that the two lists share no op of; then the ops both have are the
+    # ends, in the same order, and the others are the middles (no count of every key needed)
+    shorter = min(len(old_keys), len(new_keys))
+    start = 0
+    while start < shorter and old_keys[start] == new_keys[start]:
+        start += 1
+    end = 0
+    while end < shorter - start and old_keys[-1 - end] == new_keys[-1 - end]:
+        end += 1
+    old_middle = old_keys[start : len(old_keys) - end]
+    new_middle = new_keys[start : len(new_keys) - end]
+    if not set(old_middle) & set(new_middle):
+        return [op[1] for op in old[start : len(old) - end]] + [
+            op[1] for op in new[start : len(new) - end]
+        ]
     both = Counter(old_keys) & Counter(new_keys)
     kept_old, boxes = _kept(old, both)
     kept_new, new_boxes = _kept(new, both)

@@ -48,6 +48,8 @@ def _palette_chunk(values: tuple[int, ...]) -> bytes:
     return _chunk(b"PLTE", bytes(values))
 
 
+_IEND = _chunk(b"IEND", b"")
+_IDAT_CRC = zlib.crc32(b"IDAT")
 _canvases = threading.local()  # per thread: renders run in executor threads
 
 
@@ -78,17 +80,56 @@ def _rows(image: Image.Image) -> bytes:
 
 def palette_png(image: Image.Image) -> bytes:
     """A palette ("P", 8-bit) image as PNG bytes."""
-    width, height = image.size
-    palette = image.getpalette() or palette_image().getpalette() or []
+    return _png(image.size, image.getpalette(), _rows(image))
+
+
+def padded_png(image: Image.Image, height: int | None = None) -> bytes:
+    """PNG bytes of a board drawn one column to the right of palette index 0 (see
+    ``renderer.display.Display.padded``): its rows are PNG's raw rows as they are, so they
+    are read out in one piece, without ``_rows``' copy into a wider canvas. The PNG is the
+    board without that first column, byte for byte what ``palette_png`` writes for it; only
+    its first ``height`` rows (a canvas may have more: ``Display.padded``)."""
+    width = image.width
+    height = image.height if height is None else height
+    image.load()
+    encoder = Image._getencoder("P", "raw", "P")
+    encoder.setimage(image.im, (0, 0, width, height))
+    _, status, data = encoder.encode(width * height)
+    if status == 0:  # not all of it in one piece (never seen): the slow, sure way
+        data = image.crop((0, 0, width, height)).tobytes()
+    # a padded board is always on the board palette (new_board): its chunk is made once
+    return _png((width - 1, height), _board_palette_chunk(), data)
+
+
+@lru_cache(maxsize=1)
+def _board_palette_chunk() -> bytes:
+    return _palette_chunk(tuple((palette_image().getpalette() or [])[:768]))
+
+
+def _png(
+    size: tuple[int, int],
+    palette: list[int] | None | bytes,
+    rows: bytes = b"",
+    deflated: bytes | None = None,
+) -> bytes:
+    """The PNG of a palette image ``size`` whose raw rows (filter byte first) are ``rows``
+    (or already deflated: ``deflated``); ``palette`` its values, or its PLTE chunk."""
+    width, height = size
+    if not isinstance(palette, bytes):
+        palette = _palette_chunk(tuple((palette or palette_image().getpalette() or [])[:768]))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    pixels = _deflate.compress(_rows(image), DEFLATE_LEVEL)
+    pixels = _deflate.compress(rows, DEFLATE_LEVEL) if deflated is None else deflated
+    # the IDAT chunk's parts joined once with the rest (no copy of the pixels per part)
     return b"".join(
         (
             PNG_SIGNATURE,
             _chunk(b"IHDR", header),
-            _palette_chunk(tuple(palette[:768])),
-            _chunk(b"IDAT", pixels),
-            _chunk(b"IEND", b""),
+            palette,
+            struct.pack(">I", len(pixels)),
+            b"IDAT",
+            pixels,
+            struct.pack(">I", zlib.crc32(pixels, _IDAT_CRC)),
+            _IEND,
         )
     )
 

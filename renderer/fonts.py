@@ -21,7 +21,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 import engine
 from renderer import theme, typeface
-from renderer.palette import paletted
+from renderer.palette import OPAQUE_ENOUGH, palette_image, paletted
 from renderer.sprites import core_part, paste_core
 
 # The only words the renderer draws. Their translations live in the bot's catalogues
@@ -144,9 +144,57 @@ def _paletted_core(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Any, An
     return core, mask_core
 
 
+#: what a board pastes for a text: (core image and its size, core 1-bit mask, the offset of
+#: its ink box from the anchor point, the sprite it came from or None)
+TextCore = tuple[tuple[Any, tuple[int, int]], Any, int, int, Image.Image | None]
+
+
+@lru_cache(maxsize=4096)
+def text_core(
+    text: str,
+    size: int,
+    fill: tuple[int, ...],
+    bold: bool,
+    anchor: str,
+    under: tuple[int, ...],
+) -> TextCore:
+    """``text`` on the board palette over ``under``, as ``paste_text`` pastes it: the palette
+    version of ``text_sprite`` (``renderer.palette.paletted``) and its mask. A text in one
+    DejaVu run (a board's words and numbers: a new score or move count on most moves) is
+    made straight from the font's coverage: each pixel's colour is ``fill`` blended over
+    ``under`` by its coverage, so a table of the 256 blends (``_blends``) converts it as
+    ``paletted`` converts the sprite, for a fraction of the cost (tests/renderer/
+    test_text_pieces.py compares the two)."""
+    found = typeface.coverage(text, size, bold, anchor)
+    if found is None:  # emoji, other scripts: through the colour sprite
+        sprite, left, top = text_sprite(text, size, fill, bold, anchor)
+        core, mask = _paletted_core(sprite, under)
+        return core, mask, left, top, sprite
+    cover, left, top = found
+    picture = cover.im.point(_blends(fill[:3], under[:3]), "P")
+    bits = cover.point(OPAQUE_ENOUGH, "1")
+    bits.load()
+    return (picture, cover.size), bits.im, left, top, None
+
+
+@lru_cache(maxsize=256)
+def _blends(fill: tuple[int, ...], under: tuple[int, ...]) -> list[int]:
+    """The palette index of ``fill`` at each coverage 0-255 over ``under``: the very steps of
+    ``paletted`` (the sprite pasted through its alpha over ``under``, then quantised), on a
+    strip of the 256 coverages."""
+    ramp = Image.new("RGBA", (256, 1), (*fill, 255))
+    ramp.putalpha(Image.frombytes("L", (256, 1), bytes(range(256))))
+    flat = Image.new("RGB", (256, 1), under)
+    flat.paste(ramp, (0, 0), ramp)
+    converted = flat.quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    return list(converted.tobytes())
+
+
 def clear_cache() -> None:
     """Forget the palette versions of text sprites (benchmarks measure cold starts with it)."""
     _CORES.clear()
+    text_core.cache_clear()
+    _blends.cache_clear()
 
 
 def paste_text(
@@ -162,15 +210,14 @@ def paste_text(
 ) -> None:
     """Same result as ``draw_text`` (Pillow anchors), pasted from a cached sprite. On a palette
     board the glyph edges are blended over ``under``, the colour the text is drawn on."""
-    sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
     record(text, size, bold)
-    at = (round(xy[0]) + left, round(xy[1]) + top)
     if image.mode == "P":
-        core, mask = _paletted_core(sprite, tuple(under))
+        core, mask, left, top, _ = text_core(text, size, tuple(fill), bold, anchor, tuple(under))
         image.load()
-        paste_core(image, core, at[0], at[1], mask)
+        paste_core(image, core, round(xy[0]) + left, round(xy[1]) + top, mask)
     else:
-        image.paste(sprite, at, sprite)
+        sprite, left, top = text_sprite(text, size, tuple(fill), bold, anchor)
+        image.paste(sprite, (round(xy[0]) + left, round(xy[1]) + top), sprite)
 
 
 def draw_text(

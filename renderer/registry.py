@@ -52,6 +52,9 @@ class Drawing:
     styles: frozenset[str]
     layout_styles: frozenset[str]
     display_function: DisplayFunction | None = None
+    #: whether ``render`` repaints a board over the last one where they differ, or paints
+    #: its display list whole every time (a move reframes most of a Squadratik board)
+    repaint: bool = True
 
     def draw(self, view: Mapping[str, Any], **style: Any) -> Image.Image:
         style = with_badge(style)
@@ -90,12 +93,14 @@ def register(
     draw: DrawFunction,
     layout: LayoutFunction,
     display: DisplayFunction | None = None,
+    repaint: bool = True,
 ) -> None:
     """Make ``draw`` and ``layout`` (and ``display``, a board built as a display list) the
-    drawing of ``game_id`` (once per game)."""
+    drawing of ``game_id`` (once per game); ``repaint=False``: ``render`` paints the display
+    list whole on every board instead of repainting the last board where it changed."""
     if game_id in _DRAWINGS:
         raise ValueError(f"game {game_id!r} already has a drawing")
-    _DRAWINGS[game_id] = Drawing(draw, layout, _keywords(draw), _keywords(layout), display)
+    _DRAWINGS[game_id] = Drawing(draw, layout, _keywords(draw), _keywords(layout), display, repaint)
 
 
 def drawing(game_id: str) -> Drawing:

@@ -278,15 +278,42 @@ def line(text: str, size: int, bold: bool) -> tuple[tuple[Placed, ...], float]:
     return tuple(placed), x
 
 
+def _one_dejavu_run(text: str) -> str | None:
+    """The text DejaVu draws when ``text`` is one DejaVu run (a board's numbers and words),
+    else None. Only the runs: laying the line out (``line``) costs a call of the font."""
+    pieces = runs(text)
+    if len(pieces) == 1 and pieces[0].font == "dejavu":
+        return pieces[0].text
+    return None
+
+
 def ink_width(text: str, size: int, bold: bool) -> int:
     """The width of ``render(text, size, bold, "la", None)``'s picture, measured without
     drawing it when the text is one DejaVu run (a board's numbers and words): the same box
     ``render`` cuts its picture to."""
-    placed, _ = line(text, size, bold)
-    if len(placed) == 1 and placed[0].run.font == "dejavu":
-        left, _, right, _ = font(size, bold).getbbox(placed[0].run.text, anchor="la")
+    shown = _one_dejavu_run(text)
+    if shown is not None:
+        left, _, right, _ = font(size, bold).getbbox(shown, anchor="la")
         return max(1, int(right - left))
     return render(text, size, bold, "la", None)[0].width
+
+
+def coverage(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int] | None:
+    """``render(text, size, bold, anchor, None)`` for a text that is one DejaVu run, from one
+    call of the font instead of three (its box, then drawing into a mask of that box): the
+    font's own mask at a whole-pixel point is that very box, and ``ImageDraw.text`` with ink
+    255 on a black mask puts the font's coverage down unchanged (tests/renderer/
+    test_text_pieces.py compares the two). None for any other text."""
+    shown = _one_dejavu_run(text)
+    if shown is None:
+        return None
+    core, (left, top) = font(size, bold).getmask2(shown, "L", anchor=anchor)
+    width, height = core.size
+    if width < 1 or height < 1:  # nothing drawn (a space): render makes its 1-px picture
+        return None
+    mask = Image.new("L", (width, height))
+    mask.im = core  # the font's mask as it is: a new image, owned by nobody else
+    return mask, int(left), int(top)
 
 
 def render(
@@ -295,16 +322,18 @@ def render(
     """``text`` drawn at ``size``: with ``fill`` an RGBA image (emoji in colour), without it
     an "L" coverage mask (emoji as their shape); and the offset of its ink box from the anchor
     point (Pillow anchors: ``la``, ``lm``, ``mm``, ``rm``, ``ls``, ``rs``, ``ma``)."""
+    found = coverage(text, size, bold, anchor)
+    if found is not None:  # one DejaVu run: exactly Pillow's own layout and anchors
+        return _coloured(found[0], fill), found[1], found[2]
     placed, advance = line(text, size, bold)
     primary = font(size, bold)
     if len(placed) == 1 and placed[0].run.font == "dejavu":
-        # one DejaVu run: exactly Pillow's own layout and anchors
+        # one DejaVu run that draws nothing (a space): a 1-px picture at Pillow's anchor
         shown = placed[0].run.text
-        left, top, right, bottom = primary.getbbox(shown, anchor=anchor)
-        width, height = max(1, int(right - left)), max(1, int(bottom - top))
-        mask = Image.new("L", (width, height), 0)
-        ImageDraw.Draw(mask).text((-left, -top), shown, font=primary, fill=255, anchor=anchor)
-        return _coloured(mask, fill), int(left), int(top)
+        x0, y0, x1, y1 = primary.getbbox(shown, anchor=anchor)
+        mask = Image.new("L", (max(1, int(x1 - x0)), max(1, int(y1 - y0))), 0)
+        ImageDraw.Draw(mask).text((-x0, -y0), shown, font=primary, fill=255, anchor=anchor)
+        return _coloured(mask, fill), int(x0), int(y0)
     ascent, descent = primary.getmetrics()
     # the line's box around its baseline: ink of every run, emoji sitting on the baseline
     boxes = []

@@ -14,7 +14,7 @@ import pytest
 
 import engine
 import renderer
-from renderer import boards
+from renderer import boards, theme
 from renderer import display as display_module
 from renderer.boards import pile_board_display
 from renderer.display import Display, changes
@@ -147,3 +147,57 @@ def test_two_threads_drawing_the_same_game_both_get_its_board() -> None:
         pngs = list(pool.map(lambda view: renderer.render("freecell", view), views))
     for view, png in zip(views, pngs, strict=True):
         assert decode(png).tobytes() == renderer.draw("freecell", view).convert("RGB").tobytes()
+
+
+def test_repainting_what_changes_says_gives_the_new_board_for_any_edit_of_the_pastes() -> None:
+    # display lists of overlapping flat rectangles, edited as moves edit a pile (an op added,
+    # taken, replaced, the same op again, two swapped): wherever ``changes`` gives boxes,
+    # repainting them over the old board must give exactly the new board
+    rng = random.Random(27)
+    colours = [(200, 30, 30), (20, 20, 20), (250, 250, 245), (235, 190, 60)]
+    rects = [(rng.randrange(40), rng.randrange(30), rng.randrange(45, 80), rng.randrange(35, 60))
+             for _ in range(6)]  # fmt: skip
+    pastes = [(colours[k % 4], rect) for k, rect in enumerate(rects)]
+    repainted = 0
+    for _ in range(300):
+        old_ops = [rng.choice(pastes) for _ in range(rng.randrange(1, 7))]
+        new_ops = list(old_ops)
+        for _ in range(rng.randrange(1, 3)):
+            edit, at = rng.randrange(4), rng.randrange(len(new_ops) + 1)
+            if edit == 0 or not new_ops:
+                new_ops.insert(at, rng.choice(pastes + old_ops))
+            elif edit == 1:
+                del new_ops[at % len(new_ops)]
+            elif edit == 2:
+                new_ops[at % len(new_ops)] = rng.choice(pastes)
+            elif len(new_ops) > 1:
+                k = at % (len(new_ops) - 1)
+                new_ops[k], new_ops[k + 1] = new_ops[k + 1], new_ops[k]
+        old, new = Display(80, 60), Display(80, 60)
+        for display, ops in ((old, old_ops), (new, new_ops)):
+            for colour, rect in ops:
+                display.fill(colour, rect)
+        boxes = changes(old, new)
+        if boxes is None:
+            continue
+        image = old.image()
+        for box in boxes:
+            new.paint(image, box)
+        assert image.tobytes() == new.image().tobytes(), (old_ops, new_ops)
+        repainted += 1
+    assert repainted > 200
+
+
+def test_an_op_added_again_before_its_twin_repaints_only_where_it_lies() -> None:
+    # a pile that gets a card it already shows lower down (same sprite): only the new card's
+    # place is repainted, not the whole board
+    a, b, c = (
+        (theme.RED, (0, 0, 10, 10)),
+        (theme.GOLD, (20, 0, 30, 10)),
+        (theme.INK, (40, 0, 50, 10)),
+    )
+    old, new = Display(60, 20), Display(60, 20)
+    for display, ops in ((old, [a, b, c]), (new, [a, c, b, c])):
+        for colour, rect in ops:
+            display.fill(colour, rect)
+    assert changes(old, new) == [(40, 0, 50, 10)]

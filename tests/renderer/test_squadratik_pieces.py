@@ -183,6 +183,7 @@ def test_squadratik_caches_stay_at_their_bounds_over_many_games() -> None:
     for cached in (
         display_module.drawn,
         cards_squadratik._paletted_placed,
+        cards_squadratik._plan,
         cards_squadratik._piece,
         cards_squadratik._touch,
         cards_squadratik._glyph_mask,
@@ -195,3 +196,21 @@ def test_squadratik_caches_stay_at_their_bounds_over_many_games() -> None:
     renderer.clear_cache(sprites=True)
     gc.collect()
     assert not display_module._MASKED
+
+
+def test_a_card_new_to_the_board_is_put_together_from_what_warm_up_planned() -> None:
+    # a reframed board shows every card at a new size: after warm-up, such a card costs a
+    # copy of its blank card and a few pastes (no piece, no plan worked out, no new mask)
+    renderer.clear_cache(sprites=True)
+    cards_squadratik.warm_up((82,))
+    pieces, plans = cards_squadratik._piece.cache_info(), cards_squadratik._plan.cache_info()
+    masks: dict[int, set[str]] = {}
+    for card in DECK:
+        for rotation in range(4):
+            _, mask = cards_squadratik.paletted_card(dict(card.to_view(rotation)), 82)
+            masks.setdefault(id(mask), set()).add(str(card.kind))
+    assert cards_squadratik._piece.cache_info().misses == pieces.misses
+    assert cards_squadratik._plan.cache_info().misses == plans.misses
+    # the cards of a kind share their blank card's mask (and the parts it is cut into)
+    assert sorted(len(kinds) for kinds in masks.values()) == [1] * len(masks)
+    assert len(masks) == len({str(card.kind) for card in DECK})
