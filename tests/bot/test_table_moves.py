@@ -12,6 +12,7 @@ from core_fakes import FakeClock, FakePlatform, fake_render
 
 from bot.app import open_core
 from bot.core import Core
+from bot.core.sessions import Session
 from bot.replies import Reply
 from bot.storage import (
     ACTIVE,
@@ -24,10 +25,15 @@ from bot.storage import (
 )
 
 
-async def _table(core: Core, chat: FakePlatform) -> str:
+async def _start_against_the_computer(
+    core: Core, chat: FakePlatform, challenge: str = "/challenge"
+) -> Session:
+    """Ana opens a table, adds the computer and starts: the table, its game dealt."""
+    for text in (challenge, "/addbot", "/start"):
+        await chat.say("ana", text)
     table = await core.sessions.table_of(chat.platform, chat.chat_id)
-    assert table is not None
-    return table.id
+    assert table is not None and table.game is not None
+    return table
 
 
 async def _stored_play(core: Core, table_id: str) -> TablePlay:
@@ -39,10 +45,7 @@ async def _stored_play(core: Core, table_id: str) -> TablePlay:
 async def test_a_move_answered_by_the_computer_stores_the_turn_clock_with_the_answer(
     core: Core, chat: FakePlatform, clock: FakeClock
 ):
-    await chat.say("ana", "/challenge timer=5")
-    await chat.say("ana", "/addbot")
-    await chat.say("ana", "/start")
-    table_id = await _table(core, chat)
+    table_id = (await _start_against_the_computer(core, chat, "/challenge timer=5")).id
     for _ in range(3):
         clock.advance(minutes=1)
         hand = await core.hand_buttons(chat.request("ana"))
@@ -72,10 +75,7 @@ async def test_a_timeout_the_computer_answers_keeps_its_count(db_url: str, clock
     core.set_push(push)
     try:
         chat = FakePlatform(core)
-        await chat.say("ana", "/challenge")
-        await chat.say("ana", "/addbot")
-        await chat.say("ana", "/start")
-        table_id = await _table(core, chat)
+        table_id = (await _start_against_the_computer(core, chat)).id
         for count in (1, 2):
             pushed.clear()
             clock.advance(minutes=3)
@@ -99,11 +99,7 @@ async def test_a_timeout_the_computer_answers_keeps_its_count(db_url: str, clock
 async def test_a_busy_database_stores_neither_the_move_nor_the_computers_answer(
     core: Core, chat: FakePlatform, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ):
-    await chat.say("ana", "/challenge")
-    await chat.say("ana", "/addbot")
-    await chat.say("ana", "/start")
-    table = await core.sessions.table_of(chat.platform, chat.chat_id)
-    assert table is not None and table.game is not None
+    table = await _start_against_the_computer(core, chat)
     moves, revision = list(table.game.moves), table.record.revision
     play = await _stored_play(core, table.id)
 
@@ -129,11 +125,7 @@ async def test_a_busy_database_stores_neither_the_move_nor_the_computers_answer(
 async def test_a_move_that_loses_the_race_to_another_process_is_stored_the_long_way(
     core: Core, chat: FakePlatform, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ):
-    await chat.say("ana", "/challenge")
-    await chat.say("ana", "/addbot")
-    await chat.say("ana", "/start")
-    table = await core.sessions.table_of(chat.platform, chat.chat_id)
-    assert table is not None and table.game is not None
+    table = await _start_against_the_computer(core, chat)
     hand = await core.hand_buttons(chat.request("ana"))
     await chat.press("ana", hand.buttons[0].id)  # this process now knows the play state
     stored = core.store.sessions.record_moves
@@ -247,11 +239,7 @@ async def test_the_views_a_table_keeps_are_left_as_the_game_gives_them(
                            sweep_interval=None)  # fmt: skip
     try:
         chat = FakePlatform(core)
-        await chat.say("ana", "/challenge")
-        await chat.say("ana", "/addbot")
-        await chat.say("ana", "/start")
-        table = await core.sessions.table_of(chat.platform, chat.chat_id)
-        assert table is not None and table.game is not None
+        table = await _start_against_the_computer(core, chat)
         for _ in range(4):
             hand = await core.hand_buttons(chat.request("ana"))
             assert hand.image is not None  # drawn by the real renderer
@@ -270,7 +258,9 @@ async def test_the_chats_read_says_who_left_its_started_table(core: Core, chat: 
     await chat.say("ana", "/challenge @bea @cid")
     await chat.say("bea", "/join")
     await chat.say("cid", "/join")
-    table_id = await _table(core, chat)
+    lobby = await core.sessions.table_of(chat.platform, chat.chat_id)
+    assert lobby is not None
+    table_id = lobby.id
     view = await core.store.focus.chat_view("fake", "chat-1", "ana")
     assert view.departed == {}  # a lobby: nobody left a game
     await chat.say("ana", "/start")
