@@ -106,19 +106,14 @@ def _board_palette_chunk() -> bytes:
     return _palette_chunk(tuple((palette_image().getpalette() or [])[:768]))
 
 
-def _png(
-    size: tuple[int, int],
-    palette: list[int] | None | bytes,
-    rows: bytes = b"",
-    deflated: bytes | None = None,
-) -> bytes:
-    """The PNG of a palette image ``size`` whose raw rows (filter byte first) are ``rows``
-    (or already deflated: ``deflated``); ``palette`` its values, or its PLTE chunk."""
+def _png(size: tuple[int, int], palette: list[int] | None | bytes, rows: bytes) -> bytes:
+    """The PNG of a palette image ``size`` whose raw rows (filter byte first) are ``rows``;
+    ``palette`` its values, or its PLTE chunk ready made."""
     width, height = size
     if not isinstance(palette, bytes):
         palette = _palette_chunk(tuple((palette or palette_image().getpalette() or [])[:768]))
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    pixels = _deflate.compress(rows, DEFLATE_LEVEL) if deflated is None else deflated
+    pixels = _deflate.compress(rows, DEFLATE_LEVEL)
     # the IDAT chunk's parts joined once with the rest (no copy of the pixels per part)
     return b"".join(
         (
