@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import babel
 import pytest
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
@@ -61,12 +62,38 @@ def test_placeholders_agree_across_languages() -> None:
 @pytest.mark.parametrize("lang", i18n.LANGUAGES)
 def test_plural_entries_have_the_forms_of_the_languages_cldr_rule(lang: str) -> None:
     rule = get_plural(lang)
+    # When a Babel release brings new CLDR plural rules (as 2.19 did: a "many" form for es and it),
+    # say what to change rather than only that two numbers differ.
+    advice = (
+        f"Babel {babel.__version__} gives {lang!r} the plural rule {rule.plural_forms!r}: "
+        f"update the Plural-Forms header of bot/i18n/locales/{lang}/*.po and give every plural "
+        f"entry {rule.num_plurals} forms in that order (or pin Babel in the lock file)"
+    )
     for catalogue in _catalogues(lang):
-        assert catalogue.num_plurals == rule.num_plurals, catalogue.domain
-        assert catalogue.plural_expr.replace(" ", "") == rule.plural_expr.replace(" ", "")
+        assert catalogue.num_plurals == rule.num_plurals, f"{catalogue.domain}.po: {advice}"
+        assert catalogue.plural_expr.replace(" ", "") == rule.plural_expr.replace(" ", ""), (
+            f"{catalogue.domain}.po: {advice}"
+        )
         for message in catalogue:
             if isinstance(message.id, tuple):
-                assert len(message.string) == rule.num_plurals and all(message.string), message.id
+                assert len(message.string) == rule.num_plurals and all(message.string), (
+                    f"{message.id[0]} in {catalogue.domain}.po: {advice}"
+                )
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "million", "many"),
+    [("en", "1 move", "1000000 moves", "7 moves"),
+     ("es", "1 jugada", "1000000 de jugadas", "7 jugadas"),
+     ("it", "1 mossa", "1000000 di mosse", "7 mosse")],
+)  # fmt: skip
+def test_a_count_of_a_million_takes_the_languages_many_form(
+    lang: str, one: str, million: str, many: str
+) -> None:
+    # CLDR 46: Spanish and Italian say "un millón de jugadas", "un milione di mosse"
+    assert i18n.t(lang, "count.moves", count=1) == one
+    assert i18n.t(lang, "count.moves", count=1_000_000) == million
+    assert i18n.t(lang, "count.moves", count=7) == many
 
 
 def test_every_counted_placeholder_names_a_plural_entry() -> None:
