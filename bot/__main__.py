@@ -2,6 +2,7 @@
 
     python -m bot              # Discord and/or Telegram when their tokens are set, else the console
     python -m bot --console    # the console, whatever tokens are set
+    python -m bot sync-commands  # the deploy step: slash commands, menus, Telegram's webhook
 
 Settings come from the environment and ``.env`` (the environment wins): see ``.env.example``.
 A database that cannot be used stops the program with a readable message and status 2.
@@ -13,18 +14,26 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from bot import logs
 from bot.app import open_core
 from bot.core import Core
 from bot.platforms.base import Adapter
-from bot.redact import redact
 from bot.settings import Settings
+from bot.startup import (
+    EXIT_CANNOT_START,
+    StartupError,
+    check_fonts,
+    start_failure,
+    wanted_log_format,
+)
 from bot.storage import StorageError
 from bot.warmup import keep_warm
 
@@ -131,6 +140,9 @@ async def run(settings: Settings, console: bool) -> None:
     # no signals on Windows or off the main thread: then SIGTERM is Python's default
     with contextlib.suppress(NotImplementedError, RuntimeError):
         loop.add_signal_handler(signal.SIGTERM, _stop_requested, stop)
+        # SIGHUP (a closed terminal, a supervisor's "reload") must not end a running bot: the
+        # logs go to standard error, so there is nothing to reopen
+        loop.add_signal_handler(signal.SIGHUP, _hangup)
     try:
         if settings.http_port is not None:
             from bot.http import HttpServer
@@ -150,12 +162,17 @@ async def run(settings: Settings, console: bool) -> None:
     finally:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.remove_signal_handler(signal.SIGTERM)
+            loop.remove_signal_handler(signal.SIGHUP)
         # the health endpoint goes last but one: a load balancer sees the bot until it is gone
         await core.close()  # waits (bounded) for the requests in hand, then the database
         if http is not None:
             await http.stop()
         if stop.is_set():
             log.info("stopped on SIGTERM")
+
+
+def _hangup() -> None:
+    log.info("SIGHUP: ignored (the log goes to standard error; SIGTERM stops the bot)")
 
 
 def _stop_requested(stop: asyncio.Event) -> None:
@@ -170,18 +187,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--console", action="store_true", help="play in this terminal, ignoring any tokens"
     )
+    parser.add_argument(
+        "step", nargs="?", choices=["sync-commands"],
+        help="sync-commands: register the slash commands, menus and webhook (a deploy step)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         settings = Settings.load()
     except ValueError as error:  # a setting that cannot be used: one line, no traceback
-        print(redact(f"tavolo: cannot start: {error}"), file=sys.stderr)
-        return 2
+        fmt = wanted_log_format(dict(os.environ), Path(".env"))
+        print(start_failure(str(error), fmt), file=sys.stderr)
+        return EXIT_CANNOT_START
     configure_logging(settings)
     try:
+        if args.step == "sync-commands":
+            from bot.sync_commands import sync_commands
+
+            asyncio.run(sync_commands(settings))
+            return 0
+        check_fonts()
         asyncio.run(run(settings, args.console))
-    except StorageError as error:
-        print(redact(f"tavolo: cannot start: {error}"), file=sys.stderr)
-        return 2
+    except (StorageError, StartupError) as error:
+        print(start_failure(str(error), settings.log_format), file=sys.stderr)
+        return EXIT_CANNOT_START
     except KeyboardInterrupt:
         return 0
     except Exception:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from bot.metrics import CONTENT_TYPE
+from bot.startup import StartupError
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -104,7 +105,14 @@ class HttpServer:
     async def start(cls, core: Core, host: str = DEFAULT_HOST, port: int = 0) -> HttpServer:
         runner = web.AppRunner(build_app(core), access_log=None)
         await runner.setup()
-        await web.TCPSite(runner, host, port).start()
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as error:  # the port is taken, the host is not this machine's...
+            await runner.cleanup()
+            raise StartupError(
+                f"the HTTP server cannot listen on {host}:{port} ({error.strerror or error}): "
+                "set HTTP_HOST / HTTP_PORT"
+            ) from None
         server = cls(runner)
         log.info("HTTP server on %s:%s (/healthz, /metrics)", host, server.port)
         return server

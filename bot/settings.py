@@ -10,6 +10,7 @@ False
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
@@ -17,6 +18,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 from bot.core.limits import Limits
+from bot.i18n import LANGUAGES
 from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL
 
@@ -30,11 +32,18 @@ _VARIABLES = {
     "telegram_base_url": "TELEGRAM_BASE_URL",
     "telegram_webhook_url": "TELEGRAM_WEBHOOK_URL",
     "telegram_webhook_secret": "TELEGRAM_WEBHOOK_SECRET",
+    "telegram_webhook_listen": "TELEGRAM_WEBHOOK_LISTEN",
+    "telegram_webhook_port": "TELEGRAM_WEBHOOK_PORT",
+    # the port a platform (Heroku, Render, Railway...) routes to the process: the webhook's
+    # when TELEGRAM_WEBHOOK_PORT is not set
+    "platform_port": "PORT",
     "discord_guild_id": "DISCORD_GUILD_ID",
     "discord_api_base": "DISCORD_API_BASE",
     "discord_gateway_url": "DISCORD_GATEWAY_URL",
     "discord_shard_count": "DISCORD_SHARD_COUNT",
     "discord_shard_ids": "DISCORD_SHARD_IDS",
+    "discord_replica": "DISCORD_REPLICA",
+    "discord_sync_commands": "DISCORD_SYNC_COMMANDS",
     "web_base_url": "WEB_BASE_URL",
     "http_host": "HTTP_HOST",
     "http_port": "HTTP_PORT",
@@ -51,6 +60,9 @@ _RATES = {
     "rate_chat_burst": (True, 40),
     "rate_chat_per_minute": (False, 120.0),
 }
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Telegram's rule for a webhook's secret token
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 #: values that must never be printed or logged
 SECRETS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
 #: URLs that may carry a password: shown with it masked
@@ -95,6 +107,49 @@ def shard_settings(
     return count, ids
 
 
+def replica_shards(replica_text: str, count: int | None) -> tuple[int, ...]:
+    """``DISCORD_REPLICA=INDEX/REPLICAS``: the shards this replica runs, a contiguous share of
+    ``DISCORD_SHARD_COUNT`` (the first replicas take one more when they do not divide evenly).
+    Every replica is started with the same count and its own index, so no two can run one shard.
+
+    >>> [replica_shards(f"{i}/3", 8) for i in range(3)]
+    [(0, 1, 2), (3, 4, 5), (6, 7)]
+    >>> replica_shards("3/3", 8)
+    Traceback (most recent call last):
+    ValueError: DISCORD_REPLICA: index 3 is not below the 3 replicas (indexes run 0..2)
+    """
+    index_text, slash, replicas_text = replica_text.partition("/")
+    if not slash or not index_text.strip().isdigit() or not replicas_text.strip().isdigit():
+        raise ValueError(f"DISCORD_REPLICA must be INDEX/REPLICAS, like 0/2 (got {replica_text!r})")
+    index, replicas = int(index_text), int(replicas_text)
+    if count is None:
+        raise ValueError("DISCORD_REPLICA needs DISCORD_SHARD_COUNT (the bot's shards in all)")
+    if replicas < 1 or index >= replicas:
+        raise ValueError(f"DISCORD_REPLICA: index {index} is not below the {replicas} replicas "
+                         f"(indexes run 0..{max(replicas - 1, 0)})")  # fmt: skip
+    if replicas > count:
+        raise ValueError(f"DISCORD_REPLICA: {replicas} replicas for {count} shards leaves some "
+                         "with none (raise DISCORD_SHARD_COUNT)")  # fmt: skip
+    size, extra = divmod(count, replicas)
+    start = index * size + min(index, extra)
+    return tuple(range(start, start + size + (1 if index < extra else 0)))
+
+
+def _port(variable: str, text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) <= 65535:
+        raise ValueError(f"{variable} must be a port number 0-65535 (got {text!r})")
+    return int(text)
+
+
+def _switch(variable: str, text: str) -> bool:
+    lowered = text.lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{variable} must be 1 or 0 (got {text!r})")
+
+
 def _rate(variable: str, text: str, whole: bool) -> float:
     """A rate limit setting: a number from 0 (a whole one for a burst)."""
     try:
@@ -126,6 +181,15 @@ class Settings:
     #: runs (``0,1``); unset: one process, one shard. See ``shard_ids`` for the rules.
     discord_shard_count: int | None = None
     discord_shard_ids: tuple[int, ...] | None = None
+    #: ``DISCORD_REPLICA=INDEX/REPLICAS``: this replica's share of the shards (sets the ids)
+    discord_replica: str | None = None
+    #: sync the slash commands at start: by default only a process that runs every shard
+    #: does; replicas leave it to the deploy step ``python -m bot sync-commands``
+    discord_sync_commands: bool | None = None
+    #: Telegram's webhook server: where it listens (``TELEGRAM_WEBHOOK_PORT``, else ``PORT``)
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int | None = None
+    platform_port: int | None = None
     #: the HTTP server (``/healthz``, ``/metrics``, the web pages): off unless a port is set
     http_host: str = "127.0.0.1"
     http_port: int | None = None
@@ -154,6 +218,23 @@ class Settings:
     __str__ = __repr__
 
     @property
+    def webhook_port(self) -> int:
+        """The port Telegram's webhook server listens on: ``TELEGRAM_WEBHOOK_PORT``, else the
+        platform's ``PORT``, else 8443."""
+        for port in (self.telegram_webhook_port, self.platform_port):
+            if port is not None:
+                return port
+        return 8443
+
+    @property
+    def syncs_discord_commands(self) -> bool:
+        """Whether this process syncs Discord's slash commands at start: as set, else only
+        when it runs every shard (one process); replicas leave it to ``sync-commands``."""
+        if self.discord_sync_commands is not None:
+            return self.discord_sync_commands
+        return self.discord_shard_ids is None
+
+    @property
     def limits(self) -> Limits:
         """The per-user and per-chat rate limits of the core."""
         return Limits(self.rate_user_burst, self.rate_user_per_minute,
@@ -176,8 +257,29 @@ class Settings:
                 found[attr] = value
         if "log_level" in found:
             found["log_level"] = found["log_level"].upper()
+            if found["log_level"] not in LOG_LEVELS:
+                raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} "
+                                 f"(got {values.get('LOG_LEVEL')!r})")  # fmt: skip
         if "default_language" in found:
             found["default_language"] = found["default_language"].lower()
+            if found["default_language"] not in LANGUAGES:
+                raise ValueError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)} "
+                                 f"(got {values.get('DEFAULT_LANGUAGE')!r})")  # fmt: skip
+        if "discord_guild_id" in found and not found["discord_guild_id"].isdigit():
+            raise ValueError(f"DISCORD_GUILD_ID must be a server id, digits only "
+                             f"(got {found['discord_guild_id']!r})")  # fmt: skip
+        if "telegram_webhook_url" in found:
+            # Every webhook worker must check deliveries against one secret, the one Telegram
+            # was given: a worker that made up its own would turn every other worker's
+            # deliveries into 403s.
+            secret = found.get("telegram_webhook_secret")
+            if not secret:
+                raise ValueError("TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL "
+                                 "(one secret shared by every webhook worker; 1-256 characters "
+                                 "A-Z a-z 0-9 _ -)")  # fmt: skip
+            if not _WEBHOOK_SECRET.fullmatch(secret):
+                raise ValueError("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters A-Z a-z 0-9 _ - "
+                                 "(Telegram's rule)")  # fmt: skip
         if "log_format" in found:
             found["log_format"] = found["log_format"].lower()
             if found["log_format"] not in ("text", "json"):
@@ -191,14 +293,20 @@ class Settings:
             if parsed.get(burst, _RATES[burst][1]) and not parsed.get(per_minute, 1):
                 raise ValueError(f"{_VARIABLES[per_minute]} must be above 0 while "
                                  f"{_VARIABLES[burst]} is set (0 turns the limit off)")  # fmt: skip
-        if "http_port" in found:
-            port = found["http_port"]
-            if not port.isdigit() or not 0 <= int(port) <= 65535:
-                raise ValueError(f"HTTP_PORT must be a port number 0-65535 (got {port!r})")
-            parsed["http_port"] = int(port)
+        for attr in ("http_port", "telegram_webhook_port", "platform_port"):
+            if attr in found:
+                parsed[attr] = _port(_VARIABLES[attr], found[attr])
+        if "discord_sync_commands" in found:
+            parsed["discord_sync_commands"] = _switch(
+                "DISCORD_SYNC_COMMANDS", found["discord_sync_commands"]
+            )
         count, ids = shard_settings(
             found.get("discord_shard_count"), found.get("discord_shard_ids")
         )
+        if "discord_replica" in found:
+            if ids is not None:
+                raise ValueError("set DISCORD_REPLICA or DISCORD_SHARD_IDS, not both")
+            ids = replica_shards(found["discord_replica"], count)
         parsed["discord_shard_count"], parsed["discord_shard_ids"] = count, ids
         return cls(**parsed)  # type: ignore[arg-type]
 

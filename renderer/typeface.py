@@ -59,6 +59,24 @@ _NEVER_MAPPED = "\U0010fffd"
 _PROBE_SIZE = 24
 
 
+def font_files() -> tuple[Path, ...]:
+    """Every file the boards' text is drawn from: the chain's fonts and the emoji atlas."""
+    fonts = {path for pair in CHAIN.values() for path in pair}
+    return (*sorted(fonts), EMOJI_ATLAS, EMOJI_INDEX)
+
+
+def load_check(path: Path) -> None:
+    """Load ``path`` as the boards would (a font, the atlas or its index); ``OSError`` when it
+    cannot be (missing, unreadable, not a font)."""
+    if path.suffix in (".ttf", ".otf"):
+        ImageFont.truetype(str(path), _PROBE_SIZE, layout_engine=LAYOUT)
+    elif path.suffix == ".png":
+        with Image.open(path) as atlas:
+            atlas.verify()
+    else:
+        path.read_bytes()
+
+
 @lru_cache(maxsize=128)
 def chain_font(name: str, size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """Font ``name`` of the chain at ``size`` px, loaded once per size."""

@@ -106,6 +106,9 @@ class DiscordConfig:
     shard_ids: tuple[int, ...] | None = None
     #: the outbox's limits (None: Discord's, ``discord_limits()``)
     limits: OutboxLimits | None = None
+    #: sync the slash commands at start (``Settings.syncs_discord_commands``): a replica of
+    #: a sharded bot leaves it to the deploy step ``python -m bot sync-commands``
+    sync_commands: bool = True
 
     @classmethod
     def from_settings(cls, settings: Any) -> DiscordConfig:
@@ -126,6 +129,7 @@ class DiscordConfig:
             shard_count=getattr(settings, "discord_shard_count", None),
             shard_ids=getattr(settings, "discord_shard_ids", None),
             limits=getattr(settings, "discord_limits", None),
+            sync_commands=bool(getattr(settings, "syncs_discord_commands", True)),
         )
 
 
@@ -200,6 +204,8 @@ class TavoloClient(discord.Client):
         self._reachable: dict[tuple[str, str], _Reachable] = {}
         self._inflight = 0
         self._idle = asyncio.Event()
+        #: how many slash commands this client synced (0: none, it leaves that to the deploy)
+        self.synced_commands = 0
         self._idle.set()
         # The core keeps every adapter's push; each keeps only its own platform's replies.
         core.set_push(self.push)
@@ -223,6 +229,14 @@ class TavoloClient(discord.Client):
         self.add_dynamic_items(TavoloButton)
         await self.tree.set_translator(CommandTranslator(self.core))
         register_commands(self.tree, self)
+        if self.config.sync_commands:
+            await self.sync_commands()
+        else:
+            log.info("slash commands not synced by this replica (python -m bot sync-commands)")
+
+    async def sync_commands(self) -> int:
+        """Register the slash commands with Discord (to one guild when ``guild_id`` is set);
+        returns how many."""
         if self.config.guild_id is not None:
             guild = discord.Object(self.config.guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -234,6 +248,8 @@ class TavoloClient(discord.Client):
             len(synced),
             "guild" if self.config.guild_id else "global",
         )
+        self.synced_commands = len(synced)
+        return len(synced)
 
     # --- bookkeeping -----------------------------------------------------------------------
     @contextlib.asynccontextmanager

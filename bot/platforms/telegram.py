@@ -39,7 +39,6 @@ import contextlib
 import hmac
 import logging
 import re
-import secrets
 import time
 import weakref
 from collections import deque
@@ -94,6 +93,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
 from bot.platforms.telegram_outbox import telegram_outbox
 from bot.redact import add_secret
 from bot.replies import Button, Reply, Request
+from bot.startup import StartupError
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -221,6 +221,23 @@ class TelegramAdapter(Delivery):
             await app.stop()
         await self.outbox.close()
         await app.shutdown()
+
+    async def sync(self) -> list[str]:
+        """The deploy step (``python -m bot sync-commands``): the command menus, and in webhook
+        mode the webhook with the configured secret, set whatever Telegram shows now."""
+        app = self.application
+        await app.initialize()
+        try:
+            await self.register_commands()
+            done = ["telegram: command menus set"]
+            url, secret = self.config.webhook_url, self.config.webhook_secret
+            if url and secret:
+                add_secret(secret)
+                await app.bot.set_webhook(url, secret_token=secret, allowed_updates=UPDATE_TYPES)
+                done.append("telegram: webhook set")
+            return done
+        finally:
+            await app.shutdown()
 
     async def register_commands(self) -> None:
         """``setMyCommands`` for each language, and the default language for everyone else."""
@@ -458,8 +475,11 @@ class TelegramAdapter(Delivery):
         from aiohttp import web
 
         url = self.config.webhook_url
-        assert url is not None
-        secret = self.config.webhook_secret or secrets.token_urlsafe(32)
+        secret = self.config.webhook_secret
+        # Every worker checks deliveries against the one configured secret (the settings refuse
+        # a webhook without one): a secret of its own would 403 every other worker's deliveries.
+        if url is None or not secret:
+            raise ValueError("webhook mode needs TELEGRAM_WEBHOOK_URL and TELEGRAM_WEBHOOK_SECRET")
         add_secret(secret)  # masked in every log line from now on (the library logs requests)
         path = urlsplit(url).path or "/"
         app = self.application
@@ -482,8 +502,28 @@ class TelegramAdapter(Delivery):
         site = web.TCPSite(
             self._webhook_runner, self.config.webhook_listen, self.config.webhook_port
         )
-        await site.start()
-        await app.bot.set_webhook(url, secret_token=secret, allowed_updates=UPDATE_TYPES)
+        try:
+            await site.start()
+        except OSError as error:
+            raise StartupError(
+                f"the Telegram webhook cannot listen on {self.config.webhook_listen}:"
+                f"{self.config.webhook_port} ({error.strerror or error}): set "
+                "TELEGRAM_WEBHOOK_PORT / TELEGRAM_WEBHOOK_LISTEN"
+            ) from None
+        await self._register_webhook(url, secret)
+
+    async def _register_webhook(self, url: str, secret: str) -> None:
+        """``setWebhook`` only when Telegram's webhook differs from the settings: in a rolling
+        restart of several workers, none re-registers (and none could flip the others' secret).
+        Telegram never shows the secret back, so a new secret is given with
+        ``python -m bot sync-commands``, which registers it whatever Telegram shows."""
+        bot = self.application.bot
+        info = await bot.get_webhook_info()
+        if info.url == url and set(info.allowed_updates or ()) == set(UPDATE_TYPES):
+            log.info("telegram webhook already set to this address: left as it is")
+            return
+        await bot.set_webhook(url, secret_token=secret, allowed_updates=UPDATE_TYPES)
+        log.info("telegram webhook set")
 
     @property
     def webhook_port(self) -> int | None:

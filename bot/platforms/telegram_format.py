@@ -90,12 +90,18 @@ class TelegramConfig:
         token = getattr(settings, "telegram_token", None) or os.environ.get("TELEGRAM_TOKEN")
         if not token:
             raise ValueError("TELEGRAM_TOKEN is not set")
-        port = getattr(settings, "telegram_webhook_port", None) or os.environ.get("PORT") or 8443
+        # the port and listen address come through the settings layer (``.env`` included):
+        # ``Settings.webhook_port`` is TELEGRAM_WEBHOOK_PORT, else the platform's PORT
+        port = getattr(settings, "webhook_port", None) or 8443
+        webhook_url = getattr(settings, "telegram_webhook_url", None) or None
+        webhook_secret = getattr(settings, "telegram_webhook_secret", None) or None
+        if webhook_url and not webhook_secret:
+            raise ValueError("TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL")
         return cls(
             token=token,
             base_url=getattr(settings, "telegram_base_url", None) or None,
-            webhook_url=getattr(settings, "telegram_webhook_url", None) or None,
-            webhook_secret=getattr(settings, "telegram_webhook_secret", None) or None,
+            webhook_url=webhook_url,
+            webhook_secret=webhook_secret,
             webhook_listen=getattr(settings, "telegram_webhook_listen", None) or "0.0.0.0",
             webhook_port=int(port),
             default_language=getattr(settings, "default_language", None) or "en",

@@ -478,6 +478,16 @@ class FakeTelegram:
         self.webhook = params
         return True
 
+    def _api_getWebhookInfo(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        # as Telegram: the address and the update types, never the secret
+        webhook = self.webhook or {}
+        info: dict[str, Any] = {"url": webhook.get("url", ""), "has_custom_certificate": False,
+                                "pending_update_count": 0}  # fmt: skip
+        if webhook.get("allowed_updates"):
+            allowed = webhook["allowed_updates"]
+            info["allowed_updates"] = json.loads(allowed) if isinstance(allowed, str) else allowed
+        return info
+
     def _api_setMyCommands(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         for command in params["commands"]:
             name = command["command"]

@@ -51,3 +51,20 @@ def test_a_wrong_shard_setting_is_one_clear_line(
 ) -> None:
     with pytest.raises(ValueError, match=says):
         Settings.from_mapping({"DISCORD_SHARD_COUNT": count, "DISCORD_SHARD_IDS": ids})
+
+
+async def test_a_replica_of_a_sharded_bot_leaves_the_slash_commands_to_the_deploy_step(
+    tmp_path: Any, caplog: Any
+) -> None:
+    settings = Settings.from_mapping({"DISCORD_SHARD_COUNT": "4", "DISCORD_REPLICA": "1/2"})
+    shards = {
+        "discord_shard_count": settings.discord_shard_count,
+        "discord_shard_ids": settings.discord_shard_ids,
+        "syncs_discord_commands": settings.syncs_discord_commands,
+    }
+    async for table in running_table(tmp_path, caplog, shards):
+        assert sorted(table.client.shards) == [2, 3]
+        assert table.fake.commands == {}  # nothing synced by this replica
+        assert "python -m bot sync-commands" in caplog.text
+    async for table in running_table(tmp_path, caplog):  # one process: syncs at start
+        assert "play" in table.fake.command_names()

@@ -121,6 +121,7 @@ async def test_platform_mode_with_telegram_unreachable_prints_no_secret(tmp_path
             "TELEGRAM_TOKEN": TELEGRAM_TOKEN,
             "TELEGRAM_BASE_URL": f"http://127.0.0.1:{dead}/bot",
             "TELEGRAM_WEBHOOK_URL": f"https://127.0.0.1:{dead}/hook",
+            "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
             "HTTP_PORT": str(free_port()),
         },
         [],

@@ -6,6 +6,7 @@ import asyncio
 import socket
 
 import aiohttp
+import pytest
 from fake_telegram import GENEROUS_SECONDS, FakeTelegram
 
 from bot.app import open_core
@@ -104,4 +105,43 @@ async def test_two_webhook_workers_behind_one_url_handle_an_update_delivered_twi
         for core, adapter, _config in workers:
             await adapter.stop()
             await core.close()
+        await fake.stop()
+
+
+async def test_a_restarted_worker_leaves_the_webhook_as_it_is_and_none_works_without_the_secret(
+    tmp_path,
+):
+    """A rolling restart of webhook workers never calls setWebhook again (so none can flip
+    another's secret), and a worker cannot start without the shared secret."""
+    fake = FakeTelegram()
+    await fake.start()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/telegram/hook"
+    database = f"sqlite:///{tmp_path / 'db.sqlite'}"
+    try:
+        for _ in range(2):  # the same worker started twice, as in a rolling restart
+            core = await open_core(database, sweep_interval=None)
+            config = TelegramConfig(token=fake.token, base_url=fake.base_url, webhook_url=url,
+                                    webhook_secret="shared_1", webhook_listen="127.0.0.1",
+                                    webhook_port=port)  # fmt: skip
+            adapter = TelegramAdapter(core, config)
+            try:
+                await adapter.start()
+            finally:
+                await adapter.stop()
+                await core.close()
+        assert len(fake.calls_of("setWebhook")) == 1
+        assert len(fake.calls_of("getWebhookInfo")) == 2
+        core = await open_core(database, sweep_interval=None)
+        unsafe = TelegramConfig(token=fake.token, base_url=fake.base_url, webhook_url=url,
+                                webhook_listen="127.0.0.1", webhook_port=port)  # fmt: skip
+        adapter = TelegramAdapter(core, unsafe)
+        try:
+            with pytest.raises(ValueError, match="TELEGRAM_WEBHOOK_SECRET"):
+                await adapter.start()
+        finally:
+            await adapter.stop()
+            await core.close()
+        assert len(fake.calls_of("setWebhook")) == 1
+    finally:
         await fake.stop()
