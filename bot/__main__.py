@@ -132,7 +132,8 @@ async def run(settings: Settings, console: bool) -> None:
     # fine): the rate limits guard the chat platforms only.
     platforms = chosen_platforms(settings, console) != [CONSOLE]
     core = await open_core(settings.database_url, settings.default_language,
-                           limits=settings.limits if platforms else None)  # fmt: skip
+                           limits=settings.limits if platforms else None,
+                           pool=settings.pool)  # fmt: skip
     core.service.web_base_url = web_base_url(settings)
     http = None
     stop = asyncio.Event()

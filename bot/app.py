@@ -28,6 +28,7 @@ from bot.features.solutions import Solutions
 from bot.features.tables import Tables
 from bot.replies import Reply
 from bot.storage import DEFAULT_DATABASE_URL
+from bot.storage.backend import PoolSettings
 
 
 def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
@@ -104,6 +105,7 @@ async def open_core(
     renderer: RenderFn | None = None,
     sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
     limits: Limits | None = None,
+    pool: PoolSettings | None = None,
 ) -> Core:
     """The bot: ``Core.create`` (see there) with every feature of :func:`wire_features`."""
     return await Core.create(
@@ -114,6 +116,7 @@ async def open_core(
         sweep_interval=sweep_interval,
         wiring=wire_features,
         limits=limits,
+        pool=pool,
     )
 
 

@@ -21,12 +21,15 @@ from bot.core.limits import Limits
 from bot.i18n import LANGUAGES
 from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL
+from bot.storage.backend import PoolSettings
 
 #: attribute name -> environment variable
 _VARIABLES = {
     "discord_token": "DISCORD_TOKEN",
     "telegram_token": "TELEGRAM_TOKEN",
     "database_url": "DATABASE_URL",
+    "database_pool_size": "DATABASE_POOL_SIZE",
+    "database_pool_timeout": "DATABASE_POOL_TIMEOUT",
     "default_language": "DEFAULT_LANGUAGE",
     "log_level": "LOG_LEVEL",
     "telegram_base_url": "TELEGRAM_BASE_URL",
@@ -169,6 +172,10 @@ class Settings:
     discord_token: str | None = None
     telegram_token: str | None = None
     database_url: str = DEFAULT_DATABASE_URL
+    #: PostgreSQL: connections a process opens at most, and how long a request waits for a
+    #: free one before it is answered "busy"
+    database_pool_size: int = 10
+    database_pool_timeout: float = 5.0
     default_language: str = "en"
     log_level: str = "INFO"
     telegram_base_url: str | None = None
@@ -216,6 +223,11 @@ class Settings:
         return f"Settings({', '.join(shown)})"
 
     __str__ = __repr__
+
+    @property
+    def pool(self) -> PoolSettings:
+        """PostgreSQL's connection pool of this process."""
+        return PoolSettings(self.database_pool_size, self.database_pool_timeout)
 
     @property
     def webhook_port(self) -> int:
@@ -293,6 +305,17 @@ class Settings:
             if parsed.get(burst, _RATES[burst][1]) and not parsed.get(per_minute, 1):
                 raise ValueError(f"{_VARIABLES[per_minute]} must be above 0 while "
                                  f"{_VARIABLES[burst]} is set (0 turns the limit off)")  # fmt: skip
+        if "database_pool_size" in found:
+            size = found["database_pool_size"]
+            if not size.isdigit() or not 1 <= int(size) <= 1000:
+                raise ValueError(f"DATABASE_POOL_SIZE must be a whole number 1-1000 (got {size!r})")
+            parsed["database_pool_size"] = int(size)
+        if "database_pool_timeout" in found:
+            wait = _rate("DATABASE_POOL_TIMEOUT", found["database_pool_timeout"], whole=False)
+            if not 0 < wait <= 600:
+                raise ValueError("DATABASE_POOL_TIMEOUT must be seconds above 0, at most 600 "
+                                 f"(got {found['database_pool_timeout']!r})")  # fmt: skip
+            parsed["database_pool_timeout"] = wait
         for attr in ("http_port", "telegram_webhook_port", "platform_port"):
             if attr in found:
                 parsed[attr] = _port(_VARIABLES[attr], found[attr])

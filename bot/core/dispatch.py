@@ -46,7 +46,14 @@ from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
 from bot.metrics import Metrics
 from bot.replies import Reply, Request
-from bot.storage import DEFAULT_DATABASE_URL, LOBBY, StaleRevision, Storage, StorageBusy
+from bot.storage import (
+    DEFAULT_DATABASE_URL,
+    LOBBY,
+    PoolSettings,
+    StaleRevision,
+    Storage,
+    StorageBusy,
+)
 
 log = logging.getLogger("tavolo.core")
 
@@ -121,17 +128,20 @@ class Core:
         sweep_interval: float | None = SWEEP_INTERVAL_SECONDS,
         wiring: Wiring | None = None,
         limits: Limits | None = None,
+        pool: PoolSettings | None = None,
     ) -> Core:
         """Open storage (``bot.storage.StorageError`` if it cannot be used) and start the idle
         sweep. ``renderer`` replaces ``renderer.render`` (tests); ``sweep_interval=None`` runs
         no background sweep (call ``sweep()`` yourself); ``wiring`` builds the features
         (default: the bot's own, ``bot.app.wire_features``, as ``bot.app.open_core`` does); ``limits``:
         the per-user and per-chat rate limits (none unless given: ``python -m bot`` gives the
-        ``RATE_*`` settings)."""
+        ``RATE_*`` settings); ``pool``: PostgreSQL's connections (``DATABASE_POOL_*``)."""
         wiring = wiring or _default_wiring
         if wiring is None:
             raise RuntimeError("no features to wire: import bot.app or pass wiring=")
-        store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
+        store = await Storage.open(
+            database_url, create_parent=database_url == DEFAULT_DATABASE_URL, pool=pool
+        )
         try:
             core = cls(store, default_language, clock or utc_now, renderer, wiring)
         except BaseException:

@@ -40,7 +40,7 @@ moved first).
 
 from __future__ import annotations
 
-from bot.storage.backend import BUSY_TIMEOUT_SECONDS, Backend
+from bot.storage.backend import BUSY_TIMEOUT_SECONDS, Backend, PoolSettings
 from bot.storage.base import (
     DEFAULT_DATABASE_URL,
     StorageBase,
@@ -104,6 +104,7 @@ class Storage(StorageBase):
 
 
 __all__ = [
+    "PoolSettings",
     "ACCEPTED",
     "ACTIVE",
     "BUSY_TIMEOUT_SECONDS",

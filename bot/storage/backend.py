@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol
 
 import aiosqlite
@@ -472,18 +474,62 @@ class _PostgresTx(_Queue):
         return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
 
 
+@dataclass(frozen=True, slots=True)
+class PoolSettings:
+    """The PostgreSQL pool of one process: at most ``size`` connections, and a request waits
+    at most ``timeout`` seconds for one (then it is answered "busy", nothing changed)."""
+
+    size: int = 10
+    timeout: float = 5.0
+
+
+async def _keep_session(connection: Any) -> None:
+    """The pool's reset between two uses of a connection: nothing more than asyncpg's own
+    (an open transaction rolled back). Tavolo keeps no state in a database session (no
+    LISTEN, cursor, session advisory lock or SET), so the default reset (unlocking advisory
+    locks, closing cursors, RESET ALL) would cost a round trip after every request for
+    nothing."""
+
+
+def _union_of_reads(queries: Sequence[tuple[str, Params]]) -> tuple[str, tuple[Any, ...]]:
+    """Several reads as one statement (one round trip): each query's rows as JSON arrays,
+    tagged with the query's place and the row's, in order. The reads' columns are text and
+    numbers, which JSON carries unchanged; their names must differ within a read.
+
+    >>> sql, params = _union_of_reads([("SELECT a FROM t WHERE b = ?", (1,)), ("SELECT c FROM u", ())])
+    >>> for part in sql.split(" UNION ALL "):
+    ...     print(part)
+    SELECT 0 AS place, row_number() OVER () AS n, row_to_json(q)::text AS r FROM (SELECT a FROM t WHERE b = ?) q
+    SELECT 1 AS place, row_number() OVER () AS n, row_to_json(q)::text AS r FROM (SELECT c FROM u) q ORDER BY place, n
+    >>> params
+    (1,)
+    """
+    parts = [
+        f"SELECT {place} AS place, row_number() OVER () AS n, row_to_json(q)::text AS r "
+        f"FROM ({sql}) q"
+        for place, (sql, _params) in enumerate(queries)
+    ]
+    params = tuple(value for _sql, query_params in queries for value in query_params)
+    return " UNION ALL ".join(parts) + " ORDER BY place, n", params
+
+
 class PostgresBackend(_Observed):
     """A pool of asyncpg connections. Locks are waited for at most ``BUSY_TIMEOUT_SECONDS``
-    (``lock_timeout``); a lost connection is replaced by the pool on the next request."""
+    (``lock_timeout``), a free connection at most ``PoolSettings.timeout``; a lost connection
+    is replaced by the pool on the next request."""
 
     dialect = POSTGRES
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, settings: PoolSettings | None = None) -> None:
         self.pool = pool
+        self.settings = settings or PoolSettings()
+        #: requests waiting for a free connection now (the metrics' gauge)
+        self.waiting = 0
 
     @classmethod
     async def connect(cls, dsn: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS,
-                      min_size: int = 1, max_size: int = 10) -> PostgresBackend:  # fmt: skip
+                      pool: PoolSettings | None = None) -> PostgresBackend:  # fmt: skip
+        pool_settings = pool or PoolSettings()
         try:
             import asyncpg
         except ImportError as missing:
@@ -495,35 +541,52 @@ class PostgresBackend(_Observed):
             "statement_timeout": str(int(busy_timeout * 4000)),
         }
         try:
-            pool = await asyncpg.create_pool(
-                dsn, min_size=min_size, max_size=max_size, server_settings=settings,
-                timeout=10, command_timeout=busy_timeout * 5,
+            connections = await asyncpg.create_pool(
+                dsn, min_size=1, max_size=pool_settings.size, server_settings=settings,
+                timeout=10, command_timeout=busy_timeout * 5, reset=_keep_session,
             )  # fmt: skip
         except Exception as exc:  # bad host, refused, bad password, unknown database ...
             # redacted: a driver may quote the DSN it was given, password and all
             raise StorageError(
                 redact(f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}")
             ) from None
-        return cls(pool)
+        return cls(connections, pool_settings)
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """A connection of the pool, waited for at most ``settings.timeout`` seconds (then
+        ``TimeoutError``: "busy")."""
+        self.waiting += 1
+        try:
+            conn = await self.pool.acquire(timeout=self.settings.timeout)
+        finally:
+            self.waiting -= 1
+        try:
+            yield conn
+        finally:
+            await self.pool.release(conn)
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         try:
-            return [tuple(row) for row in await self.pool.fetch(numbered(sql), *params)]
+            async with self._connection() as conn:
+                return [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
         except Exception as exc:
             self._raise_as_storage(exc, postgres_error(exc))
 
     async def fetch_many(
         self, queries: Sequence[tuple[str, Params]]
     ) -> list[list[tuple[Any, ...]]]:
-        """The rows of several reads, on one connection of the pool (a round trip each)."""
+        """The rows of several reads in one round trip (one statement: ``_union_of_reads``)."""
+        sql, params = _union_of_reads(queries)
         try:
-            async with self.pool.acquire() as conn:
-                return [
-                    [tuple(row) for row in await conn.fetch(numbered(sql), *params)]
-                    for sql, params in queries
-                ]
+            async with self._connection() as conn:
+                rows = await conn.fetch(numbered(sql), *params)
         except Exception as exc:
             self._raise_as_storage(exc, postgres_error(exc))
+        answers: list[list[tuple[Any, ...]]] = [[] for _ in queries]
+        for place, _n, row in rows:
+            answers[place].append(tuple(json.loads(row).values()))
+        return answers
 
     @contextlib.asynccontextmanager
     async def transaction(self, wait: bool = True) -> AsyncIterator[Tx]:
@@ -531,7 +594,7 @@ class PostgresBackend(_Observed):
         ``lock_timeout``, and rows, not the whole database, are locked)."""
         since = time.perf_counter()
         try:
-            async with self.pool.acquire() as conn, conn.transaction():
+            async with self._connection() as conn, conn.transaction():
                 self._waited(since)
                 tx = _PostgresTx(conn)
                 yield tx
@@ -540,7 +603,7 @@ class PostgresBackend(_Observed):
             self._raise_as_storage(exc, postgres_error(exc))
 
     async def run_script(self, script: str) -> None:
-        async with self.pool.acquire() as conn:
+        async with self._connection() as conn:
             await conn.execute(script)
 
     async def close(self) -> None:

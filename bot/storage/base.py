@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bot.redact import redact
-from bot.storage.backend import Backend, PostgresBackend, SqliteBackend, Tx
+from bot.storage.backend import Backend, PoolSettings, PostgresBackend, SqliteBackend, Tx
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrations
 from bot.storage.migrations.dialect import POSTGRES
@@ -102,13 +102,16 @@ class StorageBase(Store):
         return self.backend.db  # type: ignore[attr-defined]
 
     @classmethod
-    async def open(cls, database_url: str, create_parent: bool = False) -> Self:
-        """Open (and migrate) the database; ``StorageError`` when it cannot be used.
+    async def open(
+        cls, database_url: str, create_parent: bool = False, pool: PoolSettings | None = None
+    ) -> Self:
+        """Open (and migrate) the database; ``StorageError`` when it cannot be used. ``pool``:
+        PostgreSQL's connections (how many, how long a request waits for one).
 
         ``create_parent`` creates a missing parent folder (the default ``data/``); otherwise a
         missing folder is an error, since it usually means a mistyped path."""
         if is_postgres_url(database_url):
-            backend: Backend = await PostgresBackend.connect(database_url)
+            backend: Backend = await PostgresBackend.connect(database_url, pool=pool)
             where = redacted(database_url)
         else:
             where = path = database_path(database_url)

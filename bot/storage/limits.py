@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from bot.storage.backend import Queued
 from bot.storage.base import Store
+from bot.storage.migrations.dialect import POSTGRES
 
 
 def _all_taken(done: Sequence[Queued]) -> bool:
@@ -35,6 +36,38 @@ def _all_taken(done: Sequence[Queued]) -> bool:
 def _number(value: float) -> str:
     """A float as an SQL literal (our own numbers only: never a player's text)."""
     return repr(float(value))
+
+
+@functools.cache
+def _chained_takes_sql(count: int) -> str:
+    """PostgreSQL: ``take_tokens`` for ``count`` buckets as one statement of the same text
+    every time (prepared once per connection, one round trip a request). Bucket ``i``'s
+    scope, key, burst, rate and time are its five parameters; it is drawn on only if every
+    bucket before it gave a token (a skipped bucket answers NULL)."""
+    parts = []
+    for i in range(count):
+
+        def c(name: str, i: int = i) -> str:
+            return f"(SELECT {name} FROM c{i})"
+
+        grown = f"(rate_buckets.tokens + ({c('n')} - rate_buckets.updated_at) * {c('r')})"
+        # never above the burst, never below what was stored (a process whose clock is behind)
+        fill = (f"(CASE WHEN {grown} > {c('b')} THEN {c('b')} "
+                f"WHEN {grown} < rate_buckets.tokens THEN rate_buckets.tokens ELSE {grown} END)")  # fmt: skip
+        drawn = f" WHERE (SELECT refused FROM t{i - 1}) = 0" if i else ""
+        parts.append(
+            f"c{i} AS (SELECT ?::text AS scope, ?::text AS key, ?::float8 AS b, ?::float8 AS r, "
+            f"?::float8 AS n), "
+            f"t{i} AS (INSERT INTO rate_buckets (scope, key, tokens, updated_at, refused) "
+            f"SELECT scope, key, b - 1, n, 0 FROM c{i}{drawn} "
+            "ON CONFLICT (scope, key) DO UPDATE SET "
+            f"tokens = CASE WHEN {fill} >= 1 THEN {fill} - 1 ELSE {fill} END, "
+            f"refused = CASE WHEN {fill} >= 1 THEN 0 ELSE rate_buckets.refused + 1 END, "
+            f"updated_at = CASE WHEN {c('n')} > rate_buckets.updated_at THEN {c('n')} "
+            "ELSE rate_buckets.updated_at END RETURNING refused)"
+        )
+    answers = ", ".join(f"(SELECT refused FROM t{i})" for i in range(count))
+    return "WITH " + ", ".join(parts) + f" SELECT {answers}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +95,10 @@ class LimitsStore(Store):
                           wait: bool = False) -> list[int]:  # fmt: skip
         """``take_token`` from each of ``buckets`` in turn, stopping at the first that refuses: what each answered, in one transaction (one
         hand-off to SQLite's thread: every request of a rate-limited bot takes its tokens)."""
+        if self.dialect == POSTGRES:
+            params = [v for b in buckets for v in (b.scope, b.key, b.burst, b.per_second, now)]
+            rows = await self._fetch(_chained_takes_sql(len(buckets)), tuple(params))
+            return [int(value) for value in rows[0] if value is not None]
         async with self._transaction(wait) as tx:
             taken: list[Queued] = []
             for bucket in buckets:

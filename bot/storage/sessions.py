@@ -263,50 +263,9 @@ class SessionsStore(Store):
         only if the stored one still lists these players as gone (who left decides which
         seats the bot plays: another process may have seen someone leave); else
         ``StaleRevision`` and nothing is stored."""
-        if self.dialect == POSTGRES and not results and len(moves) == 1 and departed_was is None:
-            # The usual move: one statement, one round trip (the update's row lock queues
-            # concurrent movers of this session; a stale revision updates and inserts nothing).
-            # A race board's move also takes its race's next race-wide number, as below, and a
-            # table's play state is stored only when the move is.
-            (move,) = moves
-            stored_play = ""
-            table_params: tuple[object, ...] = ()
-            if table is not None:
-                stored_play = (
-                    ", played AS (INSERT INTO table_play (session_id, timer_seconds, deadline, "
-                    "timeouts, departed, computers) SELECT id, ?::integer, ?::text, ?::text, "
-                    "?::text, ?::text FROM moved ON CONFLICT (session_id) DO UPDATE SET "
-                    "timer_seconds = excluded.timer_seconds, deadline = excluded.deadline, "
-                    "timeouts = excluded.timeouts, departed = excluded.departed, "
-                    "computers = excluded.computers)"
-                )
-                table_params = play_params(table)[1:]
-            sql = (
-                "WITH moved AS ("
-                + _SESSION_UPDATE.replace("WHERE id = ?", "WHERE id = ? AND revision = ?")
-                + " RETURNING id), counted AS (UPDATE races SET move_counter = move_counter + 1 "
-                "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) "
-                "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter)"
-                + stored_play
-                + " INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
-                "SELECT id, ?, ?, ?, ?, (SELECT move_counter FROM counted) FROM moved RETURNING n"
-            )
-            params = (
-                *_update_params(rec),
-                rec.revision - 1,
-                rec.id,
-                *table_params,
-                move.n,
-                move.player,
-                move.notation,
-                played_at,
-            )
-            rows = await self._fetch(sql, params)
-            if not rows:
-                raise StaleRevision(f"session {rec.id} is no longer at revision {rec.revision - 1}")
-            # PostgreSQL reads it apart (a statement's parts all see the rows as they were
-            # before it): the read that followed a move before it came in the move's transaction
-            return await self._play.table(rec.id) if read_table else None
+        if self.dialect == POSTGRES and not results and (len(moves) == 1 or rec.kind != SOLO):
+            return await self._record_moves_at_once(rec, moves, played_at, table, read_table,
+                                                    departed_was)  # fmt: skip
         # One hand-off on SQLite: every statement is queued and runs with the COMMIT.
         read: Queued | None = None
         async with self._transaction() as tx:
@@ -336,6 +295,85 @@ class SessionsStore(Store):
             if read_table:
                 read = self._play.queue_table_read(tx, rec.id)
         return None if read is None else table_play(rec.id, read.rows)
+
+    async def _record_moves_at_once(
+        self,
+        rec: SessionRecord,
+        moves: Sequence[StoredMove],
+        played_at: str,
+        table: TablePlay | None,
+        read_table: bool,
+        departed_was: Sequence[str] | None,
+    ) -> TablePlay | None:
+        """PostgreSQL: ``record_moves`` (no results) as one statement, one round trip: the
+        session's compare-and-set on its revision (its row lock queues concurrent movers), the
+        moves, a race board's race-wide number, the table's play state, and the play state read
+        back. A stale revision (or, with ``departed_was``, a play state whose departed seats
+        changed) updates and inserts nothing: ``StaleRevision``."""
+        params: list[object] = []
+        ctes: list[str] = []
+        guard = ""
+        if departed_was is not None:
+            # compare-and-set on who left: the play state's row is locked first (a concurrent
+            # departure is waited for and then re-checked), and the session moves only if
+            # the row still lists the same players as gone
+            ctes.append("locked AS (SELECT session_id FROM table_play WHERE session_id = ? "
+                        "AND departed = ? FOR UPDATE)")  # fmt: skip
+            params += [rec.id, json.dumps(list(departed_was))]
+            guard = " AND EXISTS (SELECT 1 FROM locked)"
+        ctes.append("moved AS ("
+                    + _SESSION_UPDATE.replace("WHERE id = ?", f"WHERE id = ? AND revision = ?{guard}")
+                    + " RETURNING id)")  # fmt: skip
+        params += [*_update_params(rec), rec.revision - len(moves)]
+        race_move = "NULL"
+        if rec.kind == SOLO:  # one move (the caller's test): a race board's race-wide number
+            ctes.append("counted AS (UPDATE races SET move_counter = move_counter + 1 "
+                        "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) "
+                        "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter)")  # fmt: skip
+            params.append(rec.id)
+            race_move = "(SELECT move_counter FROM counted)"
+        if table is not None:
+            ctes.append(
+                "played AS (INSERT INTO table_play (session_id, timer_seconds, deadline, "
+                "timeouts, departed, computers) SELECT id, ?::integer, ?::text, ?::text, "
+                "?::text, ?::text FROM moved ON CONFLICT (session_id) DO UPDATE SET "
+                "timer_seconds = excluded.timer_seconds, deadline = excluded.deadline, "
+                "timeouts = excluded.timeouts, departed = excluded.departed, "
+                "computers = excluded.computers)"
+            )
+            params += play_params(table)[1:]
+        rows_sql = ", ".join("(?::integer, ?::text, ?::text)" for _ in moves)
+        for move in moves:
+            params += [move.n, move.player, move.notation]
+        # The play state as this statement leaves it: the one it writes, else the stored one
+        # (a statement's parts all see the rows as they were before it, and this one writes
+        # no play state then)
+        read_back = ""
+        if read_table and table is None:
+            read_back = ", " + ", ".join(
+                f"(SELECT {column} FROM table_play p WHERE p.session_id = moves.session_id)"
+                for column in ("timer_seconds", "deadline", "timeouts", "departed", "computers")
+            )
+        sql = (
+            "WITH " + ", ".join(ctes)
+            + " INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
+            f"SELECT moved.id, v.n, v.player, v.notation, ?, {race_move} "
+            f"FROM moved, (VALUES {rows_sql}) AS v (n, player, notation) "
+            "ORDER BY v.n RETURNING n" + read_back
+        )  # fmt: skip
+        # the played_at parameter comes before the VALUES rows in the text
+        values = params[-3 * len(moves) :]
+        params = [*params[: -3 * len(moves)], played_at, *values]
+        rows = await self._fetch(sql, tuple(params))
+        if not rows:
+            raise StaleRevision(f"session {rec.id} is no longer at revision "
+                                f"{rec.revision - len(moves)}")  # fmt: skip
+        if not read_table:
+            return None
+        if table is not None:
+            return table
+        # a table's play state row always has its computers (a JSON list): NULL, no row
+        return None if rows[0][5] is None else table_play(rec.id, [rows[0][1:]])
 
     async def remove_last_move(self, rec: SessionRecord, n: int) -> None:
         """Take back move number ``n`` (an undo) and store the session's new state."""

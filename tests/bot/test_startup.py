@@ -53,7 +53,9 @@ def _refused(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
      ({"DISCORD_REPLICA": "2/2", "DISCORD_SHARD_COUNT": "4"}, "index 2 is not below"),
      ({"DISCORD_REPLICA": "0/2", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "1"}, "not both"),
      ({"DISCORD_GUILD_ID": "my-server"}, "DISCORD_GUILD_ID must be"),
-     ({"DISCORD_SYNC_COMMANDS": "maybe"}, "DISCORD_SYNC_COMMANDS must be 1 or 0")],
+     ({"DISCORD_SYNC_COMMANDS": "maybe"}, "DISCORD_SYNC_COMMANDS must be 1 or 0"),
+     ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number 1-1000"),
+     ({"DATABASE_POOL_TIMEOUT": "forever"}, "DATABASE_POOL_TIMEOUT must be a number")],
 )  # fmt: skip
 def test_a_setting_that_cannot_be_used_is_refused_in_one_line(env: dict[str, str], says: str):
     with pytest.raises(ValueError, match=says):
@@ -101,6 +103,11 @@ def test_a_host_that_is_not_this_machines_is_one_line_and_status_2(tmp_path: Pat
         .startswith("tavolo: cannot start: the HTTP server cannot listen on 203.0.113.7:0")
     )
     assert "Traceback" not in err
+
+
+def test_the_pool_settings_reach_the_storage():
+    pool = Settings.from_mapping({"DATABASE_POOL_SIZE": "25", "DATABASE_POOL_TIMEOUT": "2.5"}).pool
+    assert (pool.size, pool.timeout) == (25, 2.5)
 
 
 def test_port_in_dotenv_is_the_webhooks_port_and_its_own_setting_wins(tmp_path: Path):

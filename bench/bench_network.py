@@ -1,0 +1,75 @@
+"""A move with the database across a network: round trips per move and the move's latency on
+PostgreSQL with 20 ms added between the bot and the server (10 ms each way, ``DelayProxy``).
+Goals (issue 39): a solo ``/move`` at most 4 round trips, a table move with the computer's
+answer at most 6, a move at most 100 ms."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from typing import Any
+
+from bench.pg_server import PgBench
+from bench.tcp_proxy import DelayProxy, proxied_postgres
+from bot.app import open_core
+from bot.core.limits import Limits
+from bot.replies import Request
+
+#: added each way: a round trip costs 20 ms more
+ONE_WAY_SECONDS = 0.010
+MOVES = 15
+
+
+async def _measure(url: str) -> dict[str, Any]:
+    _, socket_path = proxied_postgres(url, 0)
+    async with DelayProxy("", 0, ONE_WAY_SECONDS, unix_path=socket_path) as proxy:
+        tcp_url, _ = proxied_postgres(url, proxy.port)
+        # the production limits' shape, with room for the bench's pace
+        core = await open_core(tcp_url, "en", limits=Limits(1000, 6000, 1000, 6000),
+                               sweep_interval=None)  # fmt: skip
+        try:
+            solo: list[tuple[int, float]] = []
+            ana = Request("bench", "c", "ana", "Ana")
+            await core.handle_text(ana, "/play canfield 3")
+            for _ in range(MOVES):
+                proxy.reset()
+                started = time.perf_counter()
+                await core.handle_text(ana, "/move d")
+                solo.append((proxy.reset(), time.perf_counter() - started))
+            table: list[tuple[int, float]] = []
+            group = Request("bench", "g", "ana", "Ana")
+            for text in ("/challenge", "/addbot", "/start"):
+                await core.handle_text(group, text)
+            session = await core.sessions.table_of("bench", "g")
+            assert session is not None and session.game is not None
+            for _ in range(MOVES):
+                if session.game.is_over:
+                    break
+                move = str(session.game.legal_moves("ana")[0])
+                proxy.reset()
+                started = time.perf_counter()
+                await core.handle_text(group, f"/move {move}")
+                table.append((proxy.reset(), time.perf_counter() - started))
+        finally:
+            await core.close()
+
+    def summary(rows: list[tuple[int, float]]) -> dict[str, Any]:
+        later = rows[1:]  # the first move prepares its statements on the connection
+        return {
+            "moves": len(later),
+            "round_trips_max": max(t for t, _ in later),
+            "round_trips_median": statistics.median(t for t, _ in later),
+            "latency_ms_median": round(statistics.median(s for _, s in later) * 1000, 1),
+            "latency_ms_max": round(max(s for _, s in later) * 1000, 1),
+        }
+
+    return {"solo_move": summary(solo), "table_move": summary(table)}
+
+
+def run() -> dict[str, Any]:
+    with PgBench() as pg:
+        url = pg.fresh_database()
+        result = asyncio.run(_measure(url))
+    result["added_round_trip_ms"] = ONE_WAY_SECONDS * 2000
+    return result
