@@ -54,6 +54,7 @@ from bot.storage import (
     Storage,
     StorageBusy,
 )
+from bot.storage.backend import PostgresBackend
 
 log = logging.getLogger("tavolo.core")
 
@@ -88,7 +89,10 @@ class Core:
                  renderer: RenderFn | None, wiring: Wiring) -> None:  # fmt: skip
         self.registry = Registry()
         self.metrics = Metrics()
-        timed = timed_renderer(renderer, self.metrics.render_seconds.observe)
+        timed = timed_renderer(
+            renderer,
+            lambda game, seconds: self.metrics.render_seconds.labels(game=game).observe(seconds),
+        )
         self.service = Service(
             store, default_language, clock, self.registry, Presenter(self.registry, timed)
         )
@@ -100,6 +104,11 @@ class Core:
         self.sessions.on_finished = lambda game: self.metrics.games_finished.labels(game=game).inc()
         store.backend.on_wait = self.metrics.database_wait_seconds.observe
         store.backend.on_error = lambda kind: self.metrics.database_errors.labels(kind=kind).inc()
+        backend = store.backend
+        if isinstance(backend, PostgresBackend):  # SQLite has no pool: two fixed connections
+            self.metrics.track_pool(backend.pool.get_size, backend.pool.get_idle_size,
+                                    backend.settings.size, lambda: backend.waiting)  # fmt: skip
+            backend.on_pool_wait = self.metrics.pool_wait_seconds.observe
         #: platform name -> a check that says why it is not connected (None when it is);
         #: each adapter adds its own, ``/healthz`` reads them
         self.platform_status: dict[str, Callable[[], str | None]] = {}
@@ -199,6 +208,7 @@ class Core:
         text = well_formed(text)
         return await self._measured(
             self._command_label(text),
+            req.platform,
             self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text)),
         )
 
@@ -208,6 +218,7 @@ class Core:
         action = button_ids.decode(button_id)
         return await self._measured(
             "button",
+            req.platform,
             self._guarded(
                 req,
                 "a button",
@@ -226,7 +237,9 @@ class Core:
             return "text"
         return command if command in self.registry.commands else "unknown"
 
-    async def _measured(self, label: str, answering: Awaitable[list[Reply]]) -> list[Reply]:
+    async def _measured(
+        self, label: str, platform: str, answering: Awaitable[list[Reply]]
+    ) -> list[Reply]:
         """Count the request by command and outcome and time its answer (and count it in
         hand, so ``close`` waits for it)."""
         started = time.perf_counter()
@@ -238,7 +251,7 @@ class Core:
             self._in_flight -= 1
             if not self._in_flight:
                 self._idle.set()
-        self.metrics.reply_seconds.observe(time.perf_counter() - started)
+        self.metrics.reply(label, platform, time.perf_counter() - started)
         self.metrics.commands.labels(command=label, outcome=outcome_of(replies)).inc()
         return replies
 
@@ -500,9 +513,9 @@ class Core:
         return await verb.handler(ctx, session, action)
 
 
-def timed_renderer(render: RenderFn | None, observe: Callable[[float], None]) -> RenderFn:
+def timed_renderer(render: RenderFn | None, observe: Callable[[str, float], None]) -> RenderFn:
     """``render`` (by default ``renderer.render``, imported on the first board) timed into
-    ``observe``, seconds per image (it runs on the render threads)."""
+    ``observe``, its game and seconds per image (it runs on the render threads)."""
 
     def timed(game_id: str, view: dict[str, Any], **style: Any) -> bytes:
         draw = render
@@ -514,7 +527,7 @@ def timed_renderer(render: RenderFn | None, observe: Callable[[float], None]) ->
         try:
             return draw(game_id, view, **style)
         finally:
-            observe(time.perf_counter() - started)
+            observe(game_id, time.perf_counter() - started)
 
     return timed
 

@@ -212,12 +212,22 @@ class TavoloClient(discord.Client):
         core.platform_status["discord"] = self.connection_problem
         self.outbox = discord_outbox(self._deliver_queued, config.limits)
         core.metrics.track_outbox(PLATFORM, self.outbox.depth)
+        core.metrics.track_update_queue(PLATFORM, lambda: self._inflight)
+        core.metrics.track_gateway(self.shard_latencies)
         # (channel, session) -> the order (outbox stamp) of the board showing there now
         self._shown: dict[tuple[int, str], int] = Bounded(BOARD_NOTES)
         # (channel, session) -> (message id, stamp) of the board message posted last
         self._posted: dict[tuple[int, str], tuple[int, int]] = Bounded(BOARD_NOTES)
         # (channel, message gone) -> the message posted in its place
         self._moved: dict[tuple[int, int], int] = Bounded(BOARD_NOTES)
+
+    def shard_latencies(self) -> list[tuple[int, float]]:
+        """Each shard of this process with its heartbeat latency (an unsharded client is
+        shard 0)."""
+        latencies = getattr(self, "latencies", None)  # an AutoShardedClient's, per shard
+        if latencies is not None:
+            return [(int(shard), float(seconds)) for shard, seconds in latencies]
+        return [(0, float(self.latency))]
 
     def connection_problem(self) -> str | None:
         """Why this client takes no interactions now (``/healthz``), None when it does."""

@@ -118,6 +118,7 @@ class TelegramAdapter(Delivery):
         # at DEBUG (masked only from the moment the token is known to the redaction)
         install_token_redaction(config.token)
         self.application: Application[Any, Any, Any, Any, Any, Any] = self._build()
+        core.metrics.track_update_queue(PLATFORM, self.application.update_queue.qsize)
         self.username = ""
         # weak: a chat's lock lives while an update of that chat holds or waits for it
         self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = (

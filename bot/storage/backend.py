@@ -245,6 +245,8 @@ class _Observed:
 
     on_wait: Callable[[float], None] | None = None
     on_error: Callable[[str], None] | None = None
+    #: called with the seconds a request waited for a free connection (PostgreSQL's pool)
+    on_pool_wait: Callable[[float], None] | None = None
 
     def _raise_as_storage(self, exc: BaseException, mapped: BaseException) -> NoReturn:
         """Raise ``mapped`` (what storage calls ``exc``: busy, already exists, ...) in its
@@ -557,10 +559,13 @@ class PostgresBackend(_Observed):
         """A connection of the pool, waited for at most ``settings.timeout`` seconds (then
         ``TimeoutError``: "busy")."""
         self.waiting += 1
+        since = time.perf_counter()
         try:
             conn = await self.pool.acquire(timeout=self.settings.timeout)
         finally:
             self.waiting -= 1
+            if self.on_pool_wait is not None:
+                self.on_pool_wait(time.perf_counter() - since)
         try:
             yield conn
         finally:

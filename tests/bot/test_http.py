@@ -88,10 +88,16 @@ async def test_metrics_count_commands_by_name_and_outcome_and_time_the_replies(s
     assert 'tavolo_commands_total{command="move",outcome="refused"} 1.0' in text
     assert 'tavolo_commands_total{command="unknown",outcome="refused"} 1.0' in text
     assert "nosuchcommand" not in text  # labels are bounded: what a player typed stays out
-    assert "tavolo_reply_seconds_count 5.0" in text
+    # reply times by command and platform, with buckets up to a minute
+    assert 'tavolo_reply_seconds_count{command="help",platform="fake"} 2.0' in text
+    assert 'tavolo_reply_seconds_count{command="unknown",platform="fake"} 1.0' in text
+    assert 'tavolo_reply_seconds_bucket{command="help",le="60.0",platform="fake"} 2.0' in text
     assert "tavolo_live_sessions 1.0" in text
-    assert "tavolo_render_seconds_count 1.0" in text  # the board of /play
+    assert 'tavolo_render_seconds_count{game="canfield"} 1.0' in text  # the board of /play
     assert "tavolo_database_wait_seconds_count" in text
+    # the process and Python, and which build this is
+    assert "process_resident_memory_bytes" in text and "python_info{" in text
+    assert 'tavolo_build_info{commit="' in text and 'version="0.1.0"' in text
 
 
 async def test_metrics_count_finished_games_by_game(sqlite_core: Core):

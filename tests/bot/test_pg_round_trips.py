@@ -111,3 +111,19 @@ async def test_a_request_waits_for_a_connection_only_as_long_as_the_pool_allows(
         assert await store.backend.fetch("SELECT 1") == [(1,)]  # free again
     finally:
         await store.close()
+
+
+async def test_the_pools_connections_waiters_and_waits_are_metrics(pg_url: str) -> None:
+    core = await open_core(pg_url, "en", FakeClock(), renderer=fake_render, sweep_interval=None,
+                           pool=PoolSettings(size=3, timeout=1.0))  # fmt: skip
+    try:
+        await core.handle_text(Request("fake", "c", "ana", "Ana"), "/help")
+        text = core.metrics.exposition().decode()
+    finally:
+        await core.close()
+    assert 'tavolo_database_pool_connections{state="max"} 3.0' in text
+    assert 'tavolo_database_pool_connections{state="open"} 1.0' in text
+    assert "tavolo_database_pool_waiters 0.0" in text
+    count = next(line for line in text.splitlines()
+                 if line.startswith("tavolo_database_pool_wait_seconds_count"))  # fmt: skip
+    assert float(count.split()[-1]) >= 1  # the request's reads waited (for no time) for one

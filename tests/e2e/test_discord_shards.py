@@ -31,6 +31,12 @@ async def test_the_shard_settings_run_the_chosen_shards_and_a_command_is_served(
         await table.slash(alice, general, "help")
         shown = table.fake.visible_to(alice, general)
         assert shown and "/play" in shown[-1].content
+        metrics = table.core.metrics.exposition().decode()
+        # each shard of this process has its heartbeat latency; interactions in hand counted
+        assert 'tavolo_gateway_latency_seconds{shard="1"}' in metrics
+        assert 'tavolo_gateway_latency_seconds{shard="3"}' in metrics
+        assert 'tavolo_gateway_latency_seconds{shard="0"}' not in metrics
+        assert 'tavolo_update_queue_depth{platform="discord"} 0.0' in metrics
 
 
 async def test_without_shard_settings_the_plain_client_identifies_unsharded(

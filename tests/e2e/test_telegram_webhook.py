@@ -59,6 +59,8 @@ async def test_webhook_mode_takes_updates_only_with_the_secret(tmp_path):
         await adapter.outbox.drain(10)
         [answer] = fake.bot_messages(GROUP)
         assert "/play" in answer.text
+        metrics = core.metrics.exposition().decode()
+        assert 'tavolo_update_queue_depth{platform="telegram"} 0.0' in metrics
     finally:
         await adapter.stop()
         await core.close()
