@@ -165,8 +165,10 @@ async def forgetme(
     platform, user = ctx.req.platform, ctx.user
     if await core.store.web.open_tables_of(platform, user, (OVER, ENDED)):
         return [core.refuse(ctx, "forgetme.at_table")]
+    # asked from a private chat: that chat is theirs too (a Discord DM's id is not theirs)
+    private_chat = None if ctx.req.is_group else ctx.req.chat_id
     forgotten = await core.store.web.forget_player(
-        platform, user, FORMER_PLAYER, ctx.now.date().isoformat()
+        platform, user, FORMER_PLAYER, ctx.now.date().isoformat(), private_chat
     )
     for session_id in forgotten.sessions:
         core.sessions.forget(session_id)  # a copy in memory still holds the player

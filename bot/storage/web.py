@@ -223,19 +223,27 @@ class WebStore(Store):
         return sum(1 for (players,) in rows if user_id in json.loads(players))
 
     async def forget_player(
-        self, platform: str, user_id: str, former_name: str, today: str
+        self,
+        platform: str,
+        user_id: str,
+        former_name: str,
+        today: str,
+        private_chat: str | None = None,
     ) -> Forgotten:
         """Delete what is kept about a player, in one transaction: their own solo games (moves,
         results, daily attempts), ratings, settings, name, web ids, the game in their focus,
         any question the bot asked them, their rate-limit buckets, and everything of their
-        private chat (its language, link, games and hand messages: a private chat's id is the
-        player's id on Telegram). In games shared with others (tables, race boards) their seat
-        becomes ``former_name`` under a new id of its own in each game (``former:...``, so the
-        games cannot be linked to each other), and the others' replays and rankings stay whole;
-        a lobby they left or an invitation forgets their name and id. Each changed game's
-        revision moves on, so a copy another process holds is reloaded, and the web pages'
-        generation too (no page kept in memory shows them again). A ranked daily of ``today``
-        or yesterday leaves only a keyed hash (see ``DailyStore``), never a second attempt."""
+        private chats (language, link, games, questions, hand messages): the chat whose id is
+        theirs (a private chat on Telegram) and ``private_chat`` (the private chat they asked
+        from, a direct-message channel on Discord). In games shared with others (tables, race
+        boards) their seat becomes ``former_name`` under a new id of its own in each game
+        (``former:...``, so the games cannot be linked to each other), and the others' replays
+        and rankings stay whole; a lobby they left or an invitation forgets their name and id.
+        Each changed game's revision moves on, so a copy another process holds is reloaded,
+        and the web pages' generation too (no page kept in memory shows them again). A ranked
+        daily of ``today`` or yesterday leaves only a keyed hash (see ``DailyStore``), never a
+        second attempt."""
+        chats = [user_id] + ([private_chat] if private_chat and private_chat != user_id else [])
         kept_from = ranked_days_kept(today)
         ranked = [
             (str(day), str(game), await self._daily.ranked_hash(platform, user_id, game, day))
@@ -249,13 +257,15 @@ class WebStore(Store):
         async with self._transaction() as tx:
             rows = await tx.fetch(
                 f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND (creator = ? "
-                "OR chat_id = ? OR players LIKE ? OR names LIKE ? OR invited LIKE ?)",
-                (platform, user_id, user_id, quoted, quoted, quoted),
+                f"OR chat_id IN ({_marks(len(chats))}) OR players LIKE ? OR names LIKE ? "
+                "OR invited LIKE ?)",
+                (platform, user_id, *chats, quoted, quoted, quoted),
             )
             sessions = [
                 rec
                 for rec in map(row_to_session, rows)
-                if user_id in (rec.creator, rec.chat_id)
+                if user_id == rec.creator
+                or rec.chat_id in chats
                 or user_id in rec.players
                 or user_id in rec.names
                 or user_id in rec.invited
@@ -273,36 +283,39 @@ class WebStore(Store):
                     await self._delete_session(tx, rec.id)
                 else:
                     former_id = FORMER_PREFIX + random_word(PUBLIC_ID_LENGTH)
-                    await self._anonymise_seat(tx, rec, user_id, former_id, former_name)
+                    await self._anonymise_seat(tx, rec, user_id, former_id, former_name, chats)
             for day, game_id, player_hash in ranked:
                 await tx.execute(
                     "INSERT INTO daily_ranked (day, game_id, player_hash) VALUES (?, ?, ?) "
                     "ON CONFLICT (day, game_id, player_hash) DO NOTHING",
                     (day, game_id, player_hash),
                 )
-            mine, mine_or_private = (platform, user_id), (platform, user_id, user_id)
-            for sql, params in (
-                ("DELETE FROM daily_attempts WHERE platform = ? AND player_id = ?", mine),
-                ("DELETE FROM player_settings WHERE platform = ? AND user_id = ?", mine),
-                ("DELETE FROM players WHERE platform = ? AND user_id = ?", mine),
-                ("DELETE FROM web_players WHERE platform = ? AND user_id = ?", mine),
-                # their own rows, and those of their private chat (its id is theirs on Telegram)
-                ("DELETE FROM ratings WHERE platform = ? AND (player_id = ? OR scope = ?)",
-                 mine_or_private),
-                ("DELETE FROM focus WHERE platform = ? AND (player_id = ? OR chat_id = ?)",
-                 mine_or_private),
-                ("DELETE FROM confirmations WHERE platform = ? AND (player_id = ? OR chat_id = ?)",
-                 mine_or_private),
-                ("DELETE FROM settings WHERE platform = ? AND chat_id = ?", mine),
-                ("DELETE FROM web_chat_links WHERE platform = ? AND chat_id = ?", mine),
-                ("DELETE FROM private_messages WHERE platform = ? AND chat_id = ?", mine),
+            mine = (platform, user_id)
+            for sql in (
+                "DELETE FROM daily_attempts WHERE platform = ? AND player_id = ?",
+                "DELETE FROM player_settings WHERE platform = ? AND user_id = ?",
+                "DELETE FROM players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM web_players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM ratings WHERE platform = ? AND player_id = ?",
+                "DELETE FROM focus WHERE platform = ? AND player_id = ?",
+                "DELETE FROM confirmations WHERE platform = ? AND player_id = ?",
                 # a result whose session is gone already (none is expected): nothing kept
-                ("DELETE FROM results WHERE platform = ? AND (player_id = ? OR chat_id = ?)",
-                 mine_or_private),
-            ):  # fmt: skip
-                await tx.execute(sql, params)
-            # the rate limits' buckets of the player and of their private chat
-            await tx.execute("DELETE FROM rate_buckets WHERE key = ?", (f"{platform}:{user_id}",))
+                "DELETE FROM results WHERE platform = ? AND player_id = ?",
+            ):
+                await tx.execute(sql, mine)
+            for chat in chats:  # the player's private chats, and their rows of any kind
+                for sql in (
+                    "DELETE FROM ratings WHERE platform = ? AND scope = ?",
+                    "DELETE FROM focus WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM confirmations WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM settings WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM web_chat_links WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM private_messages WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM results WHERE platform = ? AND chat_id = ?",
+                ):
+                    await tx.execute(sql, (platform, chat))
+                # the rate limits' buckets: the player's own (``user``) and the chat's
+                await tx.execute("DELETE FROM rate_buckets WHERE key = ?", (f"{platform}:{chat}",))
             await tx.execute(
                 "INSERT INTO generations (name, value) VALUES ('web', 1) "
                 "ON CONFLICT (name) DO UPDATE SET value = generations.value + 1"
@@ -329,13 +342,19 @@ class WebStore(Store):
             await tx.execute(sql, (session_id,))
 
     async def _anonymise_seat(
-        self, tx: Any, rec: SessionRecord, user_id: str, former_id: str, former_name: str
+        self,
+        tx: Any,
+        rec: SessionRecord,
+        user_id: str,
+        former_id: str,
+        former_name: str,
+        private_chats: Sequence[str],
     ) -> None:
         def swap(ids: list[str]) -> list[str]:
             return [former_id if p == user_id else p for p in ids]
 
-        def swapped(value: str) -> str:
-            return former_id if value == user_id else value
+        def swapped(value: str, ids: Sequence[str] = (user_id,)) -> str:
+            return former_id if value in ids else value
 
         # a lobby they left or a table they were invited to forgets them; a seat is renamed
         names = {p: n for p, n in rec.names.items() if p != user_id}
@@ -346,7 +365,7 @@ class WebStore(Store):
             "UPDATE sessions SET players = ?, names = ?, invited = ?, creator = ?, chat_id = ?, "
             "revision = revision + 1 WHERE id = ?",
             (json.dumps(swap(rec.players)), json.dumps(names), json.dumps(invited),
-             swapped(rec.creator), swapped(rec.chat_id), rec.id),
+             swapped(rec.creator), swapped(rec.chat_id, private_chats), rec.id),
         )  # fmt: skip
         await tx.execute(
             "UPDATE results SET player_id = ?, player_name = ? WHERE session_id = ? "
@@ -354,8 +373,9 @@ class WebStore(Store):
             (former_id, former_name, rec.id, rec.platform, user_id),
         )
         await tx.execute(
-            "UPDATE results SET chat_id = ? WHERE session_id = ? AND chat_id = ?",
-            (former_id, rec.id, user_id),
+            f"UPDATE results SET chat_id = ? WHERE session_id = ? "
+            f"AND chat_id IN ({_marks(len(private_chats))})",
+            (former_id, rec.id, *private_chats),
         )
         await tx.execute(
             "UPDATE moves SET player = ? WHERE session_id = ? AND player = ?",

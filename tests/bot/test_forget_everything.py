@@ -313,3 +313,16 @@ async def test_the_mark_of_a_ranked_daily_goes_once_the_day_after_is_over(
     clock.advance(days=1)  # the day after: the idle sweep lets it go
     await core.sweep()
     assert await core.store.fetch(marks) == [(0,)]
+
+
+async def test_forgetting_from_a_direct_message_forgets_that_chat_too(limited_core: Core):
+    """On Discord a direct-message channel has an id of its own: asked from there, /forgetme
+    deletes that chat's rows too (its games, language, link and rate bucket)."""
+    dm = FakePlatform(limited_core, platform="discord", chat_id="dm-5551234")
+    await dm.say("zora", "/lang es", is_group=False)
+    await dm.say("zora", "/play canfield", is_group=False)
+    await dm.say("zora", "/leaderboard web", is_group=False)
+    assert await traces(limited_core.store, "dm-5551234")
+    (done,) = await dm.say("zora", "/forgetme confirm", is_group=False)
+    assert done.key == "forgetme.done"
+    assert await traces(limited_core.store, "dm-5551234", "zora") == []
