@@ -44,7 +44,9 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.command("leaderboard", functools.partial(leaderboards.command, core))
     registry.command("stats", functools.partial(streaks.command, core, tables))
     registry.command("web", functools.partial(web.command, core))
-    registry.command("forgetme", functools.partial(web.forgetme, core))
+    registry.command(
+        "forgetme", functools.partial(web.forgetme, core, forget_images=replays.forget_sessions)
+    )
     solutions = Solutions(core, races)
     registry.command("replay", functools.partial(replays.command, core, races, solutions=solutions))
 

@@ -9,14 +9,21 @@ exception and stack included, goes through :func:`bot.redact.redact` at the end,
 logged it: a library quoting a URL with the token, a driver quoting a DSN.
 
 The request's chat and session ids come from context variables the core sets
-(:func:`bind`), so every logger, ours or a library's, carries them.
+(:func:`bind`), so every logger, ours or a library's, carries them. A chat or player id is
+never logged as it is (a private chat's id is its player's on Telegram): :func:`pseudonym`
+gives a keyed hash of it, the same in every process of one database (the key is the
+database's, ``storage.pseudonyms``), so the lines of one chat can still be followed, and
+the hash means nothing once the player is forgotten.
 """
 
 from __future__ import annotations
 
 import contextvars
+import hashlib
+import hmac
 import json
 import logging
+import secrets
 import sys
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -30,16 +37,39 @@ session_id_var: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 )
 
 
+#: the key of :func:`pseudonym`: random until the database's is known (``set_pseudonym_key``)
+_pseudonym_key = secrets.token_bytes(32)
+
+
+def set_pseudonym_key(key: bytes) -> None:
+    """Use the database's key, shared by every process, for :func:`pseudonym`."""
+    global _pseudonym_key
+    _pseudonym_key = key
+
+
+def pseudonym(platform_id: object) -> str:
+    """What a log line says for a chat or user id: ``#`` and 12 hex digits of a keyed hash.
+
+    >>> p = pseudonym("731955024681")
+    >>> p.startswith("#") and len(p) == 13 and "7319" not in p and p == pseudonym(731955024681)
+    True
+    """
+    digest = hmac.new(_pseudonym_key, str(platform_id).encode("utf-8"), hashlib.sha256)
+    return "#" + digest.hexdigest()[:12]
+
+
 def begin_request(chat_id: str) -> None:
-    """A new request in ``chat_id``: later log lines of this task name it (and no game yet)."""
-    chat_id_var.set(chat_id)
+    """A new request in ``chat_id``: later log lines of this task name it (by its pseudonym)
+    and no game yet."""
+    chat_id_var.set(pseudonym(chat_id))
     session_id_var.set(None)
 
 
 def bind(*, chat_id: str | None = None, session_id: str | None = None) -> None:
-    """Name the chat (and game) being handled: every later log line of this task carries them."""
+    """Name the chat (and game) being handled: every later log line of this task carries them
+    (the chat by its pseudonym)."""
     if chat_id is not None:
-        chat_id_var.set(chat_id)
+        chat_id_var.set(pseudonym(chat_id))
     if session_id is not None:
         session_id_var.set(session_id)
 

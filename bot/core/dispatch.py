@@ -53,6 +53,7 @@ from bot.storage import (
     StaleRevision,
     Storage,
     StorageBusy,
+    StorageError,
 )
 from bot.storage.backend import PostgresBackend
 
@@ -158,6 +159,11 @@ class Core:
             # otherwise keep the process from ending
             await store.close()
             raise
+        try:
+            # log lines name chats by a keyed hash, the same in every process of this database
+            logs.set_pseudonym_key(await store.pseudonyms.key())
+        except StorageError as error:  # read-only or busy: this process's own key meanwhile
+            log.warning("no shared key for the log's pseudonyms: %s", error)
         if limits is not None and limits.enabled:
             core.limiter = RateLimiter(store, limits)
         if sweep_interval:
@@ -342,6 +348,8 @@ class Core:
         ended = 0
         try:
             now = self.clock()
+            # the keyed hashes of ranked dailies that can no longer be played go
+            await self.store.daily.prune_ranked(now.date().isoformat())
             for record in await self.store.sessions.active_solo():
                 if now - datetime.fromisoformat(record.last_active_at) < IDLE_LIMIT:
                     continue

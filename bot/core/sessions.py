@@ -226,7 +226,11 @@ class Sessions:
             # stored revision (one indexed read). A copy ahead of storage is a change of this
             # process being stored right now, and is left alone.
             stored = read[0] if read is not None else await self.store.sessions.revision(session_id)
-            if stored is not None and stored > live.record.revision:
+            if stored is None:
+                # deleted by another process (``/forgetme``): the copy must not outlive it
+                self._live.pop(session_id, None)
+                return None
+            if stored > live.record.revision:
                 await self._reload(live)
             return live
         loaded = await self._load(session_id)

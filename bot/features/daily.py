@@ -14,7 +14,9 @@ chat on every platform plays the same deal.
 True
 
 **Ranked attempts.** ``/daily <game>`` starts the player's one ranked attempt of the day (a row
-of ``daily_attempts``, whose primary key forbids a second); no undo, no hints. Once it is over
+of ``daily_attempts``, whose primary key forbids a second, and a keyed hash of the player in
+``daily_ranked``, which outlives ``/forgetme``: forgetting never buys a second attempt, the
+player gets a casual game and is told why); no undo, no hints. Once it is over
 ``/daily`` starts an unranked replay of the same deal. When a ranked game ends, its stored
 result is checked by replaying the stored move list on the engine (:func:`verify`); a result
 that does not replay to what it claims is refused and loses its ranked mark.
@@ -334,9 +336,14 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
             await core.focus_on(ctx, going)
             return [shown, board]
         return [core.refuse(ctx, "daily.in_progress", game=core.game_name(ctx.lang, game_id))]
+    # A player who played it ranked and then asked to be forgotten keeps no attempt, only a
+    # keyed hash of it: they get a casual game, never a second ranked one.
+    forgotten = attempt is None and await core.store.daily.ranked_before(
+        platform, user, game_id, choice.day
+    )
     # The ranked attempt is its own session beside a casual game of the same game (the
     # database allows one casual and one ranked per game); a casual replay is a casual game.
-    wanted_ranked = attempt is None
+    wanted_ranked = attempt is None and not forgotten
     refusal = core.refuse(
         ctx, "play.already_playing", game=core.game_name(ctx.lang, game_id), word=game_id
     )
@@ -360,6 +367,10 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core.refuse(ctx, "daily.in_progress", game=name)]
     if ranked:
         started = core.say(ctx, "daily.started", name=ctx.req.user_name, game=name, day=choice.day)
+    elif forgotten:
+        started = core.say(
+            ctx, "daily.forgotten_practice", name=ctx.req.user_name, game=name, day=choice.day
+        )
     else:
         started = core.say(
             ctx, "daily.casual_started", name=ctx.req.user_name, game=name, day=choice.day
@@ -384,6 +395,10 @@ async def play_refusal(
     attempt = await core.store.daily.attempt(ctx.req.platform, ctx.user, game_id, today)
     if attempt is not None and attempt.status != PLAYING:
         return None
+    if attempt is None and await core.store.daily.ranked_before(
+        ctx.req.platform, ctx.user, game_id, today
+    ):
+        return None  # played ranked, then forgotten: the deal is theirs to practise
     return core.refuse(ctx, "daily.deal_reserved", game=core.game_name(ctx.lang, game_id))
 
 

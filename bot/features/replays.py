@@ -54,7 +54,7 @@ CACHE_SIZE = 4
 # One worker: replays queue behind each other instead of taking every thread of the default
 # executor, which draws the boards of the games being played.
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavolo-replay")
-_cache: OrderedDict[tuple[str, str, str, int, str], bytes] = OrderedDict()
+_cache: OrderedDict[tuple[str, str, str, int, str, tuple[str, ...]], bytes] = OrderedDict()
 
 
 def draw_replay(
@@ -109,15 +109,17 @@ def _caption(core: Service, ctx: Ctx, rec: SessionRecord, moves: list[str]) -> R
 
 
 async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "game") -> bytes:
-    key = (rec.id, lang, rec.faces, len(moves), what)
-    cached = _cache.get(key)
-    if cached is not None:
-        _cache.move_to_end(key)
-        return cached
     # The frames name each seat as the chat does ("Computer 1", not its id): the engine only
     # needs the seats to be different, and the deal does not depend on them.
     names = [rec.names.get(p, p) for p in rec.players]
     seats = names if len(names) > 1 and len(set(names)) == len(names) else list(rec.players)
+    # keyed on the seats as stored: once a player is forgotten (in any process) the image
+    # that named them is never served again
+    key = (rec.id, lang, rec.faces, len(moves), what, tuple(seats))
+    cached = _cache.get(key)
+    if cached is not None:
+        _cache.move_to_end(key)
+        return cached
     call = functools.partial(
         draw_replay, rec.game_id, rec.deal, seats, dict(rec.options), list(moves),
         faces=rec.faces, lang=lang, words=i18n.board_words(lang),
@@ -127,6 +129,14 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "gam
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return data
+
+
+def forget_sessions(session_ids: list[str]) -> None:
+    """Drop this process's images of these games (``/forgetme``: another process's are keyed
+    on the stored seats, so they are never served either)."""
+    gone = set(session_ids)
+    for key in [k for k in _cache if k[0] in gone]:
+        del _cache[key]
 
 
 def solvable_games(lang: str) -> str:

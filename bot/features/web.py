@@ -18,6 +18,7 @@ commands that change what they show:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import engine
@@ -146,18 +147,36 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     return [Reply(key="web.link.player", text=line, visibility="private", to_user=user)]
 
 
-async def forgetme(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
-    """``/forgetme``: what will be deleted; ``/forgetme confirm``: delete it."""
+async def forgetme(
+    core: Service,
+    ctx: Ctx,
+    args: list[str],
+    *,
+    forget_images: Callable[[list[str]], None] | None = None,
+) -> list[Reply]:
+    """``/forgetme``: what will be deleted; ``/forgetme confirm``: delete it.
+    ``forget_images``: drops this process's replay images of the games changed or deleted."""
     if not args:
-        return [core.private(ctx, "forgetme.ask", word=CONFIRM_WORD)]
+        reply = core.private(ctx, "forgetme.ask", word=CONFIRM_WORD)
+        reply.text += "\n\n" + i18n.t(ctx.lang, "forgetme.daily_note")
+        return [reply]
     if len(args) != 1 or args[0].lower() != CONFIRM_WORD:
         return [core.refuse(ctx, "forgetme.usage", word=CONFIRM_WORD)]
     platform, user = ctx.req.platform, ctx.user
     if await core.store.web.open_tables_of(platform, user, (OVER, ENDED)):
         return [core.refuse(ctx, "forgetme.at_table")]
-    touched = await core.store.web.forget_player(platform, user, FORMER_PLAYER)
-    for session_id in touched:
+    # asked from a private chat: that chat is theirs too (a Discord DM's id is not theirs)
+    private_chat = None if ctx.req.is_group else ctx.req.chat_id
+    forgotten = await core.store.web.forget_player(
+        platform, user, FORMER_PLAYER, ctx.now.date().isoformat(), private_chat
+    )
+    for session_id in forgotten.sessions:
         core.sessions.forget(session_id)  # a copy in memory still holds the player
+    if forget_images is not None:
+        forget_images(forgotten.sessions)
     reply = core.private(ctx, "forgetme.done")
-    reply.params["sessions"] = len(touched)
+    if forgotten.ranked_kept:  # the one thing kept: say so
+        reply.text += "\n\n" + i18n.t(ctx.lang, "forgetme.daily_kept")
+    reply.params["sessions"] = len(forgotten.sessions)
+    reply.params["ranked_kept"] = forgotten.ranked_kept
     return [reply]

@@ -47,6 +47,7 @@ import yarl
 from discord import app_commands
 
 from bot.core.commands import ascii_number
+from bot.logs import pseudonym
 from bot.platforms.discord_messages import (  # noqa: F401 - the adapter's public names
     LANGUAGES,
     PLATFORM,
@@ -332,7 +333,7 @@ class TavoloClient(discord.Client):
             try:
                 replies = await task
             except Exception:
-                log.exception("core failed on %s", req)
+                log.exception("core failed in chat %s", pseudonym(req.chat_id))
                 replies = [
                     Reply(
                         "error.internal",
@@ -366,11 +367,11 @@ class TavoloClient(discord.Client):
                 else:
                     self.outbox.put(int(req.chat_id), _Post(reply))
             except discord.HTTPException:
-                log.exception("could not deliver %s in chat %s", reply.key, req.chat_id)
+                log.exception("could not deliver %s in chat %s", reply.key, pseudonym(req.chat_id))
         try:
             await self._refresh_hands(req, answer, turn_of)
         except discord.HTTPException:
-            log.exception("could not refresh hands in chat %s", req.chat_id)
+            log.exception("could not refresh hands in chat %s", pseudonym(req.chat_id))
         return link
 
     async def _refresh_hands(

@@ -43,6 +43,8 @@ from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from bot.logs import pseudonym
+
 log = logging.getLogger(__name__)
 
 
@@ -279,7 +281,7 @@ class Outbox:
                 self.dropped += 1
                 if self.dropped % 100 == 1:  # a flood is one line now and then, not a flood
                     log.warning("%s outbox of chat %s full: oldest waiting messages dropped "
-                                "(%d so far)", self.platform, chat_id, self.dropped)  # fmt: skip
+                                "(%d so far)", self.platform, pseudonym(chat_id), self.dropped)  # fmt: skip
                 return
 
     def depth(self) -> int:
@@ -350,23 +352,26 @@ class Outbox:
                 failure = self._classify(error)
                 if failure is None:
                     # One broken item must not stop the chat's queue.
-                    log.exception("could not deliver a message to chat %s", chat_id)
+                    log.exception("could not deliver a message to chat %s", pseudonym(chat_id))
                     return True
             if failure.action == "wait":
                 log.info("%s asked to wait %.1f s before writing to chat %s",
-                         self.platform, failure.seconds, chat_id)  # fmt: skip
+                         self.platform, failure.seconds, pseudonym(chat_id))  # fmt: skip
                 self.limiter.pause(chat_id, failure.seconds)
                 await self.limiter.wait_turn(chat_id)
             elif failure.action == "drop_chat":
                 log.info("cannot write to chat %s any more (%s); dropping its queue",
-                         chat_id, error)  # fmt: skip
+                         pseudonym(chat_id), error)  # fmt: skip
                 return False
             elif failure.action == "skip":
-                log.warning("%s refused a message to chat %s: %s", self.platform, chat_id, error)
+                log.warning("%s refused a message to chat %s: %s", self.platform, pseudonym(chat_id),
+                            error)  # fmt: skip
                 return True
             else:
                 failures += 1
                 if failures > self.network_retries:
-                    log.warning("giving up a message to chat %s after %s", chat_id, error)
+                    log.warning(
+                        "giving up a message to chat %s after %s", pseudonym(chat_id), error
+                    )
                     return True
                 await asyncio.sleep(0.5 * 2**failures)

@@ -70,6 +70,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.logs import pseudonym
 from bot.platforms.outbox import Bounded
 from bot.platforms.telegram_delivery import Delivery
 from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapter's public name
@@ -354,7 +355,7 @@ class TelegramAdapter(Delivery):
             ChatMemberStatus.LEFT,
             ChatMemberStatus.BANNED,
         ):
-            log.info("removed from chat %s", change.chat.id)
+            log.info("removed from chat %s", pseudonym(change.chat.id))
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("error while handling a telegram update", exc_info=context.error)

@@ -15,6 +15,7 @@ small named stores, one module each, all over the one shared backend:
 - ``storage.focus``: each player's game in focus in a chat, and the Yes/No questions awaiting an answer
 - ``storage.web``: the web page's public player ids, ``/web hide``, chat links and ``/forgetme``
 - ``storage.limits``: the rate limits' token buckets, shared by every process
+- ``storage.pseudonyms``: the database's key for keyed hashes that stand for a player
 - ``records``: the session and result records, and the status words they use
 - ``migrations/``: the numbered schema, one module per migration, shared by both backends
 - ``backend``: the SQLite and PostgreSQL connections; ``base``: opening and migrating
@@ -64,6 +65,7 @@ from bot.storage.play import (
     TablePlay,
 )
 from bot.storage.players import CACHE_LIMIT, SEEN_PRECISION, Player, PlayersStore
+from bot.storage.pseudonyms import PseudonymStore
 from bot.storage.ratings import RatingRecord, RatingsStore
 from bot.storage.records import (
     ACCEPTED,
@@ -93,13 +95,14 @@ class Storage(StorageBase):
         self.play = PlayStore(backend)
         self.sessions = SessionsStore(backend, self.play)
         self.players = PlayersStore(backend)
-        self.daily = DailyStore(backend)
+        self.pseudonyms = PseudonymStore(backend)
+        self.daily = DailyStore(backend, self.pseudonyms)
         self.ratings = RatingsStore(backend)
         self.results = ResultsStore(backend)
         self.claims = ClaimsStore(backend)
         self.updates = UpdatesStore(backend)
         self.focus = FocusStore(backend)
-        self.web = WebStore(backend, self.players)
+        self.web = WebStore(backend, self.players, self.daily)
         self.limits = LimitsStore(backend)
 
 
@@ -138,6 +141,7 @@ __all__ = [
     "PlayerResult",
     "PlayersStore",
     "PlayStore",
+    "PseudonymStore",
     "Race",
     "RaceBoard",
     "RaceEntry",

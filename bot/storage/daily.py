@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any
 
+from bot.storage.backend import Backend
 from bot.storage.base import Store
+from bot.storage.pseudonyms import PseudonymStore
 from bot.storage.records import OVER
 
 _CHOICE_COLUMNS = "game_id, day, deal, candidate, best, line, nodes, seconds"
@@ -57,8 +60,39 @@ def _attempt(row: Sequence[Any]) -> DailyAttempt:
     return DailyAttempt(*(str(value) for value in row))
 
 
+def ranked_days_kept(day: str) -> str:
+    """The first challenge day whose ranked players are still kept when ``day`` is today: a
+    daily is started on its own UTC day only, so yesterday's is kept (a player's clock may
+    lag) and older days are let go.
+
+    >>> ranked_days_kept("2025-03-01")
+    '2025-02-28'
+    """
+    return (date.fromisoformat(day) - timedelta(days=1)).isoformat()
+
+
 class DailyStore(Store):
-    """Daily choices and attempts (``storage.daily``)."""
+    """Daily choices and attempts (``storage.daily``). Each ranked attempt also leaves a keyed
+    hash of its player, game and day in ``daily_ranked`` (no name, no id): ``/forgetme``
+    deletes the attempt but not the hash, whose primary key refuses a second ranked attempt
+    at the same daily."""
+
+    def __init__(self, backend: Backend, pseudonyms: PseudonymStore) -> None:
+        super().__init__(backend)
+        self._pseudonyms = pseudonyms
+
+    async def ranked_hash(self, platform: str, player_id: str, game_id: str, day: str) -> str:
+        """The keyed hash that stands for the player's ranked attempt at one daily."""
+        return await self._pseudonyms.of("daily", platform, player_id, game_id, day)
+
+    async def ranked_before(self, platform: str, player_id: str, game_id: str, day: str) -> bool:
+        """Whether the player has had a ranked attempt at the daily, even one since forgotten."""
+        player_hash = await self.ranked_hash(platform, player_id, game_id, day)
+        rows = await self._fetch(
+            "SELECT 1 FROM daily_ranked WHERE day = ? AND game_id = ? AND player_hash = ?",
+            (day, game_id, player_hash),
+        )
+        return bool(rows)
 
     async def choice(self, game_id: str, day: str) -> DailyChoice | None:
         """The day's stored choice, None before one is stored."""
@@ -95,6 +129,14 @@ class DailyStore(Store):
         )
         return _attempt(rows[0]) if rows else None
 
+    async def prune_ranked(self, today: str) -> int:
+        """Delete the keyed hashes of dailies that can no longer be started (before
+        yesterday); returns how many went."""
+        async with self._transaction() as tx:
+            return await tx.execute(
+                "DELETE FROM daily_ranked WHERE day < ?", (ranked_days_kept(today),)
+            )
+
     async def attempt_of_session(self, session_id: str) -> DailyAttempt | None:
         rows = await self._fetch(
             f"SELECT {_ATTEMPT_COLUMNS} FROM daily_attempts WHERE session_id = ?", (session_id,)
@@ -103,8 +145,15 @@ class DailyStore(Store):
 
     async def add_attempt(self, attempt: DailyAttempt) -> None:
         """Record a ranked attempt; ``AlreadyExists`` when the player has one for that game
-        and day already."""
+        and day already, or had one before ``/forgetme``."""
+        player_hash = await self.ranked_hash(
+            attempt.platform, attempt.player_id, attempt.game_id, attempt.day
+        )
         async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO daily_ranked (day, game_id, player_hash) VALUES (?, ?, ?)",
+                (attempt.day, attempt.game_id, player_hash),
+            )
             await tx.execute(
                 f"INSERT INTO daily_attempts ({_ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (attempt.platform, attempt.player_id, attempt.game_id, attempt.day,

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.storage.backend import Backend
 from bot.storage.base import Store
+from bot.storage.daily import DailyStore, ranked_days_kept
 from bot.storage.errors import StorageBusy
 from bot.storage.players import PlayersStore
 from bot.storage.records import SESSION_COLUMNS, SessionRecord, row_to_session
@@ -46,6 +47,15 @@ TOKEN_LENGTH = 24
 FORMER_PREFIX = "former:"
 
 
+@dataclass(frozen=True, slots=True)
+class Forgotten:
+    """What ``/forgetme`` did: the sessions deleted or changed (copies of them kept in memory
+    are stale), and how many ranked dailies of the current days left their keyed hash."""
+
+    sessions: list[str]
+    ranked_kept: int
+
+
 def random_word(length: int) -> str:
     """A random word of ``length`` characters from an alphabet without look-alikes.
 
@@ -61,11 +71,12 @@ def _marks(count: int) -> str:
 
 class WebStore(Store):
     """The web page's storage (``storage.web``); ``/forgetme`` also drops the players
-    store's remembered sighting."""
+    store's remembered sighting and keeps the daily store's keyed hash of a ranked attempt."""
 
-    def __init__(self, backend: Backend, players: PlayersStore) -> None:
+    def __init__(self, backend: Backend, players: PlayersStore, daily: DailyStore) -> None:
         super().__init__(backend)
         self._players = players
+        self._daily = daily
 
     # ----- public player ids and /web hide ----------------------------------------------------
     async def public_ids(self, players: Iterable[PlayerKey]) -> dict[PlayerKey, str]:
@@ -211,22 +222,54 @@ class WebStore(Store):
         )
         return sum(1 for (players,) in rows if user_id in json.loads(players))
 
-    async def forget_player(self, platform: str, user_id: str, former_name: str) -> list[str]:
+    async def forget_player(
+        self,
+        platform: str,
+        user_id: str,
+        former_name: str,
+        today: str,
+        private_chat: str | None = None,
+    ) -> Forgotten:
         """Delete what is kept about a player, in one transaction: their own solo games (moves,
-        results, daily attempts), ratings, settings, name, web ids, the game in their focus
-        and any question the bot asked them. In games shared with
-        others (tables, race boards) their seat becomes ``former_name`` under a new id of its
-        own in each game (``former:...``, so the games cannot be linked to each other), and the
-        others' replays and rankings stay whole. Returns the ids of the sessions deleted or
-        changed (copies of them kept in memory are stale)."""
+        results, daily attempts), ratings, settings, name, web ids, the game in their focus,
+        any question the bot asked them, their rate-limit buckets, and everything of their
+        private chats (language, link, games, questions, hand messages): the chat whose id is
+        theirs (a private chat on Telegram) and ``private_chat`` (the private chat they asked
+        from, a direct-message channel on Discord). In games shared with others (tables, race
+        boards) their seat becomes ``former_name`` under a new id of its own in each game
+        (``former:...``, so the games cannot be linked to each other), and the others' replays
+        and rankings stay whole; a lobby they left or an invitation forgets their name and id.
+        Each changed game's revision moves on, so a copy another process holds is reloaded,
+        and the web pages' generation too (no page kept in memory shows them again). A ranked
+        daily of ``today`` or yesterday leaves only a keyed hash (see ``DailyStore``), never a
+        second attempt."""
+        chats = [user_id] + ([private_chat] if private_chat and private_chat != user_id else [])
+        kept_from = ranked_days_kept(today)
+        ranked = [
+            (str(day), str(game), await self._daily.ranked_hash(platform, user_id, game, day))
+            for game, day in await self._fetch(
+                "SELECT game_id, day FROM daily_attempts WHERE platform = ? AND player_id = ? "
+                "AND day >= ?",
+                (platform, user_id, kept_from),
+            )
+        ]
+        quoted = f"%{json.dumps(user_id)}%"
         async with self._transaction() as tx:
             rows = await tx.fetch(
-                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? "
-                "AND (creator = ? OR players LIKE ?)",
-                (platform, user_id, f"%{json.dumps(user_id)}%"),
+                f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND (creator = ? "
+                f"OR chat_id IN ({_marks(len(chats))}) OR players LIKE ? OR names LIKE ? "
+                "OR invited LIKE ?)",
+                (platform, user_id, *chats, quoted, quoted, quoted),
             )
-            sessions = [row_to_session(r) for r in rows]
-            sessions = [s for s in sessions if s.creator == user_id or user_id in s.players]
+            sessions = [
+                rec
+                for rec in map(row_to_session, rows)
+                if user_id == rec.creator
+                or rec.chat_id in chats
+                or user_id in rec.players
+                or user_id in rec.names
+                or user_id in rec.invited
+            ]
             race_boards = {
                 str(r[0])
                 for r in await tx.fetch(
@@ -240,26 +283,51 @@ class WebStore(Store):
                     await self._delete_session(tx, rec.id)
                 else:
                     former_id = FORMER_PREFIX + random_word(PUBLIC_ID_LENGTH)
-                    await self._anonymise_seat(tx, rec, user_id, former_id, former_name)
-                    await tx.execute(
-                        "UPDATE results SET player_id = ?, player_name = ? WHERE session_id = ? "
-                        "AND platform = ? AND player_id = ?",
-                        (former_id, former_name, rec.id, platform, user_id),
-                    )
+                    await self._anonymise_seat(tx, rec, user_id, former_id, former_name, chats)
+            for day, game_id, player_hash in ranked:
+                await tx.execute(
+                    "INSERT INTO daily_ranked (day, game_id, player_hash) VALUES (?, ?, ?) "
+                    "ON CONFLICT (day, game_id, player_hash) DO NOTHING",
+                    (day, game_id, player_hash),
+                )
+            mine = (platform, user_id)
             for sql in (
                 "DELETE FROM daily_attempts WHERE platform = ? AND player_id = ?",
-                "DELETE FROM ratings WHERE platform = ? AND player_id = ?",
                 "DELETE FROM player_settings WHERE platform = ? AND user_id = ?",
                 "DELETE FROM players WHERE platform = ? AND user_id = ?",
                 "DELETE FROM web_players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM ratings WHERE platform = ? AND player_id = ?",
                 "DELETE FROM focus WHERE platform = ? AND player_id = ?",
                 "DELETE FROM confirmations WHERE platform = ? AND player_id = ?",
                 # a result whose session is gone already (none is expected): nothing kept
                 "DELETE FROM results WHERE platform = ? AND player_id = ?",
             ):
-                await tx.execute(sql, (platform, user_id))
+                await tx.execute(sql, mine)
+            for chat in chats:  # the player's private chats, and their rows of any kind
+                for sql in (
+                    "DELETE FROM ratings WHERE platform = ? AND scope = ?",
+                    "DELETE FROM focus WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM confirmations WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM settings WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM web_chat_links WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM private_messages WHERE platform = ? AND chat_id = ?",
+                    "DELETE FROM results WHERE platform = ? AND chat_id = ?",
+                ):
+                    await tx.execute(sql, (platform, chat))
+                # the rate limits' buckets: the player's own (``user``) and the chat's
+                await tx.execute("DELETE FROM rate_buckets WHERE key = ?", (f"{platform}:{chat}",))
+            await tx.execute(
+                "INSERT INTO generations (name, value) VALUES ('web', 1) "
+                "ON CONFLICT (name) DO UPDATE SET value = generations.value + 1"
+            )
         self._players.forget_sighting(platform, user_id)
-        return touched
+        return Forgotten(touched, len(ranked))
+
+    async def generation(self) -> int:
+        """The web pages' generation: a page kept in memory under an older one is not served
+        (``/forgetme`` moves it on, in every process at once)."""
+        rows = await self._fetch("SELECT value FROM generations WHERE name = 'web'")
+        return int(rows[0][0]) if rows else 0
 
     async def _delete_session(self, tx: Any, session_id: str) -> None:
         for sql in (
@@ -274,19 +342,41 @@ class WebStore(Store):
             await tx.execute(sql, (session_id,))
 
     async def _anonymise_seat(
-        self, tx: Any, rec: SessionRecord, user_id: str, former_id: str, former_name: str
+        self,
+        tx: Any,
+        rec: SessionRecord,
+        user_id: str,
+        former_id: str,
+        former_name: str,
+        private_chats: Sequence[str],
     ) -> None:
         def swap(ids: list[str]) -> list[str]:
             return [former_id if p == user_id else p for p in ids]
 
-        names = {(former_id if p == user_id else p): n for p, n in rec.names.items()}
-        if user_id in rec.names or user_id in rec.players:
+        def swapped(value: str, ids: Sequence[str] = (user_id,)) -> str:
+            return former_id if value in ids else value
+
+        # a lobby they left or a table they were invited to forgets them; a seat is renamed
+        names = {p: n for p, n in rec.names.items() if p != user_id}
+        if user_id in rec.players:
             names[former_id] = former_name
+        invited = [p for p in rec.invited if p != user_id]
         await tx.execute(
-            "UPDATE sessions SET players = ?, names = ?, invited = ?, creator = ? WHERE id = ?",
-            (json.dumps(swap(rec.players)), json.dumps(names), json.dumps(swap(rec.invited)),
-             former_id if rec.creator == user_id else rec.creator, rec.id),
+            "UPDATE sessions SET players = ?, names = ?, invited = ?, creator = ?, chat_id = ?, "
+            "revision = revision + 1 WHERE id = ?",
+            (json.dumps(swap(rec.players)), json.dumps(names), json.dumps(invited),
+             swapped(rec.creator), swapped(rec.chat_id, private_chats), rec.id),
         )  # fmt: skip
+        await tx.execute(
+            "UPDATE results SET player_id = ?, player_name = ? WHERE session_id = ? "
+            "AND platform = ? AND player_id = ?",
+            (former_id, former_name, rec.id, rec.platform, user_id),
+        )
+        await tx.execute(
+            f"UPDATE results SET chat_id = ? WHERE session_id = ? "
+            f"AND chat_id IN ({_marks(len(private_chats))})",
+            (former_id, rec.id, *private_chats),
+        )
         await tx.execute(
             "UPDATE moves SET player = ? WHERE session_id = ? AND player = ?",
             (former_id, rec.id, user_id),

@@ -19,7 +19,8 @@ Pages are Jinja2 templates with autoescaping (a name ``<script>`` is text), in t
 language (``?lang=``, else ``Accept-Language``, else English), with dates by Babel. Every page
 answers with ``Cache-Control`` and an ``ETag`` (``If-None-Match`` gets 304); pages are kept
 in memory for ``PAGE_SECONDS`` (one reader of many builds a page, the others wait for it), so
-many readers at once cost a few database reads. An address that names nothing answers 404
+many readers at once cost a few database reads; a page kept is checked against the stored
+generation of the pages (one read), which ``/forgetme`` moves on in every process at once. An address that names nothing answers 404
 with a page in the reader's language; nothing a reader sends makes a 500.
 
 Several bot processes serve the same pages: everything comes from the shared database.
@@ -283,7 +284,10 @@ def _html(cache: str = f"public, max-age={PAGE_SECONDS}") -> Callable[..., Handl
             lang, chosen = reader_language(request.query.get("lang"),
                                            request.headers.get("Accept-Language"))  # fmt: skip
             today = _today(request)
-            key = ("page", request.path_qs, lang, today)
+            # the stored generation: a page built before a /forgetme (in any process) is
+            # never served again, nor is its ETag answered with 304
+            generation = await request.app[SERVICE_KEY].store.web.generation()
+            key = ("page", request.path_qs, lang, today, generation)
 
             async def built() -> tuple[bytes, str]:
                 page = PageContext(request, lang, chosen)

@@ -64,7 +64,9 @@ async def test_json_lines_carry_chat_and_session_ids_and_no_message_text(capture
     lines = [json.loads(line) for line in captured.getvalue().splitlines()]
     assert lines and all({"time", "level", "logger", "event"} <= set(e) for e in lines)
     last = lines[-1]
-    assert last["chat_id"] == "chat-42" and last["session_id"] == session_id
+    # the chat by its keyed hash, never its platform id (a private chat's is its player's)
+    assert last["chat_id"] == logs.pseudonym("chat-42") and last["session_id"] == session_id
+    assert "chat-42" not in captured.getvalue()
     assert "s3cr3t-token-value" not in captured.getvalue()
     assert "/move d" not in captured.getvalue()  # what a player typed is not logged
 

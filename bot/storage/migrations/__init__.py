@@ -22,6 +22,7 @@ from bot.storage.migrations import (
     m010_web,
     m011_rate_limits,
     m012_played_out,
+    m013_forgetting,
 )
 
 _MODULES: list[ModuleType] = [
@@ -37,6 +38,7 @@ _MODULES: list[ModuleType] = [
     m010_web,
     m011_rate_limits,
     m012_played_out,
+    m013_forgetting,
 ]
 
 
