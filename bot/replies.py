@@ -14,6 +14,16 @@ Visibility = Literal["channel", "private"]
 
 
 @dataclass(frozen=True, slots=True)
+class Mention:
+    """Someone the platform itself pointed at in the request (a Discord user option, a
+    Telegram ``text_mention``): the adapter writes them as ``<@user_id>`` in the text and lists
+    them here. Only a token listed here stands for a user; typed ids name nobody."""
+
+    user_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Request:
     """Who asked, and where. Ids are strings, unique within ``platform``."""
 
@@ -23,6 +33,7 @@ class Request:
     user_name: str
     is_group: bool = True
     is_admin: bool = False  # a chat admin (may change /lang, /end, /kick)
+    mentions: tuple[Mention, ...] = ()  # people the platform pointed at (see Mention)
 
 
 @dataclass(frozen=True, slots=True)

@@ -429,7 +429,12 @@ class Core:
             # not waited for: a command that only reads must not stall behind another
             # process's write lock (a write of this request waits on its own)
             await self.store.players.touch(
-                req.platform, req.user_id, req.user_name, iso(now), wait=False
+                req.platform,
+                req.user_id,
+                req.user_name,
+                iso(now),
+                wait=False,
+                chat_id=req.chat_id,
             )
         except StorageBusy as error:
             # a sighting is not worth refusing a request: reads (/help, boards) go on, and a

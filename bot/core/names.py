@@ -1,6 +1,11 @@
 """Players named in a command: ``/kick Computer 2``, ``/kick "Ana María"``, ``/kick @ana_maria``,
 ``/kick <@123>``, ``/stats computer 2``.
 
+A name is looked for among names only, never among platform ids: ``/stats 12345`` names
+whoever is called "12345", not the user with that id. The one way to name someone by their id
+is the platform's own mention, which the adapter writes as ``<@id>`` and lists in
+``Request.mentions`` (:mod:`bot.core.people` trusts such a token only when it is listed there).
+
 A chat line is split on spaces before a command sees it, so a name of several words arrives as
 several arguments: :func:`player_query` puts them back together and takes off what people put
 around a name (quotes of any kind, a leading ``@``). Names are compared by :func:`name_key`:
@@ -44,20 +49,32 @@ def name_key(name: str) -> str:
 
 def player_query(args: Sequence[str]) -> str:
     """The player a command's arguments name, as one string: the words joined, then quotes
-    and a leading ``@`` taken off. A Discord mention (``<@123>``, ``<@!123>``) becomes the
-    user id it stands for.
+    and a leading ``@`` taken off. A mention token (``<@123>``, Discord's ``<@!123>``) is kept
+    as ``<@123>``: whether it stands for user 123 is for the platform to say
+    (:func:`mentioned_id`), a bare ``123`` is a name like any other.
 
     >>> player_query(["<@!42>"]), player_query(["“Computer", "2”"]), player_query(["@bo"])
-    ('42', 'Computer 2', 'bo')
+    ('<@42>', 'Computer 2', 'bo')
     """
     text = " ".join(args).strip()
     mention = _DISCORD_MENTION.match(text)
     if mention:
-        return mention.group(1)
+        return f"<@{mention.group(1)}>"
     text = text.strip(_QUOTES).strip()
     if text.startswith("@"):
         text = text[1:]
     return text.strip(_QUOTES).strip()
+
+
+def mentioned_id(query: str) -> str | None:
+    """The user id of a mention token (``<@123>``), else None. Only a token the platform
+    itself delivered (``Request.mentions``) may be taken for that user.
+
+    >>> mentioned_id("<@42>"), mentioned_id("42"), mentioned_id("@42")
+    ('42', None, None)
+    """
+    mention = _DISCORD_MENTION.match(query.strip())
+    return mention.group(1) if mention else None
 
 
 def split_names(text: str) -> list[str]:
@@ -94,15 +111,18 @@ def split_names(text: str) -> list[str]:
     return words
 
 
-def find_players(query: str, seats: Iterable[tuple[str, str]]) -> list[str]:
-    """The ids of the seats ``query`` can mean, in seat order: those whose id or whole name
-    it is; when there are none, those whose name starts with it (``ana`` finds
-    ``Ana María``, not ``Susana``). Empty when nobody fits.
+def find_players(query: str, seats: Iterable[tuple[str, str]], starts: bool = True) -> list[str]:
+    """The ids of the seats ``query`` can mean, in seat order: those whose whole name it is;
+    when there are none (and ``starts``), those whose name starts with it (``ana`` finds
+    ``Ana María``, not ``Susana``). Empty when nobody fits. Only names are compared: an id
+    typed as text finds nobody (a platform id is not a name to look people up by).
 
     >>> find_players("ana", [("1", "Susana"), ("2", "Ana María")]), find_players("x", [("1", "Bo")])
     (['2'], [])
     >>> find_players("computer 1", [("a", "Computer 1"), ("b", "Computer 10")])
     ['a']
+    >>> find_players("1234", [("1234", "Bo")]), find_players("ana", [("2", "Ana María")], starts=False)
+    ([], [])
     """
     listed = list(seats)
     # as written first; then without accents (a Telegram @ana_maria for "Ana María")
@@ -110,14 +130,38 @@ def find_players(query: str, seats: Iterable[tuple[str, str]]) -> list[str]:
         wanted = key(query)
         if not wanted:
             return []
-        exact = [pid for pid, name in listed if key(pid) == wanted or key(name) == wanted]
+        exact = [pid for pid, name in listed if key(name) == wanted]
         if exact:
             return list(dict.fromkeys(exact))
         # the start of a name: whole words ("ana" of "Ana María"), or part of one ("comp")
-        starts = [pid for pid, name in listed if key(name).startswith(wanted)]
-        if starts:
-            return list(dict.fromkeys(starts))
+        begun = [pid for pid, name in listed if starts and key(name).startswith(wanted)]
+        if begun:
+            return list(dict.fromkeys(begun))
     return []
+
+
+def seat_names(names: Sequence[str]) -> list[str]:
+    """Each seat's name as everyone reads it (chat texts, boards, replay images, web pages):
+    seats that share a name (in any case or spelling :func:`name_key` folds) carry their seat
+    number after it, so two people called Ana are "Ana 1" and "Ana 2", never their platform
+    ids. A numbered name that is someone else's name ("Ana 2") is numbered again.
+
+    >>> seat_names(["Ana", "Bo", "ana"]), seat_names(["Ana", "Ana", "Ana 2"])
+    (['Ana 1', 'Bo', 'ana 3'], ['Ana 1', 'Ana 2 2', 'Ana 2 3'])
+    >>> seat_names(["Ana", "Bo"])
+    ['Ana', 'Bo']
+    """
+    shown = list(names)
+    while True:
+        counts: dict[str, int] = {}
+        for name in shown:
+            counts[name_key(name)] = counts.get(name_key(name), 0) + 1
+        if all(n == 1 for n in counts.values()):
+            return shown
+        shown = [
+            f"{name} {seat}" if counts[name_key(name)] > 1 else name
+            for seat, name in enumerate(shown, start=1)
+        ]
 
 
 def _unaccented_key(name: str) -> str:

@@ -32,6 +32,7 @@ from typing import Any
 
 import engine
 from bot import logs
+from bot.core.names import seat_names
 from bot.storage import (
     ACTIVE,
     ENDED,
@@ -136,7 +137,17 @@ class Session:
         return self.record.status in (LOBBY, ACTIVE)
 
     def name_of(self, player: str) -> str:
-        return self.record.names.get(player, player)
+        """The player's name as the chat reads it: seats that share a name are numbered
+        (:func:`~bot.core.names.seat_names`, as boards, replays and web pages number them)."""
+        players = self.record.players
+        if player in players and len(players) > 1:
+            return seat_names([self.stored_name(p) for p in players])[players.index(player)]
+        return self.stored_name(player)
+
+    def stored_name(self, player: str) -> str:
+        """The name the player plays under here, unnumbered (what results and ratings keep).
+        A platform id is never a name: a seat without one (none is expected) is "?"."""
+        return self.record.names.get(player) or "?"
 
     def view(self, viewer: str | None) -> Mapping[str, Any]:
         """The game's view for ``viewer`` (None: the public one), read-only: a table's views
@@ -614,7 +625,7 @@ def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
         return [
             ResultRecord(
                 player_id=player,
-                player_name=session.name_of(player),
+                player_name=session.stored_name(player),
                 score=int(game.score),
                 tiebreak_move=int(score_move if score_move is not None else game.move_number),
                 won=str(game.outcome) in game.info.wins,
@@ -627,7 +638,7 @@ def results_of(session: Session, moment: datetime) -> list[ResultRecord]:
         results.append(
             ResultRecord(
                 player_id=player,
-                player_name=session.name_of(player),
+                player_name=session.stored_name(player),
                 score=int(row.get("masters", 0)),
                 tiebreak_move=game.move_number,
                 won=row.get("place") == 1,

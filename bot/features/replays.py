@@ -34,6 +34,7 @@ from babel.lists import format_list
 
 from bot import i18n
 from bot.core.commands import ALL_GAMES, game_id_of
+from bot.core.names import seat_names
 from bot.features import solutions as solutions_module
 from bot.replies import Reply
 from bot.storage import ACTIVE, SOLO, SessionRecord
@@ -102,17 +103,17 @@ async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races
 def _caption(core: Service, ctx: Ctx, rec: SessionRecord, moves: list[str]) -> Reply:
     game = core.game_name(ctx.lang, rec.game_id)
     if rec.kind == SOLO:
-        name = rec.names.get(rec.players[0], rec.players[0])
+        name = rec.names.get(rec.players[0]) or "?"
         return core.say(ctx, "replay.solo", name=name, game=game, deal=rec.deal, moves=len(moves))
-    players = ", ".join(rec.names.get(p, p) for p in rec.players)
+    players = ", ".join(seat_names([rec.names.get(p) or "?" for p in rec.players]))
     return core.say(ctx, "replay.table", game=game, players=players, moves=len(moves))
 
 
 async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "game") -> bytes:
-    # The frames name each seat as the chat does ("Computer 1", not its id): the engine only
-    # needs the seats to be different, and the deal does not depend on them.
-    names = [rec.names.get(p, p) for p in rec.players]
-    seats = names if len(names) > 1 and len(set(names)) == len(names) else list(rec.players)
+    # The frames name each seat as the chat does ("Computer 1", "Ana 1" and "Ana 2" for two
+    # Anas; never a platform id): the engine only needs the seats to be different, and the
+    # deal does not depend on them.
+    seats = seat_names([rec.names.get(p) or "?" for p in rec.players])
     # keyed on the seats as stored: once a player is forgotten (in any process) the image
     # that named them is never served again
     key = (rec.id, lang, rec.faces, len(moves), what, tuple(seats))

@@ -193,7 +193,7 @@ class Solutions:
         """The follow-up message: the answer from the start, from where the player stopped
         (when they moved and it tells more), and the offer of ``/replay solution``."""
         core = self.core
-        name = rec.names.get(rec.players[0], rec.players[0])
+        name = rec.names.get(rec.players[0]) or "?"
         game = core.game_name(ctx.lang, rec.game_id)
         reply = core.say(ctx, f"solution.start_{found.start}", name=name, game=game, deal=rec.deal,
                          moves=len(found.start_line))  # fmt: skip

@@ -24,6 +24,7 @@ import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES
 from bot.core.names import player_query, short_name
+from bot.core.people import named_person
 from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import sort_key
@@ -158,15 +159,19 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     player_id, name = ctx.user, ctx.req.user_name
     if args:
         # /stats Ana María, /stats "Ana María", /stats @ana_maria: the whole line names one player
+        # only someone seen in this chat, or the platform's own mention (bot.core.people)
         query = player_query(args)
-        found = None
-        for spelling in dict.fromkeys((query, query.replace("_", " "), " ".join(query.split()))):
-            found = found or await core.store.players.find(ctx.req.platform, spelling)
+        found = await named_person(core.store, ctx.req, query)
         if found is None and names_a_computer(query):
             # computers are not ranked (no ratings, no leaderboard places): say so, not "unknown"
             return [core.refuse(ctx, "stats.computer", name=short_name(query))]
         if found is None:
             return [core.refuse(ctx, "stats.unknown_player", name=short_name(query))]
+        if found.user_id != ctx.user and await core.store.web.hidden(
+            ctx.req.platform, found.user_id
+        ):
+            # /web hide: their numbers are for them alone (their own /stats still shows them)
+            return [core.refuse(ctx, "stats.hidden", name=short_name(found.name))]
         player_id, name = found.user_id, found.name
     await settle_pending(core.store)
     per_game = await game_stats(core.store, ctx.req.platform, player_id)

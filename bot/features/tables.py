@@ -41,7 +41,8 @@ from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
-from bot.core.names import find_players, player_query, short_name, split_names
+from bot.core.names import find_players, mentioned_id, player_query, short_name, split_names
+from bot.core.people import named_person, platform_mention
 from bot.core.sessions import Session, TableMove, iso
 from bot.features import ratings
 from bot.features.table_state import load_play
@@ -149,10 +150,13 @@ class Tables:
             name = player_query([word])[:64]
             if not name or len(invited_names) >= MAX_TABLE - 1:
                 continue
-            known = await self.store.players.find(ctx.req.platform, name)
+            # someone seen in this chat, or the platform's own mention: only they are pinged
+            known = await named_person(self.store, ctx.req, name)
             if known is not None and known.user_id != ctx.user:
                 invited_ids.append(known.user_id)
                 name = known.name
+            elif mentioned_id(name) is not None:  # a typed "<@123>" names nobody: not echoed
+                continue
             invited_names.append(name)
         try:
             session = await core.sessions.new_table(
@@ -288,10 +292,15 @@ class Tables:
             if not may_manage(ctx, table):
                 return [core.refuse(ctx, "end.not_allowed")]
             seats = [(p, table.name_of(p)) for p in rec.players]
-            found = find_players(query, seats)
+            mentioned = platform_mention(ctx.req, query)
+            if mentioned is not None:
+                found = [mentioned.user_id] if mentioned.user_id in rec.players else []
+            else:
+                found = find_players(query, seats)
             if not found:
                 seated = ", ".join(short_name(name) for _, name in seats)
-                return [core.refuse(ctx, "kick.not_seated", name=short_name(query), seated=seated)]
+                asked = query if mentioned is None else mentioned.name
+                return [core.refuse(ctx, "kick.not_seated", name=short_name(asked), seated=seated)]
             if len(found) > 1:
                 return [self._which_to_kick(ctx, table, query, found)]
             return await self._kick_seat(ctx, table, found[0])
@@ -569,7 +578,7 @@ class Tables:
     def _mark_auto(lang: str, table: Session, player: str) -> None:
         """A seat the bot now plays for someone who left is named as such everywhere (board,
         turn lines, results): "Ana (auto)"."""
-        name = table.name_of(player)
+        name = table.stored_name(player)
         auto = i18n.t(lang, "tables.auto_name", name="")
         if not name.endswith(auto.strip()):
             table.record.names[player] = i18n.t(lang, "tables.auto_name", name=name)
@@ -606,7 +615,7 @@ class Tables:
         view: Mapping[str, Any] = game.view(None)
         results = view.get("results") or []
         placed = [
-            (str(row["player"]), own_name(table.name_of(str(row["player"]))), int(row["place"]))
+            (str(row["player"]), own_name(table.stored_name(str(row["player"]))), int(row["place"]))
             for row in results
             if str(row["player"]) not in play.computers
         ]
@@ -671,7 +680,7 @@ class Tables:
         computers = [p for p in rec.players if is_computer(p)]
         for player in computers:
             lobby.record.players.append(player)
-            lobby.record.names[player] = table.name_of(player)
+            lobby.record.names[player] = table.stored_name(player)
         await core.sessions.save(lobby)
         await self.store.play.save_table(
             TablePlay(lobby.id, old.timer_seconds, computers=computers)

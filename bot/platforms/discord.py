@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 import time
@@ -74,7 +75,7 @@ from bot.platforms.discord_slash import (  # noqa: F401 - the adapter's public n
 )
 from bot.platforms.outbox import Bounded, OutboxLimits, OutItem
 from bot.redact import add_secret
-from bot.replies import BoardRef, Reply, Request
+from bot.replies import BoardRef, Mention, Reply, Request
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -294,9 +295,13 @@ class TavoloClient(discord.Client):
 
     # --- entry points ------------------------------------------------------------------------
     async def on_command(self, interaction: discord.Interaction, name: str, *args: object) -> None:
-        """A slash command: ``/name args`` as a core text line."""
-        line = " ".join([f"/{name}", *(str(a) for a in args if a is not None and a != "")])
-        req = request_of(interaction)
+        """A slash command: ``/name args`` as a core text line; a user option is written
+        ``<@id>`` and listed in the request's mentions (Discord resolved that user)."""
+        words = [f"<@{a.user_id}>" if isinstance(a, Mention) else str(a) for a in args
+                 if a is not None and a != ""]  # fmt: skip
+        line = " ".join([f"/{name}", *words])
+        mentions = tuple(a for a in args if isinstance(a, Mention))
+        req = dataclasses.replace(request_of(interaction), mentions=mentions)
         await self._handle(
             interaction,
             req,

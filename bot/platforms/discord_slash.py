@@ -23,6 +23,7 @@ from bot.platforms.discord_messages import (
     language_name,
     text,
 )
+from bot.replies import Mention
 
 if TYPE_CHECKING:
     from bot.core import Core
@@ -196,8 +197,9 @@ _WEB_LINKS = [app_commands.Choice(name=_o(f"choice.web_{w}"), value=w) for w in 
 _WEB_ACTIONS = [app_commands.Choice(name=_o(f"choice.web_{w}"), value=w) for w in ("hide", "show")]
 
 
-def _mention(user: discord.abc.User | None) -> str | None:
-    return None if user is None else f"<@{user.id}>"
+def _mention(user: discord.abc.User | None) -> Mention | None:
+    """A user option: a person Discord itself resolved (the adapter writes ``<@id>``)."""
+    return None if user is None else Mention(str(user.id), user.display_name)
 
 
 def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> None:

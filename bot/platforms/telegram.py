@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import logging
 import re
@@ -90,6 +91,7 @@ from bot.platforms.telegram_format import (  # noqa: F401 - html_text: the adapt
     html_text,
     install_token_redaction,
     parse_hand_query,
+    with_mentions,
 )
 from bot.platforms.telegram_outbox import telegram_outbox
 from bot.redact import add_secret
@@ -288,7 +290,10 @@ class TelegramAdapter(Delivery):
             if chat.type == ChatType.PRIVATE and name == "start":
                 replies = await self._private_start(request, message.text)
             else:
-                replies = await self.core.handle_text(request, message.text)
+                # a user Telegram pointed at (text_mention) reaches the core as <@id>
+                line, mentions = with_mentions(message.text, message.entities or ())
+                request = dataclasses.replace(request, mentions=mentions)
+                replies = await self.core.handle_text(request, line)
             if chat.type != ChatType.PRIVATE:
                 self._last_table[int(request.user_id)] = chat.id
             self._dispatch(request, replies, update, presser_answer=None)

@@ -20,7 +20,7 @@ from telegram import (
 from bot.platforms.outbox import OutboxLimits
 from bot.platforms.telegram_outbox import flood_limits
 from bot.redact import add_secret
-from bot.replies import Button, Reply
+from bot.replies import Button, Mention, Reply
 
 if TYPE_CHECKING:
     pass
@@ -269,6 +269,36 @@ def command_of(text: str) -> tuple[str, str | None]:
     head = text.split(maxsplit=1)[0][1:] if text.startswith("/") else ""
     name, _, bot = head.partition("@")
     return name.lower(), bot or None
+
+
+def with_mentions(text: str, entities: Sequence[Any]) -> tuple[str, tuple[Mention, ...]]:
+    """The command line as the core reads it, and the people Telegram itself pointed at in it:
+    each ``text_mention`` entity (a user picked from the members list, who has no @username;
+    Telegram delivers their id with it) becomes ``<@id>`` in the text. A ``mention``
+    (``@username``) carries no id and stays text: the core looks it up among the chat's
+    people. An id typed by hand is no entity, so it names nobody.
+
+    >>> from types import SimpleNamespace as O
+    >>> ana = O(id=42, username=None, full_name="Ana María")
+    >>> with_mentions("/stats Ana María", [O(type="text_mention", offset=7, length=9, user=ana)])
+    ('/stats <@42>', (Mention(user_id='42', name='Ana María'),))
+    >>> with_mentions("/kick 🎲 Bo", [O(type="text_mention", offset=9, length=2, user=O(id=7, username="bo", full_name="B"))])
+    ('/kick 🎲 <@7>', (Mention(user_id='7', name='bo'),))
+    """
+    found = [e for e in entities if getattr(e, "type", None) == "text_mention" and e.user]
+    if not found:
+        return text, ()
+    # entity offsets count UTF-16 code units
+    units = text.encode("utf-16-le")
+    mentions: list[Mention] = []
+    for entity in sorted(found, key=lambda e: e.offset, reverse=True):
+        start, end = 2 * entity.offset, 2 * (entity.offset + entity.length)
+        if not 0 <= start < end <= len(units):
+            continue
+        user = entity.user
+        units = units[:start] + f"<@{int(user.id)}>".encode("utf-16-le") + units[end:]
+        mentions.insert(0, Mention(str(int(user.id)), user.username or user.full_name or "?"))
+    return units.decode("utf-16-le"), tuple(dict.fromkeys(mentions))
 
 
 def _language(code: str | None, default: str) -> str:

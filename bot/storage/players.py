@@ -13,6 +13,8 @@ from bot.storage.base import Store
 SEEN_PRECISION = timedelta(seconds=60)
 #: at most this many sightings are remembered (the oldest go first)
 CACHE_LIMIT = 100_000
+#: at most this many people of a chat (the most recently seen) may be named by a command there
+SEEN_LIMIT = 5_000
 #: a chat's language (no row: the bot's default)
 CHAT_LANGUAGE_SQL = "SELECT language FROM settings WHERE platform = ? AND chat_id = ?"
 
@@ -35,7 +37,7 @@ class PlayersStore(Store):
         # meanwhile writes its own row update, so ``last_seen`` is at most that much behind.
         # Oldest sighting first: an entry older than SEEN_PRECISION saves no write any more and
         # is dropped, so the memory held is the players of the last minute, not of all time.
-        self._seen: OrderedDict[tuple[str, str], tuple[str, datetime]] = OrderedDict()
+        self._seen: OrderedDict[tuple[str, str, str | None], tuple[str, datetime]] = OrderedDict()
 
     async def chat_language(self, platform: str, chat_id: str) -> str | None:
         """The chat's language; always read (another process may have stored a /lang)."""
@@ -67,13 +69,20 @@ class PlayersStore(Store):
             )
 
     async def touch(
-        self, platform: str, user_id: str, name: str, at: str, wait: bool = True
+        self,
+        platform: str,
+        user_id: str,
+        name: str,
+        at: str,
+        wait: bool = True,
+        chat_id: str | None = None,
     ) -> None:
-        """Remember a player's name and when they were last seen; a player seen again under
-        the same name within ``SEEN_PRECISION`` costs no write (this runs on every request).
-        ``wait=False``: ``StorageBusy`` at once when the write lock is taken (a sighting is
-        not worth delaying a reply)."""
-        key, moment = (platform, user_id), datetime.fromisoformat(at)
+        """Remember a player's name and when they were last seen (in ``chat_id`` too, when
+        given: where they may be named, :meth:`seen_in`); a player seen again under the same
+        name in the same chat within ``SEEN_PRECISION`` costs no write (this runs on every
+        request). ``wait=False``: ``StorageBusy`` at once when the write lock is taken (a
+        sighting is not worth delaying a reply)."""
+        key, moment = (platform, user_id, chat_id), datetime.fromisoformat(at)
         if moment.tzinfo is None:  # every time here is UTC; a caller may leave the zone out
             moment = moment.replace(tzinfo=UTC)
         seen = self._seen.get(key)
@@ -90,6 +99,13 @@ class PlayersStore(Store):
                 "name = excluded.name, last_seen = excluded.last_seen",
                 (platform, user_id, name, at, at),
             )
+            if chat_id is not None:
+                await tx.execute(
+                    "INSERT INTO chat_players (platform, chat_id, user_id, last_seen) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT (platform, chat_id, user_id) "
+                    "DO UPDATE SET last_seen = excluded.last_seen",
+                    (platform, chat_id, user_id, at),
+                )
         self._seen[key] = (name, moment)
         self._seen.move_to_end(key)
         self._forget_old_sightings(moment)
@@ -103,17 +119,20 @@ class PlayersStore(Store):
             seen.popitem(last=False)
 
     def forget_sighting(self, platform: str, user_id: str) -> None:
-        """Drop the remembered sighting of a forgotten player (``/forgetme``)."""
-        self._seen.pop((platform, user_id), None)
+        """Drop the remembered sightings of a forgotten player (``/forgetme``), in every chat."""
+        for key in [k for k in self._seen if k[:2] == (platform, user_id)]:
+            del self._seen[key]
 
-    async def find(self, platform: str, name: str) -> Player | None:
-        """A player known by that name (or id) on the platform, the last seen first."""
+    async def seen_in(self, platform: str, chat_id: str) -> list[Player]:
+        """The people seen in a chat (their latest names), the most recently seen first: the
+        only people a command there may name (at most ``SEEN_LIMIT`` of them)."""
         rows = await self._fetch(
-            "SELECT user_id, name FROM players WHERE platform = ? AND "
-            "(lower(name) = lower(?) OR user_id = ?) ORDER BY last_seen DESC LIMIT 1",
-            (platform, name, name),
+            "SELECT c.user_id, p.name FROM chat_players c JOIN players p "
+            "ON p.platform = c.platform AND p.user_id = c.user_id "
+            "WHERE c.platform = ? AND c.chat_id = ? ORDER BY c.last_seen DESC LIMIT ?",
+            (platform, chat_id, SEEN_LIMIT),
         )
-        return Player(str(rows[0][0]), str(rows[0][1])) if rows else None
+        return [Player(str(user_id), str(name)) for user_id, name in rows]
 
     async def name(self, platform: str, user_id: str) -> str | None:
         """The name a player was last seen with, else the name of their latest result."""

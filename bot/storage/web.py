@@ -295,6 +295,7 @@ class WebStore(Store):
                 "DELETE FROM daily_attempts WHERE platform = ? AND player_id = ?",
                 "DELETE FROM player_settings WHERE platform = ? AND user_id = ?",
                 "DELETE FROM players WHERE platform = ? AND user_id = ?",
+                "DELETE FROM chat_players WHERE platform = ? AND user_id = ?",
                 "DELETE FROM web_players WHERE platform = ? AND user_id = ?",
                 "DELETE FROM ratings WHERE platform = ? AND player_id = ?",
                 "DELETE FROM focus WHERE platform = ? AND player_id = ?",

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES
+from bot.core.names import seat_names
 from bot.features import leaderboards, ratings, streaks
 from bot.features import web as links
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
@@ -288,23 +289,22 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
     if not public:
         raise NotFound(session_id)
     ids = await core.store.web.public_ids(public)
-    names: list[dict[str, Any]] = []
-    seats: list[str] = []
-    for index, user in enumerate(record.players):
+    shown: list[str] = []
+    links: list[str | None] = []
+    for user in record.players:
         key = PlayerKey(record.platform, user)
         if key in public:
-            shown = record.names.get(user, "")
-            names.append({"name": shown, "player": ids.get(key)})
-        elif user.startswith(FORMER_PREFIX):
-            shown = i18n.t(lang, "web.former")
-            names.append({"name": shown, "player": None})
+            shown.append(record.names.get(user) or i18n.t(lang, "web.anonymous"))
+            links.append(ids.get(key))
         else:
-            shown = i18n.t(lang, "web.anonymous")
-            names.append({"name": shown, "player": None})
-        # distinct seat names for the engine; a solo seat is never drawn
-        seats.append(shown if len(record.players) > 1 else SOLO_SEAT)
-        if seats.count(seats[-1]) > 1:
-            seats[-1] = f"{shown} {index + 1}"
+            former = user.startswith(FORMER_PREFIX)
+            shown.append(i18n.t(lang, "web.former" if former else "web.anonymous"))
+            links.append(None)
+    # seats sharing a name are numbered as the chat numbers them (and the engine needs
+    # distinct seats); a solo seat is never drawn
+    listed = seat_names(shown)
+    names = [{"name": name, "player": link} for name, link in zip(listed, links, strict=True)]
+    seats = listed if len(listed) > 1 else [SOLO_SEAT]
     moves = await core.store.sessions.moves(session_id)
     held = await held_back(core, record, today)
     return Replay(session_id, record.game_id, record.deal, record.faces, dict(record.options),

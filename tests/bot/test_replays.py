@@ -194,7 +194,7 @@ async def _finish_and_replay(
         chat = FakePlatform(core)
         await chat.say("ana", f"/play {game_id} {deal}")
         session = await core.sessions.solo_of("fake", "chat-1", "ana")
-        game = engine.new_game(game_id, deal, ["ana"])
+        game = engine.new_game(game_id, deal, ["Ana"])  # the replay names its seat, no id
         expected = [game.view(None)]
         while (
             session is not None

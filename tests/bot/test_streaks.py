@@ -68,7 +68,7 @@ async def test_stats_counts_games_wins_and_best_results(core: Core, chat: FakePl
             ("f", "canfield", 45, 80, 80, "stalled", 0),
         ]
     ])  # fmt: skip
-    await core.store.players.touch("fake", "ana", "Ana", "2025-03-10T10:00:00")
+    await core.store.players.touch("fake", "ana", "Ana", "2025-03-10T10:00:00", chat_id="chat-1")
     (stats,) = await chat.say("bob", "/stats @ana")
     assert stats.params["games"] == {"solitario": 3, "canfield": 1, "squadratik": 2}
     assert stats.params["wins"] == {"solitario": 1, "canfield": 0, "squadratik": 0}

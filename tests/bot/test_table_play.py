@@ -4,6 +4,7 @@ timeouts, leaving and removing players, restarts, mentions and pushes to several
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import engine
 from bot.app import open_core
 from bot.core import Core, buttons
 from bot.core.commands import mention_name
-from bot.replies import Reply
+from bot.replies import Mention, Reply
 
 
 class Pushed:
@@ -285,9 +286,15 @@ async def test_discord_mentions_invite_by_user_id(core: Core, chat: FakePlatform
         and mention_name("@bea") == "bea"
     )
     await chat.say("123", "/stats")  # Discord ids are digits; the player has been seen
+    # a typed <@!123> is no mention the platform made: it invites and pings nobody
     replies = await chat.say("ana", "/challenge <@!123> @nobody")
+    assert replies[0].mentions == [] and replies[0].params["invited"] == "nobody"
+    await chat.say("ana", "/end")
+    # the platform's own mention (a Discord user option) names user 123 by their name
+    request = replace(chat.request("ana"), mentions=(Mention("123", "Bea"),))
+    replies = await core.handle_text(request, "/challenge <@!123> @nobody")
     assert replies[0].mentions == ["123"]
-    assert replies[0].params["invited"] == "123, nobody"
+    assert replies[0].params["invited"] == "Bea, nobody"
 
 
 async def test_every_adapter_push_gets_the_replies_once(core: Core, chat: FakePlatform, clock):

@@ -23,6 +23,7 @@ from bot.storage.migrations import (
     m011_rate_limits,
     m012_played_out,
     m013_forgetting,
+    m014_chat_players,
 )
 
 _MODULES: list[ModuleType] = [
@@ -39,6 +40,7 @@ _MODULES: list[ModuleType] = [
     m011_rate_limits,
     m012_played_out,
     m013_forgetting,
+    m014_chat_players,
 ]
 
 
