@@ -23,7 +23,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -183,8 +183,16 @@ class FakeTelegram:
         self.chats[user_id] = chat
         return chat
 
-    def send_text(self, chat_id: int, user_id: int, text: str) -> FakeMessage:
-        """A user types ``text`` in a chat."""
+    def send_text(
+        self,
+        chat_id: int,
+        user_id: int,
+        text: str,
+        mentions: Sequence[tuple[str, int]] = (),
+    ) -> FakeMessage:
+        """A user types ``text`` in a chat. ``mentions``: (words of the text, user id) the
+        user picked from the members list: Telegram sends them as ``text_mention`` entities
+        carrying the user (offsets in UTF-16 code units)."""
         if chat_id == user_id:
             self.private_chat(user_id)
             if text.startswith("/start"):
@@ -195,6 +203,14 @@ class FakeTelegram:
         if text.startswith("/"):
             length = len(text.split(maxsplit=1)[0])
             entities.append({"type": "bot_command", "offset": 0, "length": length})
+        for words, mentioned in mentions:
+            start = text.index(words)
+            entities.append({
+                "type": "text_mention",
+                "offset": len(text[:start].encode("utf-16-le")) // 2,
+                "length": len(words.encode("utf-16-le")) // 2,
+                "user": self.users[mentioned],
+            })  # fmt: skip
         payload["entities"] = entities
         self._push({"message": payload})
         return message
@@ -720,9 +736,11 @@ class TelegramWorld:
         """Wait until every queued message has been sent."""
         await self.adapter.outbox.drain(timeout)
 
-    async def command(self, chat_id: int, user_id: int, text: str) -> None:
+    async def command(
+        self, chat_id: int, user_id: int, text: str, mentions: Sequence[tuple[str, int]] = ()
+    ) -> None:
         """A user types a command; returns once the bot has sent everything it answered."""
-        self.fake.send_text(chat_id, user_id, text)
+        self.fake.send_text(chat_id, user_id, text, mentions)
         await self.handled(self.fake.last_update_id)
 
     async def press(self, chat_id: int, user_id: int, message_id: int, data: str) -> dict[str, Any]:
