@@ -45,7 +45,7 @@ from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
 from bot.metrics import Metrics
-from bot.replies import Reply, Request
+from bot.replies import Mention, Reply, Request
 from bot.storage import (
     DEFAULT_DATABASE_URL,
     LOBBY,
@@ -585,13 +585,16 @@ def well_formed(text: str) -> str:
 
 
 def well_formed_request(req: Request) -> Request:
-    """``req`` with :func:`well_formed` ids and name (the same object when they already are)."""
+    """``req`` with :func:`well_formed` ids and names, its mentions' too (the same object
+    when they already are)."""
     fields = {"chat_id": req.chat_id, "user_id": req.user_id, "user_name": req.user_name}
     cleaned = {name: well_formed(value) for name, value in fields.items()}
-    if cleaned == fields:
+    mentions = tuple(Mention(well_formed(m.user_id), well_formed(m.name)) for m in req.mentions)
+    if cleaned == fields and mentions == req.mentions:
         return req
     return dataclasses.replace(
         req,
+        mentions=mentions,
         chat_id=cleaned["chat_id"],
         user_id=cleaned["user_id"],
         user_name=cleaned["user_name"],

@@ -383,7 +383,7 @@ class TelegramAdapter(Delivery):
             platform=PLATFORM,
             chat_id=str(chat_id),
             user_id=str(user.id),
-            user_name=user.username or user.full_name or str(user.id),
+            user_name=user.username or user.full_name or "?",  # never the id as a name
             is_group=is_group,
             is_admin=is_admin,
         )

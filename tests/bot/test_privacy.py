@@ -10,12 +10,15 @@ never told apart by their platform ids. Every test runs on SQLite and on Postgre
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
+import pytest
 from core_fakes import DrawSpy, FakePlatform, play_out
 from web_fakes import BASE, Person, main_text, page, web_client
 
 from bot.core import Core
 from bot.replies import Mention, Reply, Request
+from bot.storage import Player, Storage
 
 #: Bo's platform id: digits, as Discord and Telegram ids are
 BO = "5550123"
@@ -158,3 +161,49 @@ async def test_forgetme_forgets_in_which_chats_the_player_was_seen(core: Core):
     rows = await core.store.fetch("SELECT user_id FROM chat_players WHERE user_id = ?", (BO,))
     assert rows == []
     assert (await group_b.say("ana", "/stats Bo"))[0].key == "stats.unknown_player"
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def old_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'old.db'}"
+    return await request.getfixturevalue("pg_server").fresh_database(migrated=False)
+
+
+RESULT = (
+    "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, "
+    "deal, options, score, tiebreak_move, move_count, moves, outcome, won, ranked, day, "
+    "finished_at) VALUES (?, 'fake', ?, 'canfield', ?, ?, 1, '{}', 0, 0, 0, '[]', "
+    "'resigned', 0, 0, '2025-03-10', ?)"
+)
+
+
+async def test_migration_13_knows_who_finished_a_game_in_which_chat(old_url: str):
+    """A database from before migration 13: the people who finished a game in a chat can be
+    named there right after the upgrade (computers and forgotten players are nobody)."""
+    store = await Storage.open(old_url)
+    try:
+        async with store.backend.transaction() as tx:
+            await tx.execute("DELETE FROM schema_version WHERE version >= 13")
+            await tx.execute("DROP TABLE chat_players")
+            rows = [("s1", GROUP_B, BO, "Bo", "2025-03-10T10:00:00"),
+                    ("s2", GROUP_B, BO, "Bo", "2025-03-11T10:00:00"),
+                    ("s3", GROUP_B, "~cpu1", "Computer 1", "2025-03-11T10:00:00"),
+                    ("s4", GROUP_B, "former:abc", "a former player", "2025-03-11T10:00:00")]  # fmt: skip
+            for row in rows:
+                await tx.execute(RESULT, row)
+            await tx.execute(
+                "INSERT INTO players (platform, user_id, name, first_seen, last_seen) "
+                "VALUES ('fake', ?, 'Bo', '2025-03-10T10:00:00', '2025-03-11T10:00:00')",
+                (BO,),
+            )
+    finally:
+        await store.close()
+    store = await Storage.open(old_url)  # migrates again: 13 only
+    try:
+        assert await store.players.seen_in("fake", GROUP_B) == [Player(BO, "Bo")]
+        assert await store.players.seen_in("fake", GROUP_A) == []
+        rows = await store.fetch("SELECT last_seen FROM chat_players")
+        assert [tuple(r) for r in rows] == [("2025-03-11T10:00:00",)]
+    finally:
+        await store.close()
