@@ -9,7 +9,7 @@ from bot.storage.migrations.dialect import POSTGRES
 #: every table, parents before the rows that refer to them
 TABLES = (
     "sessions", "moves", "results", "settings", "players", "table_play", "ratings", "races",
-    "race_entries", "daily", "daily_attempts", "player_settings", "focus",
+    "race_entries", "daily", "daily_attempts", "player_settings", "focus", "chat_players",
 )  # fmt: skip
 
 

@@ -26,7 +26,7 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     await chat.say("bob", "/play imaginary13 3")
     await chat.resign("bob")
     before = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2")
-              for t in ("sessions", "moves", "results", "settings", "players")}  # fmt: skip
+              for t in ("sessions", "moves", "results", "settings", "players", "chat_players")}  # fmt: skip
     await core.close()
 
     target = await pg_server.fresh_database()
