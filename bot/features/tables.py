@@ -195,7 +195,9 @@ class Tables:
                 return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
-            return await self._seating_changed(ctx, table, "join.joined", name=ctx.req.user_name)
+            # numbered when someone seated already has this name ("Ana 2 sits down")
+            joined = table.name_of(ctx.user)
+            return await self._seating_changed(ctx, table, "join.joined", name=joined)
 
     async def add_computer(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/addbot``: the creator (or an admin) seats a computer player in the lobby."""
@@ -238,8 +240,9 @@ class Tables:
                 await core.sessions.end_without_result(table, iso(ctx.now))
                 await self._stop_timer(table.id)
                 return [core.say(ctx, "leave.closed", name=ctx.req.user_name)]
+            left = table.name_of(ctx.user)  # as the lobby numbered them
             rec.players.remove(ctx.user)
-            return await self._seating_changed(ctx, table, "leave.left", name=ctx.req.user_name)
+            return await self._seating_changed(ctx, table, "leave.left", name=left)
 
     async def start(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/start``: the creator deals (2-8 seats, computers included)."""

@@ -115,7 +115,8 @@ async def test_web_hide_keeps_a_players_statistics_to_themselves(core: Core):
 async def two_anas_play_a_table(core: Core, chat: NamedChat) -> str:
     """Two people both called Ana play a table out; the table's session id."""
     await chat.say("uid-1", "/challenge")
-    await chat.say("uid-2", "/join")
+    (joined, lobby) = await chat.say("uid-2", "/join")
+    assert joined.text.startswith("Ana 2 sits down") and "Ana 1, Ana 2" in lobby.text
     (started, *_) = await chat.say("uid-1", "/start")
     assert started.key == "start.started"
     assert "Turn order: Ana 1, Ana 2." in started.text, started.text
