@@ -77,3 +77,16 @@ async def test_a_discord_user_option_names_and_pings_the_user_discord_resolved(t
     await table.slash(ana, room, "stats", player=bob)
     answer = fake.visible_to(ana, room)[-1]
     assert "bob" in answer.content and str(bob.id) not in answer.content
+
+
+async def test_two_discord_players_with_one_name_are_numbered_never_shown_by_id(table: Any):
+    fake = table.fake
+    first, second = fake.add_user("ana"), fake.add_user("ana")
+    room = fake.add_channel("cards")
+    await table.slash(first, room, "challenge")
+    await table.slash(second, room, "join")
+    await table.slash(first, room, "start")
+    said = "\n".join(m.content for m in fake.channel_messages(room))
+    assert "ana 2 sits down" in said and "Turn order: ana 1, ana 2." in said, said
+    for user in (first, second):  # an id shows only as the turn's ping, never as a name
+        assert said.replace(f"<@{user.id}>", "").count(str(user.id)) == 0
