@@ -14,9 +14,12 @@ from pathlib import Path
 
 import pytest
 from core_fakes import DrawSpy, FakePlatform, play_out
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from web_fakes import BASE, Person, main_text, page, web_client
 
 from bot.core import Core
+from bot.core.names import name_key, seat_names
 from bot.replies import Mention, Reply, Request
 from bot.storage import Player, Storage
 
@@ -208,3 +211,17 @@ async def test_migration_13_knows_who_finished_a_game_in_which_chat(old_url: str
         assert [tuple(r) for r in rows] == [("2025-03-11T10:00:00",)]
     finally:
         await store.close()
+
+
+NAMES = ["Ana", "ana", "Ana 2", "Ana 1", "ANA_2", "Bo", "Bo 1", "Ｂｏ", "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(NAMES), max_size=10))
+def test_seat_names_tell_every_seat_apart_and_change_nothing_when_all_differ(names: list[str]):
+    shown = seat_names(names)
+    assert len(shown) == len(names)
+    assert len({name_key(n) for n in shown}) == len(shown)  # /kick and the engine tell them apart
+    assert all(seat.startswith(name) for seat, name in zip(shown, names, strict=True))
+    if len({name_key(n) for n in names}) == len(names):
+        assert shown == names
