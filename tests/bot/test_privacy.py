@@ -182,13 +182,13 @@ RESULT = (
 )
 
 
-async def test_migration_13_knows_who_finished_a_game_in_which_chat(old_url: str):
-    """A database from before migration 13: the people who finished a game in a chat can be
+async def test_migration_14_knows_who_finished_a_game_in_which_chat(old_url: str):
+    """A database from before migration 14: the people who finished a game in a chat can be
     named there right after the upgrade (computers and forgotten players are nobody)."""
     store = await Storage.open(old_url)
     try:
         async with store.backend.transaction() as tx:
-            await tx.execute("DELETE FROM schema_version WHERE version >= 13")
+            await tx.execute("DELETE FROM schema_version WHERE version >= 14")
             await tx.execute("DROP TABLE chat_players")
             rows = [("s1", GROUP_B, BO, "Bo", "2025-03-10T10:00:00"),
                     ("s2", GROUP_B, BO, "Bo", "2025-03-11T10:00:00"),
@@ -203,7 +203,7 @@ async def test_migration_13_knows_who_finished_a_game_in_which_chat(old_url: str
             )
     finally:
         await store.close()
-    store = await Storage.open(old_url)  # migrates again: 13 only
+    store = await Storage.open(old_url)  # migrates again: 14 only
     try:
         assert await store.players.seen_in("fake", GROUP_B) == [Player(BO, "Bo")]
         assert await store.players.seen_in("fake", GROUP_A) == []
