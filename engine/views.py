@@ -134,10 +134,20 @@ class PlaceView(TypedDict):
     cards: int
 
 
+class LastBoardView(TypedDict):
+    """The board as Cartas Maestras' main phase left it (``board`` and ``paths`` as a view's)."""
+
+    board: list[CellView]
+    paths: dict[str, PathView | None]
+    won_cells: list[list[int]]  # the path whose winning ended the main phase ([]: passes did)
+    won_by: str | None  # who won it
+
+
 class MaestrasView(SquadratikView):
     phase: str
     seats: list[SeatView]
     results: list[PlaceView] | None
+    last_board: LastBoardView | None
 
 
 __all__ = [
@@ -147,6 +157,7 @@ __all__ = [
     "ElSolitarioView",
     "FreeCellView",
     "Imaginary13View",
+    "LastBoardView",
     "MaestrasView",
     "PathView",
     "PileGameView",

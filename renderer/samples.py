@@ -7,6 +7,7 @@ engine has not landed, and fixtures for the renderer's tests.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 
@@ -242,3 +243,69 @@ GALLERY_WORDS: dict[str, dict[str, str]] = {
         "empty_hand": "Nessuna carta in mano",
     },
 }  # fmt: skip
+
+
+def longest_path(view: Mapping[str, Any]) -> int:
+    """How many cards the longest path of a Squadratik view holds."""
+    return max((len(p["cells"]) for p in (view.get("paths") or {}).values() if p), default=0)
+
+
+def long_path_playout(
+    game_id: str, deal: int, players: Sequence[str] | None = None, moves: int = 400
+) -> Iterator[Mapping[str, Any]]:
+    """The public view of every position of a Squadratik game (El Solitario or Cartas
+    Maestras) played to grow long paths: each move goes on the longest path it can and never
+    adds a path's fourth card after its last empty card while another move is left (that
+    would complete it and clear it away), ties broken by a seeded choice. Random play
+    completes paths early; this reaches the 11-15-card paths of long games."""
+    import random
+
+    import engine  # the renderer's samples may play the engine (never the bot)
+
+    game = engine.new_game(game_id, deal, list(players) if players else None)
+    rng = random.Random(deal)
+    yield game.view()
+    for _ in range(moves):
+        legal = game.legal_moves()
+        if game.is_over or not legal:
+            return
+        view: Mapping[str, Any] = game.view()
+        paths: Mapping[str, Any] = view.get("paths") or {}
+
+        def rank(move: Any, paths: Mapping[str, Any] = paths) -> tuple[int, int, float]:
+            if move.dst is None:  # pass, stop
+                return (-1, 0, rng.random())
+            path = paths.get(str(move.dst)[0])
+            if not path:
+                return (1, 0, rng.random())
+            completes = path["after_empty"] >= 3
+            return (0 if completes else 1, len(path["cells"]), rng.random())
+
+        game.play(max(legal, key=rank))
+        yield game.view()
+
+
+#: Cartas Maestras tables (seats, deal) and the El Solitario deal whose long-path playouts
+#: (``long_path_playout``) grow the longest paths among the first 30 deals: 11, 13, 7, 7 and
+#: 15 cards
+LONG_TABLES = ((2, 22), (3, 0), (4, 27), (8, 19))
+LONG_SOLO_DEAL = 25
+
+
+def phone_positions() -> list[tuple[str, str, Mapping[str, Any]]]:
+    """``(name, game id, public view)`` of the boards a phone must read: Cartas Maestras at
+    2, 3, 4 and 8 seats early (move 3), mid-game with its longest path, late (the last move
+    before the end) and over; El Solitario early, with its longest paths, and finished."""
+    positions: list[tuple[str, str, Mapping[str, Any]]] = []
+    for seats, deal in LONG_TABLES:
+        players = [f"Player {k + 1}" for k in range(seats)]
+        views = list(long_path_playout("maestras", deal, players))
+        longest = max(range(len(views)), key=lambda k: longest_path(views[k]))
+        stages = {"early": 3, "long": longest, "late": len(views) - 2, "over": len(views) - 1}
+        for stage, index in stages.items():
+            positions.append((f"maestras_{seats}seats_{stage}", "maestras", views[index]))
+    views = list(long_path_playout("squadratik", LONG_SOLO_DEAL))
+    longest = max(range(len(views)), key=lambda k: longest_path(views[k]))
+    for stage, index in {"early": 3, "long": longest, "finished": len(views) - 1}.items():
+        positions.append((f"squadratik_{stage}", "squadratik", views[index]))
+    return positions

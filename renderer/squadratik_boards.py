@@ -19,7 +19,7 @@ at least as large as the table's cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 from engine.views import ElSolitarioView, MaestrasView, SeatView, SquadratikView
 from renderer import theme
 from renderer.boards import MARGIN, fit_text, header_height, header_ops
-from renderer.cards_squadratik import paletted_card
+from renderer.cards_squadratik import STOCK, paletted_card
 from renderer.display import Display
 from renderer.fonts import text_width, word
 from renderer.layout import Rect
@@ -59,7 +59,22 @@ SEAT_ROW = 50
 SEAT_HEAD_H = 36  # the column words above the seat rows
 STATUS_H = 64  # the band saying how the game ended
 EMPTY_HAND_H = 64
-ROTATION_LABEL_H = 34  # "r1" under each turned copy in the private hand
+# "r1" under each turned copy in the private hand (four rows stay under 1.4 x 720 px)
+ROTATION_LABEL_H = 28
+# The phone board (``phone_layout``). A card a player plays onto or from is at least
+# PHONE_CARD px: 75.5 px once the 720-px image is shown 400 px wide (its paper alone 73-74 px:
+# 72 or more measured on the pixels); the picture is at most
+# MAX_ASPECT times as tall as it is wide (a chat shows a taller one smaller still).
+PHONE_CARD = 136
+MAX_ASPECT = 1.4
+SLOT_DEPTH = 64  # a free place beside a path's last card: as long as the card's edge
+TRAIL_DEPTH = 52  # the strip standing for the rest of a path, on the side it comes from
+TRAIL_GAP = 6
+PANEL_GAP = 16
+CAPTION_H = 34  # the path's letter above its panel
+COLUMN_W = (BOARD_W - PANEL_GAP) // 2
+COMPACT_ROW = 42  # a seat's row in the two-column standings (more than four seats)
+LEGEND_H = 34
 DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
@@ -84,6 +99,12 @@ class SquadratikLayout:
     fold: Fold | None = None
     cuts: list[tuple[Rect, Rect]] = field(default_factory=list)
     seams: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
+    # the phone board: whether it is one, the strips standing for the rest of each path
+    # (where, how many cards, which way the path comes from) and the path letters over them
+    phone: bool = False
+    trails: list[tuple[Rect, int, tuple[int, int]]] = field(default_factory=list)
+    captions: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    compact_seats: bool = False
 
 
 def as_maestras_view(view: SquadratikView) -> MaestrasView:
@@ -275,18 +296,70 @@ def squadratik_layout(
     lang: str = "en",
     clock: str | None = None,
     player: str | None = None,
+    full: bool = False,
 ) -> SquadratikLayout:
     """Geometry of the board image (or, with ``hand``, of the private Cartas Maestras hand);
-    ``clock`` and ``player`` lengthen the header, which may then take two rows."""
+    ``clock`` and ``player`` lengthen the header, which may then take two rows.
+
+    The board is drawn whole while that keeps it fit for a phone (``fits_phone``); past that,
+    as the phone board (``phone_layout``): what a move needs at full size, the rest of each
+    path as a count. ``full``: the whole board whatever its size (``/board full``, the web)."""
     header_h = header_height(WIDTH, *_header(view, lang, clock, hand, player), TEXT_PX)
     if hand:
         return _hand_layout(view, header_h)
+    view = shown_board(view)
+    whole = _whole_layout(view, header_h)
+    if full or fits_phone(whole):
+        return whole
+    if view.get("is_over") and whole.height <= MAX_ASPECT * whole.width:
+        # no move to make on the last board: the whole of it, cards as small as still read
+        # (``fold_for``: numbers 9 px at 400), when it is not too tall
+        return whole
+    if whole.cell_size > PHONE_CARD and (whole.fold is None or whole.fold.axis is None):
+        # too tall at its size: the whole board with the smallest cards a phone still reads
+        smaller = _whole_layout(view, header_h, PHONE_CARD + GAP)
+        if fits_phone(smaller):
+            return smaller
+    return phone_layout(view, header_h)
+
+
+def shown_board(view: SquadratikView) -> SquadratikView:
+    """The view whose board the picture shows: once Cartas Maestras is over, the board as its
+    main phase left it (the table's last board: how the game ended) rather than the empty
+    one the final phase leaves."""
+    last = as_maestras_view(view).get("last_board") if view.get("is_over") else None
+    if not last:
+        return view
+    # the path whose winning ended the game ringed as the last move is
+    shown = dict(
+        view, board=last["board"], paths=last["paths"], last_move_cells=last.get("won_cells", [])
+    )
+    return cast(SquadratikView, shown)
+
+
+def fits_phone(layout: SquadratikLayout) -> bool:
+    """Whether a whole board reads on a phone: every card at least ``PHONE_CARD`` px, in one
+    piece, no taller than ``MAX_ASPECT`` times its width."""
+    return (
+        layout.cell_size >= PHONE_CARD
+        and (layout.fold is None or layout.fold.axis is None)
+        and layout.height <= MAX_ASPECT * layout.width
+    )
+
+
+def _whole_layout(
+    view: SquadratikView, header_h: int, largest_cell: int | None = None
+) -> SquadratikLayout:
+    """The whole board in its true shape, cut into bands when it is large both ways; drawn
+    in one piece, its cells at most ``largest_cell`` px when given."""
     cells = {(int(c["x"]), int(c["y"])) for c in view.get("board") or []} | {(0, 0)}
     # once the game is over no slot is drawn
     targets = {} if view.get("is_over") else path_targets(view)
     everything = cells | set(targets.values())
     min_x, min_y = min(x for x, _ in everything), min(y for _, y in everything)
     fold = fold_for(everything, final=bool(view.get("is_over")))
+    if largest_cell is not None and fold.axis is None and fold.cell > largest_cell:
+        fold = replace(fold, cell=largest_cell)
     cell = fold.cell
     card = cell - GAP
     layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h, fold=fold)
@@ -325,7 +398,14 @@ def squadratik_layout(
     for end, (x, y) in targets.items():
         if (x, y) not in cells:
             layout.slots[end] = at(x, y)
-    y = layout.board_area.bottom + MARGIN
+    layout.height = _below_board(view, layout, layout.board_area.bottom + MARGIN)
+    return layout
+
+
+def _below_board(view: SquadratikView, layout: SquadratikLayout, y: int) -> int:
+    """Lays out what goes under the board from ``y`` down (how the game ended, El Solitario's
+    hand, Cartas Maestras' seats: one row each, or two columns of them past four seats);
+    returns the image's height."""
     if view.get("outcome"):
         layout.status = Rect(0, y, WIDTH, STATUS_H)
         y += STATUS_H + MARGIN
@@ -339,13 +419,123 @@ def squadratik_layout(
             )
         y += NUMBER_H + HAND_CARD + MARGIN
     elif view.get("game") == "maestras":
-        y += SEAT_HEAD_H
-        for _ in as_maestras_view(view).get("seats") or []:
-            layout.seats.append(Rect(MARGIN, y, BOARD_W, SEAT_ROW))
-            y += SEAT_ROW + 6
+        seats = as_maestras_view(view).get("seats") or []
+        if len(seats) > 4:  # two columns of short rows, the column words once above them
+            layout.compact_seats = True
+            y += LEGEND_H
+            rows = -(-len(seats) // 2)
+            for k in range(len(seats)):
+                column, row = divmod(k, rows)
+                x = MARGIN + column * (COLUMN_W + PANEL_GAP)
+                layout.seats.append(Rect(x, y + row * (COMPACT_ROW + 6), COLUMN_W, COMPACT_ROW))
+            y += rows * (COMPACT_ROW + 6)
+        else:
+            y += SEAT_HEAD_H
+            for _ in seats:
+                layout.seats.append(Rect(MARGIN, y, BOARD_W, SEAT_ROW))
+                y += SEAT_ROW + 6
         y += MARGIN
-    layout.height = y
+    return y
+
+
+def _panel_depths(
+    slots: dict[str, tuple[int, int]], back: tuple[int, int] | None
+) -> dict[tuple[int, int], int]:
+    """How far a panel reaches past its card on each side: a free place, the strip of the
+    rest of the path, or nothing."""
+    depths = dict.fromkeys(DIRS.values(), 0)
+    for step in slots.values():
+        depths[step] = SLOT_DEPTH + GAP
+    if back is not None:
+        depths[back] = TRAIL_DEPTH + TRAIL_GAP
+    return depths
+
+
+def phone_panels(
+    view: SquadratikView,
+) -> list[
+    tuple[str | None, tuple[int, int], dict[str, tuple[int, int]], tuple[int, int] | None, int]
+]:
+    """What a move needs, one panel each: the central card while a side of it is free (with
+    those places), then each path's last card with the places a card may go next beside it,
+    as they lie on the table, and which way the rest of the path (how many cards) lies.
+    Each as ``(side or None for the centre, board cell, {end: step to its place}, step
+    back along the path or None, cards before the last)``."""
+    over = bool(view.get("is_over"))
+    targets = {} if over else path_targets(view)
+    paths = view.get("paths") or {}
+    panels: list[
+        tuple[str | None, tuple[int, int], dict[str, tuple[int, int]], tuple[int, int] | None, int]
+    ] = []
+    free = {side: DIRS[side] for side in DIRS if paths.get(side) is None and side in targets}
+    if free:
+        panels.append((None, (0, 0), free, None, 0))
+    for side in DIRS:
+        path = paths.get(side)
+        if not path or not path.get("cells"):
+            continue
+        cells = [(int(c[0]), int(c[1])) for c in path["cells"]]
+        last = cells[-1]
+        before = cells[-2] if len(cells) > 1 else (0, 0)
+        back = (before[0] - last[0], before[1] - last[1])
+        slots = {
+            end: (x - last[0], y - last[1])
+            for end, (x, y) in targets.items()
+            if end.split(">")[0] == side
+        }
+        panels.append((side, last, slots, back, len(cells) - 1))
+    return panels
+
+
+def phone_layout(view: SquadratikView, header_h: int = HEADER_H) -> SquadratikLayout:
+    """The board drawn for a phone once the whole board would not fit one: each card a move
+    needs (``phone_panels``) at ``PHONE_CARD`` px, two panels a row, each with the free
+    places beside its card as they lie on the table and a strip saying how many cards the
+    rest of its path holds; then the hand or the seats as on the whole board."""
+    card = PHONE_CARD
+    layout = SquadratikLayout(width=WIDTH, height=0, cell_size=card, header_h=header_h, phone=True)
+    panels = phone_panels(view)
+    top = header_h + MARGIN
+    y = top
+    for first in range(0, len(panels), 2):
+        # the second row right to left: four paths go round clockwise, N E above, W S below
+        row = panels[first : first + 2] if first == 0 else panels[first : first + 2][::-1]
+        depths = [_panel_depths(slots, back) for _, _, slots, back, _ in row]
+        above = max(d[(0, -1)] for d in depths)
+        below = max(d[(0, 1)] for d in depths)
+        card_y = y + CAPTION_H + above
+        for k, ((side, cell, slots, back, hidden), depth) in enumerate(
+            zip(row, depths, strict=True)
+        ):
+            panel_w = depth[(-1, 0)] + card + depth[(1, 0)]
+            if len(row) == 1:  # alone on its row: in the middle
+                column_x, column_w = MARGIN, BOARD_W
+            else:
+                column_x, column_w = MARGIN + k * (COLUMN_W + PANEL_GAP), COLUMN_W
+            card_x = column_x + (column_w - panel_w) // 2 + depth[(-1, 0)]
+            rect = Rect(card_x, card_y, card, card)
+            layout.cells[cell] = rect
+            for end, step in slots.items():
+                layout.slots[end] = _beside(rect, step, SLOT_DEPTH, GAP)
+            if back is not None:
+                layout.trails.append((_beside(rect, back, TRAIL_DEPTH, TRAIL_GAP), hidden, back))
+            if side is not None and not slots:  # a closed path: its letter says which
+                layout.captions.append(((rect.centre[0], y + CAPTION_H // 2), side))
+        y = card_y + card + below + PANEL_GAP
+    layout.board_area = Rect(MARGIN, top, BOARD_W, max(0, y - PANEL_GAP - top))
+    layout.height = _below_board(view, layout, layout.board_area.bottom + MARGIN)
     return layout
+
+
+def _beside(rect: Rect, step: tuple[int, int], depth: int, gap: int) -> Rect:
+    """The strip ``depth`` px deep along the side of ``rect`` that ``step`` points to,
+    ``gap`` px away from it."""
+    dx, dy = step
+    if dx:
+        x = rect.right + gap if dx > 0 else rect.x - gap - depth
+        return Rect(x, rect.y, depth, rect.h)
+    y = rect.bottom + gap if dy > 0 else rect.y - gap - depth
+    return Rect(rect.x, y, rect.w, depth)
 
 
 def _hand_layout(view: SquadratikView, header_h: int = HEADER_H) -> SquadratikLayout:
@@ -367,7 +557,7 @@ def _hand_layout(view: SquadratikView, header_h: int = HEADER_H) -> SquadratikLa
             layout.previews.append(
                 [Rect(MARGIN + r * (size + HAND_GAP), y, size, size) for r in (1, 2, 3)]
             )
-        y += size + ROTATION_LABEL_H + 8
+        y += size + ROTATION_LABEL_H + 6
     layout.height = y + MARGIN
     return layout
 
@@ -406,7 +596,7 @@ def _dashed_slot(display: Display, rect: Rect, text: str) -> None:
     display.text(
         rect.centre,
         text,
-        max(TEXT_PX, rect.w // 3),
+        max(TEXT_PX, min(rect.w // 3, rect.h // 2)),
         theme.LABEL_TEXT,
         anchor="mm",
         bold=True,
@@ -451,12 +641,13 @@ def draw_squadratik(
     targets: list[str] | tuple[str, ...] = (),
     hand: bool = False,
     player: str | None = None,
+    full: bool = False,
 ) -> Image.Image:
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
     display, _ = squadratik_display(
         view, lang=lang, clock=clock, selected=selected, targets=targets, hand=hand,
-        player=player,
+        player=player, full=full,
     )  # fmt: skip
     return display.image()
 
@@ -470,20 +661,24 @@ def squadratik_display(
     targets: list[str] | tuple[str, ...] = (),
     hand: bool = False,
     player: str | None = None,
+    full: bool = False,
 ) -> tuple[Display, None]:
     """``draw_squadratik``'s image as a display list (``renderer.display``): what it pastes,
     in order. Cards, shapes and texts are pictures drawn once and cached, so a board costs
     pastes (no ImageDraw call, no new card converted). No banner: the end is on the board."""
     header = _header(view, lang, clock, hand, player)
-    layout = squadratik_layout(view, hand, lang, clock, player)
+    layout = squadratik_layout(view, hand, lang, clock, player, full)
     display = Display(layout.width, layout.height)
     header_ops(display, layout.width, *header, height=layout.header_h, min_size=TEXT_PX)
     if hand:
         _private_hand_ops(display, view, layout, lang, selected)
         return display, None
+    view = shown_board(view)
     for entry in view.get("board") or []:
-        rect = layout.cells[(int(entry["x"]), int(entry["y"]))]
-        display.paletted(*paletted_card(entry["card"], rect.w), rect.x, rect.y)
+        rect = layout.cells.get((int(entry["x"]), int(entry["y"])))
+        if rect is not None:  # the phone board shows only the cards a move needs
+            display.paletted(*paletted_card(entry["card"], rect.w), rect.x, rect.y)
+    _trail_ops(display, layout)
     if not view.get("is_over"):
         for end, rect in layout.slots.items():
             _dashed_slot(display, rect, _slot_text(end))
@@ -502,6 +697,21 @@ def squadratik_display(
     if status and layout.status.h:
         _status_ops(display, layout.status, word(status, lang))
     return display, None
+
+
+def _trail_ops(display: Display, layout: SquadratikLayout) -> None:
+    """The phone board's strips for the rest of each path: "+5" where five cards lie before
+    the last one, the central card's colour where the path starts at it; and each path's
+    letter above its panel."""
+    for rect, hidden, _ in layout.trails:
+        colour = theme.LABEL_BG if hidden else STOCK["central"]
+        strip = (("rounded_rectangle", (0, 0, rect.w - 1, rect.h - 1), (("radius", 8), ("fill", colour))),)  # fmt: skip
+        display.shape(rect.x, rect.y, ((rect.w, rect.h), strip))
+        if hidden:
+            display.text(rect.centre, f"+{hidden}", TEXT_PX, theme.WHITE, anchor="mm",
+                         bold=True, under=colour)  # fmt: skip
+    for (x, y), side in layout.captions:
+        display.text((x, y), side, TEXT_PX + 4, theme.GOLD, anchor="mm", bold=True)
 
 
 ARROW = 12  # the arrows joining the parts of a path across a cut, px long
@@ -620,7 +830,7 @@ def _private_hand_ops(
             turned = dict(card, rotation=(int(card.get("rotation") or 0) + r) % 4)
             display.paletted(*paletted_card(turned, small.w), small.x, small.y)
             display.text(
-                (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 2),
+                (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 1),
                 f"r{r}",
                 TEXT_PX,
                 theme.LABEL_TEXT,
@@ -663,6 +873,9 @@ def _seat_ops(
     current = view.get("current_player")
     if not layout.seats:
         return
+    if layout.compact_seats:
+        _compact_seat_ops(display, view, layout, lang)
+        return
     columns = _seat_columns(view, lang, layout.seats[0].right - 12)
     head_y = layout.seats[0].y - SEAT_HEAD_H // 2 - 2
     for key, label, right in columns:
@@ -698,4 +911,52 @@ def _seat_ops(
                 (right, cy), value, TEXT_PX, colour, anchor="rm", bold=True, under=background
             )
         shown = fit_text(name, TEXT_PX, True, numbers_left - x - 12)
+        display.text((x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background)
+
+
+NUMBER_W = 44  # a number's column in the two-column standings
+
+
+def _compact_seat_ops(
+    display: Display, view: MaestrasView, layout: SquadratikLayout, lang: str
+) -> None:
+    """The standings of more than four seats in two columns: the words once above, each in
+    the colour of its numbers (hand, masters, cards), then a short row a seat."""
+    results = {r["player"]: r for r in view.get("results") or []}
+    current = view.get("current_player")
+    keys = ([] if results else ["hand"]) + ["masters", "cards"]
+    colours = {"masters": theme.GOLD, "hand": theme.MUTED, "cards": theme.WHITE}
+    labels = [(word(key, lang), colours[key]) for key in keys]
+    gap = 28
+    total = sum(text_width(label, TEXT_PX) for label, _ in labels) + gap * (len(labels) - 1)
+    x = (layout.width - total) // 2
+    legend_y = layout.seats[0].y - LEGEND_H // 2 - 2
+    for label, colour in labels:
+        display.text((x, legend_y), label, TEXT_PX, colour, anchor="lm")
+        x += text_width(label, TEXT_PX) + gap
+    for seat, rect in zip(seat_order(view), layout.seats, strict=False):
+        name = str(seat.get("player", ""))
+        is_turn = name == current and not view.get("is_over")
+        background = theme.TURN_BG if is_turn else theme.LABEL_BG
+        row = (("radius", 8), ("fill", background), ("outline", theme.LAST_MOVE if is_turn else None), ("width", 3))  # fmt: skip
+        display.shape(rect.x, rect.y, ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)))  # fmt: skip
+        cy = rect.y + rect.h // 2
+        x = rect.x + 10
+        if name in results:
+            place = f"#{results[name].get('place', '')}"
+            display.text((x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
+                         under=background)  # fmt: skip
+            x += text_width(place, TEXT_PX, True) + 8
+        elif is_turn:
+            turn = (("polygon", ((0, 0), (15, 10), (0, 20)), (("fill", theme.LAST_MOVE),)),)
+            display.shape(x, cy - 10, ((16, 21), turn))
+            x += 22
+        source = results.get(name) or seat
+        right = rect.right - 10
+        for key in reversed(keys):
+            value = str(seat.get("hand", 0) if key == "hand" else source.get(key, 0))
+            display.text((right, cy), value, TEXT_PX, colours[key], anchor="rm", bold=True,
+                         under=background)  # fmt: skip
+            right -= NUMBER_W
+        shown = fit_text(name, TEXT_PX, True, right + NUMBER_W - 36 - x)
         display.text((x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background)

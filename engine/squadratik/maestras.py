@@ -55,7 +55,7 @@ from engine.squadratik.common import (
 )
 from engine.squadratik.deck import DECK, DIRECTIONS, MASTER_IDS, Kind, deck_for_players
 from engine.squadratik.notation import Move, Pass, Stop
-from engine.views import MaestrasView, PlaceView
+from engine.views import LastBoardView, MaestrasView, PlaceView
 
 HAND_SIZE = 4
 ALL_ROTATIONS = (0, 1, 2, 3)
@@ -99,6 +99,10 @@ class CartasMaestras(SquadratikGame):
         self.masters_won: list[int] = [0] * len(self.players)
         self.won: list[list[int]] = [[] for _ in self.players]
         self.out_of_play: list[int] = []
+        # the board as the main phase left it, the path that ended it still on it (shown once
+        # the game is over: how it ended), and that path's cells and winner's seat
+        self.last_main_board: Board | None = None
+        self.last_won: tuple[int, list[tuple[int, int]]] | None = None
         self.turn = 0
         self.phase = MAIN
         self.first_master_placed = False
@@ -221,7 +225,10 @@ class CartasMaestras(SquadratikGame):
         self.last_cells = [target.cell]
         self.first_master_placed = self.first_master_placed or _is_master(card_id)
         self.idle_passes = 0
+        before_removal: Board | None = None
         if path.complete:
+            before_removal = self.board.copy()
+            self.last_won = (seat, list(path.cells))
             cards = self.board.remove_path(path.side)
             self.won[seat] += cards
             self.masters_won[seat] += sum(1 for c in cards if _is_master(c))
@@ -229,9 +236,14 @@ class CartasMaestras(SquadratikGame):
             hand.append(self.stock.pop())
         self._next_seat()
         if sum(self.masters_won) == len(MASTER_IDS):
-            self._start_final()
+            self._start_final(before_removal)
 
-    def _start_final(self) -> None:
+    def _start_final(self, shown: Board | None = None) -> None:
+        """Clear the board for the final phase; ``shown``: the board to remember as the main
+        phase's last (the one before the last path won was taken away)."""
+        self.last_main_board = shown if shown is not None else self.board.copy()
+        if shown is None:
+            self.last_won = None  # ended by passes: no path ended it
         self.out_of_play += self.board.clear()
         self.phase = FINAL
         self.final_path = None
@@ -317,6 +329,8 @@ class CartasMaestras(SquadratikGame):
             list(self.masters_won),
             [list(w) for w in self.won],
             list(self.out_of_play),
+            None if self.last_main_board is None else self.last_main_board.copy(),
+            self.last_won,
             self.turn,
             self.phase,
             self.first_master_placed,
@@ -326,13 +340,17 @@ class CartasMaestras(SquadratikGame):
         )
 
     def _restore(self, snapshot: Any) -> None:
-        (board, hands, stock, masters_won, won, out_of_play, *scalars) = snapshot
+        (board, hands, stock, masters_won, won, out_of_play, last_main, last_won, *scalars) = (
+            snapshot
+        )
         self.board = board.copy()
         self.hands = [list(hand) for hand in hands]
         self.stock = list(stock)
         self.masters_won = list(masters_won)
         self.won = [list(w) for w in won]
         self.out_of_play = list(out_of_play)
+        self.last_main_board = None if last_main is None else last_main.copy()
+        self.last_won = last_won
         (
             self.turn,
             self.phase,
@@ -348,6 +366,16 @@ class CartasMaestras(SquadratikGame):
         """The public table plus ``player``'s own hand; other hands only as counts."""
         board, paths = self.board.to_view()
         own = self.hands[self.players.index(player)] if player in self.players else []
+        last_board: LastBoardView | None = None
+        if self.phase == OVER and self.last_main_board is not None:
+            cells, last_paths = self.last_main_board.to_view()
+            won_by, won_cells = self.last_won if self.last_won else (None, [])
+            last_board = {
+                "board": cells,
+                "paths": last_paths,
+                "won_cells": [list(cell) for cell in won_cells],
+                "won_by": None if won_by is None else self.players[won_by],
+            }
         return {
             **self._base_view(player),
             "board": board,
@@ -367,6 +395,7 @@ class CartasMaestras(SquadratikGame):
                 for seat, name in enumerate(self.players)
             ],
             "results": self.results(),
+            "last_board": last_board,
         }
 
     def __str__(self) -> str:

@@ -340,6 +340,8 @@ def check_position(game, in_play):
     )
     assert everything == Counter(in_play), "every card in play exactly once"
     on_board = set(game.board.card_ids())
+    if game.is_over and game.last_main_board is not None:  # the table's last board, public
+        on_board |= set(game.last_main_board.card_ids())
     for seat, player in enumerate([None, *game.players]):
         own = set(game.hands[seat - 1]) if player else set()
         seen = set(card_ids_in(game.view(player)))

@@ -336,14 +336,15 @@ def test_a_wide_board_wraps_into_bands_joined_by_arrows():
     ]
     view["paths"] = {"N": None, "S": None, "E": None, "W": None}
     view["hand"], view["is_over"] = [], True
-    layout = squadratik_layout(view)
+    # the whole board, as ``/board full`` and the web page show it
+    layout = squadratik_layout(view, full=True)
     assert layout.fold is not None and layout.fold.axis == "x" and len(layout.fold.bands) > 1
     assert layout.cell_size >= 64
     # each cut joins the last card of a band to the first of the next, one row below
     assert len(layout.cuts) == len(layout.fold.bands) - 1
     for before, after in layout.cuts:
         assert after.y > before.bottom and after.x < before.x
-    image = decode(renderer.render("squadratik", view))
+    image = decode(renderer.render("squadratik", view, full=True))
     gold = [image.getpixel((before.right + 6, before.centre[1])) for before, _ in layout.cuts] + [
         image.getpixel((after.x - 5, after.centre[1])) for _, after in layout.cuts
     ]

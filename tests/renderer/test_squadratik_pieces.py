@@ -47,6 +47,8 @@ def _shown(game_id: str, seats: int, deal: int, moves: int) -> list[tuple[Any, d
         if moves // 3 < n < moves // 2:
             style = {"lang": "es", "words": ES_WORDS}
         view: Any = game.view()
+        if n % 2:  # the whole board (``/board full``): the long paths cut into bands
+            style["full"] = True
         if n % 6 == 4 and not game.is_over:
             style |= {"selected": "h1", "targets": sorted(path_targets(view))[:2]}
         shown.append((view, style))
@@ -86,7 +88,7 @@ def test_every_squadratik_image_is_the_one_from_cards_converted_whole(
 
 
 def _drawn_style(style: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in style.items() if k in ("lang", "selected", "targets", "hand")}
+    return {k: v for k, v in style.items() if k in ("lang", "selected", "targets", "hand", "full")}
 
 
 @pytest.mark.parametrize("size", [HAND_CARD, 82, 64])
