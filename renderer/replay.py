@@ -18,14 +18,16 @@ from renderer.palette import new_board, palette_image
 
 FRAME_MS = 700
 LAST_FRAME_MS = 4000
+# Replays keep the boards' own width and every colour of the board palette: a player watches
+# the game as it was played (the colour of a Squadratik ball decides what links, and the old
+# byte budget of about 10 KB a move shrank those replays to 244-361 px and turned their red
+# brown). Measured on long games (45-50 moves, 720 px frames): 0.59-1.12 MB, encoded in about
+# 0.2 s; Discord takes 10 MB, Telegram's animations 50 MB. Only past MAX_BYTES do the frames
+# lose colours (the board's key colours kept exactly: ``KEY_COLOURS``), then shrink, never
+# under MIN_WIDTH.
 MAX_BYTES = 8 * 1024 * 1024
-# A 50-move Solitario replay should stay under 500 KB (chat uploads, phone data): about 10 KB
-# a move. Over budget the frames first lose colours (64, then 40 instead of 256: cards stay
-# readable),
-# then shrink a little at a time.
-BYTES_PER_MOVE = 10 * 1024
-MIN_BUDGET = 500 * 1024
-REDUCED_COLOURS = (64, 40)  # tried in turn before any shrinking (flat cards survive 40)
+MIN_WIDTH = 600
+REDUCED_COLOURS = (128, 64)  # tried in turn before any shrinking
 
 
 def _frames(
@@ -63,17 +65,34 @@ def _same_size(frames: list[Image.Image]) -> list[Image.Image]:
     return out
 
 
+def key_colours() -> list[tuple[int, int, int]]:
+    """The colours a reduced replay keeps exactly: what a player reads the game by (the red
+    and black of the balls, suits and digits, the cards' paper, the table, the last move's
+    and the master's gold)."""
+    from renderer.cards_squadratik import BALL_BLACK, BALL_RED, STOCK
+
+    return [
+        BALL_RED, BALL_BLACK, theme.RED, theme.BLACK, theme.TABLE, theme.TABLE_DARK,
+        theme.HEADER, theme.WHITE, theme.CARD_WHITE, theme.GOLD, theme.LAST_MOVE, theme.MUTED,
+        *STOCK.values(),
+    ]  # fmt: skip
+
+
 def _fewer_colours(frames: list[Image.Image], colours: int) -> list[Image.Image]:
-    """Every frame mapped onto ``colours`` colours fitted to the first and last frames (the
-    board palette's indices are remapped through one table: fast and deterministic)."""
+    """Every frame mapped onto ``colours`` colours: the key colours (``key_colours``) as they
+    are, the rest fitted to the first and last frames (the board palette's indices are
+    remapped through one table: fast and deterministic)."""
     first, last = frames[0].convert("RGB"), frames[-1].convert("RGB")
     sheet = Image.new("RGB", (first.width, first.height * 2))
     sheet.paste(first, (0, 0))
     sheet.paste(last, (0, first.height))
+    keys = key_colours()
     fitted = sheet.quantize(
-        colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+        colors=colours - len(keys), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
     )
-    reduced = (fitted.getpalette() or [])[: 3 * colours]
+    reduced = [value for colour in keys for value in colour]
+    reduced += (fitted.getpalette() or [])[: 3 * (colours - len(keys))]
+    reduced += [0] * (3 * colours - len(reduced))
     board = (palette_image().getpalette() or [])[:768]
     lookup = []
     for k in range(256):
@@ -161,8 +180,9 @@ def replay(
     """An animated image of the game ``(game_id, deal, players, options)`` played through
     ``moves``: the start position, then one frame per move, the last one held for 4 s.
 
-    ``fmt="gif"`` (default: every chat platform animates it inline) keeps to about 10 KB a move
-    (500 KB at least, 8 MB at most): over that, frames get fewer colours, then shrink. ``fmt="webp"`` is lossless animated WebP,
+    ``fmt="gif"`` (default: every chat platform animates it inline) keeps the boards' width
+    and colours up to 8 MB: over that, frames get fewer colours (the key ones kept), then
+    shrink, never under 600 px wide. ``fmt="webp"`` is lossless animated WebP,
     2-10 times smaller but 5-8 times slower to encode (measured in ``bench/bench_render.py``);
     Telegram shows WebP as a sticker or file, not as an animation, so the bot sends GIF.
 
@@ -176,20 +196,22 @@ def replay(
     if fmt != "gif":
         raise ValueError(f"unknown replay format {fmt!r}")
     frames = _same_size(frames)
-    budget = min(MAX_BYTES, max(MIN_BUDGET, BYTES_PER_MOVE * (len(frames) - 1)))
     board_frames = frames
     data = _encode(frames, 1.0)
     for colours in REDUCED_COLOURS:
-        if len(data) <= budget:
+        if len(data) <= MAX_BYTES:
             break
         frames = _fewer_colours(board_frames, colours)  # maps board palette indices
         data = _encode(frames, 1.0)
     scale = 1.0
-    for _ in range(4):
-        if len(data) <= budget or scale <= 0.3:
-            break
-        # measured: bytes go about with scale ** 0.8 (shrunk edges add colours), so one step
-        # usually lands just below the budget
-        scale = max(0.3, scale * min(0.9, (budget / len(data)) ** 1.25 * 0.97))
-        data = _encode(frames, scale)
+    # down to 600 px wide; past that only when even 600 px is more than a chat accepts (a
+    # game of hundreds of moves): a smaller replay rather than none
+    for floor in (min(1.0, MIN_WIDTH / frames[0].width), 0.3):
+        for _ in range(4):
+            if len(data) <= MAX_BYTES or scale <= floor:
+                break
+            # measured: bytes go about with scale ** 0.8 (shrunk edges add colours), so one
+            # step usually lands just below the limit
+            scale = max(floor, scale * min(0.9, (MAX_BYTES / len(data)) ** 1.25 * 0.97))
+            data = _encode(frames, scale)
     return data
