@@ -1,7 +1,8 @@
 """``python -m renderer.gallery out/gallery``: a PNG of every game at its start, mid-game and
 end (every face style for Solitario), Cartas Maestras at 2, 4 and 8 seats early, late and over
 with a hand, El Solitario early and late, names in every script, one replay GIF per game, and
-each PNG again scaled to 400 px wide (``*_400.png``: what a phone shows). ``python -m renderer.gallery
+each PNG again scaled to 400 px wide (``*_400.png``: what a phone shows); ``phone_*``: the
+positions the phone tests measure, as a phone gets them and whole. ``python -m renderer.gallery
 --palette`` refits the stored board palette to ``sample_sheet()``.
 
 Every game with a drawing (``renderer.registry``) is pictured from its engine, playing seeded
@@ -198,6 +199,19 @@ def _seats_and_stages(out: Path) -> list[str]:
     return written
 
 
+def _phone_positions(out: Path) -> list[str]:
+    """The positions the phone tests measure (``samples.phone_positions``: Cartas Maestras at
+    2, 3, 4 and 8 seats early, on its longest path, late and over; El Solitario early, on
+    long paths and finished), as a phone gets them and whole (``full=True``)."""
+    written = []
+    for name, game_id, view in samples.phone_positions():
+        for suffix, style in (("", {}), ("_full", {"full": True})):
+            path = out / f"phone_{name}{suffix}.png"
+            path.write_bytes(renderer.render(game_id, view, **style))
+            written.append(f"{path} (engine)")
+    return written
+
+
 def most_common_share(image: Image.Image) -> float:
     """The share of the picture taken by its most common colour (empty cloth, mostly)."""
     rgb = image.convert("RGB")
@@ -206,14 +220,16 @@ def most_common_share(image: Image.Image) -> float:
 
 
 def write_summary(out: Path) -> Path:
-    """``summary.txt``: each board's size and the share of its most common colour."""
+    """``summary.txt``: each board's size, its height over its width and the share of its
+    most common colour."""
     lines = []
     for path in sorted(out.glob("*.png")):
         if path.stem.endswith("_400"):
             continue
         image = Image.open(path)
         share = most_common_share(image)
-        lines.append(f"{path.name:40s} {image.width}x{image.height:<6d} {share:6.1%}")
+        aspect = image.height / image.width
+        lines.append(f"{path.name:48s} {image.width}x{image.height:<6d} {aspect:5.2f} {share:6.1%}")
     target = out / "summary.txt"
     target.write_text("\n".join(lines) + "\n")
     return target
@@ -321,6 +337,7 @@ def main(argv: list[str]) -> int:
                 written.append(f"{name} ({source})")
     written += _names_and_races(out)
     written += _seats_and_stages(out)
+    written += _phone_positions(out)
     for game_id in registry.drawn_games():
         view, moves = engine_views(game_id)["mid"]
         name = out / f"{game_id}_replay.gif"

@@ -75,6 +75,8 @@ CAPTION_H = 34  # the path's letter above its panel
 COLUMN_W = (BOARD_W - PANEL_GAP) // 2
 COMPACT_ROW = 42  # a seat's row in the two-column standings (more than four seats)
 LEGEND_H = 34
+NUMBER_COL = 44  # the hand card's number beside it (a hand of five or six)
+HAND_ROW_GAP = 10
 DIRS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
@@ -105,6 +107,9 @@ class SquadratikLayout:
     trails: list[tuple[Rect, int, tuple[int, int]]] = field(default_factory=list)
     captions: list[tuple[tuple[int, int], str]] = field(default_factory=list)
     compact_seats: bool = False
+    # the private hand: "rows" (a card and its turns a row, numbered above), "compact" (five
+    # or six cards: numbered beside, turns named once above) or "grid" (more: four a row)
+    hand_style: str = "rows"
 
 
 def as_maestras_view(view: SquadratikView) -> MaestrasView:
@@ -540,7 +545,10 @@ def _beside(rect: Rect, step: tuple[int, int], depth: int, gap: int) -> Rect:
 
 def _hand_layout(view: SquadratikView, header_h: int = HEADER_H) -> SquadratikLayout:
     """One row per hand card: its number, the card as it is held, then its three other
-    rotations r1-r3, each as large as the first (a player picks a turn by reading its numbers)."""
+    rotations r1-r3, each as large as the first (a player picks a turn by reading its numbers).
+    A hand of five or six cards (a player who had to pass draws) keeps that under
+    ``MAX_ASPECT`` with ``PHONE_CARD`` rows, the numbers beside the cards and r1-r3 named
+    once above; a larger one shows its cards four to a row, held as they are."""
     cards = view.get("hand") or []
     size = HAND_CARD
     layout = SquadratikLayout(width=WIDTH, height=0, cell_size=size, header_h=header_h)
@@ -548,10 +556,36 @@ def _hand_layout(view: SquadratikView, header_h: int = HEADER_H) -> SquadratikLa
         layout.height = header_h + 2 * MARGIN + EMPTY_HAND_H
         return layout
     y = header_h + MARGIN
-    for card in cards:
+    turns = [card.get("kind") not in ("empty", "central") for card in cards]
+    compact_h = y + ROTATION_LABEL_H + len(cards) * (PHONE_CARD + HAND_ROW_GAP) + MARGIN
+    if len(cards) > 4 and compact_h > MAX_ASPECT * WIDTH:
+        layout.hand_style = "grid"
+        for k in range(len(cards)):
+            row, column = divmod(k, 4)
+            top = y + row * (NUMBER_H + size + HAND_ROW_GAP) + NUMBER_H
+            layout.hand.append(Rect(MARGIN + column * (size + HAND_GAP), top, size, size))
+            layout.previews.append([])
+        rows = -(-len(cards) // 4)
+        layout.height = y + rows * (NUMBER_H + size + HAND_ROW_GAP) + MARGIN
+        return layout
+    if len(cards) > 4:
+        layout.hand_style = "compact"
+        size = layout.cell_size = PHONE_CARD
+        y += ROTATION_LABEL_H
+        left = MARGIN + NUMBER_COL
+        for turned in turns:
+            layout.hand.append(Rect(left, y, size, size))
+            step = size + HAND_ROW_GAP
+            layout.previews.append(
+                [Rect(left + r * step, y, size, size) for r in (1, 2, 3)] if turned else []
+            )
+            y += size + HAND_ROW_GAP
+        layout.height = y + MARGIN
+        return layout
+    for turned in turns:
         y += NUMBER_H
         layout.hand.append(Rect(MARGIN, y, size, size))
-        if card.get("kind") in ("empty", "central"):
+        if not turned:
             layout.previews.append([])  # looks the same at any rotation
         else:
             layout.previews.append(
@@ -821,22 +855,43 @@ def _private_hand_ops(
             theme.MUTED,
             anchor="mm",
         )
+    compact = layout.hand_style == "compact"
+    if compact and layout.hand:  # r1-r3 named once, above their columns
+        first = layout.hand[0]
+        for r in (1, 2, 3):
+            x = first.centre[0] + r * (first.w + HAND_ROW_GAP)
+            display.text((x, first.y - ROTATION_LABEL_H // 2), f"r{r}", TEXT_PX,
+                         theme.LABEL_TEXT, anchor="mm", bold=True)  # fmt: skip
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
-        _slot_number(display, rect, k)
+        if compact:
+            _side_number(display, rect, k)
+        else:
+            _slot_number(display, rect, k)
         display.paletted(*paletted_card(card, rect.w), rect.x, rect.y)
         if selected in (f"h{k}", str(k)):
             display.ring(rect, theme.SELECTED, 5)
         for r, small in zip((1, 2, 3), layout.previews[k - 1], strict=False):
             turned = dict(card, rotation=(int(card.get("rotation") or 0) + r) % 4)
             display.paletted(*paletted_card(turned, small.w), small.x, small.y)
-            display.text(
-                (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 1),
-                f"r{r}",
-                TEXT_PX,
-                theme.LABEL_TEXT,
-                anchor="mm",
-                bold=True,
-            )
+            if not compact:
+                display.text(
+                    (small.centre[0], small.bottom + ROTATION_LABEL_H // 2 + 1),
+                    f"r{r}",
+                    TEXT_PX,
+                    theme.LABEL_TEXT,
+                    anchor="mm",
+                    bold=True,
+                )
+
+
+def _side_number(display: Display, rect: Rect, number: int) -> None:
+    """A hand card's number in a pill left of it (a hand of five or six)."""
+    width, height = NUMBER_COL - 10, 34
+    left, top = rect.x - NUMBER_COL + 2, rect.centre[1] - height // 2
+    pill = (("rounded_rectangle", (0, 0, width, height), (("radius", 6), ("fill", theme.LABEL_BG))),)  # fmt: skip
+    display.shape(left, top, ((width + 1, height + 1), pill))
+    display.text((left + width // 2, top + height // 2), str(number), TEXT_PX, theme.WHITE,
+                 anchor="mm", bold=True, under=theme.LABEL_BG)  # fmt: skip
 
 
 def seat_order(view: MaestrasView) -> list[SeatView]:

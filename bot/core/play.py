@@ -76,6 +76,10 @@ def already_playing(ctx: Ctx, core: Service, game_id: str) -> Reply:
     )
 
 
+#: ``/board full``: the whole board, in the three languages
+FULL_WORDS = frozenset({"full", "whole", "completo", "entero", "intero", "tutto"})
+
+
 class SoloPlay:
     """Commands and buttons that play, undo and resign (see module doc)."""
 
@@ -269,16 +273,21 @@ class SoloPlay:
         return await self.resign(ctx, game.session, None)
 
     async def cmd_board(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        # "/board full [game]": the whole board, however large (Squadratik boards are drawn
+        # for a phone otherwise: what a move needs, the rest of each path counted)
+        full = any(arg.lower() in FULL_WORDS for arg in args)
+        args = [arg for arg in args if arg.lower() not in FULL_WORDS]
         game, answer = await self.target(ctx, args, "board")
         if game is None:
             return [answer] if answer is not None else []
-        return await self.show_board(ctx, game.session)
+        return await self.show_board(ctx, game.session, full)
 
-    async def show_board(self, ctx: Ctx, session: Session) -> list[Reply]:
-        """The board again, posted anew; it is now the sender's game in focus."""
+    async def show_board(self, ctx: Ctx, session: Session, full: bool = False) -> list[Reply]:
+        """The board again, posted anew; it is now the sender's game in focus. ``full``: the
+        whole board, however large."""
         core = self.core
         async with core.sessions.lock(session.id):
-            board = await core.board(ctx, session, fresh=True)
+            board = await core.board(ctx, session, fresh=True, full=full)
         await core.focus_on(ctx, session)
         return [board]
 

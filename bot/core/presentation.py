@@ -90,11 +90,12 @@ class Presenter:
 
     async def render(
         self, session: Session, view: Mapping[str, Any], lang: str, hand: bool = False,
-        selected: str | None = None, targets: list[str] | None = None,
+        selected: str | None = None, targets: list[str] | None = None, full: bool = False,
     ) -> bytes | None:  # fmt: skip
         """The board image (or, with ``hand``, the viewer's private hand image), drawn off the
         event loop; None (text-only board) if drawing fails. ``selected``: the pile picked by a
-        first tap, ringed on the image with ``targets``, the piles it may go to."""
+        first tap, ringed on the image with ``targets``, the piles it may go to; ``full``: the
+        whole board, however large (a Squadratik board is otherwise drawn for a phone)."""
         render = self.renderer
         if render is None:
             import renderer as renderer_module  # loaded on first board: start-up stays light
@@ -109,6 +110,8 @@ class Presenter:
         }
         if hand:
             style["hand"] = True
+        if full:
+            style["full"] = True
         if session.record.ranked and not session.is_table:
             # the ranked daily says so on its picture too (the renderer draws the word)
             style["badge"] = i18n.t(lang, "focus.badge.daily")
@@ -125,10 +128,12 @@ class Presenter:
             return None
 
     async def board(
-        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None
-    ) -> Reply:
+        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None,
+        full: bool = False,
+    ) -> Reply:  # fmt: skip
         """The session's board: image, caption and buttons. ``fresh``: post a new message
-        instead of editing the stored one; ``selected``: the source picked by a first tap."""
+        instead of editing the stored one; ``selected``: the source picked by a first tap;
+        ``full``: the whole board (``/board full``)."""
         rec = session.record
         ref = BoardRef(rec.id, None if fresh else rec.board_message_id)
         name = session_name(ctx.lang, session)
@@ -165,7 +170,7 @@ class Presenter:
                 }
             )
         answer.image = await self.render(
-            session, view, ctx.lang, selected=selected, targets=targets
+            session, view, ctx.lang, selected=selected, targets=targets, full=full
         )
         answer.image_name = f"{rec.game_id}-{rec.id}-{game.move_number}.png"
         answer.board = ref

@@ -163,10 +163,11 @@ class Service:
 
     # ----- boards -----------------------------------------------------------------------------
     async def board(
-        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None
-    ) -> Reply:
+        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None,
+        full: bool = False,
+    ) -> Reply:  # fmt: skip
         """The session's board reply (see ``Presenter.board``)."""
-        return await self.presenter.board(ctx, session, fresh, selected)
+        return await self.presenter.board(ctx, session, fresh, selected, full)
 
     async def hand(
         self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False

@@ -318,8 +318,9 @@ def step_png(game: Replay, step: int, lang: str) -> bytes:
 
     position = engine.replay(game.game_id, game.deal, game.seats, game.options, game.moves[:step])
     view = position.view(None)
+    # the web page has the room: the whole board, never the phone's cut of it
     return renderer.render(game.game_id, view, faces=game.faces, lang=lang,
-                           words=i18n.board_words(lang))  # fmt: skip
+                           words=i18n.board_words(lang), full=True)  # fmt: skip
 
 
 def animation(game: Replay, lang: str) -> bytes:

@@ -202,3 +202,20 @@ def _assert_phone_shape(view: Mapping[str, Any]) -> None:
     assert layout.height <= MAX_ASPECT * layout.width, (view["deal"], view["move_number"])
     if not view["is_over"]:
         assert layout.cell_size * PHONE / layout.width >= 75, (view["deal"], view["move_number"])
+
+
+@pytest.mark.parametrize("cards", [4, 5, 6, 7, 10])
+def test_a_private_hand_of_any_size_reads_on_a_phone(cards):
+    # a player who had to pass holds more than four cards: on main five drew 720 x 1,224 px
+    view = samples.squadratik_view("maestras")
+    view["hand"] = (view["hand"] * 3)[:cards]
+    small, scale = at_400(renderer.render("maestras", view, hand=True))
+    assert small.height <= MAX_ASPECT * small.width
+    layout = squadratik_layout(view, hand=True)
+    assert len(layout.hand) == cards
+    for rect, card in zip(layout.hand, view["hand"], strict=True):
+        assert card_width(small, rect, scale, card["kind"]) >= MIN_CARD
+    turned = [rect for row in layout.previews for rect in row]
+    if cards <= 6:  # every turn of every card still shown, as large
+        assert len(turned) == 3 * sum(card["kind"] != "empty" for card in view["hand"])
+        assert all(rect.w == layout.hand[0].w for rect in turned)
