@@ -17,7 +17,9 @@ key: ``{"score": "Punti", ...}``; English where one is missing), ``clock`` (text
 the header shows too: "Daily challenge" on the ranked daily), ``selected`` (a pile
 id such as ``"w"`` or ``"3"``, or a hand card ``"h1"``-``"h4"``, ringed in cyan) with ``targets``
 (pile ids or path ends where it may go, ringed in green), and ``hand=True`` (Cartas Maestras: the
-private hand of ``view["viewer"]`` instead of the board). Any text may hold any script: it
+private hand of ``view["viewer"]`` instead of the board), ``full=True`` (El Solitario, Cartas
+Maestras: the whole board however large, rather than the board drawn for a phone once the
+whole one no longer reads 400 px wide). Any text may hold any script: it
 goes through the chain of shipped fonts of ``renderer.typeface``, never drawn as a box.
 """
 

@@ -10,6 +10,13 @@ frame's extent, so the scale stays put between moves and changes only when the p
 fit (or become short again). Hand cards are numbered 1-4 as in the notation (``2N``) and drawn
 at least as large as the table's cards.
 
+Past what a phone reads whole (cards under 136 px, or a picture more than 1.4 times as tall as
+wide), the board is drawn for the phone (``phone_layout``): the central card while a side of it
+is free and each path's last card, at 136 px, with the places a card may go beside them as they
+lie on the table and the rest of each path as a strip counting its cards; ``full=True`` draws
+the whole board all the same (``/board full``, the web page). A finished Cartas Maestras table
+shows the board its main phase ended on (``last_board``), the path that ended it ringed.
+
 >>> view = {"game": "squadratik", "board": [{"x": 0, "y": 0, "path": None,
 ...          "card": {"id": 0, "kind": "central", "sides": ["0"] * 4, "rotation": 0, "points": 0}}],
 ...         "paths": {"N": None, "E": None, "S": None, "W": None}, "hand": [], "stock": 42}
