@@ -219,3 +219,40 @@ def test_a_private_hand_of_any_size_reads_on_a_phone(cards):
     if cards <= 6:  # every turn of every card still shown, as large
         assert len(turned) == 3 * sum(card["kind"] != "empty" for card in view["hand"])
         assert all(rect.w == layout.hand[0].w for rect in turned)
+
+
+def _overlap(a: Rect, b: Rect) -> bool:
+    return a.x < b.right and b.x < a.right and a.y < b.bottom and b.y < a.bottom
+
+
+def test_a_phone_board_keeps_every_card_place_and_strip_apart_in_random_games():
+    # every position of random El Solitario games and tables of 2, 3, 4 and 8 seats
+    import random
+
+    import engine
+
+    phone_boards = 0
+    for deal in range(40):
+        seats = (1, 2, 3, 4, 8)[deal % 5]
+        players = None if seats == 1 else [f"p{k}" for k in range(seats)]
+        game = engine.new_game("squadratik" if seats == 1 else "maestras", deal, players)
+        rng = random.Random(deal)
+        while True:
+            view = game.view()
+            layout = squadratik_layout(view)
+            assert layout.height <= MAX_ASPECT * layout.width, (deal, view["move_number"])
+            if layout.phone:
+                phone_boards += 1
+                rects = [*layout.cells.values(), *layout.slots.values(), *layout.hand]
+                rects += [rect for rect, _, _ in layout.trails] + layout.seats
+                for k, a in enumerate(rects):
+                    assert a.x >= 0 and a.right <= layout.width
+                    assert layout.header_h <= a.y and a.bottom <= layout.height
+                    assert not any(_overlap(a, b) for b in rects[k + 1 :]), (deal, a)
+                if not view["is_over"]:
+                    assert set(layout.slots) == set(path_targets(view))
+            legal = game.legal_moves()
+            if game.is_over or not legal:
+                break
+            game.play(rng.choice(legal))
+    assert phone_boards > 500
