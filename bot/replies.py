@@ -87,6 +87,10 @@ class Reply:
     #: move, not your turn): an adapter may answer it in the chat instead, where its platform
     #: expects that (Telegram: as a reply to the command); hands and answers stay private
     refusal: bool = False
+    #: the image in words, for players who cannot see it (``bot.core.board_words``): Discord's
+    #: attachment description, a Telegram caption's quote; with ``text``, at most 1,024
+    #: characters together (both platforms' limit); None: no words for it
+    alt_text: str | None = None
 
     @property
     def is_private(self) -> bool:

@@ -22,6 +22,7 @@ import engine
 from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import focus as focus_words
+from bot.core.board_words import text_words
 from bot.core.buttons import ButtonAction
 from bot.core.commands import (
     ALL_GAMES,
@@ -274,12 +275,17 @@ class SoloPlay:
 
     async def cmd_board(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         # "/board full [game]": the whole board, however large (Squadratik boards are drawn
-        # for a phone otherwise: what a move needs, the rest of each path counted)
+        # for a phone otherwise: what a move needs, the rest of each path counted);
+        # "/board text [game]": the board in words only, for a screen reader
         full = any(arg.lower() in FULL_WORDS for arg in args)
-        args = [arg for arg in args if arg.lower() not in FULL_WORDS]
+        in_words = any(arg.casefold() in text_words() for arg in args)
+        args = [a for a in args if a.lower() not in FULL_WORDS and a.casefold() not in text_words()]
         game, answer = await self.target(ctx, args, "board")
         if game is None:
             return [answer] if answer is not None else []
+        if in_words:
+            async with self.core.sessions.lock(game.session.id):
+                return [self.core.presenter.text_board(ctx, game.session)]
         return await self.show_board(ctx, game.session, full)
 
     async def show_board(self, ctx: Ctx, session: Session, full: bool = False) -> list[Reply]:

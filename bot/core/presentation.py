@@ -18,6 +18,7 @@ import engine
 from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import handoff, labels
+from bot.core.board_words import ALT_MAX, board_text
 from bot.core.context import Ctx
 from bot.core.explain import only_pass_text, standings_lines
 from bot.core.registry import Registry
@@ -173,6 +174,7 @@ class Presenter:
             session, view, ctx.lang, selected=selected, targets=targets, full=full
         )
         answer.image_name = f"{rec.game_id}-{rec.id}-{game.move_number}.png"
+        self.add_words(answer, session, view, ctx.lang)
         answer.board = ref
         if session.is_active and not game.is_over:
             if session.is_table:
@@ -190,6 +192,40 @@ class Presenter:
             answer.buttons = [Button(button_ids.encode("again", rec.id, rec.revision),
                                      i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
         return answer
+
+    def text_board(self, ctx: Ctx, session: Session) -> Reply:
+        """The board in words only (``/board text``), from the asker's own view: at a table
+        they sit at, with their hand, so only they see it; else in the chat."""
+        rec = session.record
+        game = session.game
+        name = session_name(ctx.lang, session)
+        if game is None:  # a lobby has no board yet: the lobby's own text says who is seated
+            seated = ", ".join(session.name_of(p) for p in rec.players)
+            lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
+            return reply(ctx.lang, lobby, game=name, players=seated, count=len(rec.players),
+                         creator=session.name_of(rec.creator))  # fmt: skip
+        own = session.is_table and ctx.user in rec.players and not game.is_over
+        view = session.view(ctx.user if own else None)
+        words = board_text(ctx.lang, view, faces=rec.faces, name_of=session.name_of)
+        answer = reply(ctx.lang, "words.text_board", game=name)
+        answer.text = f"{answer.text}\n{words}"
+        answer.params["words"] = words
+        if own:
+            answer.visibility = "private"
+            answer.to_user = ctx.user
+        return answer
+
+    @staticmethod
+    def add_words(answer: Reply, session: Session, view: Mapping[str, Any], lang: str) -> None:
+        """The image's text alternative, from the view it was drawn from (a group's board from
+        the public view, a hand from its player's): fitted so the reply's text and the words
+        make at most one caption. A board that could not be drawn shows its words as text."""
+        if answer.image is None:
+            words = board_text(lang, view, faces=session.record.faces, name_of=session.name_of)
+            answer.text = f"{answer.text}\n{words}"
+            return
+        answer.alt_text = board_text(lang, view, faces=session.record.faces,
+                                     name_of=session.name_of, limit=ALT_MAX - len(answer.text) - 1)  # fmt: skip
 
     async def is_race_board(self, session: Session) -> bool:
         """A board the features forbid undoing once it is over: a race's (see ``undo_forbidden``)."""
@@ -324,6 +360,7 @@ class Presenter:
             ]
             if len(found) > len(shown):
                 answer.params["more"] = len(found) - len(shown)
+        self.add_words(answer, table, view, ctx.lang)  # after the text: they share a caption
         return answer
 
     def hand_buttons(self, lang: str, table: Session, legal: list[Move], placing: str | None,

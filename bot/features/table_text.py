@@ -13,7 +13,7 @@ from typing import Any
 import engine
 from bot import i18n
 from bot.core import labels
-from bot.core.explain import final_phase_key
+from bot.core.explain import NAME_ROOM, final_phase_key
 from bot.core.names import short_name
 from bot.core.sessions import Session
 
@@ -131,10 +131,40 @@ def named_view(session: Session, view: Mapping[str, Any]) -> dict[str, Any]:
     return named
 
 
+#: the mark seats left before 2026-11 carry in stored tables ("Ana (auto)"): still read as one
+LEGACY_AUTO_MARK = " (auto)"
+
+
+def auto_marks() -> tuple[str, ...]:
+    """Every mark of a seat the bot plays for someone who left: " (computer)", " (ordenador)"
+    (each language's, as the seat was named in its chat's language), and the old one."""
+    marks = {i18n.t(lang, "tables.auto_name", name="") for lang in i18n.LANGUAGES}
+    return (*sorted(marks, key=len, reverse=True), LEGACY_AUTO_MARK)
+
+
+def auto_name(lang: str, name: str) -> str:
+    """The name of a seat the bot now plays for ``name``: "Ana (computer)", "Ana (ordenador)".
+    A long name is cut before the mark, so the mark always shows; a seat marked already keeps
+    its name.
+
+    >>> auto_name("es", "Ana"), auto_name("en", "Ana (ordenador)")
+    ('Ana (ordenador)', 'Ana (ordenador)')
+    >>> auto_name("en", "Bartholomew Fitzgerald-Montgomery")
+    'Bartholomew… (computer)'
+    """
+    if own_name(name) != name:
+        return name
+    mark = i18n.t(lang, "tables.auto_name", name="")
+    return i18n.t(lang, "tables.auto_name", name=short_name(name, NAME_ROOM - len(mark)))
+
+
 def own_name(name: str) -> str:
-    """A player's own name, without the "(auto)" mark of a seat they left (ratings keep it)."""
-    for lang in i18n.LANGUAGES:
-        mark = i18n.t(lang, "tables.auto_name", name="")
+    """A player's own name, without the mark of a seat they left (ratings keep it).
+
+    >>> own_name("Ana (computer)"), own_name("Bea (auto)"), own_name("Computer 2")
+    ('Ana', 'Bea', 'Computer 2')
+    """
+    for mark in auto_marks():
         if name.endswith(mark) and len(name) > len(mark):
             return name.removesuffix(mark)
     return name

@@ -46,7 +46,7 @@ from bot.core.people import named_person, platform_mention
 from bot.core.sessions import Session, TableMove, iso
 from bot.features import ratings
 from bot.features.table_state import load_play
-from bot.features.table_text import named_view, own_name, play_lines, timer_text
+from bot.features.table_text import auto_name, named_view, own_name, play_lines, timer_text
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Button, Reply
 from bot.storage import ACTIVE, DEFAULT_TIMER_SECONDS, LOBBY, AlreadyExists, Storage, TablePlay
@@ -580,11 +580,8 @@ class Tables:
     @staticmethod
     def _mark_auto(lang: str, table: Session, player: str) -> None:
         """A seat the bot now plays for someone who left is named as such everywhere (board,
-        turn lines, results): "Ana (auto)"."""
-        name = table.stored_name(player)
-        auto = i18n.t(lang, "tables.auto_name", name="")
-        if not name.endswith(auto.strip()):
-            table.record.names[player] = i18n.t(lang, "tables.auto_name", name=name)
+        turn lines, results): "Ana (computer)"."""
+        table.record.names[player] = auto_name(lang, table.stored_name(player))
 
     def _restart_clock(self, play: TablePlay, now: datetime) -> None:
         play.deadline = (

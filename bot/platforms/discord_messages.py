@@ -168,10 +168,16 @@ def build_view(buttons: Sequence[Button]) -> discord.ui.View | None:
     return view
 
 
+#: Discord's longest attachment description
+ALT_TEXT_MAX = 1024
+
+
 def _file(reply: Reply) -> discord.File | None:
     if reply.image is None:
         return None
-    return discord.File(io.BytesIO(reply.image), filename=reply.image_name)
+    # the image's words are its alt text: what a screen reader reads for the picture
+    description = reply.alt_text[:ALT_TEXT_MAX] if reply.alt_text else None
+    return discord.File(io.BytesIO(reply.image), filename=reply.image_name, description=description)
 
 
 def _content(reply: Reply) -> str:

@@ -24,12 +24,12 @@ from bot.platforms.outbox import Outbox, OutItem
 from bot.platforms.telegram_format import (
     _OPEN_PRIVATE_BUTTON,
     _OPEN_PRIVATE_CHAT,
-    CAPTION_MAX,
     EDIT_IMPOSSIBLE,
     PLATFORM,
     TEXT_MAX,
     Outgoing,
     board_message_id,
+    caption_html,
     html_text,
     is_animation,
     keyboard,
@@ -99,7 +99,7 @@ class Delivery:
                 chat_id,
                 **{media: reply.image},
                 filename=reply.image_name,
-                caption=html_text(reply, CAPTION_MAX) or None,
+                caption=caption_html(reply) or None,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
             )
@@ -169,7 +169,7 @@ class Delivery:
             kind = InputMediaAnimation if is_animation(reply) else InputMediaPhoto
             media = kind(
                 reply.image,
-                caption=html_text(reply, CAPTION_MAX) or None,
+                caption=caption_html(reply) or None,
                 parse_mode=ParseMode.HTML,
                 filename=reply.image_name,
             )

@@ -231,6 +231,41 @@ def html_text(reply: Reply, limit: int) -> str:
     return text + mentions if len(text) + len(mentions) <= limit else text
 
 
+def caption_html(reply: Reply) -> str:
+    """A picture's caption: the reply's text, then its words (``reply.alt_text``) in a quote
+    that stays folded until opened (a screen reader reads it; a glance sees one line). Telegram
+    counts a caption's characters after reading its HTML: at most ``CAPTION_MAX`` of them.
+
+    >>> caption_html(Reply("board.caption", "Canfield · move 3", alt_text="Waste: 7♣ & 8♦."))
+    'Canfield · move 3\\n<blockquote expandable>Waste: 7♣ &amp; 8♦.</blockquote>'
+    """
+    caption = html_text(reply, CAPTION_MAX)
+    if not reply.alt_text:
+        return caption
+    room = CAPTION_MAX - shown_length(caption) - 1
+    words = reply.alt_text
+    if len(words) > room:
+        if room < 2:
+            return caption
+        words = words[: room - 1] + "…"
+    quote = f"<blockquote expandable>{html.escape(words)}</blockquote>"
+    return f"{caption}\n{quote}" if caption else quote
+
+
+def shown_length(text_html: str) -> int:
+    """How many characters Telegram counts in an HTML text: tags left out, entities as one
+    character each, in UTF-16 code units (an emoji outside the basic plane counts two).
+
+    >>> shown_length('a &amp; <a href="tg://user?id=1">🔔</a>')
+    6
+    """
+    shown = html.unescape(_TAG.sub("", text_html))
+    return len(shown.encode("utf-16-le")) // 2
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
 def is_animation(reply: Reply) -> bool:
     """Whether the reply's image is an animated GIF (sent as an animation, not a photo).
 

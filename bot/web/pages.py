@@ -32,6 +32,7 @@ from bot.core.names import seat_names
 from bot.features import leaderboards, ratings, streaks
 from bot.features import web as links
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
+from bot.features.tables import COMPUTER_PREFIX, is_computer
 from bot.storage import ACTIVE, Entry, PlayerKey, SessionRecord, StorageBusy
 from bot.storage.web import FORMER_PREFIX
 
@@ -296,6 +297,11 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
         if key in public:
             shown.append(record.names.get(user) or i18n.t(lang, "web.anonymous"))
             links.append(ids.get(key))
+        elif is_computer(user):
+            # a computer seat is nobody's to hide: its name, in the page's language
+            number = user.removeprefix(COMPUTER_PREFIX)
+            shown.append(i18n.t(lang, "tables.computer_name", number=number))
+            links.append(None)
         else:
             former = user.startswith(FORMER_PREFIX)
             shown.append(i18n.t(lang, "web.former" if former else "web.anonymous"))

@@ -267,6 +267,7 @@ SHARED_WORDS = frozenset(
         "auto",
         "UTC",
         "Computer",
+        "computer",
         "Replay",
         "replay",
         "link",

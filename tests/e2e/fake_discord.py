@@ -173,6 +173,10 @@ class FakeMessage:
     def image(self) -> bytes | None:
         return self.attachments[0]["data"] if self.attachments else None
 
+    def alt_text(self) -> str | None:
+        """The picture's description (its alt text), as Discord shows it to a screen reader."""
+        return self.attachments[0].get("description") if self.attachments else None
+
     def payload(self, guild_id: int) -> dict[str, Any]:
         return {
             "id": str(self.id),
@@ -792,11 +796,20 @@ class FakeDiscord:
         if "attachments" in payload or files:
             kept = {str(a.get("id")) for a in payload.get("attachments", [])}
             attachments = [a for a in message.attachments if str(a["id"]) in kept]
-            for upload in files:
+            # a new file is named in the payload by its upload's index, with its alt text
+            described = {
+                str(a.get("id")): a.get("description") for a in payload.get("attachments", [])
+            }
+            for index, upload in enumerate(files):
                 attachment_id = snowflake()
+                field_index = str(upload.get("field") or "").removeprefix("files[").rstrip("]")
+                description = described.get(field_index, described.get(str(index)))
+                if description is not None and len(description) > 1024:
+                    self.errors.append("attachment description longer than 1024")
                 attachments.append(
                     {
                         "id": str(attachment_id),
+                        **({"description": description} if description is not None else {}),
                         "filename": upload["filename"],
                         "size": len(upload["data"]),
                         "url": f"https://cdn.fake/{attachment_id}/{upload['filename']}",

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import html
 import itertools
 import json
 import re
@@ -590,7 +591,7 @@ class FakeTelegram:
         problem = self._can_send(chat) or self._check_keyboard(params)
         if problem:
             return problem
-        if len(params.get("caption") or "") > 1024:
+        if caption_length(params) > 1024:
             return 400, "Bad Request: message caption is too long", None
         media = files.get(kind)
         if media is None:
@@ -624,6 +625,8 @@ class FakeTelegram:
         sha = hashlib.sha1(photo).hexdigest()
         markup = params.get("reply_markup")
         caption = media.get("caption")
+        if caption_length(media) > 1024:
+            return 400, "Bad Request: message caption is too long", None
         if (sha, caption, markup) == (target.photo_sha, target.caption, target.reply_markup):
             return (
                 400,
@@ -781,3 +784,30 @@ def button_session(data: str) -> str:
 
 def button_revision(data: str) -> int:
     return int(data.split(":")[3])
+
+
+def caption_length(params: dict[str, Any]) -> int:
+    """A caption's length as Telegram counts it: after reading its HTML (``parse_mode``), in
+    UTF-16 code units; an unknown or unclosed tag is refused as Telegram refuses it."""
+    caption = str(params.get("caption") or "")
+    if str(params.get("parse_mode") or "").upper() != "HTML":
+        return len(caption.encode("utf-16-le")) // 2
+    tags = re.findall(r"<(/?)([a-z-]+)[^>]*>", caption)
+    open_tags: list[str] = []
+    for closing, name in tags:
+        if name not in HTML_TAGS:
+            return 10**6  # Telegram: "can't parse entities"
+        if closing:
+            if not open_tags or open_tags.pop() != name:
+                return 10**6
+        else:
+            open_tags.append(name)
+    if open_tags:
+        return 10**6
+    shown = html.unescape(re.sub(r"<[^>]*>", "", caption))
+    return len(shown.encode("utf-16-le")) // 2
+
+
+#: the HTML tags Telegram's parse mode reads
+HTML_TAGS = frozenset({"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code",
+                       "pre", "blockquote", "tg-spoiler", "span", "tg-emoji"})  # fmt: skip
