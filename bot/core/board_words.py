@@ -13,8 +13,9 @@ A text alternative has room for 1,024 characters (both platforms' limit). :func:
 fits its words to a ``limit``: first with cards named in full, then as symbols (``K♥``), last
 cutting the least needed lines (counts) with an ellipsis; without a limit (the text board), in
 full. Which parts a view gets is read from its keys (``piles``, ``paths``, ``seats``), never
-from game ids; the per-game extras (Canfield's base rank, Imaginary Thirteen's markers,
-FreeCell's run size) are the ``_EXTRAS`` functions, each reading only its own view keys.
+from game ids; the per-game extras (Canfield's base rank, FreeCell's run size, Solitario's
+turns of the waste, El Solitario's removed points) are the ``_EXTRAS`` functions, each reading
+only its own view keys (Imaginary Thirteen's next values are its foundations' ``next``).
 
 >>> import engine
 >>> view = engine.new_game("freecell", 1).view(None)
@@ -27,6 +28,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from bot import i18n
@@ -123,8 +125,10 @@ def _last_move_line(lang: str, view: Mapping[str, Any], faces: str, style: str) 
     if "piles" in view:
         piles = [str(p) for p in view.get("last_move_piles") or []]
         if len(piles) == 2:
-            said = i18n.t(lang, "words.move_piles", src=i18n.pile_name(lang, piles[0], game_id),
-                          dst=i18n.pile_name(lang, piles[1], game_id))  # fmt: skip
+            kinds = {str(p.get("id")): str(p.get("kind")) for p in view.get("piles") or []}
+            src, dst = (_pile_label(lang, p, kinds.get(p, ""), game_id) for p in piles)
+            said = i18n.t(lang, "words.move_piles", src=src[:1].lower() + src[1:],
+                          dst=dst[:1].lower() + dst[1:])  # fmt: skip
         elif len(piles) == 1 and any(p.get("id") == piles[0] and p.get("kind") == "stock"
                                      for p in view.get("piles") or []):  # fmt: skip
             said = i18n.t(lang, "words.move_draw")
@@ -145,7 +149,12 @@ def _last_move_line(lang: str, view: Mapping[str, Any], faces: str, style: str) 
 
 # ----- the pile games ---------------------------------------------------------------------------
 def _card(lang: str, view: Mapping[str, Any], faces: str, style: str, code: str) -> str:
-    deck = str(view.get("deck") or "french52")
+    return _card_words(lang, str(view.get("deck") or "french52"), faces, style, code)
+
+
+@lru_cache(maxsize=4096)
+def _card_words(lang: str, deck: str, faces: str, style: str, code: str) -> str:
+    """One card in one style (kept: every board names the same few hundred cards again)."""
     if style == "name":
         try:
             return i18n.card_name(code, deck, faces, lang)
@@ -170,7 +179,6 @@ def _pile_lines(lang: str, view: Mapping[str, Any], faces: str, style: str) -> l
     for pile in view.get("piles") or []:
         pile_id, kind = str(pile.get("id")), str(pile.get("kind"))
         label = _pile_label(lang, pile_id, kind, game_id)
-        label = label[:1].upper() + label[1:]
         cards = list(pile.get("cards") or [])
         down = int(pile.get("down") or 0)
         if kind == "stock":
@@ -200,13 +208,14 @@ def _pile_lines(lang: str, view: Mapping[str, Any], faces: str, style: str) -> l
     return lines
 
 
+@lru_cache(maxsize=1024)
 def _pile_label(lang: str, pile_id: str, kind: str, game_id: str) -> str:
     """A pile as ``/help`` names it, its notation id after it where the name does not say it
     (``free cell a``, ``foundation h2 (h2)``: the id is what a move types)."""
     label = i18n.pile_name(lang, pile_id, game_id)
     if label == pile_id and kind == "foundation":  # FreeCell's h1-h4
         label = f"{i18n.t(lang, 'pile.foundation')} {pile_id}"
-    return label
+    return label[:1].upper() + label[1:]
 
 
 def _value_word(value: int) -> str:
