@@ -33,6 +33,8 @@ RenderFn = Callable[..., bytes]
 #: Discord shows at most 25 buttons (5 rows of 5); Telegram takes more, but stays readable
 MAX_BUTTONS = 25
 PER_ROW = 5
+#: a text board's longest message: Discord's (2,000 characters) with room to spare
+TEXT_BOARD_MAX = 1900
 #: the rotation at the end of a Cartas Maestras placement's notation ("3Wr1")
 _ROTATION = re.compile(r"r\d$")
 
@@ -206,8 +208,9 @@ class Presenter:
                          creator=session.name_of(rec.creator))  # fmt: skip
         own = session.is_table and ctx.user in rec.players and not game.is_over
         view = session.view(ctx.user if own else None)
-        words = board_text(ctx.lang, view, faces=rec.faces, name_of=session.name_of)
         answer = reply(ctx.lang, "words.text_board", game=name)
+        words = board_text(ctx.lang, view, faces=rec.faces, name_of=session.name_of,
+                           limit=TEXT_BOARD_MAX - len(answer.text) - 1)  # fmt: skip
         answer.text = f"{answer.text}\n{words}"
         answer.params["words"] = words
         if own:
@@ -221,7 +224,8 @@ class Presenter:
         the public view, a hand from its player's): fitted so the reply's text and the words
         make at most one caption. A board that could not be drawn shows its words as text."""
         if answer.image is None:
-            words = board_text(lang, view, faces=session.record.faces, name_of=session.name_of)
+            words = board_text(lang, view, faces=session.record.faces, name_of=session.name_of,
+                               limit=TEXT_BOARD_MAX - len(answer.text) - 1)  # fmt: skip
             answer.text = f"{answer.text}\n{words}"
             return
         answer.alt_text = board_text(lang, view, faces=session.record.faces,

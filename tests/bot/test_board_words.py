@@ -152,3 +152,30 @@ async def test_a_computer_seat_keeps_its_name_on_the_web_replay(web_core: Core) 
         shown = await pages.replay(web_core.service, lang, session_id, date(2025, 3, 15))
         assert [n["name"] for n in shown.names] == [record.names["uid-1001"], name]
         assert shown.seats[1] == name and i18n.t(lang, "web.anonymous") not in shown.seats[1]
+
+
+def test_a_telegram_caption_keeps_its_words_within_what_telegram_counts() -> None:
+    from bot.platforms.telegram_format import CAPTION_MAX, caption_html, shown_length
+    from bot.replies import Reply
+
+    text = "FreeCell · deal 1 · move 0 · score 0 & <more>"
+    words = ("Columna 1: 7♣ & <K♥>\n" * 60)[: ALT_MAX - len(text) - 1]  # as much as fits
+    caption = caption_html(Reply("board.caption", text, alt_text=words))
+    # HTML escaping (&amp;, &lt;) and the quote's tags do not count: Telegram reads them first,
+    # so the words are all there though the HTML is longer than the limit
+    assert len(caption) > CAPTION_MAX >= shown_length(caption) == ALT_MAX
+    assert caption.endswith("</blockquote>") and "…" not in caption
+    # words longer than the room left are cut, never the quote's closing tag
+    long = caption_html(Reply("board.caption", text, alt_text="x" * 2000))
+    assert shown_length(long) <= CAPTION_MAX and long.endswith("…</blockquote>")
+
+
+async def test_the_text_board_of_a_full_table_fits_one_discord_message(chat: FakePlatform) -> None:
+    await in_language(chat, "es")  # the longest words of the three
+    await chat.say("ana", "/challenge")
+    for _ in range(7):
+        await chat.say("ana", "/addbot")
+    await chat.say("ana", "/start")
+    (words,) = await chat.say("ana", "/board texto")
+    seats = [line for line in words.text.splitlines() if "en la mano" in line]
+    assert len(seats) == 8 and len(words.text) <= 2000 and "…" not in words.text
