@@ -121,7 +121,9 @@ async def test_a_seat_left_reads_as_played_by_the_computer(
     await chat.say("ana", "/challenge @bea")
     await chat.say("bea", "/join")
     await chat.say("ana", "/start")
-    await chat.leave("bea")
+    (left, *_) = await chat.leave("bea")
+    # the news says who plays her seat now, in the words of her seat's new name
+    assert left.key == "tables.left_game" and marked.split("(")[1].rstrip(")") in left.text
     (board,) = await chat.say("ana", "/board")
     seats = [line for line in (board.alt_text or "").splitlines() if line.startswith("Bea")]
     assert seats and seats[0].startswith(marked) and "(auto)" not in board.alt_text
