@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -45,6 +46,8 @@ _OPPOSITE = {"N": "S", "E": "W", "S": "N", "W": "E"}
 STYLES = ("name", "label", "symbol")
 
 NameOf = Callable[[str], str]
+#: a Squadratik placement's notation: hand slot, then the path's side ("2N", "1Se", "3Wr1")
+_PLACED = re.compile(r"^\d+([NESW])")
 
 
 def text_words() -> frozenset[str]:
@@ -143,6 +146,14 @@ def _last_move_line(lang: str, view: Mapping[str, Any], faces: str, style: str) 
     if placed is not None and placed.get("path"):
         said = i18n.t(lang, "words.move_placed", card=_squadratik_card(lang, placed["card"], True),
                       path=path_label(lang, str(placed["path"])))  # fmt: skip
+        return i18n.t(lang, "words.last_move", move=said, notation=move)
+    if move in ("pass", "stop"):
+        return i18n.t(
+            lang, "words.last_move", move=i18n.t(lang, f"words.move_{move}"), notation=move
+        )
+    side = _PLACED.match(str(move))
+    if side is not None:  # its card is gone: the move completed its path, which was won
+        said = i18n.t(lang, "words.move_completed", path=path_label(lang, side.group(1)))
         return i18n.t(lang, "words.last_move", move=said, notation=move)
     return i18n.t(lang, "words.last_move", move=move, notation=move)
 
