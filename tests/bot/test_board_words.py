@@ -5,12 +5,16 @@ the computer plays read naturally, and a computer seat keeps its name on the web
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from core_fakes import FakeClock, FakePlatform, fake_render, play_out
+from hypothesis import given
+from hypothesis import strategies as st
 from web_fakes import Person
 
 import engine
@@ -181,3 +185,31 @@ async def test_the_text_board_of_a_full_table_fits_one_discord_message(chat: Fak
     (words,) = await chat.say("ana", "/board texto")
     seats = [line for line in words.text.splitlines() if "en la mano" in line]
     assert len(seats) == 8 and len(words.text) <= 2000 and "…" not in words.text
+
+
+@given(
+    game_id=st.sampled_from(list(engine.GAMES)),
+    deal=st.integers(1, 500),
+    moves=st.integers(0, 60),
+    pick=st.randoms(use_true_random=False),
+    lang=st.sampled_from(i18n.LANGUAGES),
+    limit=st.integers(120, ALT_MAX),
+)
+def test_words_fit_their_limit_and_a_public_board_never_says_a_hand(
+    game_id: str, deal: int, moves: int, pick: Any, lang: str, limit: int
+) -> None:
+    info = engine.game_info(game_id)
+    players = ["ana", "bea", "cid"] if info.table else None
+    game = engine.new_game(game_id, deal, players) if players else engine.new_game(game_id, deal)
+    for _ in range(moves):
+        if game.is_over:
+            break
+        game.play(pick.choice(game.legal_moves()))
+    public = board_text(lang, game.view(None), faces=info.default_faces, limit=limit)
+    assert len(public) <= limit
+    if players:
+        for player in players:  # each hand's card lines, from that player's own words
+            own = board_text(lang, game.view(player), faces=info.default_faces)
+            hand = [ln for ln in own.splitlines() if re.match(r"^(Card|Carta) \d+: ", ln)]
+            assert len(hand) == len(game.view(player)["hand"])
+            assert not set(hand) & set(public.splitlines())
