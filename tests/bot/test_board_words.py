@@ -213,3 +213,9 @@ def test_words_fit_their_limit_and_a_public_board_never_says_a_hand(
             hand = [ln for ln in own.splitlines() if re.match(r"^(Card|Carta) \d+: ", ln)]
             assert len(hand) == len(game.view(player)["hand"])
             assert not set(hand) & set(public.splitlines())
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_a_games_help_says_how_to_ask_for_the_board_in_words(lang: str) -> None:
+    for game_id in engine.GAMES:
+        assert f"/board {i18n.t(lang, 'words.text_word')}" in i18n.help_text(lang, game_id)
