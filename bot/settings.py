@@ -55,6 +55,8 @@ _VARIABLES = {
     "rate_user_per_minute": "RATE_USER_PER_MINUTE",
     "rate_chat_burst": "RATE_CHAT_BURST",
     "rate_chat_per_minute": "RATE_CHAT_PER_MINUTE",
+    "rate_move_burst": "RATE_MOVE_BURST",
+    "rate_move_per_minute": "RATE_MOVE_PER_MINUTE",
 }
 #: the rate limit settings: attribute -> (whole number?, default)
 _RATES = {
@@ -62,6 +64,8 @@ _RATES = {
     "rate_user_per_minute": (False, 30.0),
     "rate_chat_burst": (True, 40),
     "rate_chat_per_minute": (False, 120.0),
+    "rate_move_burst": (True, 20),
+    "rate_move_per_minute": (False, 300.0),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Telegram's rule for a webhook's secret token
@@ -208,6 +212,9 @@ class Settings:
     rate_user_per_minute: float = 30.0
     rate_chat_burst: int = 40
     rate_chat_per_minute: float = 120.0
+    #: a user's moves and taps on a board: a guard against scripts, far above a player's pace
+    rate_move_burst: int = 20
+    rate_move_per_minute: float = 300.0
     #: the web page's public address (``https://tavolo.example``): links in replies point there
     web_base_url: str | None = None
 
@@ -250,7 +257,8 @@ class Settings:
     def limits(self) -> Limits:
         """The per-user and per-chat rate limits of the core."""
         return Limits(self.rate_user_burst, self.rate_user_per_minute,
-                      self.rate_chat_burst, self.rate_chat_per_minute)  # fmt: skip
+                      self.rate_chat_burst, self.rate_chat_per_minute,
+                      self.rate_move_burst, self.rate_move_per_minute)  # fmt: skip
 
     @property
     def secrets(self) -> list[str]:
@@ -301,7 +309,8 @@ class Settings:
             if attr in found:
                 parsed[attr] = _rate(_VARIABLES[attr], found[attr], whole)
         for burst, per_minute in (("rate_user_burst", "rate_user_per_minute"),
-                                  ("rate_chat_burst", "rate_chat_per_minute")):  # fmt: skip
+                                  ("rate_chat_burst", "rate_chat_per_minute"),
+                                  ("rate_move_burst", "rate_move_per_minute")):  # fmt: skip
             if parsed.get(burst, _RATES[burst][1]) and not parsed.get(per_minute, 1):
                 raise ValueError(f"{_VARIABLES[per_minute]} must be above 0 while "
                                  f"{_VARIABLES[burst]} is set (0 turns the limit off)")  # fmt: skip

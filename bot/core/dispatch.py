@@ -38,7 +38,7 @@ from bot import i18n, logs
 from bot.core import buttons as button_ids
 from bot.core.commands import COMMANDS, MAX_LINE, parse_line
 from bot.core.context import Ctx, utc_now
-from bot.core.limits import Limits, RateLimiter, Refused
+from bot.core.limits import Limits, RateLimiter, Refused, posted_messages
 from bot.core.play import SoloPlay
 from bot.core.presentation import Presenter, RenderFn, game_name
 from bot.core.registry import Refusal, Registry
@@ -65,6 +65,12 @@ SWEEP_INTERVAL_SECONDS = 600.0
 TICK_SECONDS = 5.0
 #: how long ``close`` waits for the requests in hand
 SHUTDOWN_SECONDS = 10.0
+#: what a board action is, for the rate limits (``bot.core.limits``): a move typed as a
+#: command or as plain text (the command None), an undo, and the buttons that act on a board
+#: in place (a move, a tap that picks a pile or goes back, "to the foundation", undo, a hand
+#: card's rotations)
+BOARD_COMMANDS = frozenset({None, "move", "undo"})
+BOARD_VERBS = frozenset({"mv", "sel", "back", "found", "undo", "turn"})
 #: fills the registry from the features; returns the feature objects by name
 Wiring = Callable[[Registry, Service], dict[str, Any]]
 
@@ -215,7 +221,12 @@ class Core:
         return await self._measured(
             self._command_label(text),
             req.platform,
-            self._guarded(req, "a chat line", lambda ctx: self._handle_text(ctx, text)),
+            self._guarded(
+                req,
+                "a chat line",
+                lambda ctx: self._handle_text(ctx, text),
+                board_action=len(text) <= MAX_LINE and parse_line(text).command in BOARD_COMMANDS,
+            ),
         )
 
     async def handle_button(self, req: Request, button_id: str) -> list[Reply]:
@@ -230,6 +241,8 @@ class Core:
                 "a button",
                 lambda ctx: self._handle_button(ctx, button_id),
                 None if action is None else action.session_id,
+                board_action=action is not None and action.verb in BOARD_VERBS,
+                pressed=True,
             ),  # fmt: skip
         )
 
@@ -383,24 +396,32 @@ class Core:
         what: str,
         handle: Callable[[Ctx], Awaitable[list[Reply]]],
         session_id: str | None = None,
+        *,
+        board_action: bool = False,
+        pressed: bool = False,
     ) -> list[Reply]:
         """The safety net around every request, context building included: a busy database
         (``StorageBusy``: locked beyond the bounded wait, read-only, full, connection lost)
         gets "busy, try again" in the chat's language; any other failure the internal-error
         answer. Either way the process lives on and nothing half-done is kept (storage rolls
         the request's transaction back). ``session_id``: a pressed button's session, whose
-        stored revision is read with the chat's language."""
+        stored revision is read with the chat's language. ``board_action``: a move or a tap on
+        a board, which the rate limits charge by the messages it posts (``bot.core.limits``);
+        ``pressed``: a button (its private answers go to the presser alone, posting nothing)."""
         ctx: Ctx | None = None
         req = well_formed_request(req)
         logs.begin_request(req.chat_id)
         if self.limiter is not None:
-            refused = await self.limiter.check(req)
+            refused = await self.limiter.check(req, board_action)
             if refused is not None:
                 return await self._slow_down(req, refused)
         await self.service.answering(req.platform, req.chat_id, 1)
         try:
             ctx = await self._context(req, session_id)
-            return button_ids.describe(await handle(ctx))
+            replies = button_ids.describe(await handle(ctx))
+            if board_action and self.limiter is not None:
+                await self._charge(req, replies, pressed)
+            return replies
         except (StorageBusy, StaleRevision) as error:
             # StaleRevision: another process changed the session under this request; its copy
             # was dropped, so trying again works on the stored state
@@ -413,6 +434,15 @@ class Core:
             ]
         finally:
             await self.service.answering(req.platform, req.chat_id, -1)
+
+    async def _charge(self, req: Request, replies: list[Reply], pressed: bool) -> None:
+        """Charge a board action's posted messages to the rate limits. What was done is done:
+        a failure here is logged, never answered as the request's failure."""
+        assert self.limiter is not None
+        try:
+            await self.limiter.charge(req, posted_messages(replies, req.user_id, pressed))
+        except Exception:
+            log.exception("could not charge a board action to the rate limits")
 
     async def _slow_down(self, req: Request, refused: Refused) -> list[Reply]:
         """Over a rate limit: the notice the first time, silence after (nothing is done)."""

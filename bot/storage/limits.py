@@ -72,13 +72,22 @@ def _chained_takes_sql(count: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Bucket:
-    """One token bucket: ``scope`` ("user", "chat") and ``key`` name it; it holds up to
-    ``burst`` tokens and gains ``per_second`` tokens a second."""
+    """One token bucket: ``scope`` ("user", "chat", "move") and ``key`` name it; it holds up
+    to ``burst`` tokens and gains ``per_second`` tokens a second.
+
+    What one draw does: when the bucket holds at least ``need`` tokens it gives ``cost`` of
+    them (never going below ``floor``), else it refuses. The default is the plain "take one
+    token"; ``need=0, cost=0`` only asks whether the bucket is in debt; a large negative
+    ``need`` with ``floor=-1`` charges after the fact what a request cost (the messages it
+    posted), at most one token into debt."""
 
     scope: str
     key: str
     burst: float
     per_second: float
+    need: float = 1.0
+    cost: float = 1.0
+    floor: float = 0.0
 
 
 class LimitsStore(Store):
@@ -103,27 +112,30 @@ class LimitsStore(Store):
             taken: list[Queued] = []
             for bucket in buckets:
                 # a bucket after one that refused is not drawn on (nor is its refusal counted)
-                sql = self._take_sql(bucket.burst, bucket.per_second, now)
+                sql = self._take_sql(bucket, now)
                 taken.append(tx.add(sql, (bucket.scope, bucket.key),
                                     returning=True,
                                     only_if=functools.partial(_all_taken, list(taken))))  # fmt: skip
         return [int(t.rows[0][0]) for t in taken if t.rows]
 
     @staticmethod
-    def _take_sql(burst: float, per_second: float, now: float) -> str:
-        b, r, n = _number(burst), _number(per_second), _number(now)
+    def _take_sql(bucket: Bucket, now: float) -> str:
+        b, r, n = _number(bucket.burst), _number(bucket.per_second), _number(now)
+        need, cost, floor = _number(bucket.need), _number(bucket.cost), _number(bucket.floor)
         grown = f"(rate_buckets.tokens + ({n} - rate_buckets.updated_at) * {r})"
         # never above the burst, never below what was stored (a process whose clock is behind)
         fill = (
             f"(CASE WHEN {grown} > {b} THEN {b} "
             f"WHEN {grown} < rate_buckets.tokens THEN rate_buckets.tokens ELSE {grown} END)"
         )
+        given = f"(CASE WHEN {fill} - {cost} < {floor} THEN {floor} ELSE {fill} - {cost} END)"
+        first = max(bucket.burst - bucket.cost, bucket.floor)
         sql = (
             "INSERT INTO rate_buckets (scope, key, tokens, updated_at, refused) "
-            f"VALUES (?, ?, {_number(burst - 1)}, {n}, 0) "
+            f"VALUES (?, ?, {_number(first)}, {n}, 0) "
             "ON CONFLICT (scope, key) DO UPDATE SET "
-            f"tokens = CASE WHEN {fill} >= 1 THEN {fill} - 1 ELSE {fill} END, "
-            f"refused = CASE WHEN {fill} >= 1 THEN 0 ELSE rate_buckets.refused + 1 END, "
+            f"tokens = CASE WHEN {fill} >= {need} THEN {given} ELSE {fill} END, "
+            f"refused = CASE WHEN {fill} >= {need} THEN 0 ELSE rate_buckets.refused + 1 END, "
             f"updated_at = CASE WHEN {n} > rate_buckets.updated_at THEN {n} "
             "ELSE rate_buckets.updated_at END "
             "RETURNING refused"
