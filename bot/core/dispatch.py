@@ -44,6 +44,7 @@ from bot.core.presentation import Presenter, RenderFn, game_name
 from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.sessions import iso
+from bot.health import Health
 from bot.metrics import Metrics
 from bot.replies import Mention, Reply, Request
 from bot.storage import (
@@ -116,9 +117,11 @@ class Core:
             self.metrics.track_pool(backend.pool.get_size, backend.pool.get_idle_size,
                                     backend.settings.size, lambda: backend.waiting)  # fmt: skip
             backend.on_pool_wait = self.metrics.pool_wait_seconds.observe
-        #: platform name -> a check that says why it is not connected (None when it is);
-        #: each adapter adds its own, ``/healthz`` reads them
-        self.platform_status: dict[str, Callable[[], str | None]] = {}
+        # a database file put back under a running bot: the games in memory were the old file's
+        store.backend.on_reopen = self.sessions.forget_all
+        #: platform name -> its health now (``bot.health.Health``; a plain string says why it
+        #: is down, None that it is fine); each adapter adds its own, ``/readyz`` reads them
+        self.platform_status: dict[str, Callable[[], Health | str | None]] = {}
         self.play = SoloPlay(self.service)
         self.play.register(self.registry)
         self.features = wiring(self.registry, self.service)

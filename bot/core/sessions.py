@@ -590,6 +590,10 @@ class Sessions:
         """The copy in memory, if any (no read: it may be behind storage)."""
         return self._live.get(session_id)
 
+    def forget_all(self) -> None:
+        """Drop every copy in memory (the database was opened anew: read everything again)."""
+        self._live.clear()
+
     def forget(self, session_id: str) -> None:
         """Drop the in-memory copy (the next ``get`` rebuilds it from storage)."""
         self._live.pop(session_id, None)

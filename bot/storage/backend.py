@@ -6,6 +6,15 @@ commit together or not at all) and ``close``. SQL is written once with ``?`` pla
 PostgreSQL gets them numbered (``$1``...). Every driver error leaves here as a storage error:
 ``StorageBusy`` (locked beyond a bounded wait, read-only, full, connection lost),
 ``AlreadyExists`` (a unique rule refused an insert) or ``StorageError``.
+
+An SQLite connection keeps working on the file it opened even after that file is deleted or
+replaced (it writes on to the unlinked inode, and everything is lost at the next start), and a
+connection's page cache can hide a damaged file for a long time. So every hand-off of a write
+transaction first checks, on the writer's thread, that the path still names the very file that
+was opened (device and inode) and that the file still starts as an SQLite database does: a
+``stat`` and a 16-byte read, a few microseconds. When it does not, the write is refused as
+``StorageBusy`` (the player hears "busy, nothing was changed") and the backend reopens the
+path once a database is back there (a restored file), by itself.
 """
 
 from __future__ import annotations
@@ -13,11 +22,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import os
 import re
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn, Protocol
 
 import aiosqlite
@@ -26,11 +38,24 @@ from bot.redact import redact
 from bot.storage.errors import AlreadyExists, StorageBusy, StorageError
 from bot.storage.migrations.dialect import POSTGRES, SQLITE
 
+log = logging.getLogger("tavolo.storage")
+
 #: how long a write waits for another process's write lock before the player hears "busy"
 #: (another process may hold it for up to 30 s; the player must get an answer, not a hang)
 BUSY_TIMEOUT_SECONDS = 3.0
 #: how long a write that is worth less than a reply's delay (a player's sighting) waits
 SHORT_WAIT_SECONDS = 0.2
+#: how often, at most, a backend whose file went away tries to open it again
+REOPEN_EVERY_SECONDS = 2.0
+#: the first bytes of every SQLite database file
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+#: what a write that touches the data without changing it looks like: the readiness probe's
+#: proof that the database takes a write (read-only, full, locked, gone: it fails)
+PROBE_WRITE = (
+    "UPDATE schema_version SET version = version "
+    "WHERE version = (SELECT MAX(version) FROM schema_version)"
+)
+PROBE_READ = "SELECT MAX(version) FROM schema_version"
 
 Params = Sequence[Any]
 
@@ -62,6 +87,9 @@ class Backend(Protocol):
     on_wait: Callable[[float], None] | None
     #: called with ``busy`` or ``error`` when an operation fails (metrics), if set
     on_error: Callable[[str], None] | None
+    #: called when the database was opened anew (an SQLite file put back): whatever was kept
+    #: in memory of the old file is to be forgotten
+    on_reopen: Callable[[], None] | None
 
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]: ...
 
@@ -72,6 +100,10 @@ class Backend(Protocol):
     def transaction(self, wait: bool = True) -> contextlib.AbstractAsyncContextManager[Tx]: ...
 
     async def run_script(self, script: str) -> None: ...
+
+    async def problem(self) -> str | None:
+        """Why the database cannot be used now, read fresh (a real table, and for SQLite the
+        file itself); None when it can. Writes are probed apart (``PROBE_WRITE``)."""
 
     async def close(self) -> None: ...
 
@@ -87,8 +119,59 @@ _SQLITE_BUSY_WORDS = (
 )
 
 
+#: what SQLite says of a damaged file (no request can be kept on it: "busy", not a crash)
+_SQLITE_DAMAGE_WORDS = ("malformed", "not a database", "corrupt")
+
+
+class FileChanged(StorageBusy):
+    """The SQLite file is no longer the one that was opened (deleted, replaced) or no longer
+    an SQLite database: nothing may be written, or acknowledged, until it is back."""
+
+
+def file_identity(path: str) -> tuple[int, int] | None:
+    """The device and inode of ``path`` (None when it cannot be read)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
+def file_problem(path: str, identity: tuple[int, int] | None) -> str | None:
+    """Why the file at ``path`` is not the database opened as ``identity`` (deleted, replaced,
+    damaged at its start), None when it still is. ``identity`` None: any SQLite file will do.
+
+    >>> file_problem("/nonexistent/tavolo.db", None)
+    'the database file was deleted'
+    """
+    try:
+        with open(path, "rb") as file:
+            found = os.fstat(file.fileno())
+            head = file.read(len(_SQLITE_MAGIC))
+    except FileNotFoundError:
+        return "the database file was deleted"
+    except OSError as error:
+        return f"the database file cannot be read ({error.strerror or type(error).__name__})"
+    if identity is not None and (found.st_dev, found.st_ino) != identity:
+        return "the database file was replaced"
+    if head != _SQLITE_MAGIC:
+        return "the database file is not an SQLite database any more"
+    return None
+
+
+def _check_file(path: str, identity: tuple[int, int] | None) -> None:
+    """``FileChanged`` unless ``path`` is still the database opened (on the writer's thread)."""
+    problem = file_problem(path, identity)
+    if problem is not None:
+        raise FileChanged(problem)
+
+
 def sqlite_error(exc: BaseException) -> BaseException:
     """The storage error for a driver error (the original when it is not a database error)."""
+    if isinstance(exc, sqlite3.DatabaseError) and any(
+        word in str(exc).lower() for word in _SQLITE_DAMAGE_WORDS
+    ):
+        return FileChanged(f"the database file is damaged: {exc}")
     if isinstance(exc, sqlite3.IntegrityError):
         text = str(exc)
         if "UNIQUE" in text or "PRIMARY KEY" in text:
@@ -195,10 +278,16 @@ class _SqliteTx(_Queue):
     with the next one or with the ``COMMIT``."""
 
     def __init__(
-        self, db: aiosqlite.Connection, begin: Callable[[sqlite3.Connection], float]
+        self,
+        db: aiosqlite.Connection,
+        begin: Callable[[sqlite3.Connection], float],
+        guard: Callable[[], None] | None = None,
     ) -> None:
         super().__init__()
         self._db = db
+        #: run on the writer's thread before each hand-off: raises when the file is not the
+        #: one opened (so nothing is committed, and acknowledged, on a file that is gone)
+        self._guard = guard
         #: starts the transaction; returns the seconds it waited for the write lock
         self._begin: Callable[[sqlite3.Connection], float] | None = begin
         #: seconds the BEGIN waited for another process's write lock (None: not begun)
@@ -221,11 +310,13 @@ class _SqliteTx(_Queue):
         await self._run(lambda c: c.execute("COMMIT").close())
 
     async def _run(self, last: Callable[[sqlite3.Connection], Any]) -> Any:
-        begin, queued = self._begin, self._queued
+        begin, queued, guard = self._begin, self._queued, self._guard
         self._queued = []
         waited: list[float] = []  # not ``self``: see ``_on_thread``
 
         def work(connection: sqlite3.Connection) -> Any:
+            if guard is not None:
+                guard()
             if begin is not None:
                 waited.append(begin(connection))
             for statement in queued:
@@ -247,6 +338,7 @@ class _Observed:
     on_error: Callable[[str], None] | None = None
     #: called with the seconds a request waited for a free connection (PostgreSQL's pool)
     on_pool_wait: Callable[[float], None] | None = None
+    on_reopen: Callable[[], None] | None = None
 
     def _raise_as_storage(self, exc: BaseException, mapped: BaseException) -> NoReturn:
         """Raise ``mapped`` (what storage calls ``exc``: busy, already exists, ...) in its
@@ -290,26 +382,129 @@ class SqliteBackend(_Observed):
     dialect = SQLITE
 
     def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
-                 busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> None:  # fmt: skip
+                 busy_timeout: float = BUSY_TIMEOUT_SECONDS, path: str | None = None) -> None:  # fmt: skip
         self.db = db
         self.reader = reader
         self.busy_timeout = busy_timeout
+        #: the database file (None in memory), and the device and inode it had when opened
+        self.path = path
+        self.identity = file_identity(path) if path is not None else None
         # one transaction at a time on the writer (statements never interleave)
         self._write_lock = asyncio.Lock()
+        #: the file went away or was damaged: reopen the path once a database is back there
+        self._lost = False
+        self._reopen_tried = 0.0
 
     @classmethod
     async def connect(cls, path: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS) -> SqliteBackend:
+        db, reader = await cls._open(path, busy_timeout)
+        on_disk = path != ":memory:" and not path.startswith("file:")
+        return cls(db, reader, busy_timeout, path if on_disk else None)
+
+    @staticmethod
+    async def _open(
+        path: str, busy_timeout: float, *, create: bool = True
+    ) -> tuple[aiosqlite.Connection, aiosqlite.Connection | None]:
+        """The writer and (for a file) the reader. ``create=False``: never make a new empty
+        file (reopening a database that went away must not invent an empty one)."""
+        on_disk = path != ":memory:" and not path.startswith("file:")
+        target, uri = path, False
+        if on_disk and not create:
+            target, uri = Path(path).resolve().as_uri() + "?mode=rw", True
         # isolation_level=None: no implicit transactions; ``transaction()`` says BEGIN itself
-        db = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None)
+        db = await aiosqlite.connect(target, timeout=busy_timeout, isolation_level=None, uri=uri)
         reader = None
-        if path != ":memory:" and not path.startswith("file:"):
+        if on_disk:
             try:
-                reader = await aiosqlite.connect(path, timeout=busy_timeout, isolation_level=None)
+                reader = await aiosqlite.connect(
+                    target, timeout=busy_timeout, isolation_level=None, uri=uri
+                )
                 await reader.execute("PRAGMA query_only = ON")
             except BaseException:
                 await db.close()
                 raise
-        return cls(db, reader, busy_timeout)
+        return db, reader
+
+    def _guard(self) -> Callable[[], None] | None:
+        """The check each write hand-off runs first (holds no connection: see ``_on_thread``)."""
+        if self.path is None:
+            return None
+        path, identity = self.path, self.identity
+        return lambda: _check_file(path, identity)
+
+    async def _reopen(self) -> None:
+        """Under the write lock, after the file went away or was damaged: when a database is
+        back at the path, open it anew and use it (a file that fails to open is tried again
+        at most every ``REOPEN_EVERY_SECONDS``)."""
+        path = self.path
+        if path is None or file_problem(path, None) is not None:
+            return  # nothing (usable) there yet: a stat and a read, cheap to ask every time
+        now = time.monotonic()
+        if now - self._reopen_tried < REOPEN_EVERY_SECONDS:
+            return  # a file is there but failed to open a moment ago
+        self._reopen_tried = now
+        try:
+            db, reader = await self._open(path, self.busy_timeout, create=False)
+        except (sqlite3.Error, OSError, ValueError) as exc:
+            log.warning("the database file is back but cannot be opened: %s", exc)
+            return
+        try:
+            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON",
+                           "PRAGMA synchronous=NORMAL", PROBE_READ):  # fmt: skip
+                await db.execute(pragma)
+            if reader is not None:
+                await reader.execute(PROBE_READ)
+        except sqlite3.Error as exc:
+            log.warning("the database file is back but cannot be used: %s", exc)
+            for connection in (reader, db):
+                if connection is not None:
+                    with contextlib.suppress(sqlite3.Error, ValueError):
+                        await connection.close()
+            return
+        old = (self.reader, self.db)
+        self.db, self.reader = db, reader
+        self.identity = file_identity(path)
+        self._lost = False
+        for connection in old:
+            if connection is not None:
+                with contextlib.suppress(sqlite3.Error, ValueError):
+                    await connection.close()
+        log.warning("the database file is back: reopened it, writes are taken again")
+        if self.on_reopen is not None:
+            self.on_reopen()
+
+    async def problem(self) -> str | None:
+        """The file is still the one opened (when it is not, a reopen is tried first), and a
+        connection of its own, with no page cache to hide a damaged file, reads a real table."""
+        if self.path is None:
+            try:
+                await _on_thread(self.db, lambda c: _rows(c, PROBE_READ, ()))
+            except (sqlite3.Error, ValueError) as exc:
+                return f"cannot read ({sqlite_error(exc)})"
+            return None
+        found = file_problem(self.path, self.identity)
+        if found is not None:
+            self._lost = True
+            if not self._write_lock.locked():
+                async with self._write_lock:
+                    await self._reopen()
+            found = file_problem(self.path, self.identity)
+            if found is not None:
+                return found
+        uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+
+        def fresh_read() -> None:
+            connection = sqlite3.connect(uri, uri=True, timeout=self.busy_timeout)
+            try:
+                connection.execute(PROBE_READ).fetchall()
+            finally:
+                connection.close()
+
+        try:
+            await asyncio.to_thread(fresh_read)
+        except sqlite3.Error as exc:
+            return f"cannot read ({sqlite_error(exc)})"
+        return None
 
     def _connection_for(self, sql: str) -> aiosqlite.Connection:
         if self.reader is not None and not sql.lstrip()[:6].upper().startswith("PRAGMA"):
@@ -373,16 +568,23 @@ class SqliteBackend(_Observed):
             except TimeoutError:
                 raise StorageBusy("busy writing: this write was not waited for") from None
         queued_at = time.perf_counter()
-        tx = _SqliteTx(self.db, self._begin(wait))
         try:
+            if self._lost:
+                await self._reopen()
+            tx = _SqliteTx(self.db, self._begin(wait), self._guard())
             try:
                 yield tx
                 await tx.commit()
             except BaseException as exc:
                 if tx.begun:
                     with contextlib.suppress(sqlite3.Error, ValueError):
-                        await self.db.execute("ROLLBACK")
-                self._raise_as_storage(exc, sqlite_error(exc))
+                        await tx._db.execute("ROLLBACK")
+                mapped = sqlite_error(exc)
+                if isinstance(mapped, FileChanged) and self.path is not None:
+                    if not self._lost:
+                        log.error("no more writes until the database is back: %s", mapped)
+                    self._lost = True
+                self._raise_as_storage(exc, mapped)
             if tx.waited is not None and self.on_wait is not None:
                 # the wait for this process's turn and for another process's write lock
                 self.on_wait(queued_at - since + tx.waited)
@@ -610,6 +812,15 @@ class PostgresBackend(_Observed):
     async def run_script(self, script: str) -> None:
         async with self._connection() as conn:
             await conn.execute(script)
+
+    async def problem(self) -> str | None:
+        """A real table is read (the pool opens a new connection when one was lost)."""
+        try:
+            await self.fetch(PROBE_READ)
+        except StorageError as exc:
+            # the driver's class only: its text may name the server
+            return f"cannot read ({type(exc.__cause__ or exc).__name__})"
+        return None
 
     async def close(self) -> None:
         await self.pool.close()

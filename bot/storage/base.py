@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any, Self
 
 from bot.redact import redact
-from bot.storage.backend import Backend, PoolSettings, PostgresBackend, SqliteBackend, Tx
+from bot.storage.backend import (
+    PROBE_WRITE,
+    Backend,
+    PoolSettings,
+    PostgresBackend,
+    SqliteBackend,
+    Tx,
+)
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migrations
 from bot.storage.migrations.dialect import POSTGRES
@@ -65,6 +72,12 @@ def redacted(database_url: str) -> str:
     'postgresql:///tavolo?user=bot&password=***'
     """
     return redact(database_url)
+
+
+def _short(error: BaseException) -> str:
+    """An error's first line, without anything that looks like a path or a URL."""
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return re.sub(r"\S*[/\\]\S*", "…", text)[:120]
 
 
 class Store:
@@ -197,6 +210,21 @@ class StorageBase(Store):
 
     async def close(self) -> None:
         await self.backend.close()
+
+    async def problem(self) -> str | None:
+        """Why the database cannot keep what the bot writes now, None when it can: a real
+        table read fresh (for SQLite: still the file that was opened, on a connection of its
+        own), then a write that changes nothing (a read-only, full, locked or vanished
+        database refuses it). Words only: never a path or a URL."""
+        found = await self.backend.problem()
+        if found is not None:
+            return found
+        try:
+            async with self.backend.transaction() as tx:
+                await tx.execute(PROBE_WRITE)
+        except StorageError as exc:
+            return f"cannot write ({_short(exc)})"
+        return None
 
     async def schema_version(self) -> int:
         rows = await self.backend.fetch("SELECT MAX(version) FROM schema_version")

@@ -36,14 +36,16 @@ async def test_healthz_is_200_when_the_database_answers_and_503_naming_a_down_pl
 ):
     server = await HttpServer.start(sqlite_core, "127.0.0.1", 0)
     try:
-        assert await get(server, "/healthz") == (200, "ok\n")
+        assert await get(server, "/healthz") == (200, "database: ok\n")
         connected = {"telegram": None}
         sqlite_core.platform_status["telegram"] = lambda: connected["telegram"]
         sqlite_core.platform_status["discord"] = lambda: None
         assert (await get(server, "/healthz"))[0] == 200
         connected["telegram"] = "not polling"
         status, text = await get(server, "/healthz")
-        assert (status, text) == (503, "telegram: not polling\n")
+        assert (status, text) == (503, "database: ok\ndiscord: ok\ntelegram: not polling\n")
+        assert await get(server, "/readyz") == (status, text)  # /healthz is its old name
+        assert await get(server, "/livez") == (200, "ok\n")  # a platform down: still alive
     finally:
         await server.stop()
 
@@ -57,6 +59,7 @@ async def test_healthz_is_503_when_the_database_is_closed(tmp_path: Path):
         status, text = await get(server, "/healthz")
         assert status == 503 and text.startswith("database: ")
         assert str(tmp_path) not in text  # names the kind of failure, not where
+        assert await get(server, "/livez") == (200, "ok\n")  # the database down: still alive
     finally:
         await server.stop()
 
@@ -159,7 +162,7 @@ async def test_the_web_pages_are_added_when_bot_web_exists(
 async def test_the_real_pages_and_the_health_endpoints_share_one_server(sqlite_core: Core):
     server = await HttpServer.start(sqlite_core, "127.0.0.1", 0)
     try:
-        assert (await get(server, "/healthz")) == (200, "ok\n")
+        assert (await get(server, "/healthz")) == (200, "database: ok\n")
         status, text = await get(server, "/metrics")
         assert status == 200 and "tavolo_commands_total" in text
         assert (await get(server, "/"))[0] == 200  # bot.web's home page
