@@ -56,7 +56,7 @@ from telegram import (
     Update,
 )
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import TelegramError
+from telegram.error import Conflict, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -71,6 +71,7 @@ from telegram.ext import (
     filters,
 )
 
+from bot.health import Health, Throttle
 from bot.logs import pseudonym
 from bot.platforms.outbox import Bounded
 from bot.platforms.telegram_delivery import Delivery
@@ -102,6 +103,13 @@ if TYPE_CHECKING:
     from bot.core import Core
 
 log = logging.getLogger(__name__)
+
+#: a polling conflict (409: another process polls with this token) seen this recently keeps
+#: readiness red; while it lasts the library retries at most every 30 s, so it is seen again
+CONFLICT_WINDOW_SECONDS = 65.0
+#: webhook deliveries refused in a row (a wrong secret) before readiness turns red: a stray
+#: request without the secret is no outage, Telegram's retries of refused updates are
+REFUSED_IN_A_ROW = 3
 
 
 # ----- the adapter -------------------------------------------------------------------------------------
@@ -137,6 +145,15 @@ class TelegramAdapter(Delivery):
         # user -> the last group chat they played in (for an empty "@bot" query)
         self._last_table: dict[int, int] = Bounded(NOTES_LIMIT)
         self._webhook_runner: Any = None
+        #: readiness: when polling last met a 409 conflict, and the webhook's refusals in a
+        #: row since its last accepted delivery (each failure logged once a minute at most)
+        self.conflict_window = CONFLICT_WINDOW_SECONDS
+        self._conflict_at: float | None = None
+        self._conflict_log = Throttle()
+        self._polling_log = Throttle()
+        self._refused_in_a_row = 0
+        self._accepted = 0
+        self._refused_log = Throttle()
         self._stamp = 0
         self._processed_ids: deque[int] = deque(maxlen=1000)
         self._processed_changed = asyncio.Condition()
@@ -198,20 +215,49 @@ class TelegramAdapter(Delivery):
         else:
             assert app.updater is not None
             await app.updater.start_polling(
-                timeout=self.config.poll_timeout, allowed_updates=UPDATE_TYPES
+                timeout=self.config.poll_timeout,
+                allowed_updates=UPDATE_TYPES,
+                error_callback=self._polling_failed,
             )
         log.info("telegram adapter running as @%s", self.username)
 
-    def connection_problem(self) -> str | None:
-        """Why this adapter takes no updates now (``/healthz``), None when it does."""
+    def connection_problem(self) -> Health:
+        """Whether this adapter takes updates now (``/readyz``): the webhook listening and
+        its deliveries accepted, or polling without a conflict."""
         app = self.application
         if not app.running:
-            return "not connected"
+            return Health(False, "not connected")
         if self.config.webhook_url:
-            return None if self._webhook_runner is not None else "webhook not listening"
+            if self._webhook_runner is None:
+                return Health(False, "webhook not listening")
+            if self._refused_in_a_row >= REFUSED_IN_A_ROW:
+                return Health(False, f"webhook refuses deliveries: wrong secret "
+                                     f"({self._refused_in_a_row} in a row)")  # fmt: skip
+            return Health(True, f"webhook, {self._accepted} deliveries accepted")
         if app.updater is None or not app.updater.running:
-            return "not polling"
-        return None
+            return Health(False, "not polling")
+        if (
+            self._conflict_at is not None
+            and time.monotonic() - self._conflict_at < self.conflict_window
+        ):
+            return Health(False, "polling conflict (409): another process polls with this token")
+        return Health(True, "polling")
+
+    def _polling_failed(self, error: TelegramError) -> None:
+        """The library's polling met an error (it retries by itself, waiting longer each
+        time): one line a minute, no traceback; a conflict turns readiness red."""
+        if isinstance(error, Conflict):
+            self._conflict_at = time.monotonic()
+            held = self._conflict_log.due()
+            if held is not None:
+                log.error("telegram polling conflict (409): another process polls with this "
+                          "token (only one may; use a webhook for several workers)%s",
+                          f"; {held} more since the last line" if held else "")  # fmt: skip
+            return
+        held = self._polling_log.due()
+        if held is not None:
+            log.warning("telegram polling failed (%s), retrying%s", type(error).__name__,
+                        f"; {held} more since the last line" if held else "")  # fmt: skip
 
     async def stop(self) -> None:
         """Stop taking updates, deliver what is queued, disconnect."""
@@ -494,11 +540,19 @@ class TelegramAdapter(Delivery):
         async def receive(request: web.Request) -> web.Response:
             given = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "")
             if not hmac.compare_digest(given.encode(), secret.encode()):
+                self._refused_in_a_row += 1
+                held = self._refused_log.due()
+                if held is not None:
+                    log.error("telegram webhook: a delivery was refused, its secret is not this "
+                              "worker's (do all workers share TELEGRAM_WEBHOOK_SECRET?)%s",
+                              f"; {held} more since the last line" if held else "")  # fmt: skip
                 return web.Response(status=403)
             try:
                 update = Update.de_json(await request.json(), app.bot)
             except ValueError:
                 return web.Response(status=400)
+            self._refused_in_a_row = 0
+            self._accepted += 1
             await app.update_queue.put(update)
             return web.Response()
 

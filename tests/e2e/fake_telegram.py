@@ -288,6 +288,24 @@ class FakeTelegram:
         """Make the next ``times`` calls of ``method`` fail as Telegram would."""
         self._failures.append(_Failure(method, code, description, retry_after, times))
 
+    async def deliver(self, url: str) -> list[int]:
+        """Telegram's side of a webhook: POST each pending update to ``url`` (one worker
+        behind the webhook's address) with the secret the last ``setWebhook`` registered; the
+        status each delivery got. A refused update stays pending: Telegram tries it again."""
+        import aiohttp
+
+        secret = (self.webhook or {}).get("secret_token", "")
+        statuses = []
+        async with aiohttp.ClientSession() as http:
+            for update in list(self._updates):
+                async with http.post(
+                    url, json=update, headers={"X-Telegram-Bot-Api-Secret-Token": secret}
+                ) as answer:
+                    statuses.append(answer.status)
+                if answer.status == 200:
+                    self._updates.remove(update)
+        return statuses
+
     # ----- what tests read ------------------------------------------------------------------
     def calls_of(self, method: str) -> list[Call]:
         return [c for c in self.calls if c.method == method]
