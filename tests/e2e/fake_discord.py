@@ -265,6 +265,12 @@ class FakeDiscord:
         #: new messages refused because the bot ignored the bucket's headers
         self.bucket_overruns: list[str] = []
         self.errors: list[str] = []
+        #: an IDENTIFY is answered (READY) only while this is set: clear it to keep a shard
+        #: that reconnects from coming back (``drop``)
+        self.ready_allowed = asyncio.Event()
+        self.ready_allowed.set()
+        #: the gateway link of each shard (0 for an unsharded client), by its IDENTIFY
+        self.shard_sockets: dict[int, web.WebSocketResponse] = {}
         self._sockets: list[web.WebSocketResponse] = []
         self._seq = 0
         self._runner: web.AppRunner | None = None
@@ -358,6 +364,8 @@ class FakeDiscord:
             elif op == 2:
                 self.auth_headers.add(data["d"]["token"])
                 self.identified_shards.append(data["d"].get("shard"))
+                await self.ready_allowed.wait()
+                self.shard_sockets[(data["d"].get("shard") or [0])[0]] = ws
                 ready = self._ready()
                 if data["d"].get("shard") is not None:
                     ready["shard"] = data["d"]["shard"]  # Discord echoes a sharded IDENTIFY's shard
@@ -370,6 +378,11 @@ class FakeDiscord:
         if ws in self._sockets:
             self._sockets.remove(ws)
         return ws
+
+    async def drop(self, shard: int = 0) -> None:
+        """Close a shard's gateway link as Discord does when it goes away (close code 4000:
+        the client reconnects, and identifies again once ``ready_allowed`` is set)."""
+        await self.shard_sockets.pop(shard).close(code=4000)
 
     def _ready(self) -> dict[str, Any]:
         return {
