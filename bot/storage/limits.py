@@ -42,8 +42,9 @@ def _number(value: float) -> str:
 def _chained_takes_sql(count: int) -> str:
     """PostgreSQL: ``take_tokens`` for ``count`` buckets as one statement of the same text
     every time (prepared once per connection, one round trip a request). Bucket ``i``'s
-    scope, key, burst, rate and time are its five parameters; it is drawn on only if every
-    bucket before it gave a token (a skipped bucket answers NULL)."""
+    scope, key, burst, rate, time, need, cost and floor are its eight parameters (``Bucket``);
+    it is drawn on only if every bucket before it gave a token (a skipped bucket answers
+    NULL)."""
     parts = []
     for i in range(count):
 
@@ -55,14 +56,17 @@ def _chained_takes_sql(count: int) -> str:
         fill = (f"(CASE WHEN {grown} > {c('b')} THEN {c('b')} "
                 f"WHEN {grown} < rate_buckets.tokens THEN rate_buckets.tokens ELSE {grown} END)")  # fmt: skip
         drawn = f" WHERE (SELECT refused FROM t{i - 1}) = 0" if i else ""
+        need, cost, floor = c("need"), c("cost"), c("fl")
+        given = f"(CASE WHEN {fill} - {cost} < {floor} THEN {floor} ELSE {fill} - {cost} END)"
         parts.append(
             f"c{i} AS (SELECT ?::text AS scope, ?::text AS key, ?::float8 AS b, ?::float8 AS r, "
-            f"?::float8 AS n), "
+            f"?::float8 AS n, ?::float8 AS need, ?::float8 AS cost, ?::float8 AS fl), "
             f"t{i} AS (INSERT INTO rate_buckets (scope, key, tokens, updated_at, refused) "
-            f"SELECT scope, key, b - 1, n, 0 FROM c{i}{drawn} "
+            f"SELECT scope, key, CASE WHEN b - cost < fl THEN fl ELSE b - cost END, n, 0 "
+            f"FROM c{i}{drawn} "
             "ON CONFLICT (scope, key) DO UPDATE SET "
-            f"tokens = CASE WHEN {fill} >= 1 THEN {fill} - 1 ELSE {fill} END, "
-            f"refused = CASE WHEN {fill} >= 1 THEN 0 ELSE rate_buckets.refused + 1 END, "
+            f"tokens = CASE WHEN {fill} >= {need} THEN {given} ELSE {fill} END, "
+            f"refused = CASE WHEN {fill} >= {need} THEN 0 ELSE rate_buckets.refused + 1 END, "
             f"updated_at = CASE WHEN {c('n')} > rate_buckets.updated_at THEN {c('n')} "
             "ELSE rate_buckets.updated_at END RETURNING refused)"
         )
@@ -105,7 +109,11 @@ class LimitsStore(Store):
         """``take_token`` from each of ``buckets`` in turn, stopping at the first that refuses: what each answered, in one transaction (one
         hand-off to SQLite's thread: every request of a rate-limited bot takes its tokens)."""
         if self.dialect == POSTGRES:
-            params = [v for b in buckets for v in (b.scope, b.key, b.burst, b.per_second, now)]
+            params = [
+                v
+                for b in buckets
+                for v in (b.scope, b.key, b.burst, b.per_second, now, b.need, b.cost, b.floor)
+            ]
             rows = await self._fetch(_chained_takes_sql(len(buckets)), tuple(params))
             return [int(value) for value in rows[0] if value is not None]
         async with self._transaction(wait) as tx:
