@@ -31,7 +31,8 @@ def public_methods(obj: object) -> dict[str, object]:
 
 
 async def test_the_storage_itself_only_opens_closes_and_runs_raw_statements(store: Storage):
-    assert set(public_methods(store)) == {"close", "fetch", "schema_version", "write"}
+    # and says whether the database itself can be used (readiness): no records involved
+    assert set(public_methods(store)) == {"close", "fetch", "problem", "schema_version", "write"}
     for name in STORES:
         assert isinstance(getattr(store, name), Store), name
 
