@@ -453,7 +453,8 @@ class Core:
         if not refused.notify:
             return Silenced()
         ctx = await self._fallback_context(req)
-        key = "error.slow_down" if refused.scope == "user" else "error.slow_down_chat"
+        # the user's own buckets (commands, moves) say so to them; the chat's to the chat
+        key = "error.slow_down_chat" if refused.scope == "chat" else "error.slow_down"
         return [self.service.refuse(ctx, key, name=req.user_name)]
 
     async def _context(self, req: Request, session_id: str | None = None) -> Ctx:

@@ -110,3 +110,21 @@ async def test_chatter_next_to_a_game_costs_no_token(db_url: str):
 
 
 __all__ = ["FakeClock", "fake_render"]
+
+
+async def test_three_processes_share_one_move_bucket(db_url: str):
+    seconds = Seconds()
+    limits = Limits(move_burst=5, move_per_minute=60)
+    cores = [await make_core(db_url, limits, seconds) for _ in range(3)]
+    try:
+        chats = [FakePlatform(core) for core in cores]
+        await chats[0].say("ana", "/play freecell 1")
+        keys = []
+        for n in range(30):  # a script's taps, spread over the three processes at once
+            replies = await chats[n % 3].say("ana", "/undo" if n % 2 else "1a")
+            keys.append(replies[0].key if replies else None)
+        assert len([k for k in keys if k not in (None, "error.slow_down")]) == 5
+        assert keys.count("error.slow_down") == 1  # one notice in all, then silence
+    finally:
+        for core in cores:
+            await core.close()
