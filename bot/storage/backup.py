@@ -163,7 +163,7 @@ def _pg_tool(name: str, arguments: list[str], database_url: str) -> None:
     if tool is None:
         raise StorageError(f"{name} is not installed here: install PostgreSQL's client tools "
                            "(the server's major version or newer), or run it where the server is "
-                           "(README, \"Backups\")")  # fmt: skip
+                           "(README, \"Deploying\")")  # fmt: skip
     url, secret = libpq_command(database_url)
     try:
         done = subprocess.run([tool, *arguments, "--dbname", url], capture_output=True, text=True,
