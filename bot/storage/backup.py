@@ -19,7 +19,7 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from bot.storage.backend import BUSY_TIMEOUT_SECONDS
 from bot.storage.base import database_path, is_postgres_url
@@ -139,6 +139,8 @@ def libpq_command(database_url: str) -> tuple[str, dict[str, str]]:
     ('postgresql://bot@db:5432/tavolo', {'PGPASSWORD': 's3cret'})
     >>> libpq_command("postgresql:///tavolo?host=/run/pg&password=s3cret")
     ('postgresql:///tavolo?host=%2Frun%2Fpg', {'PGPASSWORD': 's3cret'})
+    >>> libpq_command("postgresql://db/tavolo")
+    ('postgresql://db/tavolo', {})
     """
     parts = urlsplit(database_url)
     env: dict[str, str] = {}
@@ -155,7 +157,9 @@ def libpq_command(database_url: str) -> tuple[str, dict[str, str]]:
             env["PGPASSWORD"] = value
         else:
             query.append((key, value))
-    return urlunsplit((parts.scheme, netloc, parts.path, urlencode(query), "")), env
+    # by hand: urlunsplit drops the // of a URL with no host (a unix socket's)
+    rest = f"?{urlencode(query)}" if query else ""
+    return f"{parts.scheme}://{netloc}{parts.path}{rest}", env
 
 
 def _pg_tool(name: str, arguments: list[str], database_url: str) -> None:

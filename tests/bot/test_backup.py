@@ -183,3 +183,8 @@ def test_the_postgresql_password_never_reaches_a_command_line() -> None:
     url, env = libpq_command("postgresql://bot:s3cret@db:5432/tavolo?sslmode=require")
     assert "s3cret" not in url and env == {"PGPASSWORD": "s3cret"}
     assert url == "postgresql://bot@db:5432/tavolo?sslmode=require"
+    # a unix socket's URL, no host and the password as a parameter: still a URL libpq reads
+    url, env = libpq_command("postgresql:///tavolo?host=/run/postgresql&password=s3cret")
+    assert url == "postgresql:///tavolo?host=%2Frun%2Fpostgresql" and env == {
+        "PGPASSWORD": "s3cret"
+    }
