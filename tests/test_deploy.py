@@ -286,6 +286,9 @@ def test_every_bot_serves_http_is_health_checked_and_gets_longer_than_its_drain(
     migrate = services.pop("migrate")
     assert migrate["command"] == ["python", "-m", "bot", "migrate"]
     assert migrate["depends_on"]["db"]["condition"] == "service_healthy"
+    sync = services.pop("sync-commands")  # where replicas do not sync at start
+    assert sync["command"] == ["python", "-m", "bot", "sync-commands"]
+    assert set(sync["profiles"]) == {"webhook", "sharded"}
     assert {"bot", "webhook", "discord-shards-0-1", "discord-shards-2-3"} <= set(services)
     for name, service in services.items():
         env = service["environment"]
@@ -310,7 +313,7 @@ def test_the_webhook_workers_sit_behind_an_https_proxy() -> None:
     caddyfile = spec["configs"]["caddyfile"]["content"]
     path = env["TELEGRAM_WEBHOOK_URL"].split("}", 1)[1]
     assert f"reverse_proxy {path}*" in caddyfile
-    assert f"dynamic a webhook {env['PORT']}" in caddyfile
+    assert f"dynamic a webhook {env['TELEGRAM_WEBHOOK_PORT']}" in caddyfile
     assert f"dynamic a webhook {env['HTTP_PORT']}" in caddyfile
 
 
@@ -338,14 +341,16 @@ def procfile() -> dict[str, str]:
 def test_the_procfile_has_web_worker_and_the_release_step(tmp_path: Path) -> None:
     processes = procfile()
     assert set(processes) == {"web", "worker", "release"}
-    assert shlex.split(processes["release"]) == ["python", "-m", "bot", "migrate"]
+    assert shlex.split(processes["release"]) == [
+        "python", "-m", "bot", "migrate", "&&", "python", "-m", "bot", "sync-commands"
+    ]  # fmt: skip
     assert shlex.split(processes["worker"]) == ["python", "-m", "bot"]
     env = {**without_tokens(), "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}",
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            "PYTHONPATH": str(ROOT)}  # fmt: skip
     released = subprocess.run(["sh", "-c", processes["release"]], cwd=tmp_path, env=env,
                               capture_output=True, text=True, timeout=120)  # fmt: skip
-    assert released.returncode == 0 and "schema" in released.stdout, released.stderr
+    assert released.returncode == 0 and "applied" in released.stdout, released.stderr
 
 
 def test_the_web_process_serves_on_the_port_the_platform_routes(tmp_path: Path) -> None:

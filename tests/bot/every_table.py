@@ -15,7 +15,7 @@ from bot.storage.migrations.dialect import SQLITE
 
 async def play_in_every_table(core: Core) -> FakePlatform:
     """Games played as players do (a language, solo games, a daily, a finished game, a race,
-    a table), then what chat traffic leaves behind through the stores: a claim, a handled
+    a table, a player forgotten), then what chat traffic leaves behind through the stores: a claim, a handled
     update, a private hand message's origin, a Yes/No question, a rate bucket, a hidden web
     player and a chat's web link."""
     chat = FakePlatform(core)
@@ -34,6 +34,8 @@ async def play_in_every_table(core: Core) -> FakePlatform:
     await table.say("eve", "/challenge")
     await table.say("eve", "/addbot")
     await table.say("eve", "/start")
+    await chat.say("gil", "/play imaginary13 5")
+    await chat.say("gil", "/forgetme confirm")  # the web pages' generation moves on
     store = core.store
     now = time.time()
     await store.claims.take("sweep", "process-1", 30, now)
