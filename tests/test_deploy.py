@@ -226,7 +226,16 @@ def test_the_image_install_steps_work_in_a_clean_environment(clone: Path, tmp_pa
     assert EXPORT in re.sub(r"\s*\\\n\s*", " ", steps)
     requirements = tmp_path / "requirements.txt"
     uv(*EXPORT.split()[1:], str(requirements), cwd=clone)
-    uv("build", "--wheel", "--out-dir", str(tmp_path / "dist"), cwd=clone)
+    # for this Python (uv would otherwise pick the first one it finds)
+    uv(
+        "build",
+        "--wheel",
+        "--python",
+        sys.executable,
+        "--out-dir",
+        str(tmp_path / "dist"),
+        cwd=clone,
+    )
     wheel = next((tmp_path / "dist").glob("tavolo-*.whl"))
     venv = tmp_path / "tavolo"
     subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(venv)], check=True,
