@@ -199,6 +199,7 @@ class StorageBase(Store):
                 "(after a backup), or set AUTO_MIGRATE=1 to let this process migrate it"
             )
         applied: list[int] = []
+        created = False
         try:
             async with self.backend.transaction() as tx:
                 if self.dialect == POSTGRES:
@@ -212,10 +213,13 @@ class StorageBase(Store):
                     raise StorageError(
                         f"{where} has schema version {current}, newer than this program's {latest}"
                     )
+                # a new database gets one line; an existing one a line per migration
+                created = current == 0
                 for version, script in scripts:
                     if version > current:
-                        log.info("%s: applying migration %d (%s)", where, version,
-                                 migration_name(version))  # fmt: skip
+                        if not created:
+                            log.info("%s: applying migration %d (%s)", where, version,
+                                     migration_name(version))  # fmt: skip
                         for statement in statements(script):
                             await tx.execute(statement)
                         await tx.execute(
@@ -227,7 +231,9 @@ class StorageBase(Store):
                 raise
             raise StorageError(f"cannot prepare the database {where}: {exc}") from exc
         self.applied_migrations = tuple(applied)
-        if applied:
+        if applied and created:
+            log.info("%s: a new database, its schema created at version %d", where, latest)
+        elif applied:
             log.info("%s: schema at version %d (%d migrations applied)", where, latest,
                      len(applied))  # fmt: skip
 

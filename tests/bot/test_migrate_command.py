@@ -128,3 +128,12 @@ def test_a_postgresql_bot_process_does_not_migrate_by_default_and_sqlite_does() 
     assert Settings.from_mapping({**postgres, "AUTO_MIGRATE": "1"}).migrates_itself(console=False)
     with pytest.raises(ValueError, match="AUTO_MIGRATE must be 1 or 0"):
         Settings.from_mapping({"AUTO_MIGRATE": "sometimes"})
+
+
+def test_a_new_database_is_created_in_one_logged_step(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    done = tavolo(tmp_path, "migrate", DATABASE_URL=url)
+    assert done.returncode == 0, done.stderr
+    assert f"applied {LATEST} migrations (1-{LATEST})" in done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].endswith(f"its schema created at version {LATEST}")
