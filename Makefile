@@ -79,7 +79,8 @@ venv:
 	    echo "cannot install uv $(UV_VERSION) (it installs the locked versions): is PyPI reachable?" >&2; exit 1; }; \
 	  extras="$(DEV_EXTRAS)"; [ "$(INSTALL_SET)" = run ] && extras="$(RUN_EXTRAS)"; \
 	  UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync --quiet --locked --no-python-downloads \
-	    --python $(BIN)/python $$extras >&2 || { rm -f $(STAMP); exit 1; }; \
+	    --python $(BIN)/python $$extras >&2 || { rm -f $(STAMP); \
+	    echo "uv could not install the locked set (a uv.lock out of date with pyproject.toml: make lock)" >&2; exit 1; }; \
 	  echo "$$wanted" > $(STAMP); \
 	fi
 
@@ -144,11 +145,11 @@ check: lint
 
 # uv.lock again after a change to the dependencies in pyproject.toml (the versions already
 # locked stay where they are); lock-upgrade moves every package to its newest release.
-lock: venv
-	$(BIN)/uv lock
-
-lock-upgrade: venv
-	$(BIN)/uv lock --upgrade
+# Only uv is needed (not the venv's sync, which refuses the out-of-date lock being replaced).
+lock lock-upgrade:
+	@[ -x $(BIN)/python ] || python3 -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)" >&2
+	$(BIN)/uv lock $(if $(filter lock-upgrade,$@),--upgrade)
 
 clean:
 	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build *.egg-info
