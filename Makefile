@@ -10,13 +10,22 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # Installing builds the optional C parts of the Klondike, Canfield and FreeCell solvers
-# (setup.py): a change to any of these installs (and so compiles) again. The venv's own pip
-# installs uv, and uv installs the project: about 9 s on a fresh clone here instead of pip's
-# 55 s (uv resolves and unpacks in parallel, and does not byte-compile every file of every
-# package: a module is compiled when first imported, and only those are; compiling them all
-# at install took 13 s more than the suite then saved). Where uv cannot be installed, pip
-# does it all.
-UV ?= uv>=0.5
+# (setup.py): a change to any of these installs (and so compiles) again.
+#
+# Every package comes at the version uv.lock names, nothing newer (an upstream release once
+# broke every fresh install: README, "Locked dependencies"). The venv's own pip installs uv
+# (itself pinned), and `uv sync --locked` makes the venv exactly one of two locked sets,
+# removing whatever else is there:
+#   run  (make run) the runtime set, the PostgreSQL driver included: no test or bench tool
+#   dev  (every other target) the test and bench extras as well
+# Switching between them takes under a second (uv's cache). --locked refuses a uv.lock that no
+# longer matches pyproject.toml (make lock writes it anew). uv rather than pip: about 9 s on a
+# fresh clone here instead of pip's 55 s (parallel, and no byte-compiling of every package).
+UV_VERSION := 0.13.9
+RUN_EXTRAS := --extra postgres
+DEV_EXTRAS := --all-extras
+INSTALL_SET := dev
+run: INSTALL_SET := run
 
 # Python writes its bytecode caches (__pycache__, ignored by git) for Tavolo's own modules, the
 # packages in .venv and the tests even where the environment says not to
@@ -24,7 +33,7 @@ UV ?= uv>=0.5
 # process a test starts compiles bot/, engine/, renderer/, what they import and pytest's
 # rewritten test modules from source again, 8 s of CPU a process (docs/tests.md).
 unexport PYTHONDONTWRITEBYTECODE
-BUILD_INPUTS := pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
+BUILD_INPUTS := uv.lock pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
 	engine/solvers/_freecell.c engine/solvers/_search.h
 
 empty :=
@@ -38,7 +47,7 @@ PRINT_VERSION := -c 'import sys; print("%d.%d.%d" % sys.version_info[:3])'
 # test-all's Pythons, each tested in its own .venv-X.Y.
 TEST_PYTHONS ?= $(addprefix python,$(SUPPORTED_PYTHONS))
 
-.PHONY: run test test-all bench gallery lint check clean venv
+.PHONY: run test test-all bench gallery lint check clean venv lock lock-upgrade
 
 # Messages go to stderr: make bench's stdout stays one JSON document.
 venv:
@@ -63,14 +72,16 @@ venv:
 	  rm -rf $(VENV); \
 	fi; \
 	[ -x $(BIN)/python ] || $$py -m venv $(VENV); \
-	if [ ! -f $(STAMP) ] || [ -n "$$(find $(BUILD_INPUTS) -newer $(STAMP))" ]; then \
-	  echo "installing Tavolo and its dependencies into $(VENV) (Python $$version) ..." >&2; \
-	  if $(BIN)/python -m pip install --quiet "$(UV)" >&2 && \
-	     $(BIN)/uv pip install --quiet --python $(BIN)/python -e ".[test,bench]" >&2; then :; else \
-	    echo "uv did not install; installing with pip instead (slower)" >&2; \
-	    $(BIN)/python -m pip install --quiet -e ".[test,bench]" >&2; \
-	  fi; \
-	  echo "Python $$version ($$py)" > $(STAMP); \
+	wanted="Python $$version ($$py), $(INSTALL_SET) set"; \
+	if [ "$$(cat $(STAMP) 2>/dev/null)" != "$$wanted" ] || [ -n "$$(find $(BUILD_INPUTS) -newer $(STAMP))" ]; then \
+	  echo "installing Tavolo and the locked $(INSTALL_SET) set into $(VENV) (Python $$version) ..." >&2; \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)" >&2 || { \
+	    echo "cannot install uv $(UV_VERSION) (it installs the locked versions): is PyPI reachable?" >&2; exit 1; }; \
+	  extras="$(DEV_EXTRAS)"; [ "$(INSTALL_SET)" = run ] && extras="$(RUN_EXTRAS)"; \
+	  UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync --quiet --locked --no-python-downloads \
+	    --python $(BIN)/python $$extras >&2 || { rm -f $(STAMP); \
+	    echo "uv could not install the locked set (a uv.lock out of date with pyproject.toml: make lock)" >&2; exit 1; }; \
+	  echo "$$wanted" > $(STAMP); \
 	fi
 
 run: venv
@@ -131,6 +142,14 @@ lint: venv
 check: lint
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+
+# uv.lock again after a change to the dependencies in pyproject.toml (the versions already
+# locked stay where they are); lock-upgrade moves every package to its newest release.
+# Only uv is needed (not the venv's sync, which refuses the out-of-date lock being replaced).
+lock lock-upgrade:
+	@[ -x $(BIN)/python ] || python3 -m venv $(VENV)
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check "uv==$(UV_VERSION)" >&2
+	$(BIN)/uv lock $(if $(filter lock-upgrade,$@),--upgrade)
 
 clean:
 	rm -rf $(VENV) $(addprefix .venv-,$(SUPPORTED_PYTHONS)) out build *.egg-info

@@ -3,6 +3,8 @@
     python -m bot              # Discord and/or Telegram when their tokens are set, else the console
     python -m bot --console    # the console, whatever tokens are set
     python -m bot sync-commands  # the deploy step: slash commands, menus, Telegram's webhook
+    python -m bot migrate      # the release step: apply pending schema migrations
+    python -m bot backup PATH  # a backup of the database; restore PATH puts one back
 
 Settings come from the environment and ``.env`` (the environment wins): see ``.env.example``.
 A database that cannot be used stops the program with a readable message and status 2.
@@ -34,7 +36,7 @@ from bot.startup import (
     start_failure,
     wanted_log_format,
 )
-from bot.storage import StorageError
+from bot.storage import Storage, StorageError
 from bot.warmup import keep_warm
 
 log = logging.getLogger("tavolo")
@@ -127,7 +129,17 @@ def web_base_url(settings: Settings) -> str | None:
     return None
 
 
+async def check_schema(settings: Settings, console: bool) -> None:
+    """Unless this process may migrate the database itself (``Settings.migrates_itself``), a
+    schema older than this program's stops the start with the command to run."""
+    if settings.migrates_itself(console or chosen_platforms(settings, console) == [CONSOLE]):
+        return
+    store = await Storage.open(settings.database_url, migrate=False)
+    await store.close()
+
+
 async def run(settings: Settings, console: bool) -> None:
+    await check_schema(settings, console)
     # The console is one person at their own terminal (pasting a line of fifty moves is
     # fine): the rate limits guard the chat platforms only.
     platforms = chosen_platforms(settings, console) != [CONSOLE]
@@ -189,10 +201,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--console", action="store_true", help="play in this terminal, ignoring any tokens"
     )
     parser.add_argument(
-        "step", nargs="?", choices=["sync-commands"],
-        help="sync-commands: register the slash commands, menus and webhook (a deploy step)",
+        "step", nargs="?", choices=["sync-commands", "migrate", "backup", "restore"],
+        help="sync-commands: register the slash commands, menus and webhook (a deploy step); "
+             "migrate: apply pending schema migrations (the release step); backup PATH: a "
+             "backup of the database; restore PATH: put one back (stop the bot first)",
     )  # fmt: skip
+    parser.add_argument("path", nargs="?", metavar="PATH", help="the backup file")
+    parser.add_argument("--replace", action="store_true",
+                        help="restore: write over a database that already has games")  # fmt: skip
     args = parser.parse_args(argv)
+    if (args.path is not None) != (args.step in ("backup", "restore")):
+        parser.error("backup and restore take a PATH, and only they do")
     try:
         settings = Settings.load()
     except ValueError as error:  # a setting that cannot be used: one line, no traceback
@@ -200,6 +219,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(start_failure(str(error), fmt), file=sys.stderr)
         return EXIT_CANNOT_START
     configure_logging(settings)
+    if args.step in ("migrate", "backup", "restore"):
+        from bot import admin
+
+        if args.step == "migrate":
+            return admin.migrate(settings)
+        if args.step == "backup":
+            return admin.make_backup(settings, args.path)
+        return admin.restore_backup(settings, args.path, args.replace)
     try:
         if args.step == "sync-commands":
             from bot.sync_commands import sync_commands

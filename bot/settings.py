@@ -20,7 +20,7 @@ from dotenv import dotenv_values
 from bot.core.limits import Limits
 from bot.i18n import LANGUAGES
 from bot.redact import redact, url_secrets
-from bot.storage import DEFAULT_DATABASE_URL
+from bot.storage import DEFAULT_DATABASE_URL, is_postgres_url
 from bot.storage.backend import PoolSettings
 
 #: attribute name -> environment variable
@@ -48,6 +48,7 @@ _VARIABLES = {
     "discord_replica": "DISCORD_REPLICA",
     "discord_sync_commands": "DISCORD_SYNC_COMMANDS",
     "web_base_url": "WEB_BASE_URL",
+    "auto_migrate": "AUTO_MIGRATE",
     "http_host": "HTTP_HOST",
     "http_port": "HTTP_PORT",
     "log_format": "LOG_FORMAT",
@@ -217,6 +218,28 @@ class Settings:
     rate_move_per_minute: float = 300.0
     #: the web page's public address (``https://tavolo.example``): links in replies point there
     web_base_url: str | None = None
+    #: whether a process started on an older schema migrates it itself (``AUTO_MIGRATE``);
+    #: unset: see ``migrates_itself``
+    auto_migrate: bool | None = None
+
+    def migrates_itself(self, console: bool) -> bool:
+        """Whether this process applies pending migrations at start (else it stops, naming
+        ``python -m bot migrate``): ``AUTO_MIGRATE`` when set; unset, yes for the console
+        and for SQLite (one process and its file), no for PostgreSQL, where several
+        processes share the database and a release step (``python -m bot migrate``, after a
+        backup) migrates it once before they start.
+
+        >>> Settings().migrates_itself(console=False)
+        True
+        >>> pg = Settings(database_url="postgresql://db/tavolo")
+        >>> pg.migrates_itself(console=False), pg.migrates_itself(console=True)
+        (False, True)
+        >>> Settings(auto_migrate=False).migrates_itself(console=True)
+        False
+        """
+        if self.auto_migrate is not None:
+            return self.auto_migrate
+        return console or not is_postgres_url(self.database_url)
 
     def __repr__(self) -> str:
         shown = []
@@ -332,6 +355,8 @@ class Settings:
             parsed["discord_sync_commands"] = _switch(
                 "DISCORD_SYNC_COMMANDS", found["discord_sync_commands"]
             )
+        if "auto_migrate" in found:
+            parsed["auto_migrate"] = _switch("AUTO_MIGRATE", found["auto_migrate"])
         count, ids = shard_settings(
             found.get("discord_shard_count"), found.get("discord_shard_ids")
         )

@@ -4,6 +4,7 @@ the base of each small named store of ``Storage`` (its transaction and query hel
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import sqlite3
 from collections.abc import AsyncIterator, Sequence
@@ -20,10 +21,20 @@ from bot.storage.backend import (
     Tx,
 )
 from bot.storage.errors import StorageError
-from bot.storage.migrations import migrations
+from bot.storage.migrations import migration_name, migrations
 from bot.storage.migrations.dialect import POSTGRES
 
 DEFAULT_DATABASE_URL = "sqlite:///data/tavolo.db"
+#: the command that applies pending migrations (the release step of a deploy)
+MIGRATE_COMMAND = "python -m bot migrate"
+
+log = logging.getLogger("tavolo.storage")
+
+
+class SchemaBehind(StorageError):
+    """The database's schema is older than this program's and it was opened without
+    migrating: someone has to run ``python -m bot migrate`` (or allow ``AUTO_MIGRATE``)."""
+
 
 #: the PostgreSQL advisory lock held while migrating (several processes start at once)
 _MIGRATION_LOCK_KEY = 0x7A701001
@@ -114,15 +125,24 @@ class StorageBase(Store):
         """The SQLite connection (tests and benches read the file's own state through it)."""
         return self.backend.db  # type: ignore[attr-defined]
 
+    #: the migrations ``open`` applied, in order (empty: the schema was up to date)
+    applied_migrations: tuple[int, ...] = ()
+
     @classmethod
     async def open(
-        cls, database_url: str, create_parent: bool = False, pool: PoolSettings | None = None
+        cls,
+        database_url: str,
+        create_parent: bool = False,
+        pool: PoolSettings | None = None,
+        migrate: bool = True,
     ) -> Self:
         """Open (and migrate) the database; ``StorageError`` when it cannot be used. ``pool``:
         PostgreSQL's connections (how many, how long a request waits for one).
 
         ``create_parent`` creates a missing parent folder (the default ``data/``); otherwise a
-        missing folder is an error, since it usually means a mistyped path."""
+        missing folder is an error, since it usually means a mistyped path. ``migrate=False``
+        applies no migration: a schema older than this program's raises ``SchemaBehind``,
+        whose message names the command to run."""
         if is_postgres_url(database_url):
             backend: Backend = await PostgresBackend.connect(database_url, pool=pool)
             where = redacted(database_url)
@@ -145,15 +165,15 @@ class StorageBase(Store):
                 raise StorageError(f"cannot open the database {path}: {exc}") from exc
         store = cls(backend)
         try:
-            await store._check_and_migrate(where)
+            await store._check_and_migrate(where, migrate)
         except BaseException:
             await backend.close()
             raise
         return store
 
-    async def _check_and_migrate(self, where: str) -> None:
+    async def _check_and_migrate(self, where: str, migrate: bool = True) -> None:
         if self.dialect == POSTGRES:
-            await self._migrate(where)
+            await self._migrate(where, migrate)
             return
         try:
             rows = await self.backend.fetch("PRAGMA quick_check")
@@ -169,20 +189,30 @@ class StorageBase(Store):
             await self.backend.fetch("PRAGMA synchronous=NORMAL")
         except StorageError as exc:
             raise StorageError(f"cannot prepare the database {where}: {exc}") from exc
-        await self._migrate(where)
+        await self._migrate(where, migrate)
 
-    async def _migrate(self, where: str) -> None:
+    async def _migrate(self, where: str, migrate: bool = True) -> None:
         """Apply the missing migrations, once however many processes start together: the
         check and the scripts run under the write lock (SQLite ``BEGIN IMMEDIATE``,
-        PostgreSQL an advisory lock held to the end of the transaction)."""
+        PostgreSQL an advisory lock held to the end of the transaction). Each one is logged;
+        with ``migrate`` False none is applied and a schema behind raises ``SchemaBehind``."""
         scripts = migrations(self.dialect)
         latest = scripts[-1][0]
         # Up to date (the usual start): read only, so a read-only file still serves reads.
         try:
-            if await self.schema_version() == latest:
-                return
+            current = await self.schema_version()
         except StorageError:
-            pass  # no schema_version table yet: a new database
+            current = 0  # no schema_version table yet: a new database
+        if current == latest:
+            return
+        if not migrate and current < latest:
+            state = f"is at schema version {current}" if current else "has no schema yet"
+            raise SchemaBehind(
+                f"{where} {state}; this program needs version {latest}: run `{MIGRATE_COMMAND}` "
+                "(after a backup), or set AUTO_MIGRATE=1 to let this process migrate it"
+            )
+        applied: list[int] = []
+        created = False
         try:
             async with self.backend.transaction() as tx:
                 if self.dialect == POSTGRES:
@@ -196,17 +226,29 @@ class StorageBase(Store):
                     raise StorageError(
                         f"{where} has schema version {current}, newer than this program's {latest}"
                     )
+                # a new database gets one line; an existing one a line per migration
+                created = current == 0
                 for version, script in scripts:
                     if version > current:
+                        if not created:
+                            log.info("%s: applying migration %d (%s)", where, version,
+                                     migration_name(version))  # fmt: skip
                         for statement in statements(script):
                             await tx.execute(statement)
                         await tx.execute(
                             "INSERT INTO schema_version (version) VALUES (?)", (version,)
                         )
+                        applied.append(version)
         except StorageError as exc:
             if "schema version" in str(exc):
                 raise
             raise StorageError(f"cannot prepare the database {where}: {exc}") from exc
+        self.applied_migrations = tuple(applied)
+        if applied and created:
+            log.info("%s: a new database, its schema created at version %d", where, latest)
+        elif applied:
+            log.info("%s: schema at version %d (%d migrations applied)", where, latest,
+                     len(applied))  # fmt: skip
 
     async def close(self) -> None:
         await self.backend.close()

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from core_fakes import FakeClock, FakePlatform, fake_render
+from every_table import every_row, play_in_every_table
 
 from bot.app import open_core
 
@@ -19,15 +20,11 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     sqlite_url = f"sqlite:///{tmp_path / 'old.db'}"
     clock = FakeClock()
     core = await open_core(sqlite_url, "en", clock, renderer=fake_render, sweep_interval=None)
-    chat = FakePlatform(core)
-    await chat.say("ana", "/lang es")
-    await chat.say("ana", "/play canfield 3")
-    await chat.say("ana", "/move d")
-    await chat.say("bob", "/play imaginary13 3")
-    await chat.resign("bob")
-    before = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2")
-              for t in ("sessions", "moves", "results", "settings", "players", "chat_players")}  # fmt: skip
+    await play_in_every_table(core)
+    before = await every_row(core.store)
     await core.close()
+    # every table of the schema has rows to lose (a player's /web hide among them)
+    assert all(before.values()), {t: len(r) for t, r in before.items()}
 
     target = await pg_server.fresh_database()
     done = subprocess.run([sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
@@ -37,14 +34,17 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
 
     core = await open_core(target, "en", clock, renderer=fake_render, sweep_interval=None)
     try:
-        after = {t: await core.store.fetch(f"SELECT * FROM {t} ORDER BY 1, 2") for t in before}
-        assert after == before
+        assert await every_row(core.store) == before
+        assert await core.store.web.hidden("fake", "bob")  # /web hide survived the move
         chat = FakePlatform(core)
+        moves = (await core.store.fetch("SELECT COUNT(*) FROM moves"))[0][0]
         replies = await chat.say("ana", "/move d")  # the game goes on, in Spanish
         assert any(r.board is not None for r in replies)
-        assert (await core.store.fetch("SELECT COUNT(*) FROM moves"))[0][0] == 2
+        assert (await core.store.fetch("SELECT COUNT(*) FROM moves"))[0][0] == moves + 1
+        results = (await core.store.fetch("SELECT COUNT(DISTINCT id) FROM results"))[0][0]
         await chat.resign("ana")  # a new result gets the next id
-        assert (await core.store.fetch("SELECT COUNT(DISTINCT id) FROM results"))[0][0] == 2
+        after = (await core.store.fetch("SELECT COUNT(DISTINCT id) FROM results"))[0][0]
+        assert after == results + 1
     finally:
         await core.close()
 

@@ -52,6 +52,15 @@ if [module.VERSION for module in _MODULES] != list(range(1, len(_MODULES) + 1)):
     )
 
 
+def migration_name(version: int) -> str:
+    """The module name of migration ``version`` (``m010_web``), for the log.
+
+    >>> migration_name(1)
+    'm001_base'
+    """
+    return _MODULES[version - 1].__name__.rsplit(".", 1)[-1]
+
+
 def migrations(dialect: str) -> list[tuple[int, str]]:
     """(version, SQL script) of every migration, in order, for ``dialect``."""
     return [(module.VERSION, module.script(dialect)) for module in _MODULES]
