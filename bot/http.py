@@ -10,7 +10,8 @@ on the bot's event loop, beside the platforms.
   ``database`` (a real table read fresh, for SQLite the file still the one opened, and a write
   that changes nothing), then each chat platform this process runs (``telegram``,
   ``discord``). 200 when every one is ok, else 503.
-- ``GET /metrics``: the Prometheus text of the core's own registry (``bot.metrics``).
+- ``GET /metrics``: the Prometheus text of the core's own registry (``bot.metrics``), readiness
+  included (``tavolo_ready``, ``tavolo_dependency_ready``).
 - the web pages: when the package ``bot.web`` exists, ``bot.web.setup_web(app, core)`` adds
   its routes to the same application.
 
@@ -100,6 +101,9 @@ async def readyz(request: web.Request) -> web.Response:
 
 async def metrics(request: web.Request) -> web.Response:
     core = request.app[CORE_KEY]
+    # readiness as gauges too, so that alerts need no second probe (deploy/prometheus)
+    found = await readiness(core, request.app[_CHECKS])
+    core.metrics.set_readiness([(name, health.ok) for name, health in found])
     return web.Response(body=core.metrics.exposition(), headers={"Content-Type": CONTENT_TYPE})
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -96,6 +96,15 @@ class Metrics:
             "Platform updates received and not yet answered, by platform", ["platform"],
             registry=r,
         )  # fmt: skip
+        self.ready = Gauge(
+            "tavolo_ready", "1 when every dependency of this process is ready (as /readyz), else 0",
+            registry=r,
+        )  # fmt: skip
+        self.dependency_ready = Gauge(
+            "tavolo_dependency_ready",
+            "1 when the dependency (database, telegram, discord) is ready, else 0",
+            ["dependency"], registry=r,
+        )  # fmt: skip
         self.gateway_latency = Gauge(
             "tavolo_gateway_latency_seconds",
             "Discord's heartbeat latency, by shard of this process", ["shard"], registry=r,
@@ -164,6 +173,12 @@ class Metrics:
                     self.gateway_latency.labels(shard=str(shard)).set(seconds)
 
         self._before_scrape.append(update)
+
+    def set_readiness(self, found: Sequence[tuple[str, bool]]) -> None:
+        """What readiness found (dependency name, ready), read at each scrape."""
+        for dependency, ok in found:
+            self.dependency_ready.labels(dependency=dependency).set(1 if ok else 0)
+        self.ready.set(1 if all(ok for _, ok in found) else 0)
 
     def reply(self, command: str, platform: str, seconds: float) -> None:
         """Time one answered request (``platform`` outside ``PLATFORMS`` counts as other)."""
