@@ -154,7 +154,8 @@ def file_problem(path: str, identity: tuple[int, int] | None) -> str | None:
         return f"the database file cannot be read ({error.strerror or type(error).__name__})"
     if identity is not None and (found.st_dev, found.st_ino) != identity:
         return "the database file was replaced"
-    if head != _SQLITE_MAGIC:
+    # an empty file is a new database SQLite has not written its header to yet
+    if head and head != _SQLITE_MAGIC:
         return "the database file is not an SQLite database any more"
     return None
 
