@@ -81,7 +81,7 @@ def test_following_the_hints_never_returns_to_a_position_and_ends(
     _follow(game)
 
 
-@settings(max_examples=6)
+@settings(max_examples=4)
 @given(deal=st.integers(min_value=1, max_value=32_000))
 def test_freecell_hints_out_of_search_budget_never_go_back_either(deal: int) -> None:
     # a tiny budget: the solver rarely finds a line, the one-move scorer decides
@@ -109,7 +109,7 @@ def test_freecell_deal_11982_says_it_cannot_be_won_instead_of_going_round():
 def test_freecell_11982_out_of_budget_ends_by_saying_no_move_helps(monkeypatch_budget: None):
     game = engine.new_game("freecell", 11982)
     how, moves = _follow(game)
-    assert how == "stuck" and "a1" not in moves[4:5], moves
+    assert how == "stuck", moves  # _follow saw no position twice on the way
 
 
 @pytest.mark.parametrize("deal", [3, 5])
