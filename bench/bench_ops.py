@@ -208,8 +208,12 @@ async def _memory(games: int, warm: int) -> dict[str, Any]:
 
 
 #: games of the memory run with the solver on (the issue measured 40,000: this many fit a
-#: bench run on a shared machine, a few minutes; ``python -m bench.bench_ops solver 40000``)
-SOLVER_GAMES = 8_000
+#: bench run on a shared machine, 3-5 minutes; ``python -m bench.bench_ops solver 40000``).
+#: RSS swings by some 8 MB as the solver's searches come and go: over fewer games that swing
+#: reads as growth per game
+SOLVER_GAMES = 20_000
+#: games of the run where FEW_PLAYERS take turns
+FEW_PLAYERS_GAMES = 8_000
 SOLVER_WARM_GAMES = 1_000
 #: the players taking turns in the run with few players
 FEW_PLAYERS = 100
@@ -606,7 +610,9 @@ def run() -> dict[str, Any]:
         "memory": asyncio.run(memory()),
         "memory_with_solver": {
             "every_game_a_new_player": asyncio.run(memory_with_solver()),
-            f"{FEW_PLAYERS}_players": asyncio.run(memory_with_solver(players=FEW_PLAYERS)),
+            f"{FEW_PLAYERS}_players": asyncio.run(
+                memory_with_solver(FEW_PLAYERS_GAMES, players=FEW_PLAYERS)
+            ),
         },
         "cpu_per_command": asyncio.run(cpu_per_command()),
         "flood": asyncio.run(flood()),
