@@ -13,6 +13,19 @@ size, CPU per command with and without its board image, and a flood.
   thread and back, some fifty hand-offs a game that cost far more than the game itself on a busy
   machine. That changes where work runs, not what the core keeps: the same core, features and
   storage code play every game, and a hand-off leaves nothing behind once it is done.
+* ``memory_with_solver``: short games (``/play canfield N``, ``/move d``, ``/resign``) finished
+  as fast as the core takes them with the "could it have been won?" solver on, on its own
+  thread as in the bot (issue 39: its queue had no bound, and RSS grew by 233 MB over 40,000
+  games). The resident set (RSS, all of it: heap, arenas, SQLite's page cache; the games are
+  stored in a database file) before, after each quarter of the games and after the answers,
+  the growth divided by
+  the games and by the distinct players (goal: under 0.5 KB each; the second half's growth
+  alone says whether it is flat once the caches are full; ``held``: the same with freed memory
+  given back to the system first, which a solver search's transient peak otherwise leaves in
+  the allocator's arenas), with every game a new
+  player and with 100 players taking turns; how many answers the solver gave and how many
+  games were told it was busy, and the most searches ever waiting at once (at most
+  ``solutions.WAITING_LIMIT``).
 * ``cpu_per_command``: process CPU time per ``/move`` through the core, for each game
   (Solitario, Canfield, Imaginary Thirteen, El Solitario, Cartas Maestras, FreeCell), with the
   real renderer and with a stand-in that draws nothing (goal: at most 5 ms with the image).
@@ -30,7 +43,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import ctypes
 import gc
+import os
 import random
 import statistics
 import tempfile
@@ -189,6 +204,112 @@ async def _memory(games: int, warm: int) -> dict[str, Any]:
         "bytes_per_finished_game": round((after - before) / games, 1),
         "live_session_bytes": round(live),
         "seconds": round(seconds, 1),
+    }
+
+
+#: games of the memory run with the solver on (the issue measured 40,000: this many fit a
+#: bench run on a shared machine, 3-5 minutes; ``python -m bench.bench_ops solver 40000``).
+#: RSS swings by some 8 MB as the solver's searches come and go: over fewer games that swing
+#: reads as growth per game
+SOLVER_GAMES = 20_000
+#: games of the run where FEW_PLAYERS take turns
+FEW_PLAYERS_GAMES = 8_000
+SOLVER_WARM_GAMES = 1_000
+#: the players taking turns in the run with few players
+FEW_PLAYERS = 100
+
+
+def _rss_bytes() -> int:
+    """Resident set size of this process (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def _held_rss_bytes() -> int:
+    """The resident set once freed memory went back to the system (glibc's ``malloc_trim``;
+    elsewhere the plain RSS): what the process still holds, without the arenas a search's
+    transient peak left allocated."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    return _rss_bytes()
+
+
+async def memory_with_solver(
+    games: int = SOLVER_GAMES, players: int | None = None, warm: int = SOLVER_WARM_GAMES
+) -> dict[str, Any]:
+    """RSS per finished game with the solver on (see the module docstring); ``players``:
+    how many players take turns (None: every game a new one)."""
+    # a database file, not one in memory: the stored games are the disk's, not the process's
+    # (SQLite's page cache in the process is bounded)
+    with tempfile.TemporaryDirectory() as folder, one_thread(asyncio.get_running_loop()):
+        core = await open_core(f"sqlite:///{Path(folder) / 'bench.db'}", clock=BenchClock(),
+                               renderer=cheap_render, sweep_interval=None)  # fmt: skip
+        solutions = core.features["solutions"]
+        counts = {"busy": 0, "answers": 0, "most_waiting": 0}
+
+        async def push(platform: str, chat_id: str, reply: Any) -> None:
+            counts["answers"] += reply.key == "solution.verdict"
+
+        core.set_push(push)
+
+        async def finish(first: int, count: int) -> None:
+            for n in range(first, first + count):
+                core.clock.now += GAME_INTERVAL  # type: ignore[attr-defined]
+                player = n % players if players else n
+                req = Request("bench", f"chat{n % CHATS}", f"user{player}", f"Player {player}")
+                await core.handle_text(req, f"/play canfield {n % 5000 + 1}")
+                await core.handle_text(req, "/move d")
+                replies = await core.handle_text(req, "/resign canfield")
+                counts["busy"] += any(reply.key == "solution.busy" for reply in replies)
+                counts["most_waiting"] = max(counts["most_waiting"], len(solutions._searching))
+                if n % 50 == 0:
+                    await asyncio.sleep(0)  # the answers' own tasks get the loop now and then
+
+        try:
+            await finish(0, warm)
+            await solutions.wait()
+            counts.update(busy=0, answers=0, most_waiting=0)
+            held_before = _held_rss_bytes()
+            before = _rss_bytes()
+            started = time.perf_counter()
+            quarters = [before]
+            for quarter in range(4):
+                await finish(warm + quarter * games // 4, games // 4)
+                quarters.append(_rss_bytes())
+            seconds = time.perf_counter() - started
+            at_end = quarters[-1]
+            await solutions.wait()
+            gc.collect()
+            drained = _rss_bytes()
+            held_after = _held_rss_bytes()
+        finally:
+            await core.close()
+    distinct = min(players, games) if players else games
+    growth = max(at_end, drained) - before
+    return {
+        "games": games,
+        "players": distinct,
+        "rss_mb_before": round(before / 2**20, 1),
+        "rss_mb_after_games": round(at_end / 2**20, 1),
+        "rss_mb_after_answers": round(drained / 2**20, 1),
+        "rss_mb_each_quarter": [round(rss / 2**20, 1) for rss in quarters],
+        "rss_bytes_per_game": round(growth / games),
+        "rss_bytes_per_player": round(growth / distinct),
+        # what the second half added: caches filling to their bounds (SQLite's pages, the
+        # verdicts kept, the allocator's arenas) are in the first
+        "rss_bytes_per_game_second_half": round((at_end - quarters[2]) / (games - games // 2)),
+        # freed memory given back first (glibc): what the games left held, per game
+        "held_mb_before_and_after": [round(held_before / 2**20, 1), round(held_after / 2**20, 1)],
+        "held_bytes_per_game": round((held_after - held_before) / games),
+        "held_bytes_per_player": round((held_after - held_before) / distinct),
+        "solver_answers": counts["answers"],
+        "told_busy": counts["busy"],
+        "most_waiting": counts["most_waiting"],
+        "games_per_second": round(games / seconds),
     }
 
 
@@ -487,6 +608,12 @@ async def _outbox_flood(platform: str) -> dict[str, Any]:
 def run() -> dict[str, Any]:
     return {
         "memory": asyncio.run(memory()),
+        "memory_with_solver": {
+            "every_game_a_new_player": asyncio.run(memory_with_solver()),
+            f"{FEW_PLAYERS}_players": asyncio.run(
+                memory_with_solver(FEW_PLAYERS_GAMES, players=FEW_PLAYERS)
+            ),
+        },
         "cpu_per_command": asyncio.run(cpu_per_command()),
         "flood": asyncio.run(flood()),
     }
@@ -502,6 +629,9 @@ if __name__ == "__main__":
         count = int(numbers[0]) if numbers else GAMES
         threads = "--threads" in sys.argv  # as the bot runs: the same figures, slower
         result = asyncio.run(memory(count, min(WARM_GAMES, count // 4), in_place=not threads))
+    elif what == "solver":
+        numbers = [int(word) for word in sys.argv[2:] if word.isdigit()]
+        result = asyncio.run(memory_with_solver(*numbers[:2]))
     elif what == "cpu":
         result = asyncio.run(cpu_per_command())
     else:

@@ -53,7 +53,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -266,6 +266,21 @@ class FreeCell(Game):
     @property
     def empty_columns(self) -> int:
         return sum(1 for column in self._columns if not column)
+
+    def position_key(self) -> Hashable:
+        """A hashable key of the position up to symmetry (as the solver keys it): the columns
+        sorted and the cells sorted, since which column or cell holds what never matters to
+        what can happen; the foundations hold the rest.
+
+        >>> game = FreeCell.from_layout(["Kd", "Qs"])
+        >>> twin = FreeCell.from_layout(["Qs", "Kd"])
+        >>> game.position_key() == twin.position_key()
+        True
+        """
+        return (
+            tuple(sorted(" ".join(card.code for card in column) for column in self._columns)),
+            tuple(sorted("" if card is None else card.code for card in self._cells)),
+        )
 
     def _outcome(self) -> Outcome | None:
         if self.cards_home == CARDS:

@@ -38,6 +38,7 @@ from bot.core.context import Ctx
 from bot.core.focus import CASUAL, OpenGame
 from bot.core.presentation import pile_ids
 from bot.core.registry import Registry
+from bot.core.room import make_room
 from bot.core.service import Service
 from bot.core.sessions import Session, iso
 from bot.replies import Button, Reply
@@ -144,6 +145,8 @@ class SoloPlay:
         if session.game is not None and session.game.is_over:
             # Some deals are dead from the start: say how it ended, as after a last move.
             replies.append(core.end_message(ctx, session))
+        else:  # one more open game: the player's oldest idle one beyond the cap is closed
+            replies += await make_room(core, ctx, session)
         return replies
 
     async def cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:

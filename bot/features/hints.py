@@ -136,11 +136,16 @@ def _reason(
 
 #: what :func:`suggest` answers when moves exist but none helps (see ``engine.solvers.hints``)
 STUCK = "stuck"
+#: ... and when the solver proved that the position cannot be won, whatever is played
+LOST = "lost"
+#: ... and when a win remains only back through a position the game has already been in
+BACK = "back"
 
 
 def suggest(game: Game, player: str | None) -> tuple[str, str, int] | str | None:
     """(notation, reason key, score change) of the hint for a private copy ``game``, None
-    when there is none, :data:`STUCK` when no move helps (call it in an executor)."""
+    when there is none, :data:`STUCK`, :data:`LOST` or :data:`BACK` when no move helps (call
+    it in an executor)."""
     # looked up by name each time: the search may be missing or replaced (tests install one)
     search = importlib.import_module("engine.solvers.hints")
 
@@ -150,6 +155,10 @@ def suggest(game: Game, player: str | None) -> tuple[str, str, int] | str | None
     else:
         found = advice(game, player)
         move, stuck, plan = found.move, found.stuck, found.plan
+        if stuck and getattr(found, "lost", False):
+            return LOST
+        if stuck and getattr(found, "back", False):
+            return BACK
     if stuck:
         return STUCK
     if move is None:
@@ -257,14 +266,22 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core.refuse(ctx, "hint.unavailable")]
     if found is None:
         return [await core.about(ctx, session, core.private(ctx, "hint.none"))]
-    if found == STUCK:
+    if found in (STUCK, LOST, BACK):
         name = core.game_name(ctx.lang, record.game_id)
         view: Mapping[str, Any] = snapshot.view(None)
         piles = view.get("piles") or []
+        kinds = {p.get("kind") for p in piles}
         talon = sum(int(p.get("down", 0)) + len(p.get("cards") or []) for p in piles
                     if p.get("kind") in ("stock", "waste"))  # fmt: skip
-        # with no card left to turn, the stock is not the reason: say so plainly
-        key = "hint.stuck" if talon else "hint.stuck_no_stock"
+        if found == LOST:
+            key = "hint.lost"  # the solver proved it: nothing played from here wins
+        elif found == BACK:
+            key = "hint.back"  # a win is left only through a position already had: /undo
+        elif not kinds & {"stock", "waste"}:
+            key = "hint.stuck_no_new"  # no stock at all (FreeCell): every move goes back
+        else:
+            # with no card left to turn, the stock is not the reason: say so plainly
+            key = "hint.stuck" if talon else "hint.stuck_no_stock"
         return [core.private(ctx, key, game=name, word=record.game_id)]
     assert not isinstance(found, str)
     notation, reason, gain = found

@@ -172,7 +172,10 @@ async def solution_command(
     if latest.outcome == "won":
         return [core.private(ctx, "replay.solution_won", game=game)]
     played = await core.store.sessions.moves(latest.id)
-    found = await solutions.analysis_of(latest, played)
+    try:
+        found = await solutions.analysis_of(latest, played)
+    except solutions_module.SolverBusy:  # its queue is full: bounded, the player asks again
+        return [core.private(ctx, "replay.solution_busy")]
     line = found.solution(played)
     if not line:
         key = (

@@ -10,6 +10,12 @@ another process, or after a restart, finds the same line again), and the verdict
 follow-up message through the core's push, never before the game-over reply: it waits until
 the chat's requests are answered and sent (``Service.after_answers``).
 
+The work waiting for the solver is bounded (issue 39): at most :data:`WAITING_LIMIT` games
+wait or run, and at most one of each player. Past that the game-over reply says the solver is
+busy and that ``/replay solution`` asks again (which is bounded the same way: "busy, ask again
+in a while"). A ``/replay solution`` of a game whose answer is on its way waits for that one
+search, never starts a second.
+
 Nothing is said (and ``/replay solution`` waits) while a competition on that deal still runs in
 the chat: a race round dealt it, a daily attempt at it is still being played, or it is today's
 daily deal (anyone in the chat may still start it today). Race boards never get an answer: the
@@ -57,9 +63,17 @@ BUDGET = Budget(nodes=150_000, seconds=None)
 SOLUTION_WORDS = frozenset({"solution", "solucion", "solución", "soluzione", "sol"})
 #: verdicts kept in memory (a second ``/replay solution`` of the same game is not searched again)
 CACHE_SIZE = 32
+#: games whose answer may wait for (or run on) the solver's worker at once; one worker answers
+#: about 26 a second, so the last waits a few seconds at most, and memory stays flat however
+#: fast games end
+WAITING_LIMIT = 32
 
 # One worker: searches queue behind each other instead of taking the threads that draw boards.
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tavolo-solver")
+
+
+class SolverBusy(Exception):
+    """The solver's queue is full, or the player already has a game waiting in it."""
 
 
 def is_solution_word(word: str) -> bool:
@@ -117,6 +131,10 @@ class Solutions:
         #: searches scheduled and not yet answered (tests and shutdown wait for them)
         self.pending: set[asyncio.Task[None]] = set()
         self._cache: OrderedDict[str, Analysis] = OrderedDict()
+        #: the searches waiting for the worker or running on it, by session id, and the
+        #: player each is for (one each): at most WAITING_LIMIT
+        self._searching: dict[str, asyncio.Future[Analysis]] = {}
+        self._searching_for: dict[tuple[str, str], str] = {}
 
     async def spoiler(self, rec: SessionRecord, today: str) -> bool:
         """Would an answer about this game spoil a competition still running in its chat?
@@ -146,14 +164,48 @@ class Solutions:
             return []
         if await self.spoiler(rec, ctx.now.date().isoformat()):
             return []
-        task = asyncio.create_task(self._answer(ctx, rec, list(game.moves)))
+        played = list(game.moves)
+        try:
+            self._search(rec, played)  # queued now: the answer below waits for it
+        except SolverBusy:
+            name = rec.names.get(rec.players[0], rec.players[0])
+            return [self.core.say(ctx, "solution.busy", name=name, deal=rec.deal,
+                                  game=self.core.game_name(ctx.lang, rec.game_id))]  # fmt: skip
+        task = asyncio.create_task(self._answer(ctx, rec, played))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
         return []
 
+    def _search(self, rec: SessionRecord, played: list[str]) -> asyncio.Future[Analysis]:
+        """The search of the game's answer: the one already on its way, or a new one queued
+        for the worker (``SolverBusy`` when the queue is full or the player already has a
+        game in it)."""
+        running = self._searching.get(rec.id)
+        if running is not None:
+            return running
+        player = (rec.platform, rec.players[0])
+        if len(self._searching) >= WAITING_LIMIT or player in self._searching_for:
+            raise SolverBusy
+        call = functools.partial(analyse, rec.game_id, rec.deal, dict(rec.options), list(played))
+        running = asyncio.get_running_loop().run_in_executor(_executor, call)
+        self._searching[rec.id] = running
+        self._searching_for[player] = rec.id
+
+        def done(search: asyncio.Future[Analysis]) -> None:
+            self._searching.pop(rec.id, None)
+            if self._searching_for.get(player) == rec.id:
+                del self._searching_for[player]
+            if not search.cancelled() and search.exception() is None:
+                self._keep(rec.id, search.result())
+
+        running.add_done_callback(done)
+        return running
+
     async def close(self) -> None:
         """Shutting down: drop the answers not yet given (a search already running on the
         worker finishes there; the ones queued behind it never start)."""
+        for search in list(self._searching.values()):
+            search.cancel()
         for task in list(self.pending):
             task.cancel()
         await asyncio.gather(*list(self.pending), return_exceptions=True)
@@ -164,17 +216,19 @@ class Solutions:
             await asyncio.gather(*list(self.pending), return_exceptions=True)
 
     async def analysis_of(self, rec: SessionRecord, played: list[str]) -> Analysis:
-        """The game's analysis, from memory or searched on the solver's worker thread."""
+        """The game's analysis, from memory or searched on the solver's worker thread (the
+        search already on its way, else a new one: ``SolverBusy`` when none may be queued)."""
         cached = self._cache.get(rec.id)
         if cached is not None:
             self._cache.move_to_end(rec.id)
             return cached
-        call = functools.partial(analyse, rec.game_id, rec.deal, dict(rec.options), list(played))
-        found = await asyncio.get_running_loop().run_in_executor(_executor, call)
-        self._cache[rec.id] = found
+        # shielded: one asker giving up (a cancelled request) leaves the search to the others
+        return await asyncio.shield(self._search(rec, played))
+
+    def _keep(self, session_id: str, found: Analysis) -> None:
+        self._cache[session_id] = found
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
-        return found
 
     async def _answer(self, ctx: Ctx, rec: SessionRecord, played: list[str]) -> None:
         try:

@@ -189,6 +189,18 @@ class SessionsStore(Store):
         )
         return [row_to_session(r) for r in rows]
 
+    async def open_solos_of(self, platform: str, player: str) -> list[SessionRecord]:
+        """The player's active solo games in every chat of the platform, the least recently
+        touched first (by the index of open solo games, migration 15)."""
+        rows = await self._fetch(
+            # the kind and status written out, as the partial index says them: a planner
+            # uses that index only when the query's own words imply its condition
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND creator = ? "
+            f"AND kind = '{SOLO}' AND status = '{ACTIVE}' ORDER BY last_active_at, id",
+            (platform, player),
+        )
+        return [row_to_session(r) for r in rows]
+
     async def last_solo(self, platform: str, chat_id: str, player: str) -> SessionRecord | None:
         """The player's most recently started solo game in this chat, whatever its status."""
         # rowid breaks ties within one second on SQLite; PostgreSQL has none (ties are rare)

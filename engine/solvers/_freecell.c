@@ -4,12 +4,14 @@
  * included, only faster. The Python module documents the search; the comments here only say
  * where the C code keeps the Python semantics.
  *
- * search(columns, cells, homes, limit, deadline, nodes)
+ * search(columns, cells, homes, limit, deadline, nodes, weights[, avoid])
  *   columns   eight bytes objects, bottom first (cards suit * 13 + rank - 1, suits "dhcs")
  *   cells     four bytes, 255 for an empty cell
  *   homes     four foundation heights
  *   limit     node limit (None: none); deadline: Counter.deadline (None: none), process CPU
  *             seconds; nodes: nodes counted so far
+ *   avoid     positions the line may not pass through, each (columns, cells, homes) as
+ *             above: their keys are seen before the search starts (Python's seen.update)
  * returns (status, line, nodes): status 1 won, 0 lost, -1 out of budget; line the winning
  * steps (kind, source, target, count), kinds 0 "eh", 1 "ch", 2 "cc", 3 "ec", 4 "cx".
  *
@@ -502,13 +504,39 @@ static void search_free(Search *s) {
     free(s->heap.data);
 }
 
+/* the keys of the positions to avoid, seen before the search starts; 0 with an exception set */
+static int seen_avoided(Seen *seen, PyObject *avoid) {
+    PyObject *items = PySequence_Fast(avoid, "avoid: a sequence of (columns, cells, homes)");
+    if (items == NULL) return 0;
+    const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(items, i);
+        PyObject *columns, *cells, *homes;
+        Pos p;
+        Key key;
+        if (!PyArg_ParseTuple(item, "OOO:avoid", &columns, &cells, &homes) ||
+            !read_start(columns, cells, homes, &p)) {
+            Py_DECREF(items);
+            return 0;
+        }
+        make_key(&p, &key);
+        if (seen_add(seen, &key) < 0) {
+            Py_DECREF(items);
+            PyErr_NoMemory();
+            return 0;
+        }
+    }
+    Py_DECREF(items);
+    return 1;
+}
+
 static PyObject *py_search(PyObject *self, PyObject *args) {
     (void)self;
-    PyObject *columns, *cells, *homes, *limit_obj, *deadline_obj;
+    PyObject *columns, *cells, *homes, *limit_obj, *deadline_obj, *avoid = NULL;
     unsigned long long nodes;
-    if (!PyArg_ParseTuple(args, "OOOOOK(iiii):search", &columns, &cells, &homes, &limit_obj,
+    if (!PyArg_ParseTuple(args, "OOOOOK(iiii)|O:search", &columns, &cells, &homes, &limit_obj,
                           &deadline_obj, &nodes, &per_card_out, &per_card_on_needed,
-                          &per_empty_column, &per_cell_used))
+                          &per_empty_column, &per_cell_used, &avoid))
         return NULL;
     Pos start;
     if (!read_start(columns, cells, homes, &start)) return NULL;
@@ -520,6 +548,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         !stack_init(&s.heap, sizeof(Entry), 1 << 12)) {
         search_free(&s);
         return PyErr_NoMemory();
+    }
+    if (avoid != NULL && !seen_avoided(&s.seen, avoid)) {
+        search_free(&s);
+        return NULL;
     }
     int status;
     Py_BEGIN_ALLOW_THREADS;
@@ -538,7 +570,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
-     "search(columns, cells, homes, limit, deadline, nodes, weights)\n"
+     "search(columns, cells, homes, limit, deadline, nodes, weights[, avoid])\n"
      "-> (status, line, nodes): freecell._Search.best_first; status 1 won, 0 lost, -1 out "
      "of budget."},
     {NULL, NULL, 0, NULL},

@@ -10,5 +10,6 @@ def search(
     deadline: float | None,
     nodes: int,
     weights: tuple[int, int, int, int],
+    avoid: Sequence[tuple[Sequence[bytes], bytes, Sequence[int]]] = ...,
     /,
 ) -> tuple[int, list[tuple[int, int, int, int]], int]: ...

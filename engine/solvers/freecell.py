@@ -40,6 +40,7 @@ move of a winning line from the player's position is a fair hint.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
 from typing import Any
 
 from engine.freecell import (
@@ -72,12 +73,16 @@ KING = 13
 PER_CARD_OUT, PER_CARD_ON_NEEDED, PER_EMPTY_COLUMN, PER_CELL_USED = 8, 3, 8, 2
 #: no card: an empty cell
 NONE = -1
-#: the positions a hint may search (nodes, not seconds: a hint is the same on every machine)
-HINT_NODES = 40_000
+#: the positions a hint may search (nodes, not seconds: a hint is the same on every machine);
+#: enough to prove deal 11982 lost from its start (61,643 positions), so its hint says so
+HINT_NODES = 100_000
 
 
 #: one move of the search: (kind, source index, target index, count)
 Step = tuple[str, int, int, int]
+#: a position as the C search reads it: the columns (bytes, bottom first), the cells (bytes,
+#: 255 for an empty one), the foundations' heights
+Encoded = tuple[tuple[bytes, ...], bytes, tuple[int, ...]]
 
 #: the kinds of moves as the C search numbers them
 _KINDS = ("eh", "ch", "cc", "ec", "cx")
@@ -105,6 +110,11 @@ class _Search:
         self.counter = counter
         self.seen: set[tuple[Any, ...]] = set()
         self.steps: list[Step] = []
+
+    def encoded(self) -> Encoded:
+        """The position as the C search reads it (and :func:`search`'s ``avoid`` holds it)."""
+        cells = bytes(255 if card == NONE else card for card in self.cells)
+        return tuple(bytes(column) for column in self.columns), cells, tuple(self.homes)
 
     # ----- position -----------------------------------------------------------------------------
     def key(self) -> tuple[Any, ...]:
@@ -267,7 +277,7 @@ class _Search:
                     push(frontier, (_estimate(*child), len(parents) - 1, child))
         return False
 
-    def best_first_compiled(self) -> bool:
+    def best_first_compiled(self, avoid: list[Encoded]) -> bool:
         """:meth:`best_first` in C (``engine.solvers._freecell``): the same positions in the
         same order, the same nodes counted and the same :attr:`steps`; the counter's nodes are
         brought up to date and ``OutOfBudget`` raised as :meth:`Counter.tick` would."""
@@ -280,6 +290,7 @@ class _Search:
             counter.deadline,
             counter.nodes,
             (PER_CARD_OUT, PER_CARD_ON_NEEDED, PER_EMPTY_COLUMN, PER_CELL_USED),
+            avoid,
         )
         if status < 0:
             raise OutOfBudget
@@ -510,15 +521,25 @@ def _line(parents: list[tuple[int, Step | None]], node: int) -> list[Step]:
     return steps[::-1]
 
 
-def search(game: Any, counter: Counter) -> SearchOutcome:
-    """Search ``game`` (a ``FreeCell``) from its position; see the module docstring."""
+def _key_of(position: Encoded) -> tuple[Any, ...]:
+    """:meth:`_Search.key` of an encoded position."""
+    columns, cells, _ = position
+    return (tuple(sorted(columns)), tuple(sorted(NONE if card == 255 else card for card in cells)))
+
+
+def search(game: Any, counter: Counter, avoid: Sequence[Encoded] = ()) -> SearchOutcome:
+    """Search ``game`` (a ``FreeCell``) from its position; see the module docstring. The line
+    found passes through no position of ``avoid`` (up to symmetry, as the search keys them):
+    they count as visited before the search starts, so ``lost`` then means no win that
+    avoids them."""
     state = _Search(game, counter)
     if state.won():
         return SearchOutcome(WON, [], WON)
     try:
         if compiled():
-            won = state.best_first_compiled()
+            won = state.best_first_compiled(list(avoid))
         else:
+            state.seen.update(_key_of(position) for position in avoid)
             state.seen.add(state.key())
             won = state.best_first()
     except OutOfBudget:
@@ -526,6 +547,11 @@ def search(game: Any, counter: Counter) -> SearchOutcome:
     if won:
         return SearchOutcome(WON, state.texts(game), WON)
     return SearchOutcome(LOST, [], None)
+
+
+def encode(game: FreeCell) -> Encoded:
+    """``game``'s position as :func:`search`'s ``avoid`` holds it."""
+    return _Search(game, Counter(Budget(nodes=None, seconds=None))).encoded()
 
 
 def plan(game: FreeCell, nodes: int = HINT_NODES) -> list[FreeCellMove]:
@@ -537,9 +563,29 @@ def plan(game: FreeCell, nodes: int = HINT_NODES) -> list[FreeCellMove]:
     ...                                                   homes=[11, 13, 12, 12]))]
     ['1h']
     """
-    found = search(game, Counter(Budget(nodes=nodes, seconds=None)))
+    return plan_avoiding(game, [], nodes)[1]
+
+
+def plan_avoiding(
+    game: FreeCell, earlier: Sequence[Any], nodes: int | None = None
+) -> tuple[str, list[FreeCellMove]]:
+    """(status, :func:`plan`) of a winning line from ``game``'s position that passes through
+    none of the ``earlier`` positions (``game._snapshot()`` values: the hint never leads back
+    to where the game has been). The status is ``won`` with the line's start, else ``lost``
+    (no such line: every position reachable without them was visited) or ``unknown`` (out of
+    ``nodes``, default :data:`HINT_NODES`), with no moves. ``game`` is left as it was."""
+    here = game._snapshot()
+    avoid: list[Encoded] = []
+    try:
+        for snapshot in earlier:
+            game._restore(snapshot)
+            avoid.append(encode(game))
+    finally:
+        game._restore(here)
+    budget = Budget(nodes=HINT_NODES if nodes is None else nodes, seconds=None)
+    found = search(game, Counter(budget), avoid)
     if found.status != WON:
-        return []
+        return found.status, []
     steps: list[FreeCellMove] = []
     score = game.score
     try:
@@ -552,7 +598,7 @@ def plan(game: FreeCell, nodes: int = HINT_NODES) -> list[FreeCellMove]:
     finally:
         for _ in steps:
             game.undo()
-    return steps
+    return WON, steps
 
 
 def hint(game: FreeCell, nodes: int = HINT_NODES) -> FreeCellMove | None:
@@ -562,4 +608,4 @@ def hint(game: FreeCell, nodes: int = HINT_NODES) -> FreeCellMove | None:
     return steps[0] if steps else None
 
 
-__all__ = ["HINT_NODES", "compiled", "hint", "plan", "search"]
+__all__ = ["HINT_NODES", "compiled", "encode", "hint", "plan", "plan_avoiding", "search"]

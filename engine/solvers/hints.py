@@ -15,8 +15,10 @@ Preferences, by game:
 - **Imaginary Thirteen**: waste tops and the turned card to a foundation, else the turned
   card onto the waste pile whose top is needed later (the card then leaves first).
 - **FreeCell**: nothing is hidden, so the hint is the first move of the solver's winning line
-  from here (a small node budget: the same hint on every machine); without one, a card home,
-  then onto a column, then into a free cell.
+  from here (a node budget: the same hint on every machine) that passes through no position
+  the game has been in; when the solver proves there is none, no move helps (``lost`` when
+  the position cannot be won at all); when it runs out of budget, a card home, then onto a
+  column, then into a free cell, never back to an earlier position.
 - **El Solitario**: a card that completes a path, then a non-empty card continuing a path,
   then opening a path, then an empty card.
 - **Cartas Maestras**: the computer players' choice (``engine.players.squadratik.judge``) on
@@ -34,6 +36,11 @@ changed, and no waste card of that round had a use, :func:`advice` says that no 
 face-up cards and the waste cards of the round just turned, never the face-down cards or
 the stock's order ahead.
 
+**Never back where the game has been**, in any game: a move that leads to a position the game
+was in before (its undo history, keyed by the game's ``_search_key`` or ``position_key``) is
+never the hint, so following hints never goes round in circles; when every move would, no
+move helps (``stuck``).
+
 >>> import engine
 >>> game = engine.new_game("imaginary13", 1)
 >>> hint(game) in game.legal_moves()
@@ -43,6 +50,7 @@ True
 from __future__ import annotations
 
 import importlib
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,6 +58,7 @@ from typing import Any
 
 from engine.game import Game, IllegalMove
 from engine.players.squadratik import judge
+from engine.solvers import LOST, WON
 from engine.solvers.imaginary13 import _waste_order
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
@@ -66,11 +75,15 @@ class Advice:
     """What a hint says: ``move`` (None when there is none), or ``stuck`` when moves exist
     but none helps (drawing goes round with nothing new and no visible move leads anywhere).
     ``plan`` is how many moves the visible sequence that ``move`` starts takes to reach
-    progress (0: the one-move lookahead chose it)."""
+    progress (0: the one-move lookahead chose it). With ``stuck``, the solver may tell why:
+    ``lost`` when it proved that the position cannot be won, whatever is played; ``back``
+    when a win remains only through a position the game has already been in (``/undo``)."""
 
     move: Any | None
     stuck: bool = False
     plan: int = 0
+    lost: bool = False
+    back: bool = False
 
 
 def hint(game: Game, player: str | None = None) -> Any | None:
@@ -93,14 +106,20 @@ def advice(game: Game, player: str | None = None) -> Advice:
         found = _solver_hint(game)
         if found is not None:
             return found
+    # Never back to a position this game has been in: taking a card off a foundation (or out
+    # of a cell) and putting it back would alternate for ever.
+    history = _history(game)
     scorer = SCORERS[info.hint_scorer] if info.hint_scorer else _first
     scores = [scorer(view, move) for move in moves]
     if scorer is not _pile_score:
+        scores = [
+            -math.inf if _returns(game, move, history.keys) else score
+            for move, score in zip(moves, scores, strict=True)
+        ]
         best = max(range(len(moves)), key=lambda i: (scores[i], -i))
+        if scores[best] == -math.inf:
+            return Advice(None, stuck=True)  # every move goes back to where the game has been
         return Advice(moves[best])
-    # Never back to a position this game has been in (moves only, stock turns aside): taking
-    # a card off a foundation to make room and putting it back would alternate for ever.
-    history = _history(game)
 
     def judged(move: Any, score: float) -> float:
         if _is_plain(move) and _repeats(game, move, history.keys):
@@ -138,21 +157,46 @@ class _History:
     peak: int
 
 
+def _key(game: Any) -> Any:
+    """The game's position as a hashable key (``_search_key`` of the pile games, else the
+    game's ``position_key``), or None for a game that has neither (its moves never lead back:
+    every one places a card for good)."""
+    if hasattr(game, "_search_key"):
+        return game._search_key()
+    if hasattr(game, "position_key"):
+        return game.position_key()
+    return None
+
+
 def _history(game: Any) -> _History:
     """The game's :class:`_History`, read from its undo snapshots; the game is left in its
     position."""
-    if not hasattr(game, "_search_key"):
+    if _key(game) is None:
         return _History(set(), 0)
     here = game._snapshot()
-    found = _History(set(), int(game.cards_home))
+    found = _History(set(), int(getattr(game, "cards_home", 0)))
     try:
         for snapshot in getattr(game, "_undo_stack", ()):
             game._restore(snapshot)
-            found.keys.add(game._search_key())
-            found.peak = max(found.peak, int(game.cards_home))
+            found.keys.add(_key(game))
+            found.peak = max(found.peak, int(getattr(game, "cards_home", 0)))
     finally:
         game._restore(here)
     return found
+
+
+def _returns(game: Any, move: Any, history: set[Any]) -> bool:
+    """Whether ``move`` leads back to a position of ``history`` or changes nothing (played
+    and taken back: for the games without the stall search's hooks)."""
+    if not history and not hasattr(game, "position_key"):
+        return False
+    here = _key(game)
+    game.play(move, game.current_player)
+    try:
+        there = _key(game)
+    finally:
+        game.undo()
+    return there == here or there in history
 
 
 def _rehomes(game: Any, move: Any, peak: int) -> bool:
@@ -386,14 +430,25 @@ def _maestras_score(view: SquadratikView, move: Any) -> float:
 
 def _solver_hint(game: Game) -> Advice | None:
     """The first move of the solver's winning line (``GameInfo.hint_from_solver``: a game with
-    nothing hidden, where the solver's line is fair advice). The solver module's
-    ``plan(game)`` is the line's moves up to the next card home, so a move that only prepares
-    says so."""
+    nothing hidden, where the solver's line is fair advice) that passes through no position
+    the game has been in. The solver module's ``plan_avoiding(game, earlier)`` is the line's
+    moves up to the next card home, so a move that only prepares says so. When the solver
+    proves there is no such line: ``stuck``, and ``lost`` too when the position cannot be won
+    even by going back (searched again without the earlier positions). None when the solver
+    runs out of budget (the scorer decides)."""
     solver = game.info.solver
     if solver is None:
         return None
-    steps = importlib.import_module(f"engine.solvers.{solver}").plan(game)
-    return Advice(steps[0], plan=len(steps)) if steps else None
+    module = importlib.import_module(f"engine.solvers.{solver}")
+    earlier = list(game._undo_stack)
+    status, steps = module.plan_avoiding(game, earlier)
+    if status == WON and steps:
+        return Advice(steps[0], plan=len(steps))
+    if status != LOST:
+        return None
+    if earlier and module.plan_avoiding(game, [])[0] != LOST:
+        return Advice(None, stuck=True, back=True)  # a win only through an earlier position
+    return Advice(None, stuck=True, lost=True)
 
 
 #: the move scorers a game names (``GameInfo.hint_scorer``); each reads the view of the games

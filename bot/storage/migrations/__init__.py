@@ -24,6 +24,7 @@ from bot.storage.migrations import (
     m012_played_out,
     m013_forgetting,
     m014_chat_players,
+    m015_player_games,
 )
 
 _MODULES: list[ModuleType] = [
@@ -41,6 +42,7 @@ _MODULES: list[ModuleType] = [
     m012_played_out,
     m013_forgetting,
     m014_chat_players,
+    m015_player_games,
 ]
 
 
