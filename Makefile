@@ -33,6 +33,8 @@ run: INSTALL_SET := run
 # process a test starts compiles bot/, engine/, renderer/, what they import and pytest's
 # rewritten test modules from source again, 8 s of CPU a process (docs/tests.md).
 unexport PYTHONDONTWRITEBYTECODE
+# uv keeps an installed project as it is while its version is the same: a changed C file would
+# not be compiled again, so a sync for any of these reinstalls (and compiles) Tavolo itself.
 BUILD_INPUTS := uv.lock pyproject.toml setup.py engine/solvers/_cardsets.c engine/solvers/_canfield.c \
 	engine/solvers/_freecell.c engine/solvers/_search.h
 
@@ -79,7 +81,7 @@ venv:
 	    echo "cannot install uv $(UV_VERSION) (it installs the locked versions): is PyPI reachable?" >&2; exit 1; }; \
 	  extras="$(DEV_EXTRAS)"; [ "$(INSTALL_SET)" = run ] && extras="$(RUN_EXTRAS)"; \
 	  UV_PROJECT_ENVIRONMENT=$(VENV) $(BIN)/uv sync --quiet --locked --no-python-downloads \
-	    --python $(BIN)/python $$extras >&2 || { rm -f $(STAMP); \
+	    --reinstall-package tavolo --python $(BIN)/python $$extras >&2 || { rm -f $(STAMP); \
 	    echo "uv could not install the locked set (a uv.lock out of date with pyproject.toml: make lock)" >&2; exit 1; }; \
 	  echo "$$wanted" > $(STAMP); \
 	fi
