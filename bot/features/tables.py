@@ -50,6 +50,7 @@ from bot.features.table_text import auto_name, named_view, own_name, play_lines,
 from bot.features.timers import computer_move, timeout_move
 from bot.replies import Button, Reply
 from bot.storage import ACTIVE, DEFAULT_TIMER_SECONDS, LOBBY, AlreadyExists, Storage, TablePlay
+from bot.storage.records import COMPUTER_PREFIX
 from engine import BadSetup
 
 if TYPE_CHECKING:
@@ -63,9 +64,6 @@ MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
-#: computer players' ids: a prefix no platform gives a user id (Discord and Telegram ids are
-#: digits; console names cannot contain "~" after the "@name" parsing)
-COMPUTER_PREFIX = "~cpu"
 
 
 def is_computer(player: str) -> bool:

@@ -7,6 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+#: the player ids of computer seats at tables (``~cpu1``...): a prefix no platform gives a user
+#: id (Discord and Telegram ids are digits; console names cannot hold "~"). Computers play
+#: but are never ranked: the leaderboards leave their results out.
+COMPUTER_PREFIX = "~cpu"
+
 SOLO = "solo"
 TABLE = "table"
 

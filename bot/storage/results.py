@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.storage.base import Store
-from bot.storage.records import RESULT_COLUMNS, SOLO, ResultRecord, row_to_result
+from bot.storage.records import COMPUTER_PREFIX, RESULT_COLUMNS, SOLO, ResultRecord, row_to_result
 
 #: (player key, name, score, tiebreak move, move count, outcome) of a leaderboard entry
 _ENTRY_COLUMNS = "r.platform || ':' || r.player_id, r.player_name, r.score, r.tiebreak_move, r.move_count, r.outcome"
@@ -163,11 +163,12 @@ class ResultsStore(Store):
         return [row[0] for row in rows]
 
     async def maestras_table(self, platform: str, chat: str | None, since: str) -> list[TableTally]:
-        """Cartas Maestras: wins and masters per player over the window, best first."""
-        params: list[Any] = [since]
+        """Cartas Maestras: wins and masters per person over the window, best first
+        (computer seats play but are never ranked)."""
+        params: list[Any] = [since, COMPUTER_PREFIX + "%"]
         sql = _in_chat(
             "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
-            "WHERE game_id = 'maestras' AND day >= ?",
+            "WHERE game_id = 'maestras' AND day >= ? AND player_id NOT LIKE ?",
             params, platform, chat, prefix="",
         )  # fmt: skip
         sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"

@@ -1,0 +1,46 @@
+"""Fair ranked play (issue 35): computers play at tables but are never ranked, on any board
+or page; a race board the clock ended is "Time up" with its place, not "Resigned". On SQLite
+and PostgreSQL."""
+
+from __future__ import annotations
+
+from core_fakes import FakeClock, FakePlatform, play_out
+from web_fakes import BASE, main_text, page, web_client
+
+from bot.core import Core
+
+
+async def _table_against_the_computer(core: Core, chat: FakePlatform) -> None:
+    """Ana plays a whole table against one computer seat."""
+    for text in ("/challenge", "/addbot", "/start"):
+        await chat.say("ana", text)
+    await play_out(core, chat)
+
+
+async def test_a_computer_is_never_on_a_leaderboard(core: Core, chat: FakePlatform):
+    await _table_against_the_computer(core, chat)
+    for line in ("/leaderboard maestras", "/leaderboard maestras global", "/leaderboard all"):
+        board = (await chat.say("bea", line))[0]
+        assert board.key == "leaderboard.text", (line, board.text)
+        assert "Ana" in board.text and "Computer" not in board.text, (line, board.text)
+    # the chat's own web page: the same board
+    core.service.web_base_url = BASE
+    (given,) = await chat.say("ana", "/leaderboard web")
+    async with web_client(core) as client:
+        status, html = await page(client, f"/chat/{given.params['token']}")
+    assert status == 200
+    assert "Ana" in main_text(html) and "Computer" not in main_text(html)
+    # and asking for the computer's numbers says it has none, as before
+    assert (await chat.say("bea", "/stats Computer 1"))[0].key == "stats.computer"
+
+
+async def test_a_computer_winning_a_table_takes_no_place_from_people(
+    core: Core, chat: FakePlatform, clock: FakeClock
+):
+    # several tables: whoever wins them, the board counts only people's wins, numbered 1, 2...
+    for _ in range(3):
+        await _table_against_the_computer(core, chat)
+        clock.advance(minutes=1)
+    (board,) = await chat.say("ana", "/leaderboard maestras")
+    rows = [line.split() for line in board.text.splitlines() if line[:1].isdigit()]
+    assert [row[1] for row in rows] == ["Ana"] and rows[0][0] == "1"
