@@ -22,6 +22,7 @@ is committed to storage before the change is reported to anyone.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import secrets
 import weakref
@@ -556,20 +557,26 @@ class Sessions:
         session.stored_revision = session.record.revision
         return notation
 
-    async def resign(self, session: Session, moment: datetime, touch: bool = True) -> None:
+    async def resign(
+        self, session: Session, moment: datetime, touch: bool = True, outcome: str | None = None
+    ) -> None:
         """End a solo game as resigned and store its result (``touch``: count as activity;
-        an idle expiry keeps the last activity time)."""
+        an idle expiry keeps the last activity time; ``outcome``: the stored word when it was
+        not the player who gave up, e.g. ``time_up`` for a race board the clock ended)."""
         game = session.game
         assert game is not None
         if not game.is_over:  # a game already over (stored by older versions) just closes
             game.resign()
         session.record.status = OVER
-        session.record.outcome = str(game.outcome)
+        session.record.outcome = outcome or str(game.outcome)
         session.record.revision += 1
         if touch:
             session.record.last_active_at = iso(moment)
+        results = results_of(session, moment)
+        if outcome is not None:
+            results = [dataclasses.replace(r, outcome=outcome) for r in results]
         await self._stored(session, self.store.sessions.finish(
-            session.record, results_of(session, moment), session.stored_revision))  # fmt: skip
+            session.record, results, session.stored_revision))  # fmt: skip
         self._finished(session.record)
         self._live.pop(session.id, None)
 

@@ -58,6 +58,8 @@ log = logging.getLogger("tavolo.races")
 GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
+#: the stored outcome of a board the race's clock ended (not the player's resignation)
+TIME_UP = "time_up"
 JOIN_WINDOW = timedelta(seconds=60)
 #: race entries remembered by session id (a lookup past them is one indexed read)
 ENTRY_CACHE_SIZE = 4096
@@ -387,7 +389,7 @@ class Races:
                 continue
             async with self.core.sessions.lock(board.session_id):
                 if session.is_active and session.game is not None and not session.game.is_over:
-                    await self.core.sessions.resign(session, now, touch=False)
+                    await self.core.sessions.resign(session, now, touch=False, outcome=TIME_UP)
 
     async def _finish_round(self, ctx: Ctx, race_id: str, round_number: int) -> list[Reply]:
         """Rank a round whose boards are all finished: announce the results, or (senza tempo,
@@ -401,7 +403,8 @@ class Races:
             if race is None or lobby.record.status != RACING or race.round != round_number:
                 return []
             entries = []
-            for board in await self._round_boards(race):
+            boards = await self._round_boards(race)
+            for board in boards:
                 result = await self.store.results.first(board.session_id)
                 score, score_move, moves = (
                     (result.score, result.tiebreak_move, result.move_count) if result else (0, 0, 0)
@@ -413,6 +416,9 @@ class Races:
                 tie = core.say(ctx, "race.tie_replay", score=placed[0].score,
                                 players=", ".join(lobby.name_of(p.player) for p in placed if p.score == placed[0].score))  # fmt: skip
                 return [tie, *await self._start_round(ctx, lobby, round_number + 1)]
+            # each board's result keeps its place in the race (its page and /stats show it)
+            board_of = {b.player_id: b.session_id for b in boards}
+            await self.store.results.set_places({board_of[p.player]: p.place for p in placed})
             lines = [i18n.t(ctx.lang, "race.results_header")]
             for p in placed:
                 key = "race.result_line" if p.moved else "race.result_idle"

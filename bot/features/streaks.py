@@ -191,6 +191,12 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
         else:
             lines.append(i18n.t(lang, "stats.rate", rate=rate))
     lines.append(i18n.t(lang, "stats.streak", current=streak.current, best=streak.best))
+    raced = await core.store.results.race_results(ctx.req.platform, player_id)
+    if raced:  # how the races went: a board the clock ended says so, with its place
+        last = raced[-1]
+        lines.append(i18n.t(lang, "stats.races", races=len(raced),
+                            wins=sum(r.place == 1 for r in raced), place=last.place,
+                            racers=last.racers, result=i18n.t(lang, f"daily.outcome.{last.outcome}")))  # fmt: skip
     # Ratings and table numbers come from the tables feature.
     lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
     page = await web.player_link(core, lang, ctx.req.platform, player_id)

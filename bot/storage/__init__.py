@@ -80,7 +80,14 @@ from bot.storage.records import (
     ResultRecord,
     SessionRecord,
 )
-from bot.storage.results import Entry, PlayerResult, ResultsStore, SoloWin, TableTally
+from bot.storage.results import (
+    Entry,
+    PlayerResult,
+    RaceResult,
+    ResultsStore,
+    SoloWin,
+    TableTally,
+)
 from bot.storage.sessions import SessionRevision, SessionsStore, StoredMove
 from bot.storage.updates import UpdatesStore
 from bot.storage.web import ChatKey, PlayerKey, WebStore
@@ -146,6 +153,7 @@ __all__ = [
     "RaceBoard",
     "RaceEntry",
     "RaceLobby",
+    "RaceResult",
     "RatingRecord",
     "RatingsStore",
     "ResultRecord",

@@ -47,6 +47,15 @@ class TableTally:
 
 
 @dataclass(frozen=True, slots=True)
+class RaceResult:
+    """A player's board in a ranked race round: how it ended, its place, how many raced."""
+
+    outcome: str
+    place: int
+    racers: int
+
+
+@dataclass(frozen=True, slots=True)
 class SoloWin:
     """A won solo game: its game, when it was dealt and when it was won (ISO times)."""
 
@@ -108,6 +117,44 @@ class ResultsStore(Store):
             (session_id,),
         )
         return [row_to_result(r) for r in rows]
+
+    async def set_places(self, places: dict[str, int]) -> None:
+        """Store the place each session's (one) result took in a competition (a race round),
+        all in one transaction."""
+        if not places:
+            return
+        async with self._transaction() as tx:
+            for session_id, place in sorted(places.items()):
+                tx.add("UPDATE results SET place = ? WHERE session_id = ?", (place, session_id))
+
+    async def race_places(self, session_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
+        """Of the given sessions, the race boards whose round was ranked: (place, racers)."""
+        found: dict[str, tuple[int, int]] = {}
+        wanted = sorted(set(session_ids))
+        for start in range(0, len(wanted), 500):  # bounded IN lists on either backend
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            rows = await self._fetch(
+                "SELECT e.session_id, r.place, (SELECT COUNT(*) FROM race_entries o "
+                "WHERE o.race_id = e.race_id AND o.round = e.round) FROM race_entries e "
+                "JOIN results r ON r.session_id = e.session_id "
+                f"WHERE e.session_id IN ({marks}) AND r.place IS NOT NULL",
+                chunk,
+            )
+            found.update({str(s): (int(p), int(n)) for s, p, n in rows})
+        return found
+
+    async def race_results(self, platform: str, player_id: str) -> list[RaceResult]:
+        """The player's ranked race boards, oldest first: outcome, place and racers."""
+        rows = await self._fetch(
+            "SELECT r.outcome, r.place, (SELECT COUNT(*) FROM race_entries o "
+            "WHERE o.race_id = e.race_id AND o.round = e.round) FROM results r "
+            "JOIN race_entries e ON e.session_id = r.session_id "
+            "WHERE r.platform = ? AND r.player_id = ? AND r.place IS NOT NULL "
+            "ORDER BY r.finished_at, r.id",
+            (platform, player_id),
+        )
+        return [RaceResult(str(o), int(p), int(n)) for o, p, n in rows]
 
     # ----- leaderboards -----------------------------------------------------------------------
     async def daily_entries(

@@ -230,7 +230,9 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
     streak = streaks.streaks(await streaks.daily_days(core.store, platform, user), today)
     name = await player_name(core, platform, user)
     recent = []
-    for result in await core.store.results.recent(platform, user, RECENT):
+    latest = await core.store.results.recent(platform, user, RECENT)
+    races = await core.store.results.race_places([r.session_id for r in latest])
+    for result in latest:
         record = await core.store.sessions.get(result.session_id)
         held = record is None or await held_back(core, record, today)
         recent.append({
@@ -238,6 +240,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
             "score": result.score, "moves": result.move_count, "daily": result.ranked,
             "won": result.won, "day": date.fromisoformat(result.finished_at[:10]),
             "replay": None if held else result.session_id,
+            "race": races.get(result.session_id),  # (place, racers) of a ranked race board
         })  # fmt: skip
     shown_ratings = []
     for game_id in ALL_GAMES:

@@ -5,9 +5,10 @@ and PostgreSQL."""
 from __future__ import annotations
 
 from core_fakes import FakeClock, FakePlatform, play_out
-from web_fakes import BASE, main_text, page, web_client
+from web_fakes import BASE, Person, main_text, page, web_client
 
 from bot.core import Core
+from bot.replies import Reply
 
 
 async def _table_against_the_computer(core: Core, chat: FakePlatform) -> None:
@@ -44,3 +45,42 @@ async def test_a_computer_winning_a_table_takes_no_place_from_people(
     (board,) = await chat.say("ana", "/leaderboard maestras")
     rows = [line.split() for line in board.text.splitlines() if line[:1].isdigit()]
     assert [row[1] for row in rows] == ["Ana"] and rows[0][0] == "1"
+
+
+async def test_a_race_board_the_clock_ended_is_time_up_with_its_place(core: Core, clock: FakeClock):
+    core.service.web_base_url = BASE
+    ana, bea = Person(core, "uid-1001", "Ana"), Person(core, "uid-1002", "Bea")
+    await ana.daily("imaginary13", 1)  # a finished daily: Ana has a public page
+    core.features["races"].pick_deal = lambda: 1  # deal 1 opens with 27 (+5 points)
+
+    async def nowhere(platform: str, chat_id: str, reply: Reply) -> None:
+        return None
+
+    core.set_push(nowhere)
+    await ana.say("/race 5")
+    await bea.say("/join")
+    await ana.say("/start")
+    await bea.say("/move 27")
+    await ana.say("/move d")
+    clock.advance(minutes=5)
+    assert await core.tick() == 1  # the clock ends both boards as they stand
+    ana_stats = (await ana.say("/stats"))[0].text
+    assert "Races: 1, 0 won; last: place 2 of 2, Time up" in ana_stats, ana_stats
+    assert "Races: 1, 1 won; last: place 1 of 2, Time up" in (await bea.say("/stats"))[0].text
+    assert "Resigned" not in ana_stats
+    # her page: the race board says it was a race, its place, and that time was up
+    async with web_client(core, clock) as client:
+        public_id = ana_stats.rsplit("/player/", 1)[1]
+        status, html = await page(client, f"/player/{public_id}")
+    assert status == 200
+    shown = main_text(html)
+    assert "Solitario · race, place 2 of 2 Time up" in shown, shown
+    # a board its player resigned in a race still says so
+    await ana.say("/race 5")
+    await bea.say("/join")
+    await ana.say("/start")
+    await ana.say("/move 27")
+    await bea.resign()
+    clock.advance(minutes=5)
+    await core.tick()
+    assert "last: place 2 of 2, Resigned" in (await bea.say("/stats"))[0].text
