@@ -127,21 +127,21 @@ class ResultsStore(Store):
             for session_id, place in sorted(places.items()):
                 tx.add("UPDATE results SET place = ? WHERE session_id = ?", (place, session_id))
 
-    async def race_places(self, session_ids: Sequence[str]) -> dict[str, tuple[int, int]]:
-        """Of the given sessions, the race boards whose round was ranked: (place, racers)."""
-        found: dict[str, tuple[int, int]] = {}
+    async def race_places(self, session_ids: Sequence[str]) -> dict[str, RaceResult]:
+        """Of the given sessions, the race boards whose round was ranked, by session."""
+        found: dict[str, RaceResult] = {}
         wanted = sorted(set(session_ids))
         for start in range(0, len(wanted), 500):  # bounded IN lists on either backend
             chunk = wanted[start : start + 500]
             marks = ", ".join("?" for _ in chunk)
             rows = await self._fetch(
-                "SELECT e.session_id, r.place, (SELECT COUNT(*) FROM race_entries o "
+                "SELECT e.session_id, r.outcome, r.place, (SELECT COUNT(*) FROM race_entries o "
                 "WHERE o.race_id = e.race_id AND o.round = e.round) FROM race_entries e "
                 "JOIN results r ON r.session_id = e.session_id "
                 f"WHERE e.session_id IN ({marks}) AND r.place IS NOT NULL",
                 chunk,
             )
-            found.update({str(s): (int(p), int(n)) for s, p, n in rows})
+            found.update({str(s): RaceResult(str(o), int(p), int(n)) for s, o, p, n in rows})
         return found
 
     async def race_results(self, platform: str, player_id: str) -> list[RaceResult]:

@@ -69,6 +69,15 @@ def _marks(count: int) -> str:
     return ", ".join("?" for _ in range(count))
 
 
+#: in the transaction of every change that takes someone or something off the web pages
+#: (``/web hide`` and ``show``, a revoked chat link; ``/forgetme`` writes the same): the pages
+#: kept in any process's memory are from before it (an upsert: the row need not exist yet)
+_PAGES_CHANGED = (
+    "INSERT INTO generations (name, value) VALUES ('web', 1) "
+    "ON CONFLICT (name) DO UPDATE SET value = generations.value + 1"
+)
+
+
 class WebStore(Store):
     """The web page's storage (``storage.web``); ``/forgetme`` also drops the players
     store's remembered sighting and keeps the daily store's keyed hash of a ranked attempt."""
@@ -134,6 +143,7 @@ class WebStore(Store):
                 "ON CONFLICT (platform, user_id) DO UPDATE SET hidden = excluded.hidden",
                 (platform, user_id, random_word(PUBLIC_ID_LENGTH), int(hidden)),
             )
+            await tx.execute(_PAGES_CHANGED)
 
     async def hidden(self, platform: str, user_id: str) -> bool:
         rows = await self._fetch(
@@ -186,6 +196,7 @@ class WebStore(Store):
                 "INSERT INTO web_chat_links (token, platform, chat_id, created_at) VALUES (?, ?, ?, ?)",
                 (token, platform, chat_id, now),
             )
+            await tx.execute(_PAGES_CHANGED)
         return token
 
     async def chat_link_made(self, platform: str, chat_id: str, now: str) -> str:
@@ -326,7 +337,8 @@ class WebStore(Store):
 
     async def generation(self) -> int:
         """The web pages' generation: a page kept in memory under an older one is not served
-        (``/forgetme`` moves it on, in every process at once)."""
+        (``/forgetme``, ``/web hide`` and ``show`` and a revoked link move it on, in every
+        process at once)."""
         rows = await self._fetch("SELECT value FROM generations WHERE name = 'web'")
         return int(rows[0][0]) if rows else 0
 

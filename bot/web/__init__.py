@@ -19,9 +19,13 @@ Pages are Jinja2 templates with autoescaping (a name ``<script>`` is text), in t
 language (``?lang=``, else ``Accept-Language``, else English), with dates by Babel. Every page
 answers with ``Cache-Control`` and an ``ETag`` (``If-None-Match`` gets 304); pages are kept
 in memory for ``PAGE_SECONDS`` (one reader of many builds a page, the others wait for it), so
-many readers at once cost a few database reads; a page kept is checked against the stored
-generation of the pages (one read), which ``/forgetme`` moves on in every process at once. An address that names nothing answers 404
-with a page in the reader's language; nothing a reader sends makes a 500.
+many readers at once cost a few database reads. A kept page is served only while the stored
+generation of the pages it was built at is current (one indexed row read per request):
+``/web hide``, a revoked chat link or ``/forgetme`` in any process takes effect on the next
+request everywhere, and browsers and proxies must ask again each time (``no-cache``: a 304
+when nothing changed). An address that names nothing answers 404 with a page in the
+reader's language; nothing a reader sends makes a 500. Every link a page carries is a path on
+this site (:func:`site_path`), whatever address the reader typed.
 
 Several bot processes serve the same pages: everything comes from the shared database.
 """
@@ -37,7 +41,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from aiohttp import web
 from babel.dates import format_date, format_datetime
@@ -55,7 +59,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tavolo.web")
 
 HERE = Path(__file__).resolve().parent
-#: how long a built page is served from memory (and the browser may keep it)
+#: how long a built page is served from memory (while nothing was hidden or revoked since)
 PAGE_SECONDS = 10
 #: images of finished games never change: kept longer by browsers and proxies
 IMAGE_SECONDS = 3600
@@ -192,6 +196,19 @@ def _respond(
     return web.Response(status=status, body=body, headers=headers)
 
 
+def site_path(path: str) -> str:
+    """``path`` as a link that stays on this site: percent-encoded (a backslash, a tab or a
+    space would let a browser read ``/\\evil.example`` as another host) and led by exactly
+    one slash (``//evil.example/x`` is another host to a browser: it becomes ``/evil.example/x``).
+
+    >>> site_path("//evil.example/x"), site_path("/\\\\evil.example"), site_path("/daily/solitario")
+    ('/evil.example/x', '/%5Cevil.example', '/daily/solitario')
+    >>> site_path("/\\t/evil.example"), site_path("/ñ x")
+    ('/%09/evil.example', '/%C3%B1%20x')
+    """
+    return "/" + quote(path, safe="/:@!$&'()*+,;=-._~").lstrip("/")
+
+
 class PageContext:
     """What every template gets: the language, texts, dates and addresses."""
 
@@ -209,10 +226,11 @@ class PageContext:
         params = {k: v for k, v in query.items() if v is not None}
         if self.chosen:
             params["lang"] = self.lang
-        return path + ("?" + urlencode(params) if params else "")
+        return site_path(path) + ("?" + urlencode(params) if params else "")
 
     def lang_url(self, lang: str) -> str:
-        return self.path + "?" + urlencode({**self.query, "lang": lang})
+        """This page in another language (the address the reader asked for, kept on the site)."""
+        return site_path(self.path) + "?" + urlencode({**self.query, "lang": lang})
 
     def date(self, day: date, form: str = "long") -> str:
         return format_date(day, format=form, locale=self.lang)
@@ -274,9 +292,9 @@ async def error_pages(request: web.Request, handler: Handler) -> web.StreamRespo
 
 
 # ----- pages ---------------------------------------------------------------------------------
-def _html(cache: str = f"public, max-age={PAGE_SECONDS}") -> Callable[..., Handler]:
+def _html(cache: str = "public, no-cache") -> Callable[..., Handler]:
     """A page handler from ``build(request, page, service, today) -> bytes``, served through
-    the page cache (by address and language)."""
+    the page cache (by address, language and the stored generation of web changes)."""
 
     def wrap(build: Callable[..., Awaitable[bytes]]) -> Handler:
         async def handler(request: web.Request) -> web.StreamResponse:
@@ -284,14 +302,14 @@ def _html(cache: str = f"public, max-age={PAGE_SECONDS}") -> Callable[..., Handl
             lang, chosen = reader_language(request.query.get("lang"),
                                            request.headers.get("Accept-Language"))  # fmt: skip
             today = _today(request)
-            # the stored generation: a page built before a /forgetme (in any process) is
-            # never served again, nor is its ETag answered with 304
-            generation = await request.app[SERVICE_KEY].store.web.generation()
+            service = request.app[SERVICE_KEY]
+            # a page kept from before a hide, a revocation or a forgetting is not served
+            generation = await service.store.web.generation()
             key = ("page", request.path_qs, lang, today, generation)
 
             async def built() -> tuple[bytes, str]:
                 page = PageContext(request, lang, chosen)
-                body = await build(request, page, request.app[SERVICE_KEY], today)
+                body = await build(request, page, service, today)
                 return body, _etag(body)
 
             body, etag = await request.app[CACHE_KEY].get(key, PAGE_SECONDS, built)
@@ -336,7 +354,7 @@ async def replay_page(request: web.Request, page: PageContext, core: Service, to
                   game_name=pages.game_name(page.lang, game.game_id))  # fmt: skip
 
 
-@_html(cache=f"private, max-age={PAGE_SECONDS}")
+@_html(cache="private, no-cache")
 async def chat_page(request: web.Request, page: PageContext, core: Service, today: date) -> bytes:
     period = request.query.get("period", "today")
     return render(
@@ -348,9 +366,12 @@ async def chat_page(request: web.Request, page: PageContext, core: Service, toda
 
 # ----- images --------------------------------------------------------------------------------
 async def _image(request: web.Request, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes]],
-                 content_type: str) -> web.StreamResponse:  # fmt: skip
+                 content_type: str, names: bool = True) -> web.StreamResponse:  # fmt: skip
+    """An image from the cache. ``names``: it draws players' names (a replay), which a hide
+    changes, so browsers and proxies ask again each time; a deal's board is kept an hour."""
     body = await request.app[CACHE_KEY].get(key, IMAGE_SECONDS, draw)
-    return _respond(request, body, content_type, f"public, max-age={IMAGE_SECONDS}")
+    cache = "public, no-cache" if names else f"public, max-age={IMAGE_SECONDS}"
+    return _respond(request, body, content_type, cache)
 
 
 async def _replay_for_image(request: web.Request, lang: str) -> pages.Replay:
@@ -397,6 +418,7 @@ async def deal_image(request: web.Request) -> web.StreamResponse:
         key,
         lambda: pages.in_executor(pages.start_png, game_id, deal, page.lang),
         "image/png",
+        names=False,
     )
 
 

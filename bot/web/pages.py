@@ -240,7 +240,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
             "score": result.score, "moves": result.move_count, "daily": result.ranked,
             "won": result.won, "day": date.fromisoformat(result.finished_at[:10]),
             "replay": None if held else result.session_id,
-            "race": races.get(result.session_id),  # (place, racers) of a ranked race board
+            "race": races.get(result.session_id),  # a ranked race board's place
         })  # fmt: skip
     shown_ratings = []
     for game_id in ALL_GAMES:

@@ -25,6 +25,7 @@ from bot.storage.migrations import (
     m013_forgetting,
     m014_chat_players,
     m015_player_games,
+    m016_races_beside_tables,
 )
 
 _MODULES: list[ModuleType] = [
@@ -43,6 +44,7 @@ _MODULES: list[ModuleType] = [
     m013_forgetting,
     m014_chat_players,
     m015_player_games,
+    m016_races_beside_tables,
 ]
 
 
