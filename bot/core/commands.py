@@ -209,8 +209,12 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
         elif "=" in word and not word.startswith("="):
             name, _, value = word.partition("=")
             options[name.lower()] = value
-        else:
-            return Refusal("play.bad_argument", {"arg": word[:32]})
+        else:  # the usage line of this game: its own faces (if it has a choice) and deals
+            info = engine.game_info(game_id)
+            faces_words = f" [{'|'.join(info.faces)}]" if len(info.faces) > 1 else ""
+            params = {"arg": word[:32], "word": game_id, "faces": faces_words,
+                      "first": info.deals.first, "last": info.deals.last}  # fmt: skip
+            return Refusal("play.bad_argument", params, game_id=game_id)
     if faces is not None and faces not in engine.game_info(game_id).faces:
         offered = tuple(g for g in engine.GAMES if len(engine.game_info(g).faces) > 1)
         return Refusal("play.faces_not_offered", games=offered)

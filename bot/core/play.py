@@ -45,8 +45,11 @@ from bot.replies import Button, Reply
 from bot.storage import AlreadyExists, Confirmation
 from engine import BadSetup, IllegalMove
 
-#: a plain-text chat line is tried as a move only when it is one word this short
+#: a plain-text chat line is tried as a move only when, spaces left out, it is this short
 MAX_PLAIN_MOVE = 16
+#: where a plain line that is no move gets an answer: the console, the one place that reads
+#: bare moves (README); in a group chat it is people talking next to a game, left alone
+ANSWERS_EVERY_LINE = frozenset({"console"})
 #: piles that must be empty for auto-finish (besides every card face up)
 AUTO_FINISH_EMPTY = ("stock", "waste", "reserve")
 
@@ -163,15 +166,36 @@ class SoloPlay:
         return await self.typed_move(ctx, text, targets)
 
     async def plain_text(self, ctx: Ctx, words: list[str]) -> list[Reply]:
-        """A chat line without a command: a move when it is one short word one of the sender's
-        games reads as one (legal or not: an illegal one is refused as ``/move`` refuses it),
-        else chatter (no reply)."""
-        if len(words) != 1 or len(words[0]) > MAX_PLAIN_MOVE or words[0].startswith("#"):
-            return []
-        targets = await self.core.move_targets(ctx, words[0])
-        if not targets:
+        """A chat line without a command: a move when, its spaces left out (``3 6`` is
+        ``36``, as ``/move 3 6`` is), it is a short word one of the sender's games reads as
+        one (legal or not: an illegal one is refused as ``/move`` refuses it). Anything else
+        is chatter: no reply in a chat, and in the console (where every line is meant for
+        the bot) what was tried and where help is."""
+        text = "".join(words)
+        if text and len(text) <= MAX_PLAIN_MOVE and not text.startswith("#"):
+            targets = await self.core.move_targets(ctx, text)
+            if targets:
+                return await self.typed_move(ctx, text, targets)
+        if ctx.req.platform not in ANSWERS_EVERY_LINE or not text:
             return []  # chatter, not a move
-        return await self.typed_move(ctx, words[0], targets)
+        return [await self.not_a_move(ctx, " ".join(words))]
+
+    async def not_a_move(self, ctx: Ctx, line: str) -> Reply:
+        """The console's answer to a line that is neither a command nor a move of the
+        sender's games: the games it was tried in, and where help is."""
+        shown = line if len(line) <= 24 else line[:23] + "…"
+        games = [g for g in await self.core.open_games(ctx) if g.session.game is not None]
+        if not games:
+            reply = self.core.refuse(ctx, "plain.no_game", text=shown)
+        elif len({g.game_id for g in games}) == 1:
+            reply = self.core.refuse(ctx, "plain.not_a_move", text=shown, word=games[0].game_id,
+                                     game=focus_words.label(ctx.lang, games[0]))  # fmt: skip
+        else:
+            names = ", ".join(focus_words.label(ctx.lang, g) for g in games)
+            reply = self.core.refuse(ctx, "plain.not_a_move_several", text=shown, games=names)
+        if line.isascii() and line.isdigit():  # "99": perhaps a button meant
+            reply.text += " " + i18n.t(ctx.lang, "plain.button", number=line)
+        return reply
 
     async def typed_move(self, ctx: Ctx, text: str, targets: list[OpenGame]) -> list[Reply]:
         """A typed move for the one game meant; when several of the sender's games (none of

@@ -34,7 +34,7 @@ from bot.core.context import Ctx
 from bot.core.focus import CASUAL, DAILY, TABLE, OpenGame
 from bot.core.presentation import Presenter
 from bot.core.registry import Registry
-from bot.core.sessions import Session, Sessions, iso, new_session_id, solos_among, table_among
+from bot.core.sessions import Session, Sessions, iso, new_session_id, solos_among, tables_among
 from bot.replies import Button, Reply
 from bot.storage import Confirmation, Storage, StorageBusy
 from engine import BadSetup, IllegalMove
@@ -182,10 +182,11 @@ class Service:
     async def own_hand(self, ctx: Ctx, flat: bool = False) -> Reply | None:
         """The sender's hand at the started table of this chat, or None when they sit at none
         (``flat``: one button per legal move, see ``Presenter.hand``)."""
-        table = await self.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
-        if table is None or table.game is None or ctx.user not in table.record.players:
-            return None
-        return await self.hand(ctx, table, flat=flat)
+        chat = await self.sessions.in_chat(ctx.req.platform, ctx.req.chat_id)
+        for table in tables_among(chat):  # a race's lobby beside it holds no game
+            if table.game is not None and ctx.user in table.record.players:
+                return await self.hand(ctx, table, flat=flat)
+        return None
 
     end_message = staticmethod(Presenter.end_message)
     turn_announcement = staticmethod(Presenter.turn_announcement)
@@ -226,12 +227,12 @@ class Service:
             kind = await self._kind(ctx, session, DAILY if session.record.ranked else CASUAL)
             if kind:
                 games.append(OpenGame(session, kind))
-        table = table_among(chat)
-        seated = table is not None and ctx.user in table.record.players
-        if table is not None and seated and (table.game is not None or lobby):
-            kind = await self._kind(ctx, table, TABLE)
-            if kind:
-                games.append(OpenGame(table, kind))
+        for table in tables_among(chat):  # a table, and a race's lobby beside it
+            seated = ctx.user in table.record.players
+            if seated and (table.game is not None or lobby):
+                kind = await self._kind(ctx, table, TABLE)
+                if kind:
+                    games.append(OpenGame(table, kind))
         return games
 
     async def _kind(self, ctx: Ctx, session: Session, default: str) -> str:

@@ -301,9 +301,12 @@ class Sessions:
         found = await self.solos_of(platform, chat_id, player)
         return found[0] if found else None
 
-    async def table_of(self, platform: str, chat_id: str) -> Session | None:
-        """The chat's open multiplayer table, if any."""
-        return table_among(await self.in_chat(platform, chat_id))
+    async def table_of(
+        self, platform: str, chat_id: str, game_id: str | None = None
+    ) -> Session | None:
+        """The chat's open multiplayer session (of ``game_id``: a chat may hold a table and
+        a race's lobby at once), if any."""
+        return table_among(await self.in_chat(platform, chat_id), game_id)
 
     async def _unused_id(self) -> str:
         while True:
@@ -674,6 +677,12 @@ def solos_among(chat: list[Session], player: str) -> list[Session]:
     return found
 
 
-def table_among(chat: list[Session]) -> Session | None:
-    """The multiplayer table among a chat's open sessions, if any."""
-    return next((s for s in chat if s.is_table), None)
+def table_among(chat: list[Session], game_id: str | None = None) -> Session | None:
+    """The first multiplayer session among a chat's open sessions (of ``game_id``), if any."""
+    return next(iter(tables_among(chat, game_id)), None)
+
+
+def tables_among(chat: list[Session], game_id: str | None = None) -> list[Session]:
+    """The multiplayer sessions among a chat's open sessions (of ``game_id``), oldest first:
+    at most one per game (a Cartas Maestras table, a race's lobby)."""
+    return [s for s in chat if s.is_table and game_id in (None, s.record.game_id)]

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 import engine
 from bot import i18n
 from bot.core import explain
+from bot.core import focus as focus_words
 from bot.core.commands import SOLO_GAMES, game_id_of
 from bot.replies import Reply
 from engine import Game, IllegalMove, Move
@@ -42,6 +43,7 @@ from engine.views import SquadratikView
 if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
+    from bot.core.sessions import Session
 
 REASONS = (
     "wins",
@@ -215,18 +217,38 @@ def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]]
     return "hint.final_place", {"move": best, "tied": tied, "masters": mine}
 
 
+async def _named(core: Service, ctx: Ctx, words: list[str]) -> Session | Reply:
+    """The sender's open game ``words`` name (the one in focus, else the usual choice, when
+    several match), or the refusal saying why none is."""
+    games = [g for g in await core.open_games(ctx) if g.session.game is not None]
+    found = focus_words.matching(ctx.lang, games, words)
+    if found is None:
+        kinds = ", ".join(focus_words.kind_word(ctx.lang, k) for k in focus_words.KINDS)
+        return core.refuse(ctx, "focus.unknown", word=focus_words.unknown_word(ctx.lang, words)[:32],
+                           kinds=kinds, games=core.games_list(ctx.lang, SOLO_GAMES))  # fmt: skip
+    if not found:
+        game_id = game_id_of(words[0])
+        if len(words) == 1 and game_id is not None:
+            return await core.no_game(ctx, game_id)
+        here = ", ".join(focus_words.label(ctx.lang, g) for g in games)
+        return core.refuse(ctx, "focus.none_named", words=" ".join(words)[:40],
+                           games=here or i18n.t(ctx.lang, "focus.no_games"))  # fmt: skip
+    return (await core.focused(ctx, found) or core.default_game(ctx, found)).session
+
+
 async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     """``/hint [game]``: the hint for the sender's game in this chat (the table on their
     turn, else the most recently touched solo game, or the one of the game named), privately."""
-    game_id = None
-    if args:
-        game_id = game_id_of(args[0])
-        if game_id not in SOLO_GAMES or len(args) > 1:
-            return [core.private(ctx, "game.unknown", game=" ".join(args)[:32],
-                                 games=core.games_list(ctx.lang, SOLO_GAMES))]  # fmt: skip
-    session = await core.game_for_move(ctx, game_id=game_id)
+    session: Session | None
+    if args:  # words name the game as everywhere: a game, a kind (daily, table...) or both
+        named = await _named(core, ctx, args)
+        if isinstance(named, Reply):
+            return [named]
+        session = named
+    else:
+        session = await core.game_for_move(ctx)
     if session is None or session.game is None:
-        return [await core.no_game(ctx, game_id)]
+        return [await core.no_game(ctx)]
     # with several games open, every answer says of which game it is
     if session.record.ranked:
         return [await core.about(ctx, session, core.refuse(ctx, "hint.ranked"))]

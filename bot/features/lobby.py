@@ -1,21 +1,41 @@
 """Multiplayer lobbies: ``/challenge``, ``/join``, ``/leave``, ``/start``, ``/addbot``,
 ``/end``, ``/kick``, ``/hand`` and the lobby and hand buttons.
 
-A chat hosts one multiplayer session at a time: a Cartas Maestras table or a race lobby. The
-commands and buttons land here and go to the tables or the races feature, whichever owns the
-session.
+A chat hosts at most one Cartas Maestras table and one race at a time, side by side (README:
+a race board and a table seat may be held at once). The commands and buttons land here and go
+to the tables or the races feature, whichever owns the session. With both open, a command
+goes to the one it can mean (``/join`` to the one the sender is not in yet, ``/start`` to the
+one they opened...); a word says which when both fit (``/join race``, ``/end table``, in the
+chat's language too), and without one the bot asks for it, naming both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from bot.core import focus
 from bot.core.buttons import ButtonAction
+from bot.core.commands import game_id_of
 from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.sessions import Session
+from bot.features import races as races_module
+from bot.features import tables as tables_module
 from bot.features.races import Races
-from bot.features.tables import Tables
+from bot.features.tables import Tables, may_manage
 from bot.replies import Reply
+from bot.storage import LOBBY
+
+#: which open multiplayer sessions each command may mean, when a race and a table are open
+_FITS: dict[str, Callable[[Ctx, Session], bool]] = {
+    "join": lambda ctx, s: s.record.status == LOBBY and ctx.user not in s.record.players,
+    "leave": lambda ctx, s: ctx.user in s.record.players,
+    "start": lambda ctx, s: s.record.status == LOBBY and ctx.user == s.record.creator,
+    "end": may_manage,
+    "kick": may_manage,
+    "addbot": lambda ctx, s: s.record.game_id == tables_module.GAME,
+}
 
 
 class Lobby:
@@ -46,26 +66,60 @@ class Lobby:
         registry.button("rematch", self.press_rematch, "table")
         registry.button("kick", self.press_kick, "table")
 
-    async def _table(self, ctx: Ctx) -> tuple[Session | None, Reply | None]:
-        table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id)
-        if table is None:
-            return None, self.core.refuse(ctx, "table.none")
-        return table, None
+    async def _table(
+        self, ctx: Ctx, args: list[str] | None = None, action: str = "join"
+    ) -> tuple[Session | None, Reply | None]:
+        """The table or race lobby a lobby command means (see the module doc); with a word
+        that names one (``race``, ``table``, ``gara``, ``maestras``) it is taken off ``args``."""
+        core = self.core
+        open_here = [s for s in await core.in_chat(ctx) if s.is_table]
+        named = self._named_game(ctx, args[0]) if args else None
+        if named is not None and args is not None and (action != "kick" or len(open_here) > 1):
+            del args[0]  # a player called "Table" is still kicked when only one is open
+            open_here = [s for s in open_here if s.record.game_id == named]
+        if not open_here:
+            if named == races_module.GAME:
+                return None, core.refuse(ctx, "race.none")
+            return None, core.refuse(ctx, "table.none")
+        if len(open_here) > 1:
+            fitting = [s for s in open_here if _FITS[action](ctx, s)]
+            if len(fitting) != 1:
+                words = {g: focus.kind_word(ctx.lang, k) for g, k in
+                         ((races_module.GAME, focus.RACE), (tables_module.GAME, focus.TABLE))}  # fmt: skip
+                return None, core.refuse(ctx, "lobby.which", command=action,
+                                         race=words[races_module.GAME],
+                                         table=words[tables_module.GAME])  # fmt: skip
+            open_here = fitting
+        return open_here[0], None
+
+    @staticmethod
+    def _named_game(ctx: Ctx, word: str) -> str | None:
+        """The multiplayer game a word names: a race (``race``, ``carrera``, ``solitario``)
+        or a table (``table``, ``mesa``, ``maestras``); None for any other word."""
+        kind = focus.word_kind(ctx.lang, word)
+        if kind == focus.RACE:
+            return races_module.GAME
+        if kind == focus.TABLE:
+            return tables_module.GAME
+        game_id = game_id_of(word)
+        return game_id if game_id in (races_module.GAME, tables_module.GAME) else None
 
     # ----- commands -------------------------------------------------------------------------
     async def cmd_join(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        table, refusal = await self._table(ctx)
+        table, refusal = await self._table(ctx, args, "join")
         return [refusal] if table is None else await self.join(ctx, table)  # type: ignore[list-item]
 
     async def cmd_leave(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/leave``: standing up from a lobby is at once; leaving a game being played (its
         seat then plays by itself) asks Yes/No first."""
-        table, refusal = await self._table(ctx)
-        if table is None:
-            # a race being run has no lobby left: leaving it is resigning one's board, asked first
+        table, refusal = await self._table(ctx, args, "leave")
+        if table is None or ctx.user not in table.record.players:
+            # a race being run has no lobby left: leaving it is resigning one's board, asked
+            # first (also when a table they do not sit at is open beside it)
             racing = [g for g in await self.core.open_games(ctx) if g.kind == "race"]
             if racing:
                 return [await self.core.ask_confirmation(ctx, racing[0].session, "resign")]
+        if table is None:
             return [refusal]  # type: ignore[list-item]
         playing = table.is_active and table.game is not None and ctx.user in table.record.players
         # still playing there (a seat already left has nothing to ask)
@@ -74,11 +128,11 @@ class Lobby:
         return await self.tables.leave(ctx, table)
 
     async def cmd_start(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        table, refusal = await self._table(ctx)
+        table, refusal = await self._table(ctx, args, "start")
         return [refusal] if table is None else await self.start(ctx, table)  # type: ignore[list-item]
 
     async def cmd_addbot(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        table, refusal = await self._table(ctx)
+        table, refusal = await self._table(ctx, args, "addbot")
         if table is None or self.races.is_race_lobby(table):
             return [refusal or self.core.refuse(ctx, "table.none")]
         return await self.tables.add_computer(ctx, table)
@@ -88,16 +142,32 @@ class Lobby:
         return [reply if reply is not None else self.core.refuse(ctx, "hand.no_table")]
 
     async def cmd_end(self, ctx: Ctx, args: list[str]) -> list[Reply]:
+        # a race being run has left the chat's open sessions: it is ended by name, or alone
         race = await self.races.lobby_of_chat(ctx.req.platform, ctx.req.chat_id)
-        if race is not None:
+        named = self._named_game(ctx, args[0]) if args else None
+        table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id,
+                                                  tables_module.GAME)  # fmt: skip
+        if race is not None and table is not None and named is None:
+            fitting = [s for s in (race, table) if may_manage(ctx, s)]
+            if len(fitting) == 1:
+                return await self._end(ctx, fitting[0])
+            words = (focus.kind_word(ctx.lang, focus.RACE), focus.kind_word(ctx.lang, focus.TABLE))
+            return [self.core.refuse(ctx, "lobby.which", command="end", race=words[0],
+                                     table=words[1])]  # fmt: skip
+        if race is not None and named in (None, races_module.GAME):
             return await self.races.end(ctx, race)
-        table, refusal = await self._table(ctx)
-        if table is None:
-            return [refusal]  # type: ignore[list-item]
-        return await self.tables.end(ctx, table)
+        if table is not None and named in (None, tables_module.GAME):
+            return await self.tables.end(ctx, table)
+        return [self.core.refuse(ctx, "race.none" if named == races_module.GAME else "table.none")]
+
+    async def _end(self, ctx: Ctx, session: Session) -> list[Reply]:
+        if self.races.is_race_lobby(session):
+            return await self.races.end(ctx, session)
+        return await self.tables.end(ctx, session)
 
     async def cmd_kick(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        table, refusal = await self._table(ctx)
+        args = list(args)
+        table, refusal = await self._table(ctx, args, "kick")
         if table is None:
             return [refusal]  # type: ignore[list-item]
         return await self.tables.kick(ctx, table, args)

@@ -42,7 +42,7 @@ from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
 from bot.core.names import short_name
 from bot.core.sessions import Session, iso
-from bot.features.tables import Tables, may_manage
+from bot.features.tables import Tables, lobby_key, may_manage
 from bot.replies import Reply
 from bot.storage import LOBBY, OVER, AlreadyExists, Race, RaceBoard, RaceEntry, Storage
 from engine.rng import DealRandom
@@ -143,7 +143,6 @@ class Races:
     def __init__(self, core: Service, tables: Tables) -> None:
         self.core = core
         self.tables = tables
-        tables.race_running_in = self.running_in_chat
         # bounded: every solo board asks once; the recent ones are the ones asked again
         self._entry_cache: OrderedDict[str, RaceEntry | None] = OrderedDict()
         #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
@@ -230,8 +229,8 @@ class Races:
         if senza_tempo:
             minutes = None
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
-        if await self.tables.chat_is_taken(platform, chat_id):
-            return [core.refuse(ctx, "challenge.exists")]
+        if await self.lobby_of_chat(platform, chat_id) is not None:
+            return [core.refuse(ctx, "race.exists")]  # a table beside it is no obstacle
         busy = await self._busy_refusal(ctx)
         if busy is not None:
             return [busy]
@@ -239,8 +238,8 @@ class Races:
             lobby = await core.sessions.new_table(
                 platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now)
             )
-        except AlreadyExists:  # another process opened this chat's table or race a moment ago
-            return [core.refuse(ctx, "challenge.exists")]
+        except AlreadyExists:  # another process opened this chat's race a moment ago
+            return [core.refuse(ctx, "race.exists")]
         lobby.record.faces = FACES
         await core.sessions.save(lobby)
         await self.store.play.insert_race(
@@ -301,15 +300,14 @@ class Races:
             await self._resign_unfinished(race, ctx.now)
         async with core.sessions.lock(lobby.id):
             await core.sessions.end_without_result(lobby, iso(ctx.now))
-        return [core.say(ctx, "end.ended", name=ctx.req.user_name)]
+        return [core.say(ctx, lobby_key(lobby, "end.ended"), name=ctx.req.user_name)]
 
     async def lobby_of_chat(self, platform: str, chat_id: str) -> Session | None:
         """The race lobby open or running in this chat (for ``/end``)."""
         race_id = await self.running_in_chat(platform, chat_id)
         if race_id is not None:
             return await self.core.sessions.get(race_id)
-        table = await self.core.sessions.table_of(platform, chat_id)
-        return table if table is not None and self.is_race_lobby(table) else None
+        return await self.core.sessions.table_of(platform, chat_id, GAME)
 
     # ----- rounds ---------------------------------------------------------------------------
     async def _start_round(self, ctx: Ctx, lobby: Session, round_number: int) -> list[Reply]:

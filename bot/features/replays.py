@@ -6,8 +6,9 @@ result row per player), rebuilt from its stored move list and drawn by
 one frame per move. The renderer draws each frame from the public view (``view(None)``), so a
 Cartas Maestras replay never shows anyone's hand.
 
-``/replay`` takes one optional argument, a game (``/replay canfield``): the most recent finished
-game of that kind; or ``solution`` (``/replay solution``): the solver's winning line of the
+``/replay`` takes optional words that name a game as everywhere: a game (``/replay canfield``),
+a kind (``/replay table``, ``daily``, ``race``, ``casual``, in the chat's language too) or
+both (``/replay daily canfield``): the most recent finished game they name; or ``solution`` (``/replay solution``): the solver's winning line of the
 sender's last Solitario, Canfield or Imaginary Thirteen game, drawn the same way (see
 :mod:`bot.features.solutions`). Two replays are held back because they would spoil a competition that is
 still going on: today's daily challenge deal (until the next UTC day) and a race round while any
@@ -33,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from babel.lists import format_list
 
 from bot import i18n
+from bot.core import focus
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.core.names import seat_names
 from bot.features import solutions as solutions_module
@@ -83,6 +85,54 @@ async def latest_finished(core: Service, ctx: Ctx, game_id: str | None = None) -
     return await core.store.results.latest_finished(
         ctx.req.platform, ctx.req.chat_id, ctx.user, game_id
     )
+
+
+#: how far back ``/replay <kind>`` looks for a finished game of that kind
+KIND_LOOKBACK = 200
+
+
+async def _kind_of(core: Service, races: Races, rec: SessionRecord) -> str:
+    """What a finished game was to its players: a table, a race board, a daily or casual."""
+    if rec.kind != SOLO:
+        return focus.TABLE
+    if await races.entry_of(rec.id) is not None:
+        return focus.RACE
+    return focus.DAILY if rec.ranked else focus.CASUAL
+
+
+async def latest_named(core: Service, races: Races, ctx: Ctx,
+                       words: list[str]) -> str | Reply | None:  # fmt: skip
+    """The sender's latest finished game here that ``words`` name, as games and kinds do
+    everywhere (``canfield``, ``table``, ``daily canfield``; README "Which game a command
+    means"): its session id, None when there is none, or the refusal of a word that names
+    neither a game nor a kind."""
+    kinds: set[str] = set()
+    game_ids: set[str] = set()
+    for word in words:
+        kind = focus.word_kind(ctx.lang, word)
+        game_id = game_id_of(word) if kind is None else None
+        if kind is None and game_id is None:
+            kind_words = ", ".join(focus.kind_word(ctx.lang, k) for k in focus.KINDS)
+            return core.refuse(ctx, "focus.unknown", word=word[:32], kinds=kind_words,
+                               games=core.games_list(ctx.lang, ALL_GAMES))  # fmt: skip
+        if kind is not None:
+            kinds.add(kind)
+        if game_id is not None:
+            game_ids.add(game_id)
+    if len(kinds) > 1 or len(game_ids) > 1:
+        return None  # "daily table": no game is both
+    if not kinds:
+        return await latest_finished(core, ctx, next(iter(game_ids)))
+    finished = await core.store.results.finished_in_chat(
+        ctx.req.platform, ctx.req.chat_id, ctx.user, KIND_LOOKBACK
+    )
+    for session_id in dict.fromkeys(finished):
+        rec = await core.store.sessions.get(session_id)
+        if rec is None or (game_ids and rec.game_id not in game_ids):
+            continue
+        if await _kind_of(core, races, rec) in kinds:
+            return session_id
+    return None
 
 
 async def _spoiler_key(core: Service, ctx: Ctx, rec: SessionRecord, races: Races) -> str | None:
@@ -204,21 +254,25 @@ async def command(core: Service, races: Races, ctx: Ctx, args: list[str],
     The answer is a channel message whose image is the GIF (``image_name="replay.gif"``), or a
     private explanation: no finished game yet, a replay that would spoil a running
     competition, or a drawing failure."""
-    game_id: str | None = None
-    if len(args) > 1:
+    names = [focus.word_kind(ctx.lang, w) or game_id_of(w) for w in args]
+    if len(args) > 2 or (len(args) == 2 and None in names):  # "canfield 2": say what it takes
         return [core.refuse(ctx, "replay.usage", games=solvable_games(ctx.lang))]
-    if args and solutions is not None and solutions_module.is_solution_word(args[0]):
+    if len(args) == 1 and solutions is not None and solutions_module.is_solution_word(args[0]):
         return await solution_command(core, races, solutions, ctx)
     if args:
-        game_id = game_id_of(args[0])
-        if game_id is None:
-            return [core.refuse(ctx, "game.unknown", game=args[0][:32],
-                                  games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
-    session_id = await latest_finished(core, ctx, game_id)
+        named = await latest_named(core, races, ctx, args)
+        if isinstance(named, Reply):
+            return [named]
+        session_id = named
+    else:
+        session_id = await latest_finished(core, ctx)
     if session_id is None:
-        if game_id is None:
+        if not args:
             return [core.refuse(ctx, "replay.none")]
-        return [core.refuse(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
+        game_id = game_id_of(args[0])
+        if len(args) == 1 and game_id is not None:
+            return [core.refuse(ctx, "replay.none_of_game", game=core.game_name(ctx.lang, game_id))]
+        return [core.refuse(ctx, "replay.none_named", words=" ".join(args)[:40])]
     rec = await core.store.sessions.get(session_id)
     if rec is None:
         return [core.refuse(ctx, "replay.none")]

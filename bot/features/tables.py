@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -114,8 +114,6 @@ class Tables:
 
     def __init__(self, core: Service) -> None:
         self.core = core
-        #: the id of the race running in a chat, if any (the races feature sets this at wiring)
-        self.race_running_in: Callable[[str, str], Awaitable[str | None]] = _no_race
 
     @property
     def store(self) -> Storage:
@@ -186,16 +184,18 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if rec.status != LOBBY:
-                return [core.refuse(ctx, "join.started")]
+                return [core.refuse(ctx, lobby_key(table, "join.started"))]
             if ctx.user in rec.players:
-                return [core.refuse(ctx, "join.already")]
+                return [core.refuse(ctx, lobby_key(table, "join.already"))]
             if len(rec.players) >= MAX_TABLE:
-                return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
+                return [core.refuse(ctx, lobby_key(table, "join.full"), max=MAX_TABLE)]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
             # numbered when someone seated already has this name ("Ana 2 sits down")
             joined = table.name_of(ctx.user)
-            return await self._seating_changed(ctx, table, "join.joined", name=joined)
+            return await self._seating_changed(
+                ctx, table, lobby_key(table, "join.joined"), name=joined
+            )
 
     async def add_computer(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/addbot``: the creator (or an admin) seats a computer player in the lobby."""
@@ -229,7 +229,7 @@ class Tables:
         async with core.sessions.lock(table.id):
             rec = table.record
             if ctx.user not in rec.players:
-                return [core.refuse(ctx, "leave.not_seated")]
+                return [core.refuse(ctx, lobby_key(table, "leave.not_seated"))]
             if rec.status == ACTIVE:
                 return await self._depart(ctx, table, ctx.user, "tables.left_game")
             if rec.status != LOBBY:
@@ -237,10 +237,12 @@ class Tables:
             if ctx.user == rec.creator:
                 await core.sessions.end_without_result(table, iso(ctx.now))
                 await self._stop_timer(table.id)
-                return [core.say(ctx, "leave.closed", name=ctx.req.user_name)]
+                return [core.say(ctx, lobby_key(table, "leave.closed"), name=ctx.req.user_name)]
             left = table.name_of(ctx.user)  # as the lobby numbered them
             rec.players.remove(ctx.user)
-            return await self._seating_changed(ctx, table, "leave.left", name=left)
+            return await self._seating_changed(
+                ctx, table, lobby_key(table, "leave.left"), name=left
+            )
 
     async def start(self, ctx: Ctx, table: Session) -> list[Reply]:
         """``/start``: the creator deals (2-8 seats, computers included)."""
@@ -349,7 +351,7 @@ class Tables:
             return [core.refuse(ctx, "game.not_active")]
         rec.players.remove(target)
         return await self._seating_changed(
-            ctx, table, "kick.kicked", name=short_name(table.name_of(target))
+            ctx, table, lobby_key(table, "kick.kicked"), name=short_name(table.name_of(target))
         )
 
     async def game_kind(self, ctx: Ctx, session: Session, player: str) -> str | None:
@@ -376,10 +378,9 @@ class Tables:
         return None
 
     async def chat_is_taken(self, platform: str, chat_id: str) -> bool:
-        """Does the chat already host its one multiplayer session (a table, or a race)?"""
-        if await self.core.sessions.table_of(platform, chat_id) is not None:
-            return True
-        return await self.race_running_in(platform, chat_id) is not None
+        """Does the chat already host its one open Cartas Maestras table? (A race beside it
+        is no obstacle: README's race board and table seat may be held at once.)"""
+        return await self.core.sessions.table_of(platform, chat_id, GAME) is not None
 
     def start_refusal(self, ctx: Ctx, lobby: Session, minimum: int) -> Reply | None:
         """Why the sender may not deal this lobby (a table's or a race's) now: it has started
@@ -388,7 +389,9 @@ class Tables:
         if rec.status != LOBBY:
             return self.core.refuse(ctx, "start.already")
         if ctx.user != rec.creator:
-            return self.core.refuse(ctx, "start.not_creator", creator=lobby.name_of(rec.creator))
+            return self.core.refuse(
+                ctx, lobby_key(lobby, "start.not_creator"), creator=lobby.name_of(rec.creator)
+            )
         if len(rec.players) < minimum:
             return self.core.refuse(ctx, "start.too_few", min=minimum)
         return None
@@ -698,11 +701,23 @@ def _seat_check(player: str) -> str:
     return format(zlib.crc32(player.encode()) & 0xFFFF, "04x")
 
 
+#: what a race's lobby says where a table's says "table" (a race's lobby is a table session)
+_RACE_WORDING = {
+    "join.started": "race.join_started", "join.already": "race.join_already",
+    "join.full": "race.join_full", "join.joined": "race.joined",
+    "leave.not_seated": "race.not_seated", "leave.closed": "race.closed",
+    "leave.left": "race.left", "kick.kicked": "race.kicked",
+    "start.not_creator": "race.not_creator", "end.ended": "race.ended",
+}  # fmt: skip
+
+
+def lobby_key(lobby: Session, key: str) -> str:
+    """``key``, or its race's wording when ``lobby`` is a race's ("ana joins the race", not
+    "ana sits down"): a chat may hold both at once, and each message names its own."""
+    return _RACE_WORDING.get(key, key) if lobby.record.game_id != GAME else key
+
+
 def may_manage(ctx: Ctx, lobby: Session) -> bool:
     """The creator of a table or race, and the chat's admins, may seat computers, remove
     players and end it."""
     return ctx.user == lobby.record.creator or ctx.req.is_admin
-
-
-async def _no_race(platform: str, chat_id: str) -> str | None:
-    return None

@@ -249,6 +249,16 @@ class ResultsStore(Store):
         )
         return [SoloWin(str(g), str(start), str(end)) for g, start, end in rows]
 
+    async def finished_in_chat(self, platform: str, chat_id: str, player_id: str,
+                               limit: int) -> list[str]:  # fmt: skip
+        """The sessions of the player's finished games in a chat, the latest first."""
+        rows = await self._fetch(
+            "SELECT session_id FROM results WHERE platform = ? AND chat_id = ? AND player_id = ? "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (platform, chat_id, player_id, limit),
+        )
+        return [str(r[0]) for r in rows]
+
     async def latest_finished(self, platform: str, chat_id: str, player_id: str,
                               game_id: str | None = None) -> str | None:  # fmt: skip
         """The session of the player's most recently finished game in a chat (of ``game_id``

@@ -62,17 +62,17 @@ async def test_three_racers_ranked_by_score_then_the_race_move_that_reached_it(
     pushed = pushed_into(chat)
     opened = await chat.say("ana", "/race 5")
     assert opened[0].key == "race.opened" and opened[0].params["minutes"] == 5
-    assert (await chat.say("bea", "/challenge"))[0].key == "challenge.exists"
+    assert (await chat.say("bea", "/race"))[0].key == "race.exists"  # one race at a time
     await chat.say("bea", "/join")
     await chat.say("cid", "/join")
-    assert (await chat.say("bea", "/start"))[0].key == "start.not_creator"
+    assert (await chat.say("bea", "/start"))[0].key == "race.not_creator"
     started = await chat.say("ana", "/start")
     assert started[0].key == "race.started" and started[0].params["deal"] == DEAL
     boards = started[1:]
     assert [b.mentions for b in boards] == [["ana"], ["bea"], ["cid"]]
     assert len({b.board.session_id for b in boards}) == 3  # a board each
     assert {clock_of(b) for b in boards} == {"05:00"}  # the clock on the image
-    assert (await chat.say("ana", "/challenge"))[0].key == "challenge.exists"
+    assert (await chat.say("ana", "/race"))[0].key == "race.exists"  # even while it runs
 
     clock.advance(minutes=1)
     (bea_board, *_) = await chat.say("bea", "/move d")
@@ -182,7 +182,7 @@ async def test_race_arguments_and_busy_players(core: Core, chat: FakePlatform):
     await chat.say("ana", "/race")
     assert (await chat.say("bea", "/join"))[0].key == "race.busy"
     assert (await chat.say("ana", "/addbot"))[0].key == "table.none"
-    assert (await chat.say("ana", "/end"))[0].key == "end.ended"
+    assert (await chat.say("ana", "/end"))[0].key == "race.ended"
 
 
 entries = st.lists(

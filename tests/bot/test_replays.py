@@ -63,7 +63,8 @@ async def test_without_a_finished_game_the_answer_says_so_privately(chat: FakePl
     await chat.say("ana", "/play imaginary13 2")  # still being played: nothing to replay yet
     assert (await chat.say("ana", "/replay"))[0].key == "replay.none"
     [unknown] = await chat.say("ana", "/replay poker")
-    assert unknown.key == "game.unknown" and unknown.is_private
+    # words name a game as everywhere (a game or a kind): "poker" is neither, and says so
+    assert unknown.key == "focus.unknown" and unknown.is_private and "poker" in unknown.text
     assert (await chat.say("ana", "/replay canfield 2"))[0].key == "replay.usage"
 
 

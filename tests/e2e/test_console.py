@@ -104,3 +104,62 @@ def test_a_freecell_deal_is_won_in_the_console_with_bare_moves(tmp_path: Path):
     assert "(private to you) Cards don't move from one free cell to another." in out
     assert f"Player wins FreeCell! Score 52 in {len(line)} moves." in out
     assert any(line.startswith("FreeCell: 1 game, 1 won") for line in out)
+
+
+def test_every_line_gets_an_answer_and_names_the_right_game(tmp_path: Path):
+    result = run_console(
+        tmp_path,
+        [
+            "xyz",
+            "/play solitario 1",  # deal 1 opens with 27
+            "xyz",
+            "w9",
+            "99",
+            "2 7",  # spaces inside a move do not matter
+            "/replay table",
+            "/play freecell -5",
+            "/challenge",
+            "@ana /join",
+            "@bea /race 5",  # Player plays Solitario: bea opens the race
+            "@cid /join",
+            "@cid /join race",
+        ],
+        "--console",
+    )
+    assert result.returncode == 0, result.stderr
+    out = result.stdout.splitlines()
+    private = "(private to you) "
+    assert (
+        private
+        + (
+            "“xyz” is not a command, and you have no game here to read it as a move. Commands "
+            "start with /: /help lists them, /play solitario starts a game."
+        )
+        in out
+    )
+    assert (
+        private
+        + (
+            "“w9” is not a move in Solitario. /help solitario shows its moves; /help lists every "
+            "command."
+        )
+        in out
+    )
+    assert any(line.startswith(private + "“xyz” is not a move in Solitario.") for line in out)
+    assert any(line.startswith(private + "“99” is not a move") and line.endswith(
+        "To press button 99, type #99.") for line in out)  # fmt: skip
+    assert "Solitario · deal 1 · move 1 · score 5" in out  # "2 7" was played as 27
+    assert private + "You have no finished game here that “table” names yet." in out
+    assert (
+        private + "I don't understand “-5”. Use /play freecell [deal number, 1 to 1,000,000]."
+        in out
+    )
+    # a race beside the table, each message naming its own
+    assert "ana sits down (2 at the table)." in out
+    assert any(line.startswith("bea opens a Solitario race") for line in out)
+    assert (
+        "(private to cid) A race and a table are both open here: say which, /join race or "
+        "/join table."
+    ) in out
+    assert "cid joins the race (2 racers)." in out
+    assert not any("already has a table" in line for line in out)
