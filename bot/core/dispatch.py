@@ -19,8 +19,9 @@ game is stored before the replies are returned.
 'help.text'
 
 Plain text in a chat is read as a move only when the sender has an active game there and the
-text is one short word the game parses as a move (``w3``); any other chatter is ignored (no
-reply), so people can talk next to a game.
+text, its spaces left out, is a short word the game parses as a move (``w3``, ``3 6``); any
+other chatter is ignored (no reply), so people can talk next to a game, except in the console,
+where every line is meant for the bot and gets an answer.
 """
 
 from __future__ import annotations
