@@ -326,14 +326,19 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
     }
     for name, english in named.items():
         tree.add_command(_named_game_command(name, english, run))
-    simple = {
+    # a channel may hold a race and a table at once: these say which, when both fit
+    lobby = {
         "join": "Join the table",
         "leave": "Leave the table",
         "start": "Start the table's game",
+        "end": "End this channel's table",
+    }
+    for name, english in lobby.items():
+        tree.add_command(_lobby_command(name, english, run))
+    simple = {
         "hand": "Your hand (privately)",
         "help": "Commands and notation",
         "addbot": "Seat a computer player at the table",
-        "end": "End this channel's table",
     }
     for name, english in simple.items():
         tree.add_command(_simple_command(name, english, run))
@@ -363,6 +368,25 @@ def _named_game_command(
     @app_commands.autocomplete(game=complete_named_game)
     async def forward(interaction: discord.Interaction, game: str | None = None) -> None:
         await run(interaction, name, *(game.split() if game else ()))
+
+    return app_commands.Command(name=name, description=_d(name, english), callback=forward)
+
+
+#: which of a channel's race and table a lobby command means (the core's English kind words)
+_LOBBIES = [app_commands.Choice(name=_o(f"choice.{k}"), value=k) for k in ("race", "table")]
+
+
+def _lobby_command(
+    name: str, english: str, run: Callable[..., Awaitable[None]]
+) -> app_commands.Command[Any, Any, None]:
+    """A lobby command with an optional ``which`` choice: the race or the table."""
+
+    @app_commands.describe(which=_o("option.which_lobby"))
+    @app_commands.choices(which=_LOBBIES)
+    async def forward(
+        interaction: discord.Interaction, which: app_commands.Choice[str] | None = None
+    ) -> None:
+        await run(interaction, name, which and which.value)
 
     return app_commands.Command(name=name, description=_d(name, english), callback=forward)
 

@@ -125,3 +125,21 @@ async def test_replay_posts_the_whole_game_as_a_gif_attachment(table: Any) -> No
     with Image.open(io.BytesIO(attachment["data"])) as gif:
         assert gif.format == "GIF" and gif.n_frames == 3  # the deal, then one frame per move
     assert table.board(general) is not replay  # the board is still the board
+
+
+async def test_a_race_and_a_table_in_one_channel_are_told_apart_by_an_option(table: Any) -> None:
+    fake = table.fake
+    alice, bob, cid = fake.add_user("alice"), fake.add_user("bob"), fake.add_user("cid")
+    room = fake.add_channel("cards")
+    await table.slash(alice, room, "challenge")
+    await table.slash(bob, room, "race", minutes=5)  # beside the table: no refusal
+    assert "bob opens a Solitario race" in said_since(fake, room, 0)
+    await table.slash(cid, room, "join")  # both fit: which one?
+    assert "A race and a table are both open here" in fake.ephemerals(cid)[-1].content
+    start = len(fake.channel_messages(room))
+    await table.slash(cid, room, "join", which="race")
+    await table.slash(cid, room, "join", which="table")
+    said = said_since(fake, room, start)
+    assert "cid joins the race (2 racers)." in said and "cid sits down (2 at the table)." in said
+    join = fake._command("join")
+    assert [c["value"] for c in option(join, "which")["choices"]] == ["race", "table"]
