@@ -19,7 +19,7 @@ class StorageBusy(StorageError):
 
 class AlreadyExists(StorageError):
     """An insert lost to a row the database already holds under a unique rule (one active casual
-    and one active ranked solo game per player, chat and game; one open table or race per chat; one move per number; one
+    and one active ranked solo game per player, chat and game; one open table and one open race per chat; one move per number; one
     ranked daily attempt per player, game and day).
 
     Nothing of the request was written. The caller answers with the refusal a player gets when
