@@ -3,19 +3,34 @@ chat's language."""
 
 from __future__ import annotations
 
+import engine
 from bot import i18n
+from bot.core import focus
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
+from bot.features.races import GAME as RACE_GAME
 from bot.replies import Reply
+
+
+def game_named(lang: str, word: str) -> str | None:
+    """The game a word names as everywhere: a game's name, or a kind that is one game (a
+    ``table`` is the table game's, a ``race`` the race's game); None for any other word."""
+    game_id = game_id_of(word)
+    if game_id is not None:
+        return game_id
+    kind = focus.word_kind(lang, word)
+    if kind == focus.TABLE:
+        return next((g for g in ALL_GAMES if engine.game_info(g).table), None)
+    return RACE_GAME if kind == focus.RACE else None
 
 
 def register(registry: Registry, core: Service) -> None:
     async def rules(ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
             return [core.refuse(ctx, "rules.usage", games=core.games_list(ctx.lang, ALL_GAMES))]
-        game_id = game_id_of(args[0])
+        game_id = game_named(ctx.lang, args[0])
         if game_id is None:
             return [
                 core.refuse(
@@ -34,7 +49,7 @@ def register(registry: Registry, core: Service) -> None:
     async def help_(ctx: Ctx, args: list[str]) -> list[Reply]:
         game_id = None
         if args:
-            game_id = game_id_of(args[0])
+            game_id = game_named(ctx.lang, args[0])
             if game_id is None:
                 return [core.refuse(ctx, "game.unknown", game=args[0][:32],
                                      games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip

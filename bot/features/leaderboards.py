@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from bot import i18n
+from bot.core import focus
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.features import web
 from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
@@ -171,15 +172,23 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return await web.leaderboard_web(core, ctx, args[1:])
     games: list[str] = list(ALL_GAMES)
     period, scope = "today", "here"
+    boards = {focus.DAILY, focus.CASUAL}  # a kind word keeps one of them
     for word in args:
         lowered = word.lower()
         meant = choice_word(ctx.lang, lowered)
+        kind = focus.word_kind(ctx.lang, lowered)
         if meant in PERIODS:
             period = meant
         elif meant in SCOPES:
             scope = meant
         elif game_id_of(lowered) is not None:
             games = [game_id_of(lowered)]  # type: ignore[list-item]
+        elif kind == focus.TABLE:  # words name a game as everywhere: the table game
+            games = [g for g in ALL_GAMES if engine.game_info(g).table]
+        elif kind in (focus.DAILY, focus.CASUAL):
+            boards = {kind}
+        elif kind == focus.RACE:  # a race ranks its racers when it ends, in the chat
+            return [core.refuse(ctx, "leaderboard.race")]
         else:
             usage = i18n.t(ctx.lang, "leaderboard.usage")
             return [core.refuse(ctx, "leaderboard.unknown_word", word=word[:32], usage=usage)]
@@ -206,7 +215,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
                 blocks.append([name, *text_table(header, cells, [True, False, True, True])])
             continue
         lines: list[str] = []
-        if game_id in DAILY_GAMES:
+        if game_id in DAILY_GAMES and focus.DAILY in boards:
             placed = rank(
                 game_id,
                 await core.store.results.daily_entries(game_id, since, ACCEPTED, platform, chat),
@@ -221,9 +230,11 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
                     if not placed:
                         lines.append(i18n.t(lang, "lb.daily", game=name))
                     lines.append(i18n.t(lang, "lb.not_played", names=", ".join(missing[:LIMIT])))
-        placed = rank(
-            game_id, await core.store.results.casual_entries(game_id, since, platform, chat)
-        )
+        placed = []
+        if focus.CASUAL in boards:
+            placed = rank(
+                game_id, await core.store.results.casual_entries(game_id, since, platform, chat)
+            )
         if placed:
             lines += _board_lines(lang, game_id, i18n.t(lang, "lb.casual", game=name), placed)
         if lines:

@@ -41,6 +41,19 @@ async def test_kind_words_name_a_finished_game_for_replay(
     assert none.key == "replay.none_named" and none.is_private and "daily" in none.text
     (unknown,) = await chat.say("ana", "/replay tabel")
     assert unknown.key == "focus.unknown" and "tabel" in unknown.text
+    # the leaderboard, the rules and the help take the same words
+    (table_board,) = await chat.say("ana", "/leaderboard table")
+    assert table_board.key == "leaderboard.text" and "Cartas Maestras" in table_board.text
+    assert "Imaginary Thirteen" not in table_board.text
+    (casual_board,) = await chat.say("ana", "/leaderboard casual")
+    assert "Imaginary Thirteen · free games" in casual_board.text
+    assert "daily challenge" not in casual_board.text
+    (race,) = await chat.say("ana", "/leaderboard race")
+    assert race.key == "leaderboard.race" and "/stats" in race.text
+    (rules,) = await chat.say("ana", "/rules table")
+    assert rules.key == "rules.text" and rules.params["game"] == "maestras"
+    (notation,) = await chat.say("ana", "/help race")
+    assert notation.key == "help.text" and notation.params["game"] == "solitario"
 
 
 async def test_kind_words_name_an_open_game_for_hint(chat: FakePlatform):
