@@ -32,7 +32,6 @@ _FITS: dict[str, Callable[[Ctx, Session], bool]] = {
     "join": lambda ctx, s: s.record.status == LOBBY and ctx.user not in s.record.players,
     "leave": lambda ctx, s: ctx.user in s.record.players,
     "start": lambda ctx, s: s.record.status == LOBBY and ctx.user == s.record.creator,
-    "end": may_manage,
     "kick": may_manage,
     "addbot": lambda ctx, s: s.record.game_id == tables_module.GAME,
 }
@@ -84,13 +83,14 @@ class Lobby:
         if len(open_here) > 1:
             fitting = [s for s in open_here if _FITS[action](ctx, s)]
             if len(fitting) != 1:
-                words = {g: focus.kind_word(ctx.lang, k) for g, k in
-                         ((races_module.GAME, focus.RACE), (tables_module.GAME, focus.TABLE))}  # fmt: skip
-                return None, core.refuse(ctx, "lobby.which", command=action,
-                                         race=words[races_module.GAME],
-                                         table=words[tables_module.GAME])  # fmt: skip
+                return None, self._which(ctx, action)
             open_here = fitting
         return open_here[0], None
+
+    def _which(self, ctx: Ctx, action: str) -> Reply:
+        """The question when a race and a table both fit: which one, in the chat's words."""
+        race, table = (focus.kind_word(ctx.lang, k) for k in (focus.RACE, focus.TABLE))
+        return self.core.refuse(ctx, "lobby.which", command=action, race=race, table=table)
 
     @staticmethod
     def _named_game(ctx: Ctx, word: str) -> str | None:
@@ -151,9 +151,7 @@ class Lobby:
             fitting = [s for s in (race, table) if may_manage(ctx, s)]
             if len(fitting) == 1:
                 return await self._end(ctx, fitting[0])
-            words = (focus.kind_word(ctx.lang, focus.RACE), focus.kind_word(ctx.lang, focus.TABLE))
-            return [self.core.refuse(ctx, "lobby.which", command="end", race=words[0],
-                                     table=words[1])]  # fmt: skip
+            return [self._which(ctx, "end")]
         if race is not None and named in (None, races_module.GAME):
             return await self.races.end(ctx, race)
         if table is not None and named in (None, tables_module.GAME):
