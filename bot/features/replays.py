@@ -8,9 +8,9 @@ Cartas Maestras replay never shows anyone's hand.
 
 ``/replay`` takes optional words that name a game as everywhere: a game (``/replay canfield``),
 a kind (``/replay table``, ``daily``, ``race``, ``casual``, in the chat's language too) or
-both (``/replay daily canfield``): the most recent finished game they name; or ``solution`` (``/replay solution``): the solver's winning line of the
-sender's last Solitario, Canfield or Imaginary Thirteen game, drawn the same way (see
-:mod:`bot.features.solutions`). Two replays are held back because they would spoil a competition that is
+both (``/replay daily canfield``): the most recent finished game they name; or ``solution``
+(``/replay solution``): the solver's winning line of the sender's last Solitario, Canfield or
+Imaginary Thirteen game, drawn the same way (see :mod:`bot.features.solutions`). Two replays are held back because they would spoil a competition that is
 still going on: today's daily challenge deal (until the next UTC day) and a race round while any
 of its boards is still being played.
 
@@ -91,7 +91,7 @@ async def latest_finished(core: Service, ctx: Ctx, game_id: str | None = None) -
 KIND_LOOKBACK = 200
 
 
-async def _kind_of(core: Service, races: Races, rec: SessionRecord) -> str:
+async def _kind_of(races: Races, rec: SessionRecord) -> str:
     """What a finished game was to its players: a table, a race board, a daily or casual."""
     if rec.kind != SOLO:
         return focus.TABLE
@@ -130,7 +130,7 @@ async def latest_named(core: Service, races: Races, ctx: Ctx,
         rec = await core.store.sessions.get(session_id)
         if rec is None or (game_ids and rec.game_id not in game_ids):
             continue
-        if await _kind_of(core, races, rec) in kinds:
+        if await _kind_of(races, rec) in kinds:
             return session_id
     return None
 
