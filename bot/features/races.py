@@ -296,8 +296,8 @@ class Races:
         if not may_manage(ctx, lobby):
             return [core.refuse(ctx, "end.not_allowed")]
         race = await self.store.play.race(lobby.id)
-        if race is not None and race.round > 0:
-            await self._resign_unfinished(race, ctx.now)
+        if race is not None and race.round > 0:  # ended by hand: the boards are resigned
+            await self._resign_unfinished(race, ctx.now, outcome=None)
         async with core.sessions.lock(lobby.id):
             await core.sessions.end_without_result(lobby, iso(ctx.now))
         return [core.say(ctx, lobby_key(lobby, "end.ended"), name=ctx.req.user_name)]
@@ -377,8 +377,11 @@ class Races:
                 return False
         return True
 
-    async def _resign_unfinished(self, race: Race, now: datetime) -> None:
-        """Time is up: every board still being played is resigned as it stands. Each board
+    async def _resign_unfinished(
+        self, race: Race, now: datetime, outcome: str | None = TIME_UP
+    ) -> None:
+        """Time is up: every board still being played ends as it stands, stored as
+        ``outcome`` (``time_up``; None: resigned, when the race is ended by hand). Each board
         under its own lock, never while holding the race's (the board's mover may be waiting
         for the race's lock)."""
         for board in await self._round_boards(race):
@@ -387,7 +390,7 @@ class Races:
                 continue
             async with self.core.sessions.lock(board.session_id):
                 if session.is_active and session.game is not None and not session.game.is_over:
-                    await self.core.sessions.resign(session, now, touch=False, outcome=TIME_UP)
+                    await self.core.sessions.resign(session, now, touch=False, outcome=outcome)
 
     async def _finish_round(self, ctx: Ctx, race_id: str, round_number: int) -> list[Reply]:
         """Rank a round whose boards are all finished: announce the results, or (senza tempo,

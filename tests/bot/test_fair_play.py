@@ -84,3 +84,20 @@ async def test_a_race_board_the_clock_ended_is_time_up_with_its_place(core: Core
     clock.advance(minutes=5)
     await core.tick()
     assert "last: place 2 of 2, Resigned" in (await bea.say("/stats"))[0].text
+
+
+async def test_a_race_ended_by_hand_leaves_its_boards_resigned_not_time_up(
+    core: Core, clock: FakeClock
+):
+    ana, bea = Person(core, "uid-1001", "Ana"), Person(core, "uid-1002", "Bea")
+    core.features["races"].pick_deal = lambda: 1
+    await ana.say("/race 5")
+    await bea.say("/join")
+    started = await ana.say("/start")
+    boards = [r.board.session_id for r in started if r.board is not None]
+    await ana.say("/move 27")
+    assert (await ana.say("/end"))[0].key == "race.ended"
+    for session_id in boards:  # no clock ran out: given up as they stood, and not ranked
+        result = await core.store.results.first(session_id)
+        assert result is not None and result.outcome == "resigned" and result.place is None
+    assert "Races:" not in (await ana.say("/stats"))[0].text
