@@ -10,7 +10,7 @@ from __future__ import annotations
 VERSION = 15
 
 SQL = """
-        CREATE INDEX sessions_player_solo ON sessions (platform, creator, last_active_at)
+        CREATE INDEX IF NOT EXISTS sessions_player_solo ON sessions (platform, creator, last_active_at)
             WHERE kind = 'solo' AND status = 'active';
 """
 
