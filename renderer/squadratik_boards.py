@@ -26,6 +26,7 @@ shows the board its main phase ended on (``last_board``), the path that ended it
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any, cast
@@ -949,22 +950,9 @@ def _seat_ops(
     for seat, rect in zip(seat_order(view), layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
-        background = theme.TURN_BG if is_turn else theme.LABEL_BG
-        row = (("radius", 8), ("fill", background), ("outline", theme.LAST_MOVE if is_turn else None), ("width", 3))  # fmt: skip
-        display.shape(rect.x, rect.y, ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)))  # fmt: skip
-        cy = rect.y + rect.h // 2
-        x = rect.x + 12
-        if name in results:
-            place = f"#{results[name].get('place', '')}"
-            display.text(
-                (x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
-                under=background,
-            )  # fmt: skip
-            x += text_width(place, TEXT_PX, True) + 12
-        elif is_turn:
-            turn = (("polygon", ((0, 0), (17, 11), (0, 22)), (("fill", theme.LAST_MOVE),)),)
-            display.shape(x, cy - 11, ((18, 23), turn))
-            x += 28
+        cy, x, background = _seat_row(
+            display, rect, results.get(name), is_turn, pad=12, gap=12, arrow=22, advance=28
+        )
         source = results.get(name) or seat
         for key, _, right in columns:
             value = str(seat.get("hand", 0) if key == "hand" else source.get(key, 0))
@@ -977,6 +965,38 @@ def _seat_ops(
 
 
 NUMBER_W = 44  # a number's column in the two-column standings
+
+
+def _seat_row(
+    display: Display,
+    rect: Rect,
+    result: Mapping[str, Any] | None,
+    is_turn: bool,
+    *,
+    pad: int,
+    gap: int,
+    arrow: int,
+    advance: int,
+) -> tuple[int, int, tuple[int, int, int]]:
+    """A standings row's background, then the seat's place (``#1``, once the game is over) or
+    the turn's arrow (``arrow`` px tall); the row's middle, where its name may start, and its
+    background colour."""
+    background = theme.TURN_BG if is_turn else theme.LABEL_BG
+    row = (("radius", 8), ("fill", background), ("outline", theme.LAST_MOVE if is_turn else None), ("width", 3))  # fmt: skip
+    display.shape(rect.x, rect.y, ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)))  # fmt: skip
+    cy = rect.y + rect.h // 2
+    x = rect.x + pad
+    if result is not None:
+        place = f"#{result.get('place', '')}"
+        display.text((x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
+                     under=background)  # fmt: skip
+        x += text_width(place, TEXT_PX, True) + gap
+    elif is_turn:
+        half = arrow // 2
+        turn = (("polygon", ((0, 0), (arrow - 5, half), (0, arrow)), (("fill", theme.LAST_MOVE),)),)
+        display.shape(x, cy - half, ((arrow - 4, arrow + 1), turn))
+        x += advance
+    return cy, x, background
 
 
 def _compact_seat_ops(
@@ -999,20 +1019,9 @@ def _compact_seat_ops(
     for seat, rect in zip(seat_order(view), layout.seats, strict=False):
         name = str(seat.get("player", ""))
         is_turn = name == current and not view.get("is_over")
-        background = theme.TURN_BG if is_turn else theme.LABEL_BG
-        row = (("radius", 8), ("fill", background), ("outline", theme.LAST_MOVE if is_turn else None), ("width", 3))  # fmt: skip
-        display.shape(rect.x, rect.y, ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)))  # fmt: skip
-        cy = rect.y + rect.h // 2
-        x = rect.x + 10
-        if name in results:
-            place = f"#{results[name].get('place', '')}"
-            display.text((x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
-                         under=background)  # fmt: skip
-            x += text_width(place, TEXT_PX, True) + 8
-        elif is_turn:
-            turn = (("polygon", ((0, 0), (15, 10), (0, 20)), (("fill", theme.LAST_MOVE),)),)
-            display.shape(x, cy - 10, ((16, 21), turn))
-            x += 22
+        cy, x, background = _seat_row(
+            display, rect, results.get(name), is_turn, pad=10, gap=8, arrow=20, advance=22
+        )
         source = results.get(name) or seat
         right = rect.right - 10
         for key in reversed(keys):
