@@ -35,8 +35,8 @@ from typing import Any
 
 from PIL import Image
 
-from renderer import fonts, freecell_board, registry
-from renderer.boards import draw_pile_board, pile_board_display, pile_layout
+from renderer import fonts, freecell_board, imaginary13_board, registry
+from renderer.boards import PileBoard, draw_pile_board, pile_board_display, pile_layout
 from renderer.display import Display, changes, with_room
 from renderer.encode import padded_png, to_png
 from renderer.palette import palette_image
@@ -48,10 +48,13 @@ MAX_WIDTH = 1280
 # Each game's drawing: one line per game (see renderer.registry).
 # A board built as a display list (renderer.display, the last argument): ``render`` keeps the
 # last few boards and repaints only what changed since (a move touches two or three piles and
-# the header). The display function takes the style keywords of the game's drawing.
-registry.register("solitario", draw_pile_board, pile_layout, pile_board_display)
-registry.register("canfield", draw_pile_board, pile_layout, pile_board_display)
-registry.register("imaginary13", draw_pile_board, pile_layout, pile_board_display)
+# the header). The display function takes the style keywords of the game's drawing. A pile
+# game's ``board`` (renderer.boards.PileBoard) says where its piles go and the fan it keeps
+# room for.
+PILE_BOARD = (draw_pile_board, pile_layout, pile_board_display)
+registry.register("solitario", *PILE_BOARD)
+registry.register("canfield", *PILE_BOARD, board=PileBoard(steady_fan=(0, 5)))
+registry.register("imaginary13", *PILE_BOARD, board=imaginary13_board.BOARD)
 # Squadratik images are built as display lists too, but painted whole: a move reframes most
 # of the board, and comparing with the last board cost more than it saved (measured).
 registry.register("squadratik", draw_squadratik, squadratik_layout, squadratik_display, False)
@@ -61,6 +64,7 @@ registry.register(
     freecell_board.draw_freecell,
     freecell_board.freecell_layout,
     freecell_board.freecell_display,
+    board=freecell_board.BOARD,
 )
 
 

@@ -1,8 +1,15 @@
-"""Boards of the pile games: Solitario, Canfield and Imaginary Thirteen.
+"""Boards of the pile games (any game whose view has ``piles``, ``engine.views.PilesView``).
 
 ``pile_layout(view)`` says where every pile and card goes; ``draw_pile_board`` pastes the cached
 sprites there. Every pile is labelled with its notation id (the view's ``id``) so a player can
 type a move from the picture; the header carries the score, the move counter and the clock.
+
+Nothing here knows a game: what differs between pile games comes from the view (a pile's
+``marker`` and ``next`` give a foundation its step badge and its "next" line, a pile's kind and
+row say whether it fans), from ``GameInfo`` (a score ranked as ``Column.DOLLARS`` reads
+``$40``) or from the game's :class:`PileBoard`, given where its drawing is registered
+(``renderer.registry.register(..., board=PileBoard(...))``): where its piles go and the fan
+its board keeps room for.
 
 >>> view = {"game": "solitario", "deck": "italian40", "move_number": 0, "score": 0,
 ...         "piles": [{"id": "1", "kind": "tableau", "down": 0, "cards": ["Kh"]}]}
@@ -23,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw
 
-from renderer import theme
+from renderer import registry, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
 from renderer.display import Display
@@ -52,7 +59,6 @@ UP_STEP = 32  # vertical offset of face-up cards: leaves the rank and suit strip
 MIN_UP_STEP = 28
 WASTE_STEP = 28  # horizontal fan of the waste ("show" cards)
 MAX_FAN = 760  # longest column before the fan is squeezed
-STEADY_FAN = {"solitario": (7, 5), "canfield": (0, 5), "imaginary13": (0, 4)}
 
 VALUE_SYMBOL = {1: "A", 11: "J", 12: "Q", 13: "K"}
 SUITS = ("d", "h", "c", "s")
@@ -81,43 +87,65 @@ class PileBoardLayout:
 
 
 Places = dict[str, tuple[int, int]]
-#: game id -> its own arrangement: ``(piles of the view by kind) -> (column count, pile id ->
-#: (row, column))``. A game module of the renderer registers itself here (FreeCell:
-#: ``renderer.freecell_board``); a game not listed gets the Solitario/Canfield arrangement.
-ARRANGEMENTS: dict[str, Callable[[dict[str, list[str]]], tuple[int, Places]]] = {}
+#: a game's arrangement: ``(piles of the view by kind) -> (column count, pile id -> (row,
+#: column))``
+Arrange = Callable[[dict[str, list[str]]], tuple[int, Places]]
 
 
-def _columns(view: PilesView) -> tuple[int, dict[str, tuple[int, int]]]:
-    """Column count and ``pile id -> (row, column)`` for the game in ``view``."""
-    game = view.get("game")
-    piles = view.get("piles", [])
-    by_kind: dict[str, list[str]] = {}
-    for pile in piles:
-        by_kind.setdefault(pile["kind"], []).append(pile["id"])
-    places: dict[str, tuple[int, int]] = {}
+def arrange_in_two_rows(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
+    """Stock, waste and foundations on row 0 (foundations to the right); the reserve and the
+    tableau on row 1 (the tableau to the right): Solitario's and Canfield's board."""
+    places: Places = {}
 
     def put(ids: list[str], row: int, first: int) -> None:
         for k, pid in enumerate(ids):
             places[pid] = (row, first + k)
 
-    arrange = ARRANGEMENTS.get(str(game))
-    if arrange is not None:
-        ncols, places = arrange(by_kind)
-    elif game == "imaginary13":
-        ncols = 8
-        put(by_kind.get("foundation", []), 0, 0)
-        put(by_kind.get("stock", []), 1, 0)
-        put(by_kind.get("turned", []), 1, 1)
-        put(by_kind.get("waste", []), 1, 8 - len(by_kind.get("waste", [])))
-    else:
-        tableau = by_kind.get("tableau", [])
-        ncols = max(7, len(tableau) + (2 if "reserve" in by_kind else 0))
-        put(by_kind.get("stock", []), 0, 0)
-        put(by_kind.get("waste", []), 0, 1)
-        foundations = by_kind.get("foundation", [])
-        put(foundations, 0, ncols - len(foundations))
-        put(by_kind.get("reserve", []), 1, 0)
-        put(tableau, 1, ncols - len(tableau))
+    tableau = by_kind.get("tableau", [])
+    ncols = max(7, len(tableau) + (2 if "reserve" in by_kind else 0))
+    put(by_kind.get("stock", []), 0, 0)
+    put(by_kind.get("waste", []), 0, 1)
+    foundations = by_kind.get("foundation", [])
+    put(foundations, 0, ncols - len(foundations))
+    put(by_kind.get("reserve", []), 1, 0)
+    put(tableau, 1, ncols - len(tableau))
+    return ncols, places
+
+
+@dataclass(frozen=True, slots=True)
+class PileBoard:
+    """What a pile game's board needs beyond its view: ``arrange`` puts its piles on the rows
+    and columns; ``steady_fan`` is the fan of face-down and face-up cards the second row
+    always keeps room for, so the image keeps its size through most of a game without a band
+    of empty cloth (Solitario: up to 6 backs and a few faces; games that deal no backs
+    there: none)."""
+
+    arrange: Arrange = arrange_in_two_rows
+    steady_fan: tuple[int, int] = (7, 5)
+
+
+def pile_board(view: Mapping[str, Any]) -> PileBoard:
+    """The :class:`PileBoard` registered with the drawing of ``view``'s game (the default
+    board for a game drawn without one)."""
+    game = str(view.get("game"))
+    board = registry.drawing(game).board if game in registry.drawn_games() else None
+    return board if isinstance(board, PileBoard) else PileBoard()
+
+
+def has_next_lines(view: Mapping[str, Any]) -> bool:
+    """Whether the board writes a "next" line under its foundations (their piles say which
+    value they need ``next``: Imaginary Thirteen)."""
+    return any("next" in pile for pile in view.get("piles", []) if pile["kind"] == "foundation")
+
+
+def _columns(view: PilesView) -> tuple[int, dict[str, tuple[int, int]]]:
+    """Column count and ``pile id -> (row, column)`` for the game in ``view``."""
+    piles = view.get("piles", [])
+    by_kind: dict[str, list[str]] = {}
+    for pile in piles:
+        by_kind.setdefault(pile["kind"], []).append(pile["id"])
+    ncols, places = pile_board(view).arrange(by_kind)
+    places = dict(places)
     # anything a future view adds still gets drawn, in a free column of the second row
     used = {rc for rc in places.values()}
     for pile in piles:
@@ -187,17 +215,16 @@ def pile_layout(
     clock: str | None = None,
     player: str | None = None,
 ) -> PileBoardLayout:
-    """Every pile's slot, label and card rectangles for a Solitario/Canfield/Imaginary13 view
+    """Every pile's slot, label and card rectangles for a pile game's view
     (``clock`` and ``player`` lengthen the header, which may then take two rows)."""
     header = _header_texts(view, lang, clock, player)
     result, row_y, places, bottom = _frame(view, header)
-    is_i13 = view.get("game") == "imaginary13"
     for pile in view.get("piles", []):
         row, col = places[pile["id"]]
-        spot = _spot(pile, MARGIN + col * PITCH, row_y[row], row, result.label_h, is_i13)
+        spot = _spot(pile, MARGIN + col * PITCH, row_y[row], row, result.label_h)
         result.piles[pile["id"]] = spot
         bottom = max(bottom, _bottom(spot))
-    result.height = bottom + MARGIN + (result.label_h if is_i13 else 0)
+    result.height = bottom + MARGIN + (result.label_h if has_next_lines(view) else 0)
     return result
 
 
@@ -208,18 +235,15 @@ def _frame(
     (row, column), and the least height of the board's content."""
     ncols, places = _columns(view)
     width = 2 * MARGIN + ncols * PITCH - GAP
-    is_i13 = view.get("game") == "imaginary13"
     text = text_px(width)
     header_h = header_height(width, *header, text)
     label_h = text + 8
-    next_h = label_h if is_i13 else 0  # Imaginary Thirteen: "next 4" under each foundation
+    next_h = label_h if has_next_lines(view) else 0  # "next 4" under each foundation
     row_y = [header_h + label_h + 8]
     row_y.append(row_y[0] + H + next_h + ROW_GAP + label_h)
     result = PileBoardLayout(width=width, height=0, header=Rect(0, 0, width, header_h), text=text)
-    # a steady minimum height: room for the second row's usual fan (Solitario: up to 6 backs
-    # and a few faces; Canfield and Imaginary Thirteen deal no backs there), so the image
-    # keeps its size through most of a game without a band of empty cloth
-    backs, faces = STEADY_FAN.get(str(view.get("game")), (7, 5))
+    # a steady minimum height: room for the second row's usual fan (``PileBoard.steady_fan``)
+    backs, faces = pile_board(view).steady_fan
     bottom = row_y[1] + H + backs * DOWN_STEP + faces * UP_STEP
     return result, row_y, places, bottom
 
@@ -229,17 +253,20 @@ def _bottom(spot: PileSpot) -> int:
     return max([spot.slot.bottom, *(card.rect.bottom for card in spot.cards)])
 
 
-def _spot(
-    pile: Mapping[str, Any], x: int, y: int, row: int, label_h: int, is_i13: bool
-) -> PileSpot:
+def fans_down(kind: str, row: int) -> bool:
+    """Whether a pile's cards fan down its column: a tableau or a waste on the second row
+    (a waste on the first row fans sideways)."""
+    return row == 1 and kind in ("tableau", "waste")
+
+
+def _spot(pile: Mapping[str, Any], x: int, y: int, row: int, label_h: int) -> PileSpot:
     """Where one pile's slot, label and cards go, its slot's corner at ``(x, y)``."""
     slot = Rect(x, y, W, H)
     spot = PileSpot(pile["id"], pile["kind"], slot, Rect(x, y - label_h - 2, W, label_h))
     cards: list[str] = list(pile.get("cards", []))
     down = int(pile.get("down", 0))
     kind = pile["kind"]
-    fan_down = kind == "tableau" or (is_i13 and kind == "waste")
-    if fan_down and row == 1:
+    if fans_down(kind, row):
         d_step, u_step = _fan_steps(down, len(cards), MAX_FAN)
         for k in range(down):
             spot.cards.append(CardSpot(Rect(x, y + k * d_step, W, H), "down"))
@@ -308,6 +335,16 @@ def fit_text(text: str, size: int, bold: bool, room: int) -> str:
     return best
 
 
+def _in_dollars(game_id: str) -> bool:
+    """Whether the game's score reads as dollars (its leaderboard shows ``Column.DOLLARS``)."""
+    import engine  # the games' facts (never the bot)
+    from engine.gameinfo import Column
+
+    cls = engine.GAMES.get(game_id)
+    ranking = cls.info.ranking if cls is not None else None
+    return ranking is not None and Column.DOLLARS in ranking.columns
+
+
 def _header_texts(
     view: PilesView, lang: str, clock: str | None, player: str | None = None
 ) -> tuple[str, str]:
@@ -318,7 +355,7 @@ def _header_texts(
     if player:  # a race board says whose it is
         left += f"  ·  {player}"
     score = view.get("score", 0)
-    if view.get("game") == "canfield":  # dollars: -$15, $40
+    if _in_dollars(game):  # -$15, $40
         score_text = f"-${-int(score)}" if int(score) < 0 else f"${score}"
     else:
         score_text = str(score)
@@ -506,12 +543,12 @@ def pile_board_display(
     with display.group("header", None):
         header_ops(display, layout.width, *header, height=layout.header.h, min_size=layout.text)
     deck = str(view.get("deck", "french52"))
-    is_i13 = view.get("game") == "imaginary13"
+    next_lines = has_next_lines(view)
     base = view.get("base_rank")
-    # Imaginary Thirteen: "next 10" under a foundation, or "→ 10" on every foundation when a
+    # "next 10" under a foundation (Imaginary Thirteen), or "→ 10" on every foundation when a
     # translation is too long for a column at this size
     words: tuple[str, str] = ("", "")
-    if is_i13:
+    if next_lines:
         next_word = word("next", lang)
         if text_width(f"{next_word} 10", layout.text, True) > PITCH - 6:
             next_word = "→"
@@ -525,13 +562,13 @@ def pile_board_display(
         key = (
             pid, pile["kind"], x, y, row, tuple(pile.get("cards", ())), int(pile.get("down", 0)),
             pile.get("show"), pile.get("suit"), pile.get("marker"), pile.get("next"),
-            base if isinstance(base, int) else None, is_i13, deck, faces, layout.text, words,
+            base if isinstance(base, int) else None, next_lines, deck, faces, layout.text, words,
         )  # fmt: skip
         known = _known_pile(key) if reuse else None
         if known is None:
             with display.group(pid, key) as texts:
-                spot = _spot(pile, x, y, row, layout.label_h, is_i13)
-                _pile_ops(display, spot, pile, view, deck, faces, layout.text, words)
+                spot = _spot(pile, x, y, row, layout.label_h)
+                _pile_ops(display, spot, pile, view, deck, faces, layout.text, words, row)
             known = (display.groups[-1][2], tuple(texts), spot.top, _bottom(spot))
             if reuse:
                 _remember_pile(key, known)
@@ -539,7 +576,7 @@ def pile_board_display(
             display.add_group(pid, key, known[0], known[1])
         tops[pid] = known[2]
         bottom = max(bottom, known[3])
-    display.height = bottom + MARGIN + (layout.label_h if is_i13 else 0)
+    display.height = bottom + MARGIN + (layout.label_h if next_lines else 0)
     with display.group("rings", None):
         for pid in view.get("last_move_piles") or []:
             if pid in tops:
@@ -562,17 +599,18 @@ def _pile_ops(
     faces: str,
     text: int,
     words: tuple[str, str],
+    row: int,
 ) -> None:
-    """One pile's label, empty outline or cards, and (Imaginary Thirteen) its "next" line."""
-    is_i13 = view.get("game") == "imaginary13"
+    """One pile's label (a stack's count, a foundation's step badge), empty outline or cards,
+    and the "next" line of a foundation whose pile says what it needs next."""
     italian = deck == "italian40" and faces in ("napoletane", "piacentine")
     extra = ""
-    if spot.kind in ("stock", "reserve") or (spot.kind == "waste" and not is_i13):
+    if spot.kind in ("stock", "reserve") or (spot.kind == "waste" and not fans_down("waste", row)):
         count = int(pile.get("down", 0)) + len(pile.get("cards", []))
         extra = str(count)
     colour = theme.MUTED
     mark = str(pile.get("suit") or "") if spot.kind == "foundation" else ""
-    if spot.kind == "foundation" and is_i13:
+    if spot.kind == "foundation" and "marker" in pile:
         mark = f"+{pile.get('marker', '')}"
         extra, colour = mark, theme.GOLD  # the step this foundation builds by
     elif spot.kind == "foundation" and isinstance(base := view.get("base_rank"), int):
@@ -588,7 +626,7 @@ def _pile_ops(
         display.sprite(
             sprite, card.rect.x, card.rect.y, theme.TABLE if k == 0 else theme.CARD_WHITE
         )
-    if spot.kind == "foundation" and is_i13:
+    if spot.kind == "foundation" and "next" in pile:
         next_word, done = words
         nxt = pile.get("next")
         if nxt is not None:

@@ -1,7 +1,7 @@
 """FreeCell's board: the four free cells (``a``-``d``) and the four foundations (``h1``-``h4``)
 side by side on the top row, the eight columns (``1``-``8``) under them, every pile labelled
 with its notation id. Drawn by ``renderer.boards.draw_pile_board`` like the other pile games;
-this module says where FreeCell's piles go.
+this module says where FreeCell's piles go (``BOARD``, given where its drawing is registered).
 
 >>> import engine
 >>> from renderer.boards import pile_layout
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from PIL import Image
 
 from renderer.boards import (
-    ARRANGEMENTS,
+    PileBoard,
     PileBoardLayout,
     Places,
     draw_pile_board,
@@ -45,7 +45,8 @@ def arrange(by_kind: dict[str, list[str]]) -> tuple[int, Places]:
     return COLUMNS, places
 
 
-ARRANGEMENTS["freecell"] = arrange
+#: FreeCell's board: its arrangement; every card is face up
+BOARD = PileBoard(arrange)
 
 
 def draw_freecell(

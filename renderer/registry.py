@@ -55,6 +55,9 @@ class Drawing:
     #: whether ``render`` repaints a board over the last one where they differ, or paints
     #: its display list whole every time (a move reframes most of a Squadratik board)
     repaint: bool = True
+    #: what the shared drawing needs to know of this game beyond its view (a pile game's
+    #: ``renderer.boards.PileBoard``: where its piles go, the fan it keeps room for)
+    board: Any = None
 
     def draw(self, view: Mapping[str, Any], **style: Any) -> Image.Image:
         style = with_badge(style)
@@ -94,13 +97,18 @@ def register(
     layout: LayoutFunction,
     display: DisplayFunction | None = None,
     repaint: bool = True,
+    board: Any = None,
 ) -> None:
     """Make ``draw`` and ``layout`` (and ``display``, a board built as a display list) the
     drawing of ``game_id`` (once per game); ``repaint=False``: ``render`` paints the display
-    list whole on every board instead of repainting the last board where it changed."""
+    list whole on every board instead of repainting the last board where it changed;
+    ``board``: the game's facts for a drawing shared by several games (a pile game's
+    ``renderer.boards.PileBoard``)."""
     if game_id in _DRAWINGS:
         raise ValueError(f"game {game_id!r} already has a drawing")
-    _DRAWINGS[game_id] = Drawing(draw, layout, _keywords(draw), _keywords(layout), display, repaint)
+    _DRAWINGS[game_id] = Drawing(
+        draw, layout, _keywords(draw), _keywords(layout), display, repaint, board
+    )
 
 
 def drawing(game_id: str) -> Drawing:

@@ -22,9 +22,6 @@ ALLOWED = {
     "engine/stats.py",
     # two sample games whose web pages the load bench reads
     "bench/bench_web.py",
-    # the fan heights per pile game (STEADY_FAN): drawing data, left for the board-speed work
-    # that owns this file this round
-    "renderer/boards.py",
 }
 
 
