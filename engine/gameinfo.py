@@ -131,7 +131,8 @@ class GameInfo:
     not a rule: the deal is the same); ``ranking`` how finished games rank (None: ranked per
     table instead); ``daily`` the daily challenge (None: none); ``stalls`` whether the game
     ends ``stalled`` once no progress can ever be made (games.md's "stallo");
-    ``solver`` the module of ``engine.solvers`` that searches it (None: none);
+    ``solver`` the module that searches it: a module of ``engine.solvers``, or a full
+    dotted module name (None: none);
     ``could_have_won`` whether the bot asks that solver "could it have been won?" after a lost
     game; ``hints`` whether ``/hint`` has advice for it; ``hint_scorer`` the scorer of
     ``engine.solvers.hints.SCORERS`` that ranks its legal moves for a hint (None: the first

@@ -232,12 +232,13 @@ Searcher = Callable[[Game, Counter], SearchOutcome]
 
 
 def _searcher(game_id: str) -> Searcher:
-    # Each game names its solver module in this package (``GameInfo.solver``), imported on
-    # first use.
+    # Each game names its solver module (``GameInfo.solver``: a module of this package, or a
+    # full dotted module name), imported on first use.
     cls = engine.GAMES.get(game_id)
     if cls is None or cls.info.solver is None:
         raise ValueError(f"no solver for {game_id}")
-    module = importlib.import_module(f"engine.solvers.{cls.info.solver}")
+    name = cls.info.solver
+    module = importlib.import_module(name if "." in name else f"engine.solvers.{name}")
     return module.search  # type: ignore[no-any-return]
 
 

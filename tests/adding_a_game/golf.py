@@ -1,0 +1,132 @@
+"""Golf: the small game ``tests/test_adding_a_game.py`` adds the way ``docs/adding-a-game.md``
+says (this module is what the guide's "engine" step writes).
+
+Seven columns of five cards, all face up; the other seventeen cards are the stock, whose top
+card starts the foundation ``f``. A column's top card goes onto the foundation when its rank
+is one above or one below the foundation's top card (suits do not matter, no wrapping from
+King to Ace). The game is won when all 35 column cards are home, and lost when the stock is
+empty and no column card fits.
+
+Notation: ``d`` turns the stock's top card onto the foundation; ``1``-``7`` plays that
+column's top card onto the foundation.
+
+>>> g = Golf(deal=1)
+>>> len(g.legal_moves()) > 0, g.score
+(True, 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.cards import FRENCH_52, Card, full_deck
+from engine.game import Game, IllegalMove, Outcome
+from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
+from engine.rng import DealRandom
+from engine.views import PilesView
+
+COLUMNS = 7
+DEPTH = 5
+CARDS_IN_COLUMNS = COLUMNS * DEPTH
+
+
+@dataclass(frozen=True, slots=True)
+class GolfMove:
+    """``d`` (the stock onto the foundation) or a column's number (its top card there)."""
+
+    column: int | None  # None: the stock
+
+    @property
+    def src(self) -> str:
+        return "s" if self.column is None else str(self.column)
+
+    @property
+    def dst(self) -> str:
+        return "f"  # the turned stock card goes onto the foundation too
+
+    def __str__(self) -> str:
+        return "d" if self.column is None else str(self.column)
+
+
+class Golf(Game):
+    info: ClassVar[GameInfo] = GameInfo(
+        id="golf",
+        names={"en": "Golf", "es": "Golf", "it": "Golf"},
+        aliases=("golfsolitaire",),
+        ranking=Ranking(by_score_then_fewer_moves, (Column.SCORE, Column.MOVES)),
+        daily=Daily(node_budget=20_000),
+        solver="tests.adding_a_game.golf_solver",
+        notation_examples=("d", "3"),
+    )
+
+    def _setup(self) -> None:
+        cards = full_deck(FRENCH_52)
+        DealRandom.for_deal(self.game_id, self.deal).shuffle(cards)
+        self.columns: list[list[Card]] = [
+            cards[k * DEPTH : (k + 1) * DEPTH] for k in range(COLUMNS)
+        ]
+        self.stock: list[Card] = cards[CARDS_IN_COLUMNS:]
+        self.home: list[Card] = [self.stock.pop()]
+
+    def _fits(self, card: Card) -> bool:
+        return abs(card.rank - self.home[-1].rank) == 1
+
+    def _legal(self, player: str) -> list[GolfMove]:
+        moves = [
+            GolfMove(k + 1)
+            for k, column in enumerate(self.columns)
+            if column and self._fits(column[-1])
+        ]
+        if self.stock:
+            moves.append(GolfMove(None))
+        return moves
+
+    def parse_move(self, text: str) -> GolfMove:
+        word = str(text).strip().lower()
+        if word == "d":
+            return GolfMove(None)
+        if word.isdigit() and 1 <= int(word) <= COLUMNS:
+            return GolfMove(int(word))
+        raise IllegalMove("bad_notation", text=str(text))
+
+    def _apply(self, move: GolfMove, player: str) -> None:
+        if move.column is None:
+            if not self.stock:
+                raise IllegalMove("stock_empty")
+            self.home.append(self.stock.pop())
+            return
+        column = self.columns[move.column - 1]
+        if not column:
+            raise IllegalMove("empty_source")
+        if not self._fits(column[-1]):
+            raise IllegalMove("not_one_apart", card=column[-1].code, top=self.home[-1].code)
+        self.home.append(column.pop())
+
+    def _outcome(self) -> Outcome | None:
+        if self.score == CARDS_IN_COLUMNS:
+            return Outcome.WON
+        if not self.stock and not any(c and self._fits(c[-1]) for c in self.columns):
+            return Outcome.LOST
+        return None
+
+    @property
+    def score(self) -> int:
+        """Cards played from the columns."""
+        return CARDS_IN_COLUMNS - sum(len(column) for column in self.columns)
+
+    def view(self, player: str | None = None) -> PilesView:
+        piles = [
+            {"id": "s", "kind": "stock", "down": len(self.stock), "cards": []},
+            {"id": "f", "kind": "foundation", "down": 0, "cards": [c.code for c in self.home]},
+        ] + [
+            {"id": str(k + 1), "kind": "tableau", "down": 0, "cards": [c.code for c in column]}
+            for k, column in enumerate(self.columns)
+        ]
+        last = self.moves[-1] if self.moves else None
+        return {
+            **self._base_view(player),
+            "deck": FRENCH_52,
+            "piles": piles,  # type: ignore[typeddict-item]
+            "last_move_piles": [] if last is None else [last if last != "d" else "s", "f"],
+        }

@@ -1,0 +1,110 @@
+"""The guide is executable: Golf (``tests/adding_a_game/``) is added exactly as
+``docs/adding-a-game.md`` says, with its own files and the guide's one registration line per
+layer, then played to its end in the console, drawn, hinted, ranked on a leaderboard and run
+as a daily challenge. When the guide or the code it describes changes, this test says so."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from engine.solvers import Budget, Counter
+from tests.adding_a_game import golf_solver
+from tests.adding_a_game.golf import Golf
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME_DIR = ROOT / "tests" / "adding_a_game"
+GUIDE = ROOT / "docs" / "adding-a-game.md"
+DEAL = 9  # a deal the solver wins
+
+
+def registration_lines() -> list[str]:
+    """The lines the guide's "Register it" block tells a new game to add, one per layer."""
+    text = GUIDE.read_text(encoding="utf-8")
+    block = re.search(r"## Register it.*?```python\n(.*?)```", text, re.S)
+    assert block, "the guide has a 'Register it' section with a python block"
+    return [line for line in block.group(1).splitlines() if line and not line.startswith("#")]
+
+
+def test_the_launcher_registers_the_game_with_the_guides_lines_and_nothing_else() -> None:
+    launcher = (GAME_DIR / "console.py").read_text(encoding="utf-8")
+    lines = registration_lines()
+    assert len(lines) == 2  # engine and renderer; bot/ reads both
+    for line in lines:
+        assert line in launcher, f"the guide's line is not what the test runs: {line}"
+    # the guide's files are the game's files
+    text = GUIDE.read_text(encoding="utf-8")
+    for name in ("golf.py", "golf_solver.py", "golf.po"):
+        assert name in text
+
+
+def locales_with_the_game(where: Path) -> Path:
+    """bot/i18n/locales as it would be with Golf's catalogues added: every shipped file, and
+    ``<lang>/golf.po``."""
+    for lang_dir in (ROOT / "bot" / "i18n" / "locales").iterdir():
+        if not lang_dir.is_dir():
+            continue
+        target = where / lang_dir.name
+        target.mkdir(parents=True)
+        for po in lang_dir.glob("*.po"):
+            (target / po.name).symlink_to(po)
+        (target / "golf.po").symlink_to(GAME_DIR / "locales" / lang_dir.name / "golf.po")
+    return where
+
+
+def run_console(tmp_path: Path, lines: list[str]) -> list[str]:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_URL")}  # fmt: skip
+    env["PYTHONPATH"] = str(ROOT)
+    locales = locales_with_the_game(tmp_path / "locales")
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.adding_a_game.console", str(locales)],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=tmp_path, env=env,
+        timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_golf_plays_to_its_end_draws_hints_ranks_and_runs_as_a_daily(tmp_path: Path) -> None:
+    found = golf_solver.search(Golf(DEAL), Counter(Budget(nodes=50_000, seconds=None)))
+    assert found.status == "won"
+    out = run_console(
+        tmp_path,
+        [
+            f"/play golf {DEAL}",
+            "/hint",
+            "/move 9",
+            *(f"/move {move}" for move in found.moves),
+            "/leaderboard golf",
+            "/stats",
+            "/lang es",
+            "/help golf",
+            "/daily golf",
+        ],
+    )
+    assert out[1] == f"Player starts Golf, deal {DEAL}."
+    hint = next(line for line in out if line.startswith("(private to you) Hint: "))
+    assert hint.split(": ")[1].split(" — ")[0] in {str(m) for m in Golf(DEAL).legal_moves()}
+    assert "(private to you) I don't understand “9”. /help shows the move notation." in out
+    assert f"Player wins Golf! Score 35 in {len(found.moves)} moves." in out
+    # the leaderboard ranks the result under Golf's own columns (lb.cols.golf)
+    board = out.index("Golf · free games")
+    assert out[board + 1].split() == ["#", "player", "cards", "moves"]
+    assert out[board + 2].split() == ["1", "Player", "35", str(len(found.moves))]
+    assert f"Golf: 1 game, 1 won, best 35 cards in {len(found.moves)} moves" in out
+    # its texts in another language, from its own catalogue
+    assert "• 3 — la carta de arriba de la columna 3 a la fundación" in out
+    daily = next(line for line in out if "reto diario" in line or "desafío" in line.lower())
+    assert "Golf" in daily
+    # every board is drawn: the first shows the seven columns of five under the stock and
+    # the foundation, and keeps its size through the game (PileBoard's steady fan)
+    images = [tmp_path / line for line in out if line.startswith("out/console/")]
+    assert len(images) >= len(found.moves) + 2
+    sizes = {Image.open(image).size for image in images[: len(found.moves)]}  # before the end
+    assert len(sizes) == 1 and next(iter(sizes))[0] > 700
