@@ -32,12 +32,13 @@ from aiohttp import web
 import bot.web
 from bot.app import open_core
 from bot.core import Core
+from bot.features.daily import DAILY_GAMES
 from bot.replies import Request
 
 PLAYERS = 60
 READERS = 50
 REQUESTS = 10
-GAMES = ("solitario", "imaginary13")
+GAMES = DAILY_GAMES[:2]  # two games whose daily pages the readers load
 
 
 def _ms(values: list[float], share: float) -> float:

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import engine
 from engine.solvers import LOST, SOLVABLE, UNKNOWN, WON, Budget, SolveResult, solve
 
 STATUSES = (WON, LOST, UNKNOWN)
@@ -82,7 +83,8 @@ def summarise(results: Sequence[SolveResult]) -> dict[str, Any]:
         },
         "nodes_total": sum(result.nodes for result in results),
     }
-    if any(result.game_id == "squadratik" for result in results):
+    # a game whose win is not "won" (El Solitario's completo) has more endings worth counting
+    if any(WON not in engine.game_info(result.game_id).wins for result in results):
         best = Counter(result.best for result in results)
         summary["best"] = {
             name: best[name] for name in ("completo", "played_out", "lost", "unknown")

@@ -36,6 +36,7 @@ import engine
 from engine.players import STRATEGIES, make_player
 from engine.squadratik.deck import MASTER_IDS
 from engine.squadratik.el_solitario import ElSolitario
+from engine.squadratik.maestras import CartasMaestras
 
 
 def el_solitario_stats(deals: int, strategy: str, first_deal: int = 0) -> dict[str, Any]:
@@ -129,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine.stats", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--game", choices=("squadratik", "maestras"))
+    parser.add_argument("--game", choices=(ElSolitario.game_id, CartasMaestras.game_id))
     parser.add_argument("--balance", action="store_true", help="every balance figure at once")
     parser.add_argument("--solver-deals", type=int, default=100)
     parser.add_argument("--solver-nodes", type=int, default=20_000)
@@ -144,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         report = balance_report(args.deals, args.solver_deals, args.solver_nodes)
     elif args.game is None:
         parser.error("give --game or --balance")
-    elif args.game == "squadratik":
+    elif args.game == ElSolitario.game_id:
         report = el_solitario_stats(args.deals, args.strategy, args.first_deal)
     else:
         seat_counts = [int(s) for s in args.seats.split(",") if s.strip()]

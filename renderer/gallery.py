@@ -256,20 +256,20 @@ def _names_and_races(out: Path) -> list[str]:
     """A Cartas Maestras table seated with ``WORLD_NAMES`` (board, and hands in Spanish and
     Italian), and race boards naming their player with the race clock."""
     written = []
-    if "maestras" in engine.GAMES:
-        game = engine.new_game("maestras", 4, WORLD_NAMES)
+    # the table game (Cartas Maestras)
+    table = next((cls.info.id for cls in engine.GAMES.values() if cls.info.table), None)
+    if table is not None:
+        game = engine.new_game(table, 4, WORLD_NAMES)
         _play(game, 10, random.Random(4))
         for name, image in (
             (
                 "maestras_names.png",
-                renderer.render(
-                    "maestras", game.view(), lang="es", words=samples.GALLERY_WORDS["es"]
-                ),
+                renderer.render(table, game.view(), lang="es", words=samples.GALLERY_WORDS["es"]),
             ),
             (
                 "maestras_hand_jose_es.png",
                 renderer.render(
-                    "maestras",
+                    table,
                     game.view("José Núñez"),
                     hand=True,
                     lang="es",
@@ -279,14 +279,14 @@ def _names_and_races(out: Path) -> list[str]:
             (
                 "maestras_hand_zoe_it.png",
                 renderer.render(
-                    "maestras",
+                    table,
                     game.view("Zoë"),
                     hand=True,
                     lang="it",
                     words=samples.GALLERY_WORDS["it"],
                 ),
             ),
-            ("maestras_hand_cjk.png", renderer.render("maestras", game.view("王小明"), hand=True)),
+            ("maestras_hand_cjk.png", renderer.render(table, game.view("王小明"), hand=True)),
         ):
             (out / name).write_bytes(image)
             written.append(f"{out / name} (engine)")

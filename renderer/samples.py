@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+import engine
+
 
 def _base(game: str, **extra: Any) -> dict[str, Any]:
     view = {
@@ -199,7 +201,7 @@ def squadratik_view(game: str = "squadratik") -> dict[str, Any]:
         last_move="2N",
         score=12,
     )
-    if game == "maestras":
+    if engine.game_info(game).table:
         view.update(
             players=["ana", "bob", "cy"],
             viewer="ana",

@@ -120,8 +120,14 @@ class SquadratikLayout:
     hand_style: str = "rows"
 
 
+def is_table(view: SquadratikView) -> bool:
+    """Whether ``view`` is a table's board (its ``seats``: Cartas Maestras) rather than a solo
+    game's (El Solitario: the player's hand under the board)."""
+    return "seats" in view
+
+
 def as_maestras_view(view: SquadratikView) -> MaestrasView:
-    """The view of a Cartas Maestras board (``view["game"] == "maestras"``) as its own type."""
+    """The view of a table's board (:func:`is_table`: Cartas Maestras) as its own type."""
     return cast(MaestrasView, view)
 
 
@@ -422,7 +428,7 @@ def _below_board(view: SquadratikView, layout: SquadratikLayout, y: int) -> int:
     if view.get("outcome"):
         layout.status = Rect(0, y, WIDTH, STATUS_H)
         y += STATUS_H + MARGIN
-    if view.get("game") != "maestras" and view.get("hand"):
+    if not is_table(view) and view.get("hand"):
         y += TEXT_PX + 12  # the hand title
         cards = view.get("hand") or []
         hx = (WIDTH - (len(cards) * (HAND_CARD + HAND_GAP) - HAND_GAP)) // 2
@@ -431,7 +437,7 @@ def _below_board(view: SquadratikView, layout: SquadratikLayout, y: int) -> int:
                 Rect(hx + k * (HAND_CARD + HAND_GAP), y + NUMBER_H, HAND_CARD, HAND_CARD)
             )
         y += NUMBER_H + HAND_CARD + MARGIN
-    elif view.get("game") == "maestras":
+    elif is_table(view):
         seats = as_maestras_view(view).get("seats") or []
         if len(seats) > 4:  # two columns of short rows, the column words once above them
             layout.compact_seats = True
@@ -653,8 +659,8 @@ def _slot_text(end: str) -> str:
 def _header(
     view: SquadratikView, lang: str, clock: str | None, hand: bool, player: str | None = None
 ) -> tuple[str, str]:
-    if view.get("game") == "maestras":
-        left = word("title_maestras", lang)
+    if is_table(view):
+        left = word(f"title_{view.get('game')}", lang)
         if hand:
             left = f"{word('your_hand', lang)} {view.get('viewer') or ''}"
         elif as_maestras_view(view).get("phase") == "final":
@@ -731,7 +737,7 @@ def squadratik_display(
     for end in targets or ():
         if end in layout.slots:
             display.ring(layout.slots[end], theme.TARGET, 5)
-    if view.get("game") == "maestras":
+    if is_table(view):
         _seat_ops(display, as_maestras_view(view), layout, lang)
     else:
         _solo_hand_ops(display, view, layout, lang, selected)

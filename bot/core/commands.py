@@ -129,8 +129,8 @@ def move_word(lang: str, text: str) -> str:
 def game_id_of(word: str) -> str | None:
     """The game id a player meant (its id, a name in any language, an alias), or None.
 
-    >>> game_id_of("Canfield"), game_id_of("klondike"), game_id_of("poker")
-    ('canfield', 'solitario', None)
+    >>> game_id_of("klondike"), game_id_of("poker")
+    ('solitario', None)
     """
     info = engine.by_word(word)
     return None if info is None else info.id

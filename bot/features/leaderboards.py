@@ -201,7 +201,7 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
     for game_id in games:
         name = core.game_name(lang, game_id)
         if engine.game_info(game_id).table:
-            rows = await core.store.results.maestras_table(platform, chat, since)
+            rows = await core.store.results.table_tallies(game_id, platform, chat, since)
             if rows:
                 header = [
                     "#",

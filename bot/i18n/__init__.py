@@ -382,7 +382,7 @@ def game_name(lang: str, game_id: str) -> str:
 def game_names(lang: str, game_ids: list[str] | tuple[str, ...]) -> str:
     """The games' names as one phrase in ``lang``.
 
-    >>> game_names("es", ["solitario", "canfield"]), game_names("it", ["imaginary13"])
+    >>> game_names("es", list(engine.GAMES)[:2]), game_names("it", ["imaginary13"])
     ('Solitario y Canfield', 'Tredici Immaginario')
     """
     return format_list([game_name(lang, game_id) for game_id in game_ids], locale=normalise(lang))

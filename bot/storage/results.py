@@ -209,13 +209,15 @@ class ResultsStore(Store):
         )
         return [row[0] for row in rows]
 
-    async def maestras_table(self, platform: str, chat: str | None, since: str) -> list[TableTally]:
-        """Cartas Maestras: wins and masters per person over the window, best first
-        (computer seats play but are never ranked)."""
-        params: list[Any] = [since, COMPUTER_PREFIX + "%"]
+    async def table_tallies(
+        self, game_id: str, platform: str, chat: str | None, since: str
+    ) -> list[TableTally]:
+        """A table game (Cartas Maestras): wins and masters per person over the window, best
+        first (computer seats play but are never ranked)."""
+        params: list[Any] = [game_id, since, COMPUTER_PREFIX + "%"]
         sql = _in_chat(
             "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
-            "WHERE game_id = 'maestras' AND day >= ? AND player_id NOT LIKE ?",
+            "WHERE game_id = ? AND day >= ? AND player_id NOT LIKE ?",
             params, platform, chat, prefix="",
         )  # fmt: skip
         sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"

@@ -382,7 +382,7 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
     boards: list[Board] = []
     for game_id in ALL_GAMES:
         if engine.game_info(game_id).table:  # ranked per table: wins and masters
-            table = await core.store.results.maestras_table(platform, chat_id, since)
+            table = await core.store.results.table_tallies(game_id, platform, chat_id, since)
             if table:
                 board = Board(game_id, game_name(lang, game_id), columns(lang, game_id))
                 board.rows = [Row(i + 1, t.name, [str(t.wins), str(t.masters)])

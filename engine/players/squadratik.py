@@ -77,7 +77,7 @@ class _Table:
         self.cards = {(cell["x"], cell["y"]): cell["card"] for cell in view["board"]}
         self.hand = view["hand"]
         self.paths = view["paths"]
-        self.maestras = view["game"] == "maestras"
+        self.maestras = "seats" in view  # a table's view (Cartas Maestras) has seats
         self.final = view.get("phase") == "final"
         self._directions: dict[str, str] = {}
         # per path: (after_empty, masters in it, open side code or None = anything links)
@@ -385,7 +385,7 @@ class CarefulPlayer:
 
     def choose(self, game: Game, player: str | None = None) -> Any:
         view = game.view(player if player is not None else game.current_player)
-        if view["game"] != "squadratik":
+        if "seats" in view:  # a table's view: the exact search is for the solo game
             return self._greedy.choose(game, player)
         legal = game.legal_moves(player)
         if not legal:
