@@ -83,9 +83,9 @@ def test_golf_plays_to_its_end_draws_hints_ranks_and_runs_as_a_daily(tmp_path: P
             *(f"/move {move}" for move in found.moves),
             "/leaderboard golf",
             "/stats",
+            "/daily golf",
             "/lang es",
             "/help golf",
-            "/daily golf",
         ],
     )
     assert out[1] == f"Player starts Golf, deal {DEAL}."
@@ -98,10 +98,11 @@ def test_golf_plays_to_its_end_draws_hints_ranks_and_runs_as_a_daily(tmp_path: P
     assert out[board + 1].split() == ["#", "player", "cards", "moves"]
     assert out[board + 2].split() == ["1", "Player", "35", str(len(found.moves))]
     assert f"Golf: 1 game, 1 won, best 35 cards in {len(found.moves)} moves" in out
-    # its texts in another language, from its own catalogue
+    assert any(line.startswith("Player starts the daily challenge of Golf (") for line in out)
+    assert any(line.startswith("Daily Golf · deal ") for line in out)
+    # its page in another language, from its own catalogue
     assert "• 3 — la carta de arriba de la columna 3 a la fundación" in out
-    daily = next(line for line in out if "reto diario" in line or "desafío" in line.lower())
-    assert "Golf" in daily
+    assert "Desafío diario: /daily golf" in out
     # every board is drawn: the first shows the seven columns of five under the stock and
     # the foundation, and keeps its size through the game (PileBoard's steady fan)
     images = [tmp_path / line for line in out if line.startswith("out/console/")]

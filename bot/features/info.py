@@ -47,6 +47,8 @@ def register(registry: Registry, core: Service) -> None:
         ]
 
     async def help_(ctx: Ctx, args: list[str]) -> list[Reply]:
+        if args and i18n.is_games_word(args[0]):  # /help games: one line per game
+            return [Reply(key="help.games", text=page) for page in i18n.games_help(ctx.lang)]
         game_id = None
         if args:
             game_id = game_named(ctx.lang, args[0])

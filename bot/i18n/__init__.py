@@ -490,42 +490,68 @@ def rules_text(lang: str, game_id: str) -> str:
     return t(lang, f"rules.{game_id}")
 
 
-def _game_lists(lang: str) -> dict[str, str]:
-    """The games the command list names, from their facts (``GameInfo``), so a new game needs
-    no edit of the catalogues: ``solo_games`` the ids ``/play`` takes, ``faces`` each game
-    offering several card faces with its faces, ``auto_finish`` the names of the games whose
-    last cards the bot may play home.
-
-    >>> lists = _game_lists("it")
-    >>> lists["faces"], lists["auto_finish"]
-    ('carte del Solitario: napoletane, piacentine, francesi', 'Solitario, Canfield')
-    >>> "freecell" in lists["solo_games"].split(", "), "maestras" in lists["solo_games"]
-    (True, False)
-    """
-    infos = [engine.game_info(game_id) for game_id in GAME_IDS]
-    faces = [
-        t(lang, "help.faces_of", game=info.name(lang), faces=", ".join(info.faces))
-        for info in infos
-        if len(info.faces) > 1
-    ]
-    return {
-        "solo_games": ", ".join(info.id for info in infos if not info.table),
-        "faces": "; ".join(faces),
-        "auto_finish": ", ".join(info.name(lang) for info in infos if info.auto_finish),
-    }
-
-
 def help_text(lang: str, game_id: str | None = None) -> str:
-    """The command list, or (with a game) that game's move notation guide plus a reminder of
-    the commands used while playing.
+    """The command list (the same whatever games there are: ``/help games`` lists them), or
+    one game's page: its move notation, what it offers (card faces, a daily challenge, the
+    last cards played home) and a reminder of the commands used while playing.
 
     >>> "/play" in help_text("en")
     True
     >>> "w3" in help_text("es", "solitario")
     True
+    >>> print(help_text("en", "solitario").split("\\n\\n")[1])
+    Card faces: napoletane, piacentine, francesi (e.g. /play solitario piacentine)
+    Daily challenge: /daily solitario
+    I play your last cards home once nothing is left hidden (/autofinish off: you play them).
     """
     if game_id is None:
-        return t(lang, "help.commands", **_game_lists(lang))
+        return t(lang, "help.commands")
     if game_id not in GAME_IDS:
         return reason_text(lang, "unknown_game", {"game": game_id})
-    return t(lang, f"help.{game_id}") + "\n\n" + t(lang, "help.in_game")
+    info = engine.game_info(game_id)
+    offers = []
+    if len(info.faces) > 1:
+        faces = ", ".join(info.faces)
+        offers.append(t(lang, "help.page.faces", faces=faces, game=game_id, example=info.faces[1]))
+    if info.daily is not None:
+        offers.append(t(lang, "help.page.daily", game=game_id))
+    if info.auto_finish:
+        offers.append(t(lang, "help.page.auto_finish"))
+    parts = [t(lang, f"help.{game_id}"), "\n".join(offers), t(lang, "help.in_game")]
+    return "\n\n".join(part for part in parts if part)
+
+
+#: the longest text one help message holds (Discord's limit; Telegram takes 4,096)
+HELP_LIMIT = 2000
+
+
+def is_games_word(word: str) -> bool:
+    """Whether ``word`` asks ``/help`` for the list of games, in any language.
+
+    >>> is_games_word("Giochi"), is_games_word("games"), is_games_word("canfield")
+    (True, True, False)
+    """
+    wanted = word.strip().casefold()
+    return any(wanted == t(lang, "help.games_word").casefold() for lang in LANGUAGES)
+
+
+def games_help(lang: str) -> list[str]:
+    """``/help games``: every game on a line of its own (its name, how to start it), as many
+    messages of at most :data:`HELP_LIMIT` characters as the games need.
+
+    >>> pages = games_help("it")
+    >>> len(pages), "• FreeCell — /play freecell" in pages[0].splitlines()
+    (1, True)
+    """
+    lines = []
+    for game_id in GAME_IDS:
+        info = engine.game_info(game_id)
+        key = "help.games.table_line" if info.table else "help.games.line"
+        lines.append(t(lang, key, name=info.name(lang), game=game_id))
+    pages = [t(lang, "help.games.title")]
+    for line in lines:
+        if len(pages[-1]) + 1 + len(line) > HELP_LIMIT:
+            pages.append(line)
+        else:
+            pages[-1] += "\n" + line
+    return pages
