@@ -231,15 +231,19 @@ def use_compiled(module: ModuleType | None) -> bool:
 Searcher = Callable[[Game, Counter], SearchOutcome]
 
 
-def _searcher(game_id: str) -> Searcher:
-    # Each game names its solver module (``GameInfo.solver``: a module of this package, or a
-    # full dotted module name), imported on first use.
+def solver_module(game_id: str) -> ModuleType:
+    """The module that searches ``game_id`` (``GameInfo.solver``: a module of this package, or
+    a full dotted module name), imported on first use; ``ValueError`` when it has none."""
     cls = engine.GAMES.get(game_id)
     if cls is None or cls.info.solver is None:
         raise ValueError(f"no solver for {game_id}")
     name = cls.info.solver
-    module = importlib.import_module(name if "." in name else f"engine.solvers.{name}")
-    return module.search  # type: ignore[no-any-return]
+    return importlib.import_module(name if "." in name else f"engine.solvers.{name}")
+
+
+def _searcher(game_id: str) -> Searcher:
+    search: Searcher = solver_module(game_id).search
+    return search
 
 
 #: the games a solver searches
@@ -368,5 +372,6 @@ __all__ = [
     "SolveResult",
     "solve",
     "solve_game",
+    "solver_module",
     "use_compiled",
 ]
