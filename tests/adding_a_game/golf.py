@@ -42,8 +42,8 @@ class GolfMove:
         return "s" if self.column is None else str(self.column)
 
     @property
-    def dst(self) -> str:
-        return "f"  # the turned stock card goes onto the foundation too
+    def dst(self) -> str | None:
+        return None if self.column is None else "f"  # a stock turn has no destination
 
     def __str__(self) -> str:
         return "d" if self.column is None else str(self.column)
