@@ -86,7 +86,7 @@ class Canfield(PileGame):
         solver="canfield",
         could_have_won=True,
         auto_finish=True,
-        hint_scorer="piles",
+        hint_scorer="whole_piles",
         notation_examples=("d", "r2", "w3", "rf", "wf", "3f", "12"),
         notation_setup=("d",),
     )

@@ -74,13 +74,23 @@ def run_console(tmp_path: Path, lines: list[str]) -> list[str]:
 def test_golf_plays_to_its_end_draws_hints_ranks_and_runs_as_a_daily(tmp_path: Path) -> None:
     found = golf_solver.search(Golf(DEAL), Counter(Budget(nodes=50_000, seconds=None)))
     assert found.status == "won"
+    # the first position of the line where only the stock can be turned: a hint there
+    game, only_draw = Golf(DEAL), None
+    for index, move in enumerate(found.moves):
+        if only_draw is None and [str(m) for m in game.legal_moves()] == ["d"]:
+            only_draw = index
+        game.play(move)
+    assert only_draw is not None
+    moves = [f"/move {move}" for move in found.moves]
     out = run_console(
         tmp_path,
         [
             f"/play golf {DEAL}",
             "/hint",
             "/move 9",
-            *(f"/move {move}" for move in found.moves),
+            *moves[:only_draw],
+            "/hint",
+            *moves[only_draw:],
             "/leaderboard golf",
             "/stats",
             "/daily golf",
@@ -89,8 +99,10 @@ def test_golf_plays_to_its_end_draws_hints_ranks_and_runs_as_a_daily(tmp_path: P
         ],
     )
     assert out[1] == f"Player starts Golf, deal {DEAL}."
-    hint = next(line for line in out if line.startswith("(private to you) Hint: "))
-    assert hint.split(": ")[1].split(" — ")[0] in {str(m) for m in Golf(DEAL).legal_moves()}
+    first, turn = [line for line in out if line.startswith("(private to you) Hint: ")]
+    assert first.split(": ")[1].split(" — ")[0] in {str(m) for m in Golf(DEAL).legal_moves()}
+    # a stock turn is explained as one, even when the turned card lands on the foundation
+    assert turn == "(private to you) Hint: d — nothing better is open: turn the stock."
     assert "(private to you) I don't understand “9”. /help shows the move notation." in out
     assert f"Player wins Golf! Score 35 in {len(found.moves)} moves." in out
     # the leaderboard ranks the result under Golf's own columns (lb.cols.golf)

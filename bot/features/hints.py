@@ -108,6 +108,8 @@ def _reason(
     if int(after.get("removed_points", 0)) > int(before.get("removed_points", 0)):
         return "completes_path"
     kinds = {p.get("id"): p.get("kind") for p in before.get("piles") or []}
+    if move.dst is None and kinds.get(move.src) == "stock":
+        return "draw"  # a stock turn, wherever its card lands (Golf: on the foundation)
     if _count(after, "foundation", "cards") > _count(before, "foundation", "cards"):
         # a card went home by itself after the move (FreeCell's safe auto-moves): the move
         # freed it, it did not put a card there itself

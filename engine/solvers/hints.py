@@ -49,16 +49,16 @@ True
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, cast, runtime_checkable
 
 from engine.game import Game, IllegalMove
+from engine.pilegame import PileGame
 from engine.players.squadratik import judge
-from engine.solvers import LOST, WON
+from engine.solvers import LOST, WON, solver_module
 from engine.solvers.imaginary13 import _waste_order
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
@@ -68,6 +68,32 @@ DRAW_SCORE = 10.0
 #: the visible search: at most this many moves deep, this many positions (a few ms)
 PLAN_DEPTH = 5
 PLAN_POSITIONS = 600
+
+
+@runtime_checkable
+class Positioned(Protocol):
+    """A game that tells its positions apart (FreeCell): a hint never leads back to one the
+    game has been in. The pile games (:class:`engine.pilegame.PileGame`) are told apart by
+    their stall search's key instead."""
+
+    def position_key(self) -> Hashable: ...
+
+
+@runtime_checkable
+class CountsHome(Protocol):
+    """A game that counts the cards on its foundations: a card going back home after it was
+    taken off is no progress."""
+
+    @property
+    def cards_home(self) -> int: ...
+
+
+class HintingSolver(Protocol):
+    """What a solver module offers the hint of a game with ``hint_from_solver``: the line's
+    moves up to the next card home that passes through none of the ``earlier`` positions
+    (undo snapshots), with the search's status (``won``, ``lost`` or ``unknown``)."""
+
+    def plan_avoiding(self, game: Game, earlier: list[Any]) -> tuple[str, list[Any]]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +135,9 @@ def advice(game: Game, player: str | None = None) -> Advice:
     # Never back to a position this game has been in: taking a card off a foundation (or out
     # of a cell) and putting it back would alternate for ever.
     history = _history(game)
-    scorer = SCORERS[info.hint_scorer] if info.hint_scorer else _first
+    scorer = _scorer(game)
     scores = [scorer(view, move) for move in moves]
-    if scorer is not _pile_score:
+    if scorer not in PILE_SCORERS:
         scores = [
             -math.inf if _returns(game, move, history.keys) else score
             for move, score in zip(moves, scores, strict=True)
@@ -137,7 +163,7 @@ def advice(game: Game, player: str | None = None) -> Advice:
         chosen = next((move for move in moves if str(move) == first), None)
         if chosen is not None:
             return Advice(chosen, plan=len(plan))
-    draw = next((move for move in moves if getattr(move, "dst", "") is None), None)
+    draw = next((move for move in moves if move.dst is None), None)
     if draw is None or _round_turned_for_nothing(game):
         return Advice(None, stuck=True)
     return Advice(draw)
@@ -157,38 +183,49 @@ class _History:
     peak: int
 
 
-def _key(game: Any) -> Any:
-    """The game's position as a hashable key (``_search_key`` of the pile games, else the
-    game's ``position_key``), or None for a game that has neither (its moves never lead back:
-    every one places a card for good)."""
-    if hasattr(game, "_search_key"):
+def _scorer(game: Game) -> Callable[[Any, Any], float]:
+    """The scorer the game names (``GameInfo.hint_scorer``), else the first legal move's."""
+    name = game.info.hint_scorer
+    return SCORERS[name] if name else _first
+
+
+def _key(game: Game) -> Hashable | None:
+    """The game's position as a hashable key (the stall search's key of a pile game, else
+    the game's ``position_key``), or None for a game that has neither (its moves never lead
+    back: every one places a card for good)."""
+    if isinstance(game, PileGame):
         return game._search_key()
-    if hasattr(game, "position_key"):
+    if isinstance(game, Positioned):
         return game.position_key()
     return None
 
 
-def _history(game: Any) -> _History:
+def _home(game: Game) -> int:
+    """Cards on the game's foundations (0 for a game that does not count them)."""
+    return game.cards_home if isinstance(game, CountsHome) else 0
+
+
+def _history(game: Game) -> _History:
     """The game's :class:`_History`, read from its undo snapshots; the game is left in its
     position."""
     if _key(game) is None:
         return _History(set(), 0)
     here = game._snapshot()
-    found = _History(set(), int(getattr(game, "cards_home", 0)))
+    found = _History(set(), _home(game))
     try:
-        for snapshot in getattr(game, "_undo_stack", ()):
+        for snapshot in game._undo_stack:
             game._restore(snapshot)
             found.keys.add(_key(game))
-            found.peak = max(found.peak, int(getattr(game, "cards_home", 0)))
+            found.peak = max(found.peak, _home(game))
     finally:
         game._restore(here)
     return found
 
 
-def _returns(game: Any, move: Any, history: set[Any]) -> bool:
+def _returns(game: Game, move: Any, history: set[Any]) -> bool:
     """Whether ``move`` leads back to a position of ``history`` or changes nothing (played
     and taken back: for the games without the stall search's hooks)."""
-    if not history and not hasattr(game, "position_key"):
+    if not history and not isinstance(game, Positioned):
         return False
     here = _key(game)
     game.play(move, game.current_player)
@@ -199,15 +236,15 @@ def _returns(game: Any, move: Any, history: set[Any]) -> bool:
     return there == here or there in history
 
 
-def _rehomes(game: Any, move: Any, peak: int) -> bool:
+def _rehomes(game: Game, move: Any, peak: int) -> bool:
     """Whether ``move`` puts a column card on a foundation without taking the foundations
     past the most they ever held: a card going back home, not progress."""
-    return str(move.dst).startswith("f") and move.src != "w" and game.cards_home + 1 <= peak
+    return str(move.dst).startswith("f") and move.src != "w" and _home(game) + 1 <= peak
 
 
-def _repeats(game: Any, move: Any, history: set[Any]) -> bool:
-    """Whether ``move`` leads back to a position of ``history``."""
-    if not history:
+def _repeats(game: Game, move: Any, history: set[Any]) -> bool:
+    """Whether ``move`` leads back to a position of ``history`` (a pile game's fast path)."""
+    if not history or not isinstance(game, PileGame):
         return False
     here = game._snapshot()
     try:
@@ -217,18 +254,18 @@ def _repeats(game: Any, move: Any, history: set[Any]) -> bool:
         game._restore(here)
 
 
-def _gains(game: Any, move: Any, baseline: Any) -> bool:
+def _gains(game: PileGame, move: Any, baseline: Any) -> bool:
     """Whether ``move`` gains something that cannot be undone by shuffling: the game's own
     progress (foundation, face-down card, reserve) or a card out of the waste."""
     return bool(game._is_progress(move, baseline)) or move.src == "w"
 
 
-def _visible_plan(game: Any, history: _History | None = None) -> list[Any] | None:
+def _visible_plan(game: Game, history: _History | None = None) -> list[Any] | None:
     """The shortest sequence of moves without a stock turn that ends in a gain (see
     :func:`_gains`), breadth first, or None. Only face-up cards move: a move that would turn
     up a face-down card ends the sequence before that card is looked at. Its first move
     leads to no position of ``history`` (the game's earlier ones)."""
-    if not all(hasattr(game, hook) for hook in ("_generate", "_is_progress", "_search_key")):
+    if not isinstance(game, PileGame):
         return None  # a game without the stall search's hooks: no plan, the lookahead decides
     baseline = game._progress_baseline()
     start = game._snapshot()
@@ -257,22 +294,23 @@ def _visible_plan(game: Any, history: _History | None = None) -> list[Any] | Non
     return None
 
 
-def _useful_here(game: Any) -> bool:
+def _useful_here(game: PileGame) -> bool:
     """Whether something other than turning the stock helps in the game's position (read
     with the engine's fast hooks, without asking whether the game is stalled)."""
     view = game.view(None)
     moves = [m for m in game._generate() if _is_plain(m)]
-    if any(_pile_score(view, move) > DRAW_SCORE for move in moves):
+    scorer = _scorer(game)
+    if any(scorer(view, move) > DRAW_SCORE for move in moves):
         return True
     return _visible_plan(game) is not None
 
 
-def _round_turned_for_nothing(game: Any) -> bool:
+def _round_turned_for_nothing(game: Game) -> bool:
     """Whether the moves since the board last changed (stock turns only) include a whole
     round of the stock, back to the waste the player sees now, with no waste card on the
     way that had a use: then turning again shows nothing new. The turns are taken back on
     ``game``, which is then put back exactly as it was."""
-    if not hasattr(game, "_search_key"):
+    if not isinstance(game, PileGame):
         return False
     turns = 0
     for notation in reversed(game.moves):
@@ -342,11 +380,15 @@ def _king_waiting(piles: dict[str, PileView], deck: str, top: int) -> bool:
     )
 
 
-def _pile_score(view: PileGameView, move: Any) -> float:
+def _whole_pile_score(view: PileGameView, move: Any) -> float:
+    """:func:`_pile_score` for a game whose tableau piles move whole (Canfield)."""
+    return _pile_score(view, move, whole_piles=True)
+
+
+def _pile_score(view: PileGameView, move: Any, whole_piles: bool = False) -> float:
     piles = _piles(view)
     deck = view["deck"]
     top = 10 if deck == "italian40" else 13
-    canfield = view["game"] == "canfield"
     src, dst = move.src, move.dst
     if dst is None:
         return DRAW_SCORE  # draw when nothing better is visible
@@ -361,20 +403,20 @@ def _pile_score(view: PileGameView, move: Any) -> float:
         return 40.0 if target is not None else 35.0
     source = piles[src]
     cards = source["cards"]
-    # The cards that move: Canfield moves whole piles; Solitario the run that fits.
+    # The cards that move: whole piles (Canfield), or the run that fits (Solitario).
     start = 0
-    if not canfield and not move.count:
+    if not whole_piles and not move.count:
         start = next(
             (i for i, card in enumerate(cards) if _fits_on(card, target, deck, top, wrap=False)), 0
         )
     elif move.count:
         start = len(cards) - move.count
     whole_run = start == 0
-    if canfield:
+    if whole_piles:
         if target is None:
             return -100.0
-        reserve = piles["r"]
-        return 70.0 if reserve["cards"] or reserve["down"] else 20.0
+        reserves = [pile for pile in piles.values() if pile["kind"] == "reserve"]
+        return 70.0 if any(pile["cards"] or pile["down"] for pile in reserves) else 20.0
     if whole_run and source["down"]:
         return 80.0  # turns up a face-down card
     if whole_run:
@@ -439,7 +481,8 @@ def _solver_hint(game: Game) -> Advice | None:
     solver = game.info.solver
     if solver is None:
         return None
-    module = importlib.import_module(f"engine.solvers.{solver}")
+    # a module offering plan_avoiding (HintingSolver), found by name (GameInfo.solver)
+    module = cast(HintingSolver, solver_module(game.game_id))
     earlier = list(game._undo_stack)
     status, steps = module.plan_avoiding(game, earlier)
     if status == WON and steps:
@@ -452,12 +495,16 @@ def _solver_hint(game: Game) -> Advice | None:
 
 
 #: the move scorers a game names (``GameInfo.hint_scorer``); each reads the view of the games
-#: that name it: ``piles`` a pile game's (Solitario, Canfield), the others their game's (named
-#: for the game, never by its id: a scorer is not a game)
+#: that name it: ``piles`` and ``whole_piles`` a game with a stock, a waste, foundations and
+#: tableau piles whose runs (Solitario) or whole piles (Canfield) move, the others their
+#: game's (named for the rules they read, never by a game's id: a scorer is not a game)
 SCORERS: dict[str, Callable[[Any, Any], float]] = {
     "piles": _pile_score,
+    "whole_piles": _whole_pile_score,
     "imaginary_thirteen": _imaginary13_score,
     "el_solitario": _squadratik_score,
     "cartas_maestras": _maestras_score,
     "free_cells": _freecell_score,
 }
+#: the scorers of the pile games: their hints look ahead with the stall search's hooks
+PILE_SCORERS = frozenset({_pile_score, _whole_pile_score})
