@@ -36,7 +36,7 @@ from renderer import theme
 from renderer.fonts import record, text_core
 from renderer.layout import Rect
 from renderer.palette import index, new_board
-from renderer.sprites import _split
+from renderer.sprites import split_parts
 
 Box = tuple[int, int, int, int]
 # what one op pastes: (dx, dy) from the op's corner, source (a core image or a palette index
@@ -250,7 +250,9 @@ def _sprite_parts(sprite: Image.Image, under: tuple[int, ...]) -> tuple[Part, ..
     known = _PARTS.get(key)
     if known is not None and known[0] is sprite:
         return known[1]
-    parts = tuple((0, dy, core, size, mask) for dy, (core, size), mask in _split(sprite, under))
+    parts = tuple(
+        (0, dy, core, size, mask) for dy, (core, size), mask in split_parts(sprite, under)
+    )
     if len(_PARTS) >= PARTS_CACHE_SIZE:  # bounded: sprites are a few hundred in practice
         _PARTS.clear()
     _PARTS[key] = (sprite, parts)

@@ -47,7 +47,7 @@ Part = tuple[int, Any, Any]
 _SPLIT: dict[tuple[int, tuple[int, ...]], tuple[Image.Image, list[Part]]] = {}
 
 
-def _split(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
+def split_parts(sprite: Image.Image, under: tuple[int, ...]) -> list[Part]:
     """The palette version of a card sprite cut into its rounded top and bottom strips (pasted
     through a mask) and its opaque middle (copied as it is, several times faster)."""
     key = (id(sprite), under)
@@ -108,7 +108,7 @@ def paste_sprite(
         image.paste(sprite, (x, y), sprite)
         return
     image.load()
-    for dy, part, mask in _split(sprite, tuple(under)):
+    for dy, part, mask in split_parts(sprite, tuple(under)):
         paste_core(image, part, x, y + dy, mask)
 
 

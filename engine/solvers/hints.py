@@ -59,7 +59,7 @@ from engine.game import Game, IllegalMove
 from engine.pilegame import PileGame
 from engine.players.squadratik import judge
 from engine.solvers import LOST, WON, solver_module
-from engine.solvers.imaginary13 import _waste_order
+from engine.solvers.imaginary13 import waste_order
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
 _VALUES = "A23456789TJQK"
@@ -434,7 +434,7 @@ def _imaginary13_score(view: Imaginary13View, move: Any) -> float:
     tops = [_VALUES.index(piles[str(k)]["cards"][-1][0]) + 1 for k in range(1, 9)]
     wastes = [[_VALUES.index(code[0]) + 1 for code in piles[w]["cards"]] for w in "abcd"]
     turned = piles["t"]["cards"][0]
-    order = _waste_order(_VALUES.index(turned[0]) + 1, tops, wastes)
+    order = waste_order(_VALUES.index(turned[0]) + 1, tops, wastes)
     pile = "abcd".index(move.dst)
     return 50.0 - order.index(pile) if pile in order else 0.0
 

@@ -506,7 +506,7 @@ def _dfs(
         line.pop()
         tops[k] = old
     if not fits or free:
-        for w in _waste_order(value, tops, wastes):
+        for w in waste_order(value, tops, wastes):
             wastes[w].append(value)
             line.append("t" + WASTE_IDS[w])
             if _dfs(state, free, counter, seen, line, share):
@@ -618,7 +618,7 @@ def _only_wanter(tops: list[int]) -> list[int]:
     return [k if count[v] == 1 else -1 for v, k in enumerate(only)]
 
 
-def _waste_order(value: int, tops: list[int], wastes: list[list[int]]) -> list[int]:
+def waste_order(value: int, tops: list[int], wastes: list[list[int]]) -> list[int]:
     """Waste piles to try for a card of ``value``, best first, one of each distinct pile."""
     need = urgency(value, tops)
     ranked: list[tuple[int, int, int]] = []
