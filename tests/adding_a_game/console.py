@@ -1,4 +1,5 @@
-"""``python -m tests.adding_a_game.console <locales>``: Tavolo's console with Golf added.
+"""``python -m tests.adding_a_game.console <locales> [pytest args]``: Tavolo's console with
+Golf added (or pytest, for the checks every game passes).
 
 It runs exactly the registration lines ``docs/adding-a-game.md`` tells a new game to add, one
 per layer, before the bot starts, and reads the catalogues from ``<locales>`` (a copy of
@@ -12,7 +13,8 @@ import sys
 from pathlib import Path
 
 
-def main(locales: Path) -> int:
+def register(locales: Path) -> None:
+    """Golf in every layer, before anything reads the games."""
     # engine/__init__.py: the game's class in GAMES
     import engine
     from tests.adding_a_game.golf import Golf
@@ -25,12 +27,22 @@ def main(locales: Path) -> int:
     renderer.registry.register("golf", *renderer.PILE_BOARD, board=PileBoard(steady_fan=(0, 5)))
     # bot/: nothing to register; the texts are files of bot/i18n/locales/<lang>/
     from bot import i18n
-    from bot.__main__ import main as run_bot
 
     i18n.LOCALES_DIR = locales
     i18n.reload()
+
+
+def main(locales: Path, pytest_args: list[str]) -> int:
+    """The console; with ``pytest_args``, pytest instead (the checks every game passes)."""
+    register(locales)
+    if pytest_args:
+        import pytest
+
+        return int(pytest.main(pytest_args))
+    from bot.__main__ import main as run_bot
+
     return run_bot(["--console"])
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1])))
+    sys.exit(main(Path(sys.argv[1]), sys.argv[2:]))
