@@ -540,7 +540,7 @@ def games_help(lang: str) -> list[str]:
     messages of at most :data:`HELP_LIMIT` characters as the games need.
 
     >>> pages = games_help("it")
-    >>> len(pages), "• FreeCell — /play freecell" in pages[0].splitlines()
+    >>> len(pages), "• FreeCell — per giocare: /play freecell" in pages[0].splitlines()
     (1, True)
     """
     lines = []

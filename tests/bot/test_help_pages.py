@@ -72,7 +72,7 @@ def test_each_game_has_its_own_page(lang: str, game_id: str) -> None:
 async def test_help_games_in_the_chats_language(chat: FakePlatform) -> None:
     (listed,) = await chat.say("ana", "/help games", is_group=False)
     assert listed.key == "help.games"
-    assert "• FreeCell — /play freecell" in listed.text.splitlines()
+    assert "• FreeCell — to play: /play freecell" in listed.text.splitlines()
     await chat.say("ana", "/lang it", is_group=False)
     (listed,) = await chat.say("ana", "/help giochi", is_group=False)
     assert listed.text.startswith("I giochi")
