@@ -28,7 +28,7 @@ from bot.features.solutions import Solutions
 from bot.features.tables import Tables
 from bot.replies import Reply
 from bot.storage import DEFAULT_DATABASE_URL
-from bot.storage.backend import PoolSettings
+from bot.storage.postgres import PoolSettings
 
 
 def wire_features(registry: Registry, core: Service) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from bot.core.limits import Limits
 from bot.i18n import LANGUAGES
 from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL, is_postgres_url
-from bot.storage.backend import PoolSettings
+from bot.storage.postgres import PoolSettings
 
 #: attribute name -> environment variable
 _VARIABLES = {

@@ -57,7 +57,7 @@ from bot.storage import (
     StorageBusy,
     StorageError,
 )
-from bot.storage.backend import PostgresBackend
+from bot.storage.postgres import PostgresBackend
 
 log = logging.getLogger("tavolo.core")
 

@@ -41,7 +41,7 @@ moved first).
 
 from __future__ import annotations
 
-from bot.storage.backend import BUSY_TIMEOUT_SECONDS, Backend, PoolSettings
+from bot.storage.backend import BUSY_TIMEOUT_SECONDS, Backend
 from bot.storage.base import (
     DEFAULT_DATABASE_URL,
     StorageBase,
@@ -65,6 +65,7 @@ from bot.storage.play import (
     TablePlay,
 )
 from bot.storage.players import CACHE_LIMIT, SEEN_PRECISION, Player, PlayersStore
+from bot.storage.postgres import PoolSettings
 from bot.storage.pseudonyms import PseudonymStore
 from bot.storage.ratings import RatingRecord, RatingsStore
 from bot.storage.records import (

@@ -12,17 +12,12 @@ from pathlib import Path
 from typing import Any, Self
 
 from bot.redact import redact
-from bot.storage.backend import (
-    PROBE_WRITE,
-    Backend,
-    PoolSettings,
-    PostgresBackend,
-    SqliteBackend,
-    Tx,
-)
+from bot.storage.backend import PROBE_WRITE, Backend, Tx
 from bot.storage.errors import StorageError
 from bot.storage.migrations import migration_name, migrations
 from bot.storage.migrations.dialect import POSTGRES
+from bot.storage.postgres import PoolSettings, PostgresBackend
+from bot.storage.sqlite import SqliteBackend
 
 DEFAULT_DATABASE_URL = "sqlite:///data/tavolo.db"
 #: the command that applies pending migrations (the release step of a deploy)

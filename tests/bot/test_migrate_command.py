@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.backend import PostgresBackend, SqliteBackend
 from bot.storage.base import statements
 from bot.storage.migrations import LATEST, migration_name, migrations
 from bot.storage.migrations.dialect import POSTGRES, SQLITE
+from bot.storage.postgres import PostgresBackend
+from bot.storage.sqlite import SqliteBackend
 
 ROOT = Path(__file__).resolve().parents[2]
 #: the schema the old database is left at: before the web page's tables (m010)

@@ -19,7 +19,7 @@ from bot.app import open_core
 from bot.core import Core
 from bot.http import HttpServer
 from bot.storage import StorageBusy
-from bot.storage.backend import sqlite_error
+from bot.storage.sqlite import sqlite_error
 
 
 async def start(path: Path) -> tuple[Core, FakePlatform]:
