@@ -20,7 +20,7 @@ from bot.core.limits import Limits
 from bot.core.presentation import RenderFn
 from bot.core.registry import Registry
 from bot.core.service import Service
-from bot.core.sessions import Session
+from bot.core.session import Session
 from bot.features import daily, hints, info, leaderboards, replays, streaks, timers, web
 from bot.features.lobby import Lobby
 from bot.features.races import Races

@@ -44,7 +44,7 @@ from bot.core.play import SoloPlay
 from bot.core.presentation import Presenter, RenderFn, game_name
 from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
-from bot.core.sessions import iso
+from bot.core.session import iso
 from bot.health import Health
 from bot.metrics import Metrics
 from bot.replies import Mention, Reply, Request

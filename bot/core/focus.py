@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from bot import i18n
 from bot.core.commands import game_id_of
-from bot.core.sessions import Session
+from bot.core.session import Session
 
 CASUAL = "casual"
 DAILY = "daily"

@@ -40,7 +40,7 @@ from bot.core.presentation import pile_ids
 from bot.core.registry import Registry
 from bot.core.room import make_room
 from bot.core.service import Service
-from bot.core.sessions import Session, iso
+from bot.core.session import Session, iso
 from bot.replies import Button, Reply
 from bot.storage import AlreadyExists, Confirmation
 from engine import BadSetup, IllegalMove

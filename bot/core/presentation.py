@@ -22,7 +22,7 @@ from bot.core.board_words import ALT_MAX, board_text
 from bot.core.context import Ctx
 from bot.core.explain import only_pass_text, standings_lines
 from bot.core.registry import Registry
-from bot.core.sessions import Session
+from bot.core.session import Session
 from bot.replies import BoardRef, Button, Reply
 from engine import Move
 

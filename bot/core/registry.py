@@ -25,7 +25,7 @@ from bot.replies import Reply
 if TYPE_CHECKING:
     from bot.core.buttons import ButtonAction
     from bot.core.context import Ctx
-    from bot.core.sessions import Session, TableMove
+    from bot.core.session import Session, TableMove
 
 Replies = Awaitable[list[Reply]]
 #: which sessions a button verb may act on: solo games, tables (and race lobbies), or both

@@ -19,7 +19,7 @@ import logging
 from bot.core.context import Ctx
 from bot.core.presentation import reply
 from bot.core.service import Service
-from bot.core.sessions import Session
+from bot.core.session import Session
 from bot.replies import Reply
 
 log = logging.getLogger("tavolo.room")

@@ -34,7 +34,8 @@ from bot.core.context import Ctx
 from bot.core.focus import CASUAL, DAILY, TABLE, OpenGame
 from bot.core.presentation import Presenter
 from bot.core.registry import Registry
-from bot.core.sessions import Session, Sessions, iso, new_session_id, solos_among, tables_among
+from bot.core.session import Session, iso, new_session_id, solos_among, tables_among
+from bot.core.sessions import Sessions
 from bot.replies import Button, Reply
 from bot.storage import Confirmation, Storage, StorageBusy
 from engine import BadSetup, IllegalMove

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.core.commands import game_id_of
-from bot.core.sessions import iso
+from bot.core.session import iso
 from bot.features import web
 from bot.features.daily_share import share_text
 from bot.replies import Reply

@@ -43,7 +43,7 @@ from engine.views import SquadratikView
 if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
-    from bot.core.sessions import Session
+    from bot.core.session import Session
 
 REASONS = (
     "wins",

@@ -19,7 +19,7 @@ from bot.core.commands import game_id_of
 from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
-from bot.core.sessions import Session
+from bot.core.session import Session
 from bot.features import races as races_module
 from bot.features import tables as tables_module
 from bot.features.races import Races

@@ -41,7 +41,7 @@ from bot.core import focus
 from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
 from bot.core.names import short_name
-from bot.core.sessions import Session, iso
+from bot.core.session import Session, iso
 from bot.features.tables import Tables, lobby_key, may_manage
 from bot.replies import Reply
 from bot.storage import LOBBY, OVER, AlreadyExists, Race, RaceBoard, RaceEntry, Storage

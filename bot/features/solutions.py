@@ -45,7 +45,7 @@ from engine.solvers import LOST, UNKNOWN, WON, Budget, Position, decide
 if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.service import Service
-    from bot.core.sessions import Session
+    from bot.core.session import Session
     from bot.features.races import Races
 
 log = logging.getLogger("tavolo.solutions")

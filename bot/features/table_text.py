@@ -15,7 +15,7 @@ from bot import i18n
 from bot.core import labels
 from bot.core.explain import NAME_ROOM, final_phase_key
 from bot.core.names import short_name
-from bot.core.sessions import Session
+from bot.core.session import Session
 
 
 def card_words(lang: str, card: dict[str, Any]) -> str:

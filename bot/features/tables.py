@@ -43,7 +43,7 @@ from bot.core.commands import ascii_number, random_deal
 from bot.core.context import system_ctx
 from bot.core.names import find_players, mentioned_id, player_query, short_name, split_names
 from bot.core.people import named_person, platform_mention
-from bot.core.sessions import Session, TableMove, iso
+from bot.core.session import Session, TableMove, iso
 from bot.features import ratings
 from bot.features.table_state import load_play
 from bot.features.table_text import auto_name, named_view, own_name, play_lines, timer_text

@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from bot.core.sessions import iso
+from bot.core.session import iso
 from engine import Game
 from engine.players.squadratik import GreedyPlayer
 

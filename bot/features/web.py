@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import engine
 from bot import i18n
-from bot.core.sessions import iso
+from bot.core.session import iso
 from bot.replies import Reply
 from bot.storage import ACCEPTED, ENDED, OVER, PlayerKey
 

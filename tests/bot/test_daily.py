@@ -15,7 +15,7 @@ from core_fakes import FakeClock, FakePlatform, fake_render
 import engine
 from bot.app import open_core
 from bot.core import Core, buttons
-from bot.core.sessions import iso
+from bot.core.session import iso
 from bot.features.daily import (
     ACCEPTED,
     NODE_BUDGETS,

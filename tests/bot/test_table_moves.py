@@ -12,7 +12,7 @@ from core_fakes import FakeClock, FakePlatform, fake_render
 
 from bot.app import open_core
 from bot.core import Core
-from bot.core.sessions import Session
+from bot.core.session import Session
 from bot.replies import Reply
 from bot.storage import (
     ACTIVE,
