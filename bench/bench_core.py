@@ -334,7 +334,7 @@ async def latency(
     }
 
 
-def _rss_bytes() -> int:
+def rss_bytes() -> int:
     """Resident set size of this process (Linux ``/proc``; 0 elsewhere)."""
     try:
         pages = int(Path("/proc/self/statm").read_text().split()[1])
@@ -353,7 +353,7 @@ async def memory(sessions: int = 1000, moves: int = 20) -> dict[str, Any]:
             crowd = [LoadPlayer(core, i) for i in range(sessions)]
             gc.collect()
             tracemalloc.start()
-            rss0 = _rss_bytes()
+            rss0 = rss_bytes()
             traced0 = tracemalloc.get_traced_memory()[0]
             await drive_all(crowd, moves)
             problems = [p for player in crowd for p in player.problems]
@@ -362,7 +362,7 @@ async def memory(sessions: int = 1000, moves: int = 20) -> dict[str, Any]:
                 player.latencies = []
             gc.collect()
             traced = tracemalloc.get_traced_memory()[0] - traced0
-            rss = _rss_bytes() - rss0
+            rss = rss_bytes() - rss0
             tracemalloc.stop()
             live = sum(1 for s in core.sessions._live.values() if s.is_active)
         finally:

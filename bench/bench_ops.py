@@ -45,7 +45,6 @@ import concurrent.futures
 import contextlib
 import ctypes
 import gc
-import os
 import random
 import statistics
 import tempfile
@@ -61,6 +60,7 @@ import aiosqlite
 import aiosqlite.core
 
 import engine
+from bench.bench_core import rss_bytes
 from bot.app import open_core
 from bot.core import Core, handoff
 from bot.core.limits import Limits
@@ -219,15 +219,6 @@ SOLVER_WARM_GAMES = 1_000
 FEW_PLAYERS = 100
 
 
-def _rss_bytes() -> int:
-    """Resident set size of this process (Linux ``/proc``; 0 elsewhere)."""
-    try:
-        pages = int(Path("/proc/self/statm").read_text().split()[1])
-    except (OSError, IndexError, ValueError):
-        return 0
-    return pages * os.sysconf("SC_PAGE_SIZE")
-
-
 def _held_rss_bytes() -> int:
     """The resident set once freed memory went back to the system (glibc's ``malloc_trim``;
     elsewhere the plain RSS): what the process still holds, without the arenas a search's
@@ -235,7 +226,7 @@ def _held_rss_bytes() -> int:
     gc.collect()
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL("libc.so.6").malloc_trim(0)
-    return _rss_bytes()
+    return rss_bytes()
 
 
 async def memory_with_solver(
@@ -274,17 +265,17 @@ async def memory_with_solver(
             await solutions.wait()
             counts.update(busy=0, answers=0, most_waiting=0)
             held_before = _held_rss_bytes()
-            before = _rss_bytes()
+            before = rss_bytes()
             started = time.perf_counter()
             quarters = [before]
             for quarter in range(4):
                 await finish(warm + quarter * games // 4, games // 4)
-                quarters.append(_rss_bytes())
+                quarters.append(rss_bytes())
             seconds = time.perf_counter() - started
             at_end = quarters[-1]
             await solutions.wait()
             gc.collect()
-            drained = _rss_bytes()
+            drained = rss_bytes()
             held_after = _held_rss_bytes()
         finally:
             await core.close()
