@@ -355,6 +355,7 @@ class SessionsStore(Store):
             )
             params += play_params(table)[1:]
         rows_sql = ", ".join("(?::integer, ?::text, ?::text)" for _ in moves)
+        params.append(played_at)  # the insert's SELECT names it before the VALUES rows
         for move in moves:
             params += [move.n, move.player, move.notation]
         # The play state as this statement leaves it: the one it writes, else the stored one
@@ -373,9 +374,6 @@ class SessionsStore(Store):
             f"FROM moved, (VALUES {rows_sql}) AS v (n, player, notation) "
             "ORDER BY v.n RETURNING n" + read_back
         )  # fmt: skip
-        # the played_at parameter comes before the VALUES rows in the text
-        values = params[-3 * len(moves) :]
-        params = [*params[: -3 * len(moves)], played_at, *values]
         rows = await self._fetch(sql, tuple(params))
         if not rows:
             raise StaleRevision(f"session {rec.id} is no longer at revision "
