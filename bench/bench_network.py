@@ -34,8 +34,9 @@ async def _measure(url: str) -> dict[str, Any]:
     async with DelayProxy("", 0, ONE_WAY_SECONDS, unix_path=socket_path) as proxy:
         tcp_url, _ = proxied_postgres(url, proxy.port)
         # the production limits' shape, with room for the bench's pace
-        core = await open_core(tcp_url, "en", limits=Limits(1000, 6000, 1000, 6000),
-                               sweep_interval=None)  # fmt: skip
+        core = await open_core(
+            tcp_url, "en", limits=Limits(1000, 6000, 1000, 6000), sweep_interval=None
+        )
         try:
             solo: list[tuple[int, float]] = []
             ana = Request("bench", "c", "ana", "Ana")

@@ -237,8 +237,12 @@ async def memory_with_solver(
     # a database file, not one in memory: the stored games are the disk's, not the process's
     # (SQLite's page cache in the process is bounded)
     with tempfile.TemporaryDirectory() as folder, one_thread(asyncio.get_running_loop()):
-        core = await open_core(f"sqlite:///{Path(folder) / 'bench.db'}", clock=BenchClock(),
-                               renderer=cheap_render, sweep_interval=None)  # fmt: skip
+        core = await open_core(
+            f"sqlite:///{Path(folder) / 'bench.db'}",
+            clock=BenchClock(),
+            renderer=cheap_render,
+            sweep_interval=None,
+        )
         solutions = core.features["solutions"]
         counts = {"busy": 0, "answers": 0, "most_waiting": 0}
 
@@ -503,7 +507,7 @@ async def _play_side_by_side(
     cores = [
         await open_core(
             f"sqlite:///{folder / f'{game_id}-{label}.db'}", renderer=draw, sweep_interval=None
-        )  # fmt: skip
+        )
         for label, draw in (("image", render), ("none", cheap_render))
     ]
     try:
@@ -529,9 +533,12 @@ async def flood(requests: int = 300) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for label, limits in (("limited", Limits()), ("unlimited", None)):
         with tempfile.TemporaryDirectory() as folder:
-            core = await open_core(f"sqlite:///{Path(folder) / 'flood.db'}",
-                                     renderer=cheap_render, sweep_interval=None,
-                                     limits=limits)  # fmt: skip
+            core = await open_core(
+                f"sqlite:///{Path(folder) / 'flood.db'}",
+                renderer=cheap_render,
+                sweep_interval=None,
+                limits=limits,
+            )
             try:
                 flooder = Request("bench", "flooded", "flooder", "Flooder")
                 other = Request("bench", "quiet", "neighbour", "Neighbour")

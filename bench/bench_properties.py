@@ -33,10 +33,23 @@ PROFILE = "tavolo-thorough"
 def run() -> dict[str, Any]:
     started = time.perf_counter()
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:randomly", "-p", "no:cacheprovider",
-         f"--hypothesis-profile={PROFILE}", *TESTS],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=False,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            f"--hypothesis-profile={PROFILE}",
+            *TESTS,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        check=False,
+    )
     # pytest's report on stderr: make bench's stdout stays one JSON document
     sys.stderr.write(done.stdout[-5000:])
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|errors?)", done.stdout)}

@@ -34,11 +34,21 @@ MOVES_PER_SESSION = 30
 
 def _record(index: int) -> SessionRecord:
     return SessionRecord(
-        id=f"b{index:07d}", platform="bench", chat_id=f"chat-{index // 10}", kind=SOLO,
-        game_id="imaginary13", options={}, deal=index, players=[f"p{index}"],
-        names={f"p{index}": f"P{index}"}, creator=f"p{index}", status=ACTIVE, faces="francesi",
-        created_at="2025-01-01T00:00:00", last_active_at="2025-01-01T00:00:00",
-    )  # fmt: skip
+        id=f"b{index:07d}",
+        platform="bench",
+        chat_id=f"chat-{index // 10}",
+        kind=SOLO,
+        game_id="imaginary13",
+        options={},
+        deal=index,
+        players=[f"p{index}"],
+        names={f"p{index}": f"P{index}"},
+        creator=f"p{index}",
+        status=ACTIVE,
+        faces="francesi",
+        created_at="2025-01-01T00:00:00",
+        last_active_at="2025-01-01T00:00:00",
+    )
 
 
 async def _store_moves(store: Storage, record: SessionRecord, moves: int) -> None:
@@ -114,7 +124,7 @@ def _pg_processes(url: str, processes: int) -> dict[str, Any]:
             cwd=root,
             stdout=subprocess.PIPE,
             text=True,
-        )  # fmt: skip
+        )
         for k in range(processes)
     ]
     parts = []

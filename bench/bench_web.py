@@ -62,9 +62,16 @@ async def _readers(base: str, path: str) -> dict[str, Any]:
     """``READERS`` readers at once, ``REQUESTS`` requests each, from their own process."""
     cpu = time.process_time()
     reading = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bench.web_readers", base, path, str(READERS), str(REQUESTS),
-        stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).resolve().parents[1],
-    )  # fmt: skip
+        sys.executable,
+        "-m",
+        "bench.web_readers",
+        base,
+        path,
+        str(READERS),
+        str(REQUESTS),
+        stdout=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+    )
     output, _ = await reading.communicate()
     cpu = time.process_time() - cpu
     found = json.loads(output)
@@ -91,9 +98,12 @@ async def measure() -> dict[str, Any]:
             filled = time.perf_counter() - filled
             today = core.clock().date().isoformat()
             pages = {"home": "/", "daily": f"/daily/imaginary13/{today}"}
-            report: dict[str, Any] = {"players": PLAYERS, "readers": READERS,
-                                      "requests_per_reader": REQUESTS,
-                                      "fill_seconds": round(filled, 1)}  # fmt: skip
+            report: dict[str, Any] = {
+                "players": PLAYERS,
+                "readers": READERS,
+                "requests_per_reader": REQUESTS,
+                "fill_seconds": round(filled, 1),
+            }
             kept = bot.web.PAGE_SECONDS
             for mode, seconds in (("cached", kept), ("uncached", 0)):
                 bot.web.PAGE_SECONDS = seconds

@@ -90,8 +90,9 @@ def chosen_platforms(settings: Settings, console: bool) -> list[PlatformChoice]:
     return wanted or [CONSOLE]
 
 
-async def serve(core: Core, settings: Any, adapters: Sequence[Adapter],
-                stop: asyncio.Event | None = None) -> None:  # fmt: skip
+async def serve(
+    core: Core, settings: Any, adapters: Sequence[Adapter], stop: asyncio.Event | None = None
+) -> None:
     """Run every adapter on ``core`` until one of them ends (the console at end of input, a
     platform that fails or closes) or ``stop`` is set (SIGTERM); then stop them all and wait
     for them (each stops taking updates, finishes what it has in hand and flushes its
@@ -143,9 +144,12 @@ async def run(settings: Settings, console: bool) -> None:
     # The console is one person at their own terminal (pasting a line of fifty moves is
     # fine): the rate limits guard the chat platforms only.
     platforms = chosen_platforms(settings, console) != [CONSOLE]
-    core = await open_core(settings.database_url, settings.default_language,
-                           limits=settings.limits if platforms else None,
-                           pool=settings.pool)  # fmt: skip
+    core = await open_core(
+        settings.database_url,
+        settings.default_language,
+        limits=settings.limits if platforms else None,
+        pool=settings.pool,
+    )
     core.service.web_base_url = web_base_url(settings)
     http = None
     stop = asyncio.Event()
@@ -201,14 +205,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--console", action="store_true", help="play in this terminal, ignoring any tokens"
     )
     parser.add_argument(
-        "step", nargs="?", choices=["sync-commands", "migrate", "backup", "restore"],
+        "step",
+        nargs="?",
+        choices=["sync-commands", "migrate", "backup", "restore"],
         help="sync-commands: register the slash commands, menus and webhook (a deploy step); "
-             "migrate: apply pending schema migrations (the release step); backup PATH: a "
-             "backup of the database; restore PATH: put one back (stop the bot first)",
-    )  # fmt: skip
+        "migrate: apply pending schema migrations (the release step); backup PATH: a "
+        "backup of the database; restore PATH: put one back (stop the bot first)",
+    )
     parser.add_argument("path", nargs="?", metavar="PATH", help="the backup file")
-    parser.add_argument("--replace", action="store_true",
-                        help="restore: write over a database that already has games")  # fmt: skip
+    parser.add_argument(
+        "--replace",
+        action="store_true",
+        help="restore: write over a database that already has games",
+    )
     args = parser.parse_args(argv)
     if (args.path is not None) != (args.step in ("backup", "restore")):
         parser.error("backup and restore take a PATH, and only they do")

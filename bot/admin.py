@@ -39,8 +39,10 @@ def migrate(settings: Settings) -> int:
         print(redact(f"tavolo: cannot migrate: {error}"), file=sys.stderr)
         return 2
     if applied:
-        print(f"{where}: applied {len(applied)} migrations ({applied[0]}-{applied[-1]}); "
-              f"schema at version {LATEST}")  # fmt: skip
+        print(
+            f"{where}: applied {len(applied)} migrations ({applied[0]}-{applied[-1]}); "
+            f"schema at version {LATEST}"
+        )
     else:
         print(f"{where}: schema already at version {LATEST}, nothing to apply")
     return 0

@@ -59,8 +59,10 @@ DEFAULT_HOST = "127.0.0.1"
 _CHECKS: web.AppKey[dict[str, asyncio.Task[str | None]]] = web.AppKey("checks", dict)
 
 
-async def readiness(core: Core, checks: dict[str, asyncio.Task[str | None]] | None = None,
-                    ) -> list[tuple[str, Health]]:  # fmt: skip
+async def readiness(
+    core: Core,
+    checks: dict[str, asyncio.Task[str | None]] | None = None,
+) -> list[tuple[str, Health]]:
     """Each dependency's name and health, the database first. The texts name the part and
     the kind of failure only (never a URL, which may hold a password, nor a path)."""
     checks = {} if checks is None else checks

@@ -148,8 +148,12 @@ def _install_context_factory() -> None:
     _factory_installed = True
 
 
-def configure(level: str = "INFO", fmt: str = "text", secrets: Iterable[str] = (),
-              stream: TextIO | None = None) -> logging.Handler:  # fmt: skip
+def configure(
+    level: str = "INFO",
+    fmt: str = "text",
+    secrets: Iterable[str] = (),
+    stream: TextIO | None = None,
+) -> logging.Handler:
     """One handler at the root (replacing any), writing to ``stream`` (stderr by default)."""
     for secret in secrets:
         add_secret(secret)

@@ -80,42 +80,52 @@ class Metrics:
         self.pool_connections = Gauge(
             "tavolo_database_pool_connections",
             "PostgreSQL connections of this process's pool, by state (open, idle, max)",
-            ["state"], registry=r,
-        )  # fmt: skip
+            ["state"],
+            registry=r,
+        )
         self.pool_waiters = Gauge(
             "tavolo_database_pool_waiters",
-            "Requests waiting for a free database connection now", registry=r,
-        )  # fmt: skip
+            "Requests waiting for a free database connection now",
+            registry=r,
+        )
         self.pool_wait_seconds = Histogram(
             "tavolo_database_pool_wait_seconds",
-            "Time a request waited for a free database connection", buckets=_LATENCY_BUCKETS,
+            "Time a request waited for a free database connection",
+            buckets=_LATENCY_BUCKETS,
             registry=r,
-        )  # fmt: skip
+        )
         self.update_queue = Gauge(
             "tavolo_update_queue_depth",
-            "Platform updates received and not yet answered, by platform", ["platform"],
+            "Platform updates received and not yet answered, by platform",
+            ["platform"],
             registry=r,
-        )  # fmt: skip
+        )
         self.ready = Gauge(
-            "tavolo_ready", "1 when every dependency of this process is ready (as /readyz), else 0",
+            "tavolo_ready",
+            "1 when every dependency of this process is ready (as /readyz), else 0",
             registry=r,
-        )  # fmt: skip
+        )
         self.dependency_ready = Gauge(
             "tavolo_dependency_ready",
             "1 when the dependency (database, telegram, discord) is ready, else 0",
-            ["dependency"], registry=r,
-        )  # fmt: skip
+            ["dependency"],
+            registry=r,
+        )
         self.gateway_latency = Gauge(
             "tavolo_gateway_latency_seconds",
-            "Discord's heartbeat latency, by shard of this process", ["shard"], registry=r,
-        )  # fmt: skip
+            "Discord's heartbeat latency, by shard of this process",
+            ["shard"],
+            registry=r,
+        )
         self.live_sessions = Gauge(
             "tavolo_live_sessions", "Sessions held in this process's memory", registry=r
         )
         self.games_finished = Counter(
-            "tavolo_games_finished_total", "Games that ended (won, lost, resigned, expired)",
-            ["game"], registry=r,
-        )  # fmt: skip
+            "tavolo_games_finished_total",
+            "Games that ended (won, lost, resigned, expired)",
+            ["game"],
+            registry=r,
+        )
         self.database_errors = Counter(
             "tavolo_database_errors_total",
             "Database operations that failed, by kind (busy, error)",
@@ -129,13 +139,18 @@ class Metrics:
             registry=r,
         )
         self.outbox_depth = Gauge(
-            "tavolo_outbox_depth", "Messages queued and not yet sent, by platform", ["platform"],
+            "tavolo_outbox_depth",
+            "Messages queued and not yet sent, by platform",
+            ["platform"],
             registry=r,
-        )  # fmt: skip
+        )
         self.render_seconds = Histogram(
-            "tavolo_render_seconds", "Time to draw one board image, by game", ["game"],
-            buckets=_RENDER_BUCKETS, registry=r,
-        )  # fmt: skip
+            "tavolo_render_seconds",
+            "Time to draw one board image, by game",
+            ["game"],
+            buckets=_RENDER_BUCKETS,
+            registry=r,
+        )
         self.rate_limited = Counter(
             "tavolo_rate_limited_total",
             "Requests refused by a rate limit, by scope (user, chat)",
@@ -155,8 +170,13 @@ class Metrics:
         """Read how many of ``platform``'s updates wait or are being answered, when scraped."""
         self.update_queue.labels(platform=platform).set_function(depth)
 
-    def track_pool(self, size: Callable[[], int], idle: Callable[[], int], most: int,
-                   waiters: Callable[[], int]) -> None:  # fmt: skip
+    def track_pool(
+        self,
+        size: Callable[[], int],
+        idle: Callable[[], int],
+        most: int,
+        waiters: Callable[[], int],
+    ) -> None:
         """Read the database pool's connections and waiters when scraped."""
         self.pool_connections.labels(state="open").set_function(size)
         self.pool_connections.labels(state="idle").set_function(idle)
@@ -203,9 +223,13 @@ def build_info() -> dict[str, str]:
     if not commit:
         try:
             commit = subprocess.run(
-                ["git", "rev-parse", "--short=12", "HEAD"], capture_output=True, text=True,
-                timeout=2, cwd=Path(__file__).resolve().parent, check=False,
-            ).stdout.strip()  # fmt: skip
+                ["git", "rev-parse", "--short=12", "HEAD"],
+                capture_output=True,
+                text=True,
+                timeout=2,
+                cwd=Path(__file__).resolve().parent,
+                check=False,
+            ).stdout.strip()
         except (OSError, subprocess.SubprocessError):
             commit = ""
     return {"version": version, "commit": commit or "unknown"}

@@ -108,8 +108,10 @@ def shard_settings(
     ids = tuple(int(p) for p in parts)
     for shard in ids:
         if shard >= count:
-            raise ValueError(f"DISCORD_SHARD_IDS: shard {shard} is not below DISCORD_SHARD_COUNT={count} "
-                             f"(ids run 0..{count - 1})")  # fmt: skip
+            raise ValueError(
+                f"DISCORD_SHARD_IDS: shard {shard} is not below DISCORD_SHARD_COUNT={count} "
+                f"(ids run 0..{count - 1})"
+            )
     if len(set(ids)) != len(ids):
         raise ValueError(f"DISCORD_SHARD_IDS names a shard twice ({ids_text!r})")
     return count, ids
@@ -133,11 +135,15 @@ def replica_shards(replica_text: str, count: int | None) -> tuple[int, ...]:
     if count is None:
         raise ValueError("DISCORD_REPLICA needs DISCORD_SHARD_COUNT (the bot's shards in all)")
     if replicas < 1 or index >= replicas:
-        raise ValueError(f"DISCORD_REPLICA: index {index} is not below the {replicas} replicas "
-                         f"(indexes run 0..{max(replicas - 1, 0)})")  # fmt: skip
+        raise ValueError(
+            f"DISCORD_REPLICA: index {index} is not below the {replicas} replicas "
+            f"(indexes run 0..{max(replicas - 1, 0)})"
+        )
     if replicas > count:
-        raise ValueError(f"DISCORD_REPLICA: {replicas} replicas for {count} shards leaves some "
-                         "with none (raise DISCORD_SHARD_COUNT)")  # fmt: skip
+        raise ValueError(
+            f"DISCORD_REPLICA: {replicas} replicas for {count} shards leaves some "
+            "with none (raise DISCORD_SHARD_COUNT)"
+        )
     size, extra = divmod(count, replicas)
     start = index * size + min(index, extra)
     return tuple(range(start, start + size + (1 if index < extra else 0)))
@@ -279,9 +285,14 @@ class Settings:
     @property
     def limits(self) -> Limits:
         """The per-user and per-chat rate limits of the core."""
-        return Limits(self.rate_user_burst, self.rate_user_per_minute,
-                      self.rate_chat_burst, self.rate_chat_per_minute,
-                      self.rate_move_burst, self.rate_move_per_minute)  # fmt: skip
+        return Limits(
+            self.rate_user_burst,
+            self.rate_user_per_minute,
+            self.rate_chat_burst,
+            self.rate_chat_per_minute,
+            self.rate_move_burst,
+            self.rate_move_per_minute,
+        )
 
     @property
     def secrets(self) -> list[str]:
@@ -301,28 +312,38 @@ class Settings:
         if "log_level" in found:
             found["log_level"] = found["log_level"].upper()
             if found["log_level"] not in LOG_LEVELS:
-                raise ValueError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} "
-                                 f"(got {values.get('LOG_LEVEL')!r})")  # fmt: skip
+                raise ValueError(
+                    f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)} "
+                    f"(got {values.get('LOG_LEVEL')!r})"
+                )
         if "default_language" in found:
             found["default_language"] = found["default_language"].lower()
             if found["default_language"] not in LANGUAGES:
-                raise ValueError(f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)} "
-                                 f"(got {values.get('DEFAULT_LANGUAGE')!r})")  # fmt: skip
+                raise ValueError(
+                    f"DEFAULT_LANGUAGE must be one of {', '.join(LANGUAGES)} "
+                    f"(got {values.get('DEFAULT_LANGUAGE')!r})"
+                )
         if "discord_guild_id" in found and not found["discord_guild_id"].isdigit():
-            raise ValueError(f"DISCORD_GUILD_ID must be a server id, digits only "
-                             f"(got {found['discord_guild_id']!r})")  # fmt: skip
+            raise ValueError(
+                f"DISCORD_GUILD_ID must be a server id, digits only "
+                f"(got {found['discord_guild_id']!r})"
+            )
         if "telegram_webhook_url" in found:
             # Every webhook worker must check deliveries against one secret, the one Telegram
             # was given: a worker that made up its own would turn every other worker's
             # deliveries into 403s.
             secret = found.get("telegram_webhook_secret")
             if not secret:
-                raise ValueError("TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL "
-                                 "(one secret shared by every webhook worker; 1-256 characters "
-                                 "A-Z a-z 0-9 _ -)")  # fmt: skip
+                raise ValueError(
+                    "TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL "
+                    "(one secret shared by every webhook worker; 1-256 characters "
+                    "A-Z a-z 0-9 _ -)"
+                )
             if not _WEBHOOK_SECRET.fullmatch(secret):
-                raise ValueError("TELEGRAM_WEBHOOK_SECRET must be 1-256 characters A-Z a-z 0-9 _ - "
-                                 "(Telegram's rule)")  # fmt: skip
+                raise ValueError(
+                    "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters A-Z a-z 0-9 _ - "
+                    "(Telegram's rule)"
+                )
         if "log_format" in found:
             found["log_format"] = found["log_format"].lower()
             if found["log_format"] not in ("text", "json"):
@@ -331,12 +352,16 @@ class Settings:
         for attr, (whole, _default) in _RATES.items():
             if attr in found:
                 parsed[attr] = _rate(_VARIABLES[attr], found[attr], whole)
-        for burst, per_minute in (("rate_user_burst", "rate_user_per_minute"),
-                                  ("rate_chat_burst", "rate_chat_per_minute"),
-                                  ("rate_move_burst", "rate_move_per_minute")):  # fmt: skip
+        for burst, per_minute in (
+            ("rate_user_burst", "rate_user_per_minute"),
+            ("rate_chat_burst", "rate_chat_per_minute"),
+            ("rate_move_burst", "rate_move_per_minute"),
+        ):
             if parsed.get(burst, _RATES[burst][1]) and not parsed.get(per_minute, 1):
-                raise ValueError(f"{_VARIABLES[per_minute]} must be above 0 while "
-                                 f"{_VARIABLES[burst]} is set (0 turns the limit off)")  # fmt: skip
+                raise ValueError(
+                    f"{_VARIABLES[per_minute]} must be above 0 while "
+                    f"{_VARIABLES[burst]} is set (0 turns the limit off)"
+                )
         if "database_pool_size" in found:
             size = found["database_pool_size"]
             if not size.isdigit() or not 1 <= int(size) <= 1000:
@@ -345,8 +370,10 @@ class Settings:
         if "database_pool_timeout" in found:
             wait = _rate("DATABASE_POOL_TIMEOUT", found["database_pool_timeout"], whole=False)
             if not 0 < wait <= 600:
-                raise ValueError("DATABASE_POOL_TIMEOUT must be seconds above 0, at most 600 "
-                                 f"(got {found['database_pool_timeout']!r})")  # fmt: skip
+                raise ValueError(
+                    "DATABASE_POOL_TIMEOUT must be seconds above 0, at most 600 "
+                    f"(got {found['database_pool_timeout']!r})"
+                )
             parsed["database_pool_timeout"] = wait
         for attr in ("http_port", "telegram_webhook_port", "platform_port"):
             if attr in found:

@@ -32,8 +32,12 @@ def start_failure(reason: str, log_format: str) -> str:
     reason = redact(reason)
     if log_format == "json":
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
-        entry = {"time": now, "level": "CRITICAL", "logger": "tavolo",
-                 "event": f"cannot start: {reason}"}  # fmt: skip
+        entry = {
+            "time": now,
+            "level": "CRITICAL",
+            "logger": "tavolo",
+            "event": f"cannot start: {reason}",
+        }
         return json.dumps(entry, ensure_ascii=False)
     return f"tavolo: cannot start: {reason}"
 

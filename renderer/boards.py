@@ -508,9 +508,15 @@ def draw_pile_board(
     """The whole board of a pile game, drawn on the fixed palette ("P" image); ``player``
     (a race) is named in the header."""
     display, status = pile_board_display(
-        view, faces=faces, lang=lang, clock=clock, selected=selected, targets=targets,
-        player=player, reuse=False,
-    )  # fmt: skip
+        view,
+        faces=faces,
+        lang=lang,
+        clock=clock,
+        selected=selected,
+        targets=targets,
+        player=player,
+        reuse=False,
+    )
     image = display.image()
     if status:
         image = draw_banner(image, status, display_text_size(display))
@@ -560,10 +566,24 @@ def pile_board_display(
         x, y = MARGIN + col * PITCH, row_y[row]
         # everything the pile's pixels depend on
         key = (
-            pid, pile["kind"], x, y, row, tuple(pile.get("cards", ())), int(pile.get("down", 0)),
-            pile.get("show"), pile.get("suit"), pile.get("marker"), pile.get("next"),
-            base if isinstance(base, int) else None, next_lines, deck, faces, layout.text, words,
-        )  # fmt: skip
+            pid,
+            pile["kind"],
+            x,
+            y,
+            row,
+            tuple(pile.get("cards", ())),
+            int(pile.get("down", 0)),
+            pile.get("show"),
+            pile.get("suit"),
+            pile.get("marker"),
+            pile.get("next"),
+            base if isinstance(base, int) else None,
+            next_lines,
+            deck,
+            faces,
+            layout.text,
+            words,
+        )
         known = _known_pile(key) if reuse else None
         if known is None:
             with display.group(pid, key) as texts:

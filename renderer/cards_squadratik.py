@@ -461,9 +461,19 @@ def warm_up(sizes: tuple[int, ...]) -> int:
 def clear_cache() -> None:
     """Forget every built card and piece (benchmarks measure cold starts with it)."""
     for cached in (
-        squadratik_card, _placed_card, _blank, _crown, _ball_strip, _glyph_mask,
-        _paletted_placed, _plan, _base, _touch, _piece, _steps_meet,
-    ):  # fmt: skip
+        squadratik_card,
+        _placed_card,
+        _blank,
+        _crown,
+        _ball_strip,
+        _glyph_mask,
+        _paletted_placed,
+        _plan,
+        _base,
+        _touch,
+        _piece,
+        _steps_meet,
+    ):
         cached.cache_clear()
 
 

@@ -29,15 +29,33 @@ from renderer.sprites import core_part, paste_core
 # ``use_words`` makes current while a board is drawn. English stays here as the default for
 # callers that pass none (the gallery, the renderer's own tests).
 WORDS: dict[str, str] = {
-    "score": "Score", "moves": "Moves", "stock": "Stock", "waste": "Waste",
-    "reserve": "Reserve", "turned": "Turned", "next": "next", "deal": "Deal",
-    "won": "Won!", "lost": "Lost", "stalled": "Stalled: no more progress",
-    "resigned": "Resigned", "completo": "Solitario completo!", "played_out": "Solitario!",
-    "finished": "Game over", "hand": "Hand", "masters": "Masters", "cards": "Cards",
-    "turn": "to play", "points": "Points", "your_hand": "Hand of", "place": "Place",
-    "done": "done", "redeals": "Redeals", "final": "Final phase",
+    "score": "Score",
+    "moves": "Moves",
+    "stock": "Stock",
+    "waste": "Waste",
+    "reserve": "Reserve",
+    "turned": "Turned",
+    "next": "next",
+    "deal": "Deal",
+    "won": "Won!",
+    "lost": "Lost",
+    "stalled": "Stalled: no more progress",
+    "resigned": "Resigned",
+    "completo": "Solitario completo!",
+    "played_out": "Solitario!",
+    "finished": "Game over",
+    "hand": "Hand",
+    "masters": "Masters",
+    "cards": "Cards",
+    "turn": "to play",
+    "points": "Points",
+    "your_hand": "Hand of",
+    "place": "Place",
+    "done": "done",
+    "redeals": "Redeals",
+    "final": "Final phase",
     "empty_hand": "No cards in hand",
-}  # fmt: skip
+}
 
 #: a board word ``title_<game id>`` is the game's title (``GameInfo.title``): a fact of the
 #: game, never a copy here

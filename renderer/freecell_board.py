@@ -60,9 +60,14 @@ def draw_freecell(
 ) -> Image.Image:
     """The board (French faces only: FreeCell has no other deck)."""
     return draw_pile_board(
-        view, faces="francesi", lang=lang, clock=clock, selected=selected, targets=targets,
+        view,
+        faces="francesi",
+        lang=lang,
+        clock=clock,
+        selected=selected,
+        targets=targets,
         player=player,
-    )  # fmt: skip
+    )
 
 
 def freecell_display(
@@ -76,9 +81,14 @@ def freecell_display(
 ) -> tuple[Display, str | None]:
     """``draw_freecell``'s board as a display list (``renderer.boards.pile_board_display``)."""
     return pile_board_display(
-        view, faces="francesi", lang=lang, clock=clock, selected=selected, targets=targets,
+        view,
+        faces="francesi",
+        lang=lang,
+        clock=clock,
+        selected=selected,
+        targets=targets,
         player=player,
-    )  # fmt: skip
+    )
 
 
 def freecell_layout(

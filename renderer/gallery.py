@@ -168,9 +168,15 @@ def write_palette() -> Path:
 # Devanagari, Thai, a flag and a 39-character name (shortened by the room in its row).
 WORLD_NAMES = ["Zoë", "José Núñez", "Жора", "Ωμέγα", "שלום", "王小明", "Ana🎲"]
 EIGHT_NAMES = [
-    "张伟", "مريم", "山田花子", "김민준", "प्रिया", "สมชาย", "🇮🇹 Luca",
+    "张伟",
+    "مريم",
+    "山田花子",
+    "김민준",
+    "प्रिया",
+    "สมชาย",
+    "🇮🇹 Luca",
     "Bartholomew Maximilian Fitzgerald-Smyth",
-]  # fmt: skip
+]
 
 
 def _seats_and_stages(out: Path) -> list[str]:

@@ -72,10 +72,20 @@ def key_colours() -> list[tuple[int, int, int]]:
     from renderer.cards_squadratik import BALL_BLACK, BALL_RED, STOCK
 
     return [
-        BALL_RED, BALL_BLACK, theme.RED, theme.BLACK, theme.TABLE, theme.TABLE_DARK,
-        theme.HEADER, theme.WHITE, theme.CARD_WHITE, theme.GOLD, theme.LAST_MOVE, theme.MUTED,
+        BALL_RED,
+        BALL_BLACK,
+        theme.RED,
+        theme.BLACK,
+        theme.TABLE,
+        theme.TABLE_DARK,
+        theme.HEADER,
+        theme.WHITE,
+        theme.CARD_WHITE,
+        theme.GOLD,
+        theme.LAST_MOVE,
+        theme.MUTED,
         *STOCK.values(),
-    ]  # fmt: skip
+    ]
 
 
 def _fewer_colours(frames: list[Image.Image], colours: int) -> list[Image.Image]:

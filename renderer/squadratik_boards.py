@@ -234,8 +234,11 @@ def fold_for(positions: set[tuple[int, int]], final: bool = False) -> Fold:
         bands: list[tuple[int, int]] = []
         start = min_x if axis == "x" else min_y
         for lo in range(start, start + (span_x if axis == "x" else span_y), chunk):
-            other = [(y if axis == "x" else x) for x, y in positions
-                     if lo <= (x if axis == "x" else y) < lo + chunk]  # fmt: skip
+            other = [
+                (y if axis == "x" else x)
+                for x, y in positions
+                if lo <= (x if axis == "x" else y) < lo + chunk
+            ]
             bands.append((min(other), max(other) - min(other) + 1))
         return bands
 
@@ -694,9 +697,15 @@ def draw_squadratik(
     """The Squadratik image: the board (El Solitario with its hand; Cartas Maestras with seats)
     or, with ``hand=True``, the private hand of ``view["viewer"]``."""
     display, _ = squadratik_display(
-        view, lang=lang, clock=clock, selected=selected, targets=targets, hand=hand,
-        player=player, full=full,
-    )  # fmt: skip
+        view,
+        lang=lang,
+        clock=clock,
+        selected=selected,
+        targets=targets,
+        hand=hand,
+        player=player,
+        full=full,
+    )
     return display.image()
 
 
@@ -753,11 +762,24 @@ def _trail_ops(display: Display, layout: SquadratikLayout) -> None:
     letter above its panel."""
     for rect, hidden, _ in layout.trails:
         colour = theme.LABEL_BG if hidden else STOCK["central"]
-        strip = (("rounded_rectangle", (0, 0, rect.w - 1, rect.h - 1), (("radius", 8), ("fill", colour))),)  # fmt: skip
+        strip = (
+            (
+                "rounded_rectangle",
+                (0, 0, rect.w - 1, rect.h - 1),
+                (("radius", 8), ("fill", colour)),
+            ),
+        )
         display.shape(rect.x, rect.y, ((rect.w, rect.h), strip))
         if hidden:
-            display.text(rect.centre, f"+{hidden}", TEXT_PX, theme.WHITE, anchor="mm",
-                         bold=True, under=colour)  # fmt: skip
+            display.text(
+                rect.centre,
+                f"+{hidden}",
+                TEXT_PX,
+                theme.WHITE,
+                anchor="mm",
+                bold=True,
+                under=colour,
+            )
     for (x, y), side in layout.captions:
         display.text((x, y), side, TEXT_PX + 4, theme.GOLD, anchor="mm", bold=True)
 
@@ -874,8 +896,14 @@ def _private_hand_ops(
         first = layout.hand[0]
         for r in (1, 2, 3):
             x = first.centre[0] + r * (first.w + HAND_ROW_GAP)
-            display.text((x, first.y - ROTATION_LABEL_H // 2), f"r{r}", TEXT_PX,
-                         theme.LABEL_TEXT, anchor="mm", bold=True)  # fmt: skip
+            display.text(
+                (x, first.y - ROTATION_LABEL_H // 2),
+                f"r{r}",
+                TEXT_PX,
+                theme.LABEL_TEXT,
+                anchor="mm",
+                bold=True,
+            )
     for k, (card, rect) in enumerate(zip(view.get("hand") or [], layout.hand, strict=False), 1):
         if compact:
             _side_number(display, rect, k)
@@ -902,10 +930,19 @@ def _side_number(display: Display, rect: Rect, number: int) -> None:
     """A hand card's number in a pill left of it (a hand of five or six)."""
     width, height = NUMBER_COL - 10, 34
     left, top = rect.x - NUMBER_COL + 2, rect.centre[1] - height // 2
-    pill = (("rounded_rectangle", (0, 0, width, height), (("radius", 6), ("fill", theme.LABEL_BG))),)  # fmt: skip
+    pill = (
+        ("rounded_rectangle", (0, 0, width, height), (("radius", 6), ("fill", theme.LABEL_BG))),
+    )
     display.shape(left, top, ((width + 1, height + 1), pill))
-    display.text((left + width // 2, top + height // 2), str(number), TEXT_PX, theme.WHITE,
-                 anchor="mm", bold=True, under=theme.LABEL_BG)  # fmt: skip
+    display.text(
+        (left + width // 2, top + height // 2),
+        str(number),
+        TEXT_PX,
+        theme.WHITE,
+        anchor="mm",
+        bold=True,
+        under=theme.LABEL_BG,
+    )
 
 
 def seat_order(view: MaestrasView) -> list[SeatView]:
@@ -988,14 +1025,24 @@ def _seat_row(
     the turn's arrow (``arrow`` px tall); the row's middle, where its name may start, and its
     background colour."""
     background = theme.TURN_BG if is_turn else theme.LABEL_BG
-    row = (("radius", 8), ("fill", background), ("outline", theme.LAST_MOVE if is_turn else None), ("width", 3))  # fmt: skip
-    display.shape(rect.x, rect.y, ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)))  # fmt: skip
+    row = (
+        ("radius", 8),
+        ("fill", background),
+        ("outline", theme.LAST_MOVE if is_turn else None),
+        ("width", 3),
+    )
+    display.shape(
+        rect.x,
+        rect.y,
+        ((rect.w + 1, rect.h + 1), (("rounded_rectangle", (0, 0, rect.w, rect.h), row),)),
+    )
     cy = rect.y + rect.h // 2
     x = rect.x + pad
     if result is not None:
         place = f"#{result.get('place', '')}"
-        display.text((x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True,
-                     under=background)  # fmt: skip
+        display.text(
+            (x, cy), place, TEXT_PX, theme.LAST_MOVE, anchor="lm", bold=True, under=background
+        )
         x += text_width(place, TEXT_PX, True) + gap
     elif is_turn:
         half = arrow // 2
@@ -1032,8 +1079,9 @@ def _compact_seat_ops(
         right = rect.right - 10
         for key in reversed(keys):
             value = str(seat.get("hand", 0) if key == "hand" else source.get(key, 0))
-            display.text((right, cy), value, TEXT_PX, colours[key], anchor="rm", bold=True,
-                         under=background)  # fmt: skip
+            display.text(
+                (right, cy), value, TEXT_PX, colours[key], anchor="rm", bold=True, under=background
+            )
             right -= NUMBER_W
         shown = fit_text(name, TEXT_PX, True, right + NUMBER_W - 36 - x)
         display.text((x, cy), shown, TEXT_PX, theme.WHITE, anchor="lm", bold=True, under=background)

@@ -59,15 +59,22 @@ def locales_with_the_game(where: Path) -> Path:
 
 def run_with_golf(tmp_path: Path, lines: list[str], *pytest_args: str) -> list[str]:
     """The console (or pytest, with ``pytest_args``) with Golf added, fed ``lines``."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_URL")}  # fmt: skip
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DATABASE_URL")
+    }
     env["PYTHONPATH"] = str(ROOT)
     locales = locales_with_the_game(tmp_path / "locales")
     result = subprocess.run(
         [sys.executable, "-m", "tests.adding_a_game.console", str(locales), *pytest_args],
-        input="\n".join(lines) + "\n", capture_output=True, text=True, cwd=tmp_path, env=env,
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
         timeout=300,
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     return result.stdout.splitlines()
 
@@ -79,12 +86,26 @@ def run_console(tmp_path: Path, lines: list[str]) -> list[str]:
 def test_golf_passes_the_checks_every_game_passes(tmp_path: Path) -> None:
     """tests/test_games_complete.py with Golf among the games: its facts, solver, hint,
     drawing and texts in every language."""
-    out = run_with_golf(tmp_path, [], "-rA", "-p", "no:randomly", "-p", "no:cacheprovider",
-                        str(ROOT / "tests" / "test_games_complete.py"), "-k", "golf")  # fmt: skip
+    out = run_with_golf(
+        tmp_path,
+        [],
+        "-rA",
+        "-p",
+        "no:randomly",
+        "-p",
+        "no:cacheprovider",
+        str(ROOT / "tests" / "test_games_complete.py"),
+        "-k",
+        "golf",
+    )
     passed = {line.split("::")[1].split("[")[0] for line in out if line.startswith("PASSED ")}
-    assert {"test_info_is_complete", "test_the_solver_named_exists", "test_every_game_has_its_texts",
-            "test_the_hint_named_exists_and_suggests_a_legal_move",
-            "test_every_game_has_a_drawing"} <= passed, out[-10:]  # fmt: skip
+    assert {
+        "test_info_is_complete",
+        "test_the_solver_named_exists",
+        "test_every_game_has_its_texts",
+        "test_the_hint_named_exists_and_suggests_a_legal_move",
+        "test_every_game_has_a_drawing",
+    } <= passed, out[-10:]
 
 
 def test_golf_plays_to_its_end_draws_hints_ranks_and_runs_as_a_daily(tmp_path: Path) -> None:

@@ -63,8 +63,13 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
     builds there (the solvers' C parts, build/) never touches the files the other tests'
     processes are running from."""
     folder = tmp_path_factory.mktemp("clone")
-    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                            cwd=ROOT, capture_output=True, check=True, timeout=60)  # fmt: skip
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+        timeout=60,
+    )
     for name in filter(None, listed.stdout.decode().split("\0")):
         source = ROOT / name
         if source.is_file():
@@ -76,8 +81,9 @@ def clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
 # ----- the lock ----------------------------------------------------------------------------------
 def test_the_lock_matches_pyproject() -> None:
     # a dependency changed in pyproject.toml without `make lock`: make refuses to install
-    done = subprocess.run([UV, "lock", "--check", "--offline"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [UV, "lock", "--check", "--offline"], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, f"uv.lock is out of date: run `make lock`\n{done.stderr}"
 
 
@@ -103,8 +109,10 @@ def test_the_runtime_set_has_no_test_tool_and_every_version_is_hashed() -> None:
     versions = locked()
     assert {n: v for n, v in pinned.items() if versions[normalised(n)] != v} == {}
     hashed = r"^{}=={}( ;[^\\\n]*)? \\\n\s+--hash=sha256:"
-    assert all(re.search(hashed.format(re.escape(n), re.escape(v)), requirements, re.M)
-               for n, v in pinned.items())  # fmt: skip
+    assert all(
+        re.search(hashed.format(re.escape(n), re.escape(v)), requirements, re.M)
+        for n, v in pinned.items()
+    )
 
 
 @pytest.mark.slow
@@ -113,18 +121,30 @@ def test_make_run_installs_the_locked_runtime_set_and_starts(clone: Path, tmp_pa
     env = {**without_tokens(), "DATABASE_URL": f"sqlite:///{tmp_path / 'tavolo.db'}"}
     done = subprocess.run(
         ["make", "--no-print-directory", "run", f"VENV={venv}", f"PYTHON={sys._base_executable}"],
-        cwd=clone, env=env, input="/play canfield 3\n", capture_output=True, text=True, timeout=400,
-    )  # fmt: skip
+        cwd=clone,
+        env=env,
+        input="/play canfield 3\n",
+        capture_output=True,
+        text=True,
+        timeout=400,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Canfield" in done.stdout
     python = str(venv / "bin" / "python")
-    listed = subprocess.run([UV, "pip", "list", "--python", python, "--format", "freeze"],
-                            capture_output=True, text=True, timeout=60).stdout  # fmt: skip
+    listed = subprocess.run(
+        [UV, "pip", "list", "--python", python, "--format", "freeze"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
     installed = dict(line.split("==") for line in listed.split() if "==" in line)
     versions = locked()
     assert {normalised(n) for n in installed} & set(TEST_TOOLS) == set()
-    assert {n: v for n, v in installed.items() if n not in ("pip", "setuptools", "uv", "tavolo")
-            and versions.get(normalised(n)) != v} == {}  # fmt: skip
+    assert {
+        n: v
+        for n, v in installed.items()
+        if n not in ("pip", "setuptools", "uv", "tavolo") and versions.get(normalised(n)) != v
+    } == {}
     assert "asyncpg" in installed
 
 
@@ -204,8 +224,14 @@ def test_dockerignore_keeps_secrets_out_and_lets_in_what_the_build_copies() -> N
                 included = negated
         return included
 
-    for secret in (".env", "data/tavolo.db", ".venv/bin/python", ".git/config", "out/x.png",
-                   "engine/solvers/_cardsets.cpython-311-x86_64-linux-gnu.so"):  # fmt: skip
+    for secret in (
+        ".env",
+        "data/tavolo.db",
+        ".venv/bin/python",
+        ".git/config",
+        "out/x.png",
+        "engine/solvers/_cardsets.cpython-311-x86_64-linux-gnu.so",
+    ):
         assert not sent(secret), secret
     copied = [
         source
@@ -238,8 +264,9 @@ def test_the_image_install_steps_work_in_a_clean_environment(clone: Path, tmp_pa
     )
     wheel = next((tmp_path / "dist").glob("tavolo-*.whl"))
     venv = tmp_path / "tavolo"
-    subprocess.run([sys._base_executable, "-m", "venv", "--without-pip", str(venv)], check=True,
-                   timeout=120)  # fmt: skip
+    subprocess.run(
+        [sys._base_executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120
+    )
     python = str(venv / "bin" / "python")
     uv("pip", "install", "--python", python, "--require-hashes", "--requirement", str(requirements))
     uv("pip", "install", "--python", python, "--no-deps", str(wheel))
@@ -249,11 +276,21 @@ def test_the_image_install_steps_work_in_a_clean_environment(clone: Path, tmp_pa
     env = {**without_tokens(), "PYTHONPATH": ""}
 
     def bot(*arguments: str, text: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run([python, *arguments], cwd=home, env=env, input=text,
-                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        return subprocess.run(
+            [python, *arguments],
+            cwd=home,
+            env=env,
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
 
-    compiled = bot("-c", "import engine.solvers._cardsets, engine.solvers._canfield, "
-                         "engine.solvers._freecell, asyncpg, bot; print(bot.__file__)")  # fmt: skip
+    compiled = bot(
+        "-c",
+        "import engine.solvers._cardsets, engine.solvers._canfield, "
+        "engine.solvers._freecell, asyncpg, bot; print(bot.__file__)",
+    )
     assert compiled.returncode == 0, compiled.stderr
     assert str(venv) in compiled.stdout  # the installed package, not the source tree
     assert bot("-c", "import pytest").returncode == 1
@@ -351,14 +388,31 @@ def test_the_procfile_has_web_worker_and_the_release_step(tmp_path: Path) -> Non
     processes = procfile()
     assert set(processes) == {"web", "worker", "release"}
     assert shlex.split(processes["release"]) == [
-        "python", "-m", "bot", "migrate", "&&", "python", "-m", "bot", "sync-commands"
-    ]  # fmt: skip
+        "python",
+        "-m",
+        "bot",
+        "migrate",
+        "&&",
+        "python",
+        "-m",
+        "bot",
+        "sync-commands",
+    ]
     assert shlex.split(processes["worker"]) == ["python", "-m", "bot"]
-    env = {**without_tokens(), "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}",
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "PYTHONPATH": str(ROOT)}  # fmt: skip
-    released = subprocess.run(["sh", "-c", processes["release"]], cwd=tmp_path, env=env,
-                              capture_output=True, text=True, timeout=120)  # fmt: skip
+    env = {
+        **without_tokens(),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}",
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(ROOT),
+    }
+    released = subprocess.run(
+        ["sh", "-c", processes["release"]],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert released.returncode == 0 and "applied" in released.stdout, released.stderr
 
 
@@ -366,13 +420,23 @@ def test_the_web_process_serves_on_the_port_the_platform_routes(tmp_path: Path) 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    env = {**without_tokens(), "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}", "PORT": str(port),
-           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
-           "PYTHONPATH": str(ROOT)}  # fmt: skip
+    env = {
+        **without_tokens(),
+        "DATABASE_URL": f"sqlite:///{tmp_path / 't.db'}",
+        "PORT": str(port),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        "PYTHONPATH": str(ROOT),
+    }
     # as such platforms run it: bash -c (which runs the last command in its own place)
-    web = subprocess.Popen(["bash", "-c", procfile()["web"]], cwd=tmp_path, env=env,
-                           stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE, text=True)  # fmt: skip
+    web = subprocess.Popen(
+        ["bash", "-c", procfile()["web"]],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:

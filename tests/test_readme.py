@@ -10,9 +10,14 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 
 #: Discord permission bits (discord.com/developers/docs/topics/permissions)
 BITS = {
-    "View Channels": 10, "Send Messages": 11, "Embed Links": 14, "Attach Files": 15,
-    "Read Message History": 16, "Use Application Commands": 31, "Send Messages in Threads": 38,
-}  # fmt: skip
+    "View Channels": 10,
+    "Send Messages": 11,
+    "Embed Links": 14,
+    "Attach Files": 15,
+    "Read Message History": 16,
+    "Use Application Commands": 31,
+    "Send Messages in Threads": 38,
+}
 
 
 def test_the_discord_permissions_integer_matches_the_listed_permissions() -> None:

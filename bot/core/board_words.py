@@ -130,10 +130,15 @@ def _last_move_line(lang: str, view: Mapping[str, Any], faces: str, style: str) 
         if len(piles) == 2:
             kinds = {str(p.get("id")): str(p.get("kind")) for p in view.get("piles") or []}
             src, dst = (_pile_label(lang, p, kinds.get(p, ""), game_id) for p in piles)
-            said = i18n.t(lang, "words.move_piles", src=src[:1].lower() + src[1:],
-                          dst=dst[:1].lower() + dst[1:])  # fmt: skip
-        elif len(piles) == 1 and any(p.get("id") == piles[0] and p.get("kind") == "stock"
-                                     for p in view.get("piles") or []):  # fmt: skip
+            said = i18n.t(
+                lang,
+                "words.move_piles",
+                src=src[:1].lower() + src[1:],
+                dst=dst[:1].lower() + dst[1:],
+            )
+        elif len(piles) == 1 and any(
+            p.get("id") == piles[0] and p.get("kind") == "stock" for p in view.get("piles") or []
+        ):
             said = i18n.t(lang, "words.move_draw")
         else:
             said = str(move)
@@ -144,8 +149,12 @@ def _last_move_line(lang: str, view: Mapping[str, Any], faces: str, style: str) 
     cells = view.get("last_move_cells") or []
     placed = _cell_at(view, cells[-1]) if cells else None
     if placed is not None and placed.get("path"):
-        said = i18n.t(lang, "words.move_placed", card=_squadratik_card(lang, placed["card"], True),
-                      path=path_label(lang, str(placed["path"])))  # fmt: skip
+        said = i18n.t(
+            lang,
+            "words.move_placed",
+            card=_squadratik_card(lang, placed["card"], True),
+            path=path_label(lang, str(placed["path"])),
+        )
         return i18n.t(lang, "words.last_move", move=said, notation=move)
     if move in ("pass", "stop"):
         return i18n.t(
@@ -195,8 +204,12 @@ def _pile_lines(lang: str, view: Mapping[str, Any], faces: str, style: str) -> l
         if kind == "stock":
             what = i18n.t(lang, "count.cards", count=down + len(cards))
         elif kind in ("waste", "reserve") and len(cards) + down > 1 and cards:
-            what = i18n.t(lang, "words.top_of", count=i18n.t(lang, "count.cards", count=len(cards) + down),
-                          card=_card(lang, view, faces, style, cards[-1]))  # fmt: skip
+            what = i18n.t(
+                lang,
+                "words.top_of",
+                count=i18n.t(lang, "count.cards", count=len(cards) + down),
+                card=_card(lang, view, faces, style, cards[-1]),
+            )
         elif kind == "foundation" and cards:
             what = _card(lang, view, faces, style, cards[-1])
         elif not cards and not down:
@@ -204,9 +217,12 @@ def _pile_lines(lang: str, view: Mapping[str, Any], faces: str, style: str) -> l
         else:
             shown = _cards(lang, view, faces, style, cards)
             what = (
-                i18n.t(lang, "words.down_then", count=down, cards=shown) if down and cards
-                else i18n.t(lang, "words.down", count=down) if down else shown
-            )  # fmt: skip
+                i18n.t(lang, "words.down_then", count=down, cards=shown)
+                if down and cards
+                else i18n.t(lang, "words.down", count=down)
+                if down
+                else shown
+            )
         if "next" in pile:  # Imaginary Thirteen: the value this foundation needs next
             nxt = pile.get("next")
             need = (
@@ -326,8 +342,9 @@ def _squadratik_lines(lang: str, view: Mapping[str, Any], name: NameOf) -> list[
         key = "words.hand_yours" if own else "words.hand"
         lines.append(i18n.t(lang, key, count=len(hand)))
         for slot, card in enumerate(hand, start=1):
-            lines.append(i18n.t(lang, "words.hand_card", slot=slot,
-                                card=_squadratik_card(lang, card)))  # fmt: skip
+            lines.append(
+                i18n.t(lang, "words.hand_card", slot=slot, card=_squadratik_card(lang, card))
+            )
     paths = view.get("paths") or {}
     for side in SIDES:
         path = paths.get(side)
@@ -340,15 +357,34 @@ def _squadratik_lines(lang: str, view: Mapping[str, Any], name: NameOf) -> list[
         if not path.get("open") or not ends:
             lines.append(i18n.t(lang, "words.path_closed", side=side, count=count))
             continue
-        lines.append(i18n.t(lang, "words.path", side=side, count=count,
-                            after=int(path.get("after_empty") or 0), ends="; ".join(ends)))  # fmt: skip
-    lines.append(i18n.t(lang, "words.stock", count=i18n.t(lang, "count.cards",
-                                                          count=int(view.get("stock") or 0))))  # fmt: skip
+        lines.append(
+            i18n.t(
+                lang,
+                "words.path",
+                side=side,
+                count=count,
+                after=int(path.get("after_empty") or 0),
+                ends="; ".join(ends),
+            )
+        )
+    lines.append(
+        i18n.t(
+            lang,
+            "words.stock",
+            count=i18n.t(lang, "count.cards", count=int(view.get("stock") or 0)),
+        )
+    )
     for seat in view.get("seats") or []:
-        lines.append(i18n.t(lang, "words.seat", player=name(str(seat.get("player"))),
-                            hand=i18n.t(lang, "words.in_hand", count=int(seat.get("hand") or 0)),
-                            masters=i18n.t(lang, "tables.masters_count", count=int(seat.get("masters") or 0)),
-                            cards=i18n.t(lang, "count.cards", count=int(seat.get("cards") or 0))))  # fmt: skip
+        lines.append(
+            i18n.t(
+                lang,
+                "words.seat",
+                player=name(str(seat.get("player"))),
+                hand=i18n.t(lang, "words.in_hand", count=int(seat.get("hand") or 0)),
+                masters=i18n.t(lang, "tables.masters_count", count=int(seat.get("masters") or 0)),
+                cards=i18n.t(lang, "count.cards", count=int(seat.get("cards") or 0)),
+            )
+        )
     return lines
 
 
@@ -366,5 +402,10 @@ def _end_words(lang: str, view: Mapping[str, Any], cells: Sequence[Sequence[int]
         step = (cells[-1][0] - before[0], cells[-1][1] - before[1])
         direction = next((d for d, s in _STEP.items() if s == step), end[:1])
     facing = _placed_sides(last["card"])[SIDES.index(direction)]
-    return i18n.t(lang, "words.end_match", where=where, side=_OPPOSITE[direction],
-                  value=side_words(lang, facing))  # fmt: skip
+    return i18n.t(
+        lang,
+        "words.end_match",
+        where=where,
+        side=_OPPOSITE[direction],
+        value=side_words(lang, facing),
+    )

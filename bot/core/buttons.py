@@ -161,8 +161,9 @@ def described(button: Button) -> Button:
     action = decode(button.id)  # once: every reply's every button passes here
     opens_hand = action is not None and action.verb == "hand"
     key = button.key or (button.id if action is None else _key(action))
-    return Button(button.id, button.label, button.row, button.style, opens_hand,
-                  _typed_move(action), key)  # fmt: skip
+    return Button(
+        button.id, button.label, button.row, button.style, opens_hand, _typed_move(action), key
+    )
 
 
 def describe(replies: Sequence[Reply]) -> list[Reply]:

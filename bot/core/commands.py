@@ -212,8 +212,13 @@ def parse_play(args: list[str]) -> PlayArgs | Refusal:
         else:  # the usage line of this game: its own faces (if it has a choice) and deals
             info = engine.game_info(game_id)
             faces_words = f" [{'|'.join(info.faces)}]" if len(info.faces) > 1 else ""
-            params = {"arg": word[:32], "word": game_id, "faces": faces_words,
-                      "first": info.deals.first, "last": info.deals.last}  # fmt: skip
+            params = {
+                "arg": word[:32],
+                "word": game_id,
+                "faces": faces_words,
+                "first": info.deals.first,
+                "last": info.deals.last,
+            }
             return Refusal("play.bad_argument", params, game_id=game_id)
     if faces is not None and faces not in engine.game_info(game_id).faces:
         offered = tuple(g for g in engine.GAMES if len(engine.game_info(g).faces) > 1)

@@ -94,8 +94,14 @@ class Core:
     ``await Core.create(..., wiring=...)`` with features of one's own.
     The core imports no feature: whoever builds it says which features it has."""
 
-    def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
-                 renderer: RenderFn | None, wiring: Wiring) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: Storage,
+        default_language: str,
+        clock: Callable[[], datetime],
+        renderer: RenderFn | None,
+        wiring: Wiring,
+    ) -> None:
         self.registry = Registry()
         self.metrics = Metrics()
         timed = timed_renderer(
@@ -115,8 +121,12 @@ class Core:
         store.backend.on_error = lambda kind: self.metrics.database_errors.labels(kind=kind).inc()
         backend = store.backend
         if isinstance(backend, PostgresBackend):  # SQLite has no pool: two fixed connections
-            self.metrics.track_pool(backend.pool.get_size, backend.pool.get_idle_size,
-                                    backend.settings.size, lambda: backend.waiting)  # fmt: skip
+            self.metrics.track_pool(
+                backend.pool.get_size,
+                backend.pool.get_idle_size,
+                backend.settings.size,
+                lambda: backend.waiting,
+            )
             backend.on_pool_wait = self.metrics.pool_wait_seconds.observe
         # a database file put back under a running bot: the games in memory were the old file's
         store.backend.on_reopen = self.sessions.forget_all
@@ -247,7 +257,7 @@ class Core:
                 None if action is None else action.session_id,
                 board_action=action is not None and action.verb in BOARD_VERBS,
                 pressed=True,
-            ),  # fmt: skip
+            ),
         )
 
     def _command_label(self, text: str) -> str:
@@ -378,8 +388,11 @@ class Core:
                         ended += 1
                         lang = await self.service.chat_language(record.platform, record.chat_id)
                         name = session.name_of(record.players[0])
-                        await self.push(record.platform, record.chat_id,
-                                        self.service.reply(lang, "game.expired_notice", name=name))  # fmt: skip
+                        await self.push(
+                            record.platform,
+                            record.chat_id,
+                            self.service.reply(lang, "game.expired_notice", name=name),
+                        )
         except StorageBusy as error:
             log.warning("storage busy, idle sweep put off: %s", error)
         return ended
@@ -479,8 +492,14 @@ class Core:
         # command about a game (a move, a board, a hint) would otherwise make as three
         view = await self.store.focus.chat_view(req.platform, req.chat_id, req.user_id, session_id)
         lang = view.language or self.service.default_language
-        ctx = Ctx(req, lang, now, focus_read=(view.focus,), chat_read=view.open_sessions,
-                  departed_read=view.departed)  # fmt: skip
+        ctx = Ctx(
+            req,
+            lang,
+            now,
+            focus_read=(view.focus,),
+            chat_read=view.open_sessions,
+            departed_read=view.departed,
+        )
         if session_id is not None:
             ctx.revision_read = (session_id, view.revision)
         return ctx

@@ -54,8 +54,16 @@ def standings_lines(
         masters = i18n.t(lang, "tables.masters_count", count=int(row.get("masters", 0)))
         cards = i18n.t(lang, "count.cards", count=int(row.get("cards", 0)))
         name = short_name(name_of(str(row.get("player"))), NAME_ROOM)
-        lines.append(i18n.t(lang, "table.standings_line", place=row.get("place"), name=name,
-                            masters=masters, cards=cards))  # fmt: skip
+        lines.append(
+            i18n.t(
+                lang,
+                "table.standings_line",
+                place=row.get("place"),
+                name=name,
+                masters=masters,
+                cards=cards,
+            )
+        )
     return lines
 
 

@@ -98,8 +98,14 @@ class Limits:
             found.append(self._user(req, need=0.0, cost=0.0) if board_action else self._user(req))
         if board_action:
             if self.move_burst > 0:
-                found.append(Bucket("move", f"{req.platform}:{req.user_id}",
-                                    float(self.move_burst), self.move_per_minute / 60.0))  # fmt: skip
+                found.append(
+                    Bucket(
+                        "move",
+                        f"{req.platform}:{req.user_id}",
+                        float(self.move_burst),
+                        self.move_per_minute / 60.0,
+                    )
+                )
         elif self.chat_burst > 0:
             found.append(self._chat(req))
         return found
@@ -115,12 +121,22 @@ class Limits:
         return found
 
     def _user(self, req: Request, **draw: float) -> Bucket:
-        return Bucket("user", f"{req.platform}:{req.user_id}", float(self.user_burst),
-                      self.user_per_minute / 60.0, **draw)  # fmt: skip
+        return Bucket(
+            "user",
+            f"{req.platform}:{req.user_id}",
+            float(self.user_burst),
+            self.user_per_minute / 60.0,
+            **draw,
+        )
 
     def _chat(self, req: Request, **draw: float) -> Bucket:
-        return Bucket("chat", f"{req.platform}:{req.chat_id}", float(self.chat_burst),
-                      self.chat_per_minute / 60.0, **draw)  # fmt: skip
+        return Bucket(
+            "chat",
+            f"{req.platform}:{req.chat_id}",
+            float(self.chat_burst),
+            self.chat_per_minute / 60.0,
+            **draw,
+        )
 
 
 @dataclass(frozen=True)
@@ -141,8 +157,9 @@ class _LocalBucket:
 class RateLimiter:
     """Checks each request against the limits (see the module doc)."""
 
-    def __init__(self, store: Storage, limits: Limits,
-                 clock: Callable[[], float] = time.time) -> None:  # fmt: skip
+    def __init__(
+        self, store: Storage, limits: Limits, clock: Callable[[], float] = time.time
+    ) -> None:
         self.store = store
         self.limits = limits
         self.clock = clock

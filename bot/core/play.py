@@ -126,9 +126,16 @@ class SoloPlay:
                     return [refusal]
         try:
             session = await core.sessions.new_solo(
-                ctx.req.platform, ctx.req.chat_id, ctx.user, ctx.req.user_name,
-                game_id, wanted.options, deal, faces, iso(ctx.now),
-            )  # fmt: skip
+                ctx.req.platform,
+                ctx.req.chat_id,
+                ctx.user,
+                ctx.req.user_name,
+                game_id,
+                wanted.options,
+                deal,
+                faces,
+                iso(ctx.now),
+            )
         except BadSetup as error:
             return [core.illegal(ctx, error)]
         except AlreadyExists:  # the same player's game, started a moment ago by another process
@@ -141,8 +148,13 @@ class SoloPlay:
         ):
             session.record.faces = "francesi"
             await core.sessions.save(session)
-        started = core.say(ctx, "play.started", name=ctx.req.user_name,
-                           game=core.game_name(ctx.lang, game_id), deal=deal)  # fmt: skip
+        started = core.say(
+            ctx,
+            "play.started",
+            name=ctx.req.user_name,
+            game=core.game_name(ctx.lang, game_id),
+            deal=deal,
+        )
         replies = [started, await core.board(ctx, session, fresh=True)]
         await core.focus_on(ctx, session)
         if session.game is not None and session.game.is_over:
@@ -188,8 +200,13 @@ class SoloPlay:
         if not games:
             reply = self.core.refuse(ctx, "plain.no_game", text=shown)
         elif len({g.game_id for g in games}) == 1:
-            reply = self.core.refuse(ctx, "plain.not_a_move", text=shown, word=games[0].game_id,
-                                     game=focus_words.label(ctx.lang, games[0]))  # fmt: skip
+            reply = self.core.refuse(
+                ctx,
+                "plain.not_a_move",
+                text=shown,
+                word=games[0].game_id,
+                game=focus_words.label(ctx.lang, games[0]),
+            )
         else:
             names = ", ".join(focus_words.label(ctx.lang, g) for g in games)
             reply = self.core.refuse(ctx, "plain.not_a_move_several", text=shown, games=names)
@@ -224,14 +241,23 @@ class SoloPlay:
             if found is None:
                 word = focus_words.unknown_word(ctx.lang, args)
                 kinds = ", ".join(focus_words.kind_word(ctx.lang, k) for k in focus_words.KINDS)
-                return None, core.refuse(ctx, "focus.unknown", word=word[:32], kinds=kinds,
-                                         games=core.games_list(ctx.lang, ALL_GAMES))  # fmt: skip
+                return None, core.refuse(
+                    ctx,
+                    "focus.unknown",
+                    word=word[:32],
+                    kinds=kinds,
+                    games=core.games_list(ctx.lang, ALL_GAMES),
+                )
             if not found:
                 game_id = game_id_of(args[0])
                 if len(args) == 1 and game_id is not None:
                     return None, await core.no_game(ctx, game_id)
-                return None, core.refuse(ctx, "focus.none_named", words=" ".join(args)[:40],
-                                         games=self.games_here(ctx, games))  # fmt: skip
+                return None, core.refuse(
+                    ctx,
+                    "focus.none_named",
+                    words=" ".join(args)[:40],
+                    games=self.games_here(ctx, games),
+                )
             if len(found) == 1:
                 return found[0], None
             return None, await self.ask_which(ctx, found, action, f"focus.which_{action}")
@@ -271,10 +297,15 @@ class SoloPlay:
         answer.buttons = [
             # two a row (at most five rows on Discord); keyed by the game, so on the console a
             # game keeps its number from question to question
-            Button(button_ids.encode("pick", g.session.id, g.session.record.revision, action),
-                   focus_words.described(ctx.lang, g), i // 2, "primary", key=f"game:{g.session.id}")
+            Button(
+                button_ids.encode("pick", g.session.id, g.session.record.revision, action),
+                focus_words.described(ctx.lang, g),
+                i // 2,
+                "primary",
+                key=f"game:{g.session.id}",
+            )
             for i, g in enumerate(games)
-        ]  # fmt: skip
+        ]
         answer.params["games"] = [g.session.id for g in games]
         return answer
 
@@ -348,9 +379,12 @@ class SoloPlay:
             table_move = core.registry.table_move if session.is_table else None
             try:
                 await core.sessions.play(
-                    session, text, ctx.user, ctx.now,
+                    session,
+                    text,
+                    ctx.user,
+                    ctx.now,
                     None if table_move is None else lambda s: table_move(ctx, s),
-                )  # fmt: skip
+                )
             except IllegalMove as error:
                 refused = core.illegal(ctx, error, session)
             else:
@@ -363,8 +397,9 @@ class SoloPlay:
             # typed (not a button on its board) with several games open: say which refused it
             # (outside the lock: listing the games locks each of them)
             if revision is None and len(await core.open_games(ctx)) > 1:
-                refused.text = i18n.t(ctx.lang, "move.in_game",
-                                      game=await core.label(ctx, session), text=refused.text)  # fmt: skip
+                refused.text = i18n.t(
+                    ctx.lang, "move.in_game", game=await core.label(ctx, session), text=refused.text
+                )
             return [refused]
         await core.focus_on(ctx, session)
         return replies

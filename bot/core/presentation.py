@@ -75,8 +75,9 @@ def session_name(lang: str, session: Session) -> str:
 def with_row(button: Button, row: int) -> Button:
     """``button`` in keyboard row ``row`` (``dataclasses.replace`` costs several times more,
     for every button of every board)."""
-    return Button(button.id, button.label, row, button.style, button.opens_hand, button.move,
-                  button.key)  # fmt: skip
+    return Button(
+        button.id, button.label, row, button.style, button.opens_hand, button.move, button.key
+    )
 
 
 def pile_ids(view: Mapping[str, Any], kind: str) -> set[str]:
@@ -92,9 +93,15 @@ class Presenter:
         self.renderer = renderer
 
     async def render(
-        self, session: Session, view: Mapping[str, Any], lang: str, hand: bool = False,
-        selected: str | None = None, targets: list[str] | None = None, full: bool = False,
-    ) -> bytes | None:  # fmt: skip
+        self,
+        session: Session,
+        view: Mapping[str, Any],
+        lang: str,
+        hand: bool = False,
+        selected: str | None = None,
+        targets: list[str] | None = None,
+        full: bool = False,
+    ) -> bytes | None:
         """The board image (or, with ``hand``, the viewer's private hand image), drawn off the
         event loop; None (text-only board) if drawing fails. ``selected``: the pile picked by a
         first tap, ringed on the image with ``targets``, the piles it may go to; ``full``: the
@@ -131,9 +138,13 @@ class Presenter:
             return None
 
     async def board(
-        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None,
+        self,
+        ctx: Ctx,
+        session: Session,
+        fresh: bool = False,
+        selected: str | None = None,
         full: bool = False,
-    ) -> Reply:  # fmt: skip
+    ) -> Reply:
         """The session's board: image, caption and buttons. ``fresh``: post a new message
         instead of editing the stored one; ``selected``: the source picked by a first tap;
         ``full``: the whole board (``/board full``)."""
@@ -144,8 +155,14 @@ class Presenter:
             seated = ", ".join(session.name_of(p) for p in rec.players)
             # a solo game's lobby is a race's (everyone plays the same deal), not a table's
             lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
-            answer = reply(ctx.lang, lobby, game=name, players=seated,
-                           count=len(rec.players), creator=session.name_of(rec.creator))  # fmt: skip
+            answer = reply(
+                ctx.lang,
+                lobby,
+                game=name,
+                players=seated,
+                count=len(rec.players),
+                creator=session.name_of(rec.creator),
+            )
             answer.buttons = self.lobby_buttons(ctx.lang, session)
             answer.board = ref
             return answer
@@ -180,19 +197,37 @@ class Presenter:
         answer.board = ref
         if session.is_active and not game.is_over:
             if session.is_table:
-                answer.buttons = [Button(button_ids.encode("hand", rec.id, rec.revision),
-                                         i18n.t(ctx.lang, "button.hand"), 0, "primary")]  # fmt: skip
+                answer.buttons = [
+                    Button(
+                        button_ids.encode("hand", rec.id, rec.revision),
+                        i18n.t(ctx.lang, "button.hand"),
+                        0,
+                        "primary",
+                    )
+                ]
             else:
                 # no button for what is refused: undo in a ranked game or a race
                 undo = not rec.ranked and game.moves != [] and not await self.is_race_board(session)
                 answer.buttons = self.solo_buttons(ctx.lang, session, view, selected, undo)
         elif session.is_table and game.is_over and "rematch" in self.registry.buttons:
-            answer.buttons = [Button(button_ids.encode("rematch", rec.id, rec.revision),
-                                     i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
+            answer.buttons = [
+                Button(
+                    button_ids.encode("rematch", rec.id, rec.revision),
+                    i18n.t(ctx.lang, "button.play_again"),
+                    0,
+                    "success",
+                )
+            ]
         elif not session.is_table and not session.is_open and not await self.is_race_board(session):
             # A race board's next deal comes from the race, not from this button.
-            answer.buttons = [Button(button_ids.encode("again", rec.id, rec.revision),
-                                     i18n.t(ctx.lang, "button.play_again"), 0, "success")]  # fmt: skip
+            answer.buttons = [
+                Button(
+                    button_ids.encode("again", rec.id, rec.revision),
+                    i18n.t(ctx.lang, "button.play_again"),
+                    0,
+                    "success",
+                )
+            ]
         return answer
 
     def text_board(self, ctx: Ctx, session: Session) -> Reply:
@@ -204,13 +239,24 @@ class Presenter:
         if game is None:  # a lobby has no board yet: the lobby's own text says who is seated
             seated = ", ".join(session.name_of(p) for p in rec.players)
             lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
-            return reply(ctx.lang, lobby, game=name, players=seated, count=len(rec.players),
-                         creator=session.name_of(rec.creator))  # fmt: skip
+            return reply(
+                ctx.lang,
+                lobby,
+                game=name,
+                players=seated,
+                count=len(rec.players),
+                creator=session.name_of(rec.creator),
+            )
         own = session.is_table and ctx.user in rec.players and not game.is_over
         view = session.view(ctx.user if own else None)
         answer = reply(ctx.lang, "words.text_board", game=name)
-        words = board_text(ctx.lang, view, faces=rec.faces, name_of=session.name_of,
-                           limit=TEXT_BOARD_MAX - len(answer.text) - 1)  # fmt: skip
+        words = board_text(
+            ctx.lang,
+            view,
+            faces=rec.faces,
+            name_of=session.name_of,
+            limit=TEXT_BOARD_MAX - len(answer.text) - 1,
+        )
         answer.text = f"{answer.text}\n{words}"
         answer.params["words"] = words
         if own:
@@ -224,12 +270,22 @@ class Presenter:
         the public view, a hand from its player's): fitted so the reply's text and the words
         make at most one caption. A board that could not be drawn shows its words as text."""
         if answer.image is None:
-            words = board_text(lang, view, faces=session.record.faces, name_of=session.name_of,
-                               limit=TEXT_BOARD_MAX - len(answer.text) - 1)  # fmt: skip
+            words = board_text(
+                lang,
+                view,
+                faces=session.record.faces,
+                name_of=session.name_of,
+                limit=TEXT_BOARD_MAX - len(answer.text) - 1,
+            )
             answer.text = f"{answer.text}\n{words}"
             return
-        answer.alt_text = board_text(lang, view, faces=session.record.faces,
-                                     name_of=session.name_of, limit=ALT_MAX - len(answer.text) - 1)  # fmt: skip
+        answer.alt_text = board_text(
+            lang,
+            view,
+            faces=session.record.faces,
+            name_of=session.name_of,
+            limit=ALT_MAX - len(answer.text) - 1,
+        )
 
     async def is_race_board(self, session: Session) -> bool:
         """A board the features forbid undoing once it is over: a race's (see ``undo_forbidden``)."""
@@ -257,8 +313,14 @@ class Presenter:
             # Long notation: the index into legal_moves() (same revision = same position).
             return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
 
-    def solo_buttons(self, lang: str, session: Session, view: Mapping[str, Any], selected: str | None,
-                     undo: bool = True) -> list[Button]:  # fmt: skip
+    def solo_buttons(
+        self,
+        lang: str,
+        session: Session,
+        view: Mapping[str, Any],
+        selected: str | None,
+        undo: bool = True,
+    ) -> list[Button]:
         """Select-then-target buttons: first a source (``move.src``), then its targets
         (``move.dst``); moves without a target (turning the stock) and "to foundation" are one
         tap; undo (when ``undo`` and the game allows it) and resign close the list."""
@@ -286,11 +348,22 @@ class Presenter:
                 elif src is not None and src not in sources:
                     sources.append(str(src))
             if any(m.dst in foundations for m in legal):
-                found.append(Button(button_ids.encode("found", rec.id, rec.revision, "*"),
-                                    i18n.t(lang, "button.to_foundation"), 0, "success"))  # fmt: skip
+                found.append(
+                    Button(
+                        button_ids.encode("found", rec.id, rec.revision, "*"),
+                        i18n.t(lang, "button.to_foundation"),
+                        0,
+                        "success",
+                    )
+                )
             for src in sources:
-                found.append(Button(button_ids.encode("sel", rec.id, rec.revision, src),
-                                    labels.source_label(lang, view, faces, src), key=f"pile:{src}"))  # fmt: skip
+                found.append(
+                    Button(
+                        button_ids.encode("sel", rec.id, rec.revision, src),
+                        labels.source_label(lang, view, faces, src),
+                        key=f"pile:{src}",
+                    )
+                )
         else:
             targets = [m for m in legal if str(m.src) == selected and m.dst is not None]
             per_dst: dict[str, list[Move]] = {}
@@ -305,8 +378,15 @@ class Presenter:
                     )
                     # a target keeps its pile's number: "#3" is column 3 as source and target
                     key = f"pile:{dst}" if len(moves) == 1 else f"mv:{move}"
-                    found.append(Button(self.move_button_id(session, legal, move),
-                                        i18n.t(lang, "button.target", target=label), 0, "primary", key=key))  # fmt: skip
+                    found.append(
+                        Button(
+                            self.move_button_id(session, legal, move),
+                            i18n.t(lang, "button.target", target=label),
+                            0,
+                            "primary",
+                            key=key,
+                        )
+                    )
             found.append(
                 Button(
                     button_ids.encode("back", rec.id, rec.revision),
@@ -355,9 +435,19 @@ class Presenter:
             legal = game.legal_moves(ctx.user)
             if [str(m) for m in legal] == ["pass"]:  # say why, from this player's own view
                 answer.text += "\n" + only_pass_text(ctx.lang, view)
-            found = [Button(self.move_button_id(table, legal, m), labels.hand_move_label(ctx.lang, m), 0, "primary")
-                     for m in legal] if flat else self.hand_buttons(ctx.lang, table, legal, placing,
-                                                                   view.get("hand"))  # fmt: skip
+            found = (
+                [
+                    Button(
+                        self.move_button_id(table, legal, m),
+                        labels.hand_move_label(ctx.lang, m),
+                        0,
+                        "primary",
+                    )
+                    for m in legal
+                ]
+                if flat
+                else self.hand_buttons(ctx.lang, table, legal, placing, view.get("hand"))
+            )
             shown = found[:MAX_BUTTONS]
             answer.buttons = [
                 Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)
@@ -367,8 +457,14 @@ class Presenter:
         self.add_words(answer, table, view, ctx.lang)  # after the text: they share a caption
         return answer
 
-    def hand_buttons(self, lang: str, table: Session, legal: list[Move], placing: str | None,
-                     hand: list[dict[str, Any]] | None = None) -> list[Button]:  # fmt: skip
+    def hand_buttons(
+        self,
+        lang: str,
+        table: Session,
+        legal: list[Move],
+        placing: str | None,
+        hand: list[dict[str, Any]] | None = None,
+    ) -> list[Button]:
         """A hand's buttons (see ``hand``), never more than fit: one per card and place
         (``Card 2 → path N``; a ``turn`` button when several rotations fit there); when those
         are too many, one per card first (``turn`` with ``c2``), its places next. ``placing``:
@@ -391,8 +487,18 @@ class Presenter:
         )
         rotations = [m for m in legal if place(m) == placing]
         if placing is not None and len(rotations) > 1:
-            return [*(Button(self.move_button_id(table, legal, m), labels.rotation_label(lang, m), 0, "primary")
-                      for m in rotations), back]  # fmt: skip
+            return [
+                *(
+                    Button(
+                        self.move_button_id(table, legal, m),
+                        labels.rotation_label(lang, m),
+                        0,
+                        "primary",
+                    )
+                    for m in rotations
+                ),
+                back,
+            ]
         chosen_card = placing is not None and placing.startswith("c")
         moves = [m for m in legal if card(m) == placing] if chosen_card else legal
         groups: dict[str, list[Move]] = {}
@@ -406,8 +512,14 @@ class Presenter:
             for key, members in by_card.items():
                 slot = getattr(members[0], "slot", None)
                 if not key.startswith("c") or slot is None:
-                    found.append(Button(self.move_button_id(table, legal, members[0]),
-                                        labels.hand_move_label(lang, members[0]), 0, "primary"))  # fmt: skip
+                    found.append(
+                        Button(
+                            self.move_button_id(table, legal, members[0]),
+                            labels.hand_move_label(lang, members[0]),
+                            0,
+                            "primary",
+                        )
+                    )
                     continue
                 shown = hand[slot - 1] if hand and 1 <= slot <= len(hand) else {}
                 label = labels.hand_card_label(lang, shown, slot) + " …" if shown else f"{slot} …"
@@ -420,11 +532,23 @@ class Presenter:
         found = []
         for key, members in groups.items():
             if len(members) == 1:
-                found.append(Button(self.move_button_id(table, legal, members[0]),
-                                    labels.hand_move_label(lang, members[0]), 0, "primary"))  # fmt: skip
+                found.append(
+                    Button(
+                        self.move_button_id(table, legal, members[0]),
+                        labels.hand_move_label(lang, members[0]),
+                        0,
+                        "primary",
+                    )
+                )
             else:
-                found.append(Button(button_ids.encode("turn", rec.id, rec.revision, key),
-                                    labels.hand_group_label(lang, members[0]), 0, "primary"))  # fmt: skip
+                found.append(
+                    Button(
+                        button_ids.encode("turn", rec.id, rec.revision, key),
+                        labels.hand_group_label(lang, members[0]),
+                        0,
+                        "primary",
+                    )
+                )
         return [*found, back] if chosen_card else found
 
     @staticmethod
@@ -444,8 +568,14 @@ class Presenter:
                 [answer.text, *standings_lines(ctx.lang, results, session.name_of)]
             )
             return answer
-        return reply(ctx.lang, f"outcome.{outcome}", game=name, score=game.score,
-                     moves=game.move_number, name=session.name_of(session.record.players[0]))  # fmt: skip
+        return reply(
+            ctx.lang,
+            f"outcome.{outcome}",
+            game=name,
+            score=game.score,
+            moves=game.move_number,
+            name=session.name_of(session.record.players[0]),
+        )
 
     @staticmethod
     def turn_announcement(lang: str, session: Session) -> Reply:

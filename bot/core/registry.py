@@ -107,15 +107,26 @@ class Registry:
     #: called by ``Core.close`` before the database closes: work a feature started stops
     closing: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
 
-    def command(self, name: str, handler: Callable[[Ctx, Any], Replies],
-                parse: Callable[[list[str]], Any] | None = None) -> None:  # fmt: skip
+    def command(
+        self,
+        name: str,
+        handler: Callable[[Ctx, Any], Replies],
+        parse: Callable[[list[str]], Any] | None = None,
+    ) -> None:
         """Register ``/name``; a name registered twice is a wiring mistake."""
         if name in self.commands:
             raise ValueError(f"command /{name} registered twice")
         self.commands[name] = Command(name, handler, parse)
 
-    def button(self, verb: str, handler: Callable[[Ctx, Session, ButtonAction], Replies], kind: Kind = "any",
-               *, lobby_only: bool = False, exact_revision: bool = False) -> None:  # fmt: skip
+    def button(
+        self,
+        verb: str,
+        handler: Callable[[Ctx, Session, ButtonAction], Replies],
+        kind: Kind = "any",
+        *,
+        lobby_only: bool = False,
+        exact_revision: bool = False,
+    ) -> None:
         """Register a button verb (one of ``bot.core.buttons.VERBS``)."""
         if verb in self.buttons:
             raise ValueError(f"button verb {verb} registered twice")

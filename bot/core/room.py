@@ -52,9 +52,14 @@ async def make_room(core: Service, ctx: Ctx, opened: Session) -> list[Reply]:
         excess -= 1
         same_chat = record.chat_id == ctx.req.chat_id
         lang = ctx.lang if same_chat else await core.chat_language(platform, record.chat_id)
-        note = reply(lang, "game.closed_for_room", name=session.name_of(player),
-                     game=core.game_name(lang, record.game_id), count=OPEN_GAMES_PER_PLAYER,
-                     word=record.game_id)  # fmt: skip
+        note = reply(
+            lang,
+            "game.closed_for_room",
+            name=session.name_of(player),
+            game=core.game_name(lang, record.game_id),
+            count=OPEN_GAMES_PER_PLAYER,
+            word=record.game_id,
+        )
         if same_chat:
             notes.append(note)
         else:

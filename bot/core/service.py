@@ -74,8 +74,14 @@ DELIVERY_GRACE = 0.2
 class Service:
     """What features may use of the core (see module doc)."""
 
-    def __init__(self, store: Storage, default_language: str, clock: Callable[[], datetime],
-                 registry: Registry, presenter: Presenter) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: Storage,
+        default_language: str,
+        clock: Callable[[], datetime],
+        registry: Registry,
+        presenter: Presenter,
+    ) -> None:
         self.store = store
         self.sessions = Sessions(store)
         self.default_language = i18n.normalise(default_language)
@@ -146,8 +152,14 @@ class Service:
                 details["deck"] = session.game.view(None).get("deck")
         text = i18n.reason_text(ctx.lang, error.reason, details)
         params = {"reason": error.reason, **dict(error.details)}
-        return Reply(key=f"illegal.{error.reason}", text=text, params=params, visibility="private", to_user=ctx.user,
-                     refusal=True)  # fmt: skip
+        return Reply(
+            key=f"illegal.{error.reason}",
+            text=text,
+            params=params,
+            visibility="private",
+            to_user=ctx.user,
+            refusal=True,
+        )
 
     async def chat_language(self, platform: str, chat_id: str) -> str:
         stored = await self.store.players.chat_language(platform, chat_id)
@@ -164,9 +176,13 @@ class Service:
 
     # ----- boards -----------------------------------------------------------------------------
     async def board(
-        self, ctx: Ctx, session: Session, fresh: bool = False, selected: str | None = None,
+        self,
+        ctx: Ctx,
+        session: Session,
+        fresh: bool = False,
+        selected: str | None = None,
         full: bool = False,
-    ) -> Reply:  # fmt: skip
+    ) -> Reply:
         """The session's board reply (see ``Presenter.board``)."""
         return await self.presenter.board(ctx, session, fresh, selected, full)
 
@@ -352,8 +368,9 @@ class Service:
         """``answer`` about ``session``, its text led by the game's name ("Daily Canfield: ...")
         when the sender has more than one game open here (alone, the game goes without saying)."""
         if len(await self.open_games(ctx)) > 1:
-            answer.text = i18n.t(ctx.lang, "move.in_game", game=await self.label(ctx, session),
-                                 text=answer.text)  # fmt: skip
+            answer.text = i18n.t(
+                ctx.lang, "move.in_game", game=await self.label(ctx, session), text=answer.text
+            )
         return answer
 
     async def ask_confirmation(self, ctx: Ctx, session: Session, action: str) -> Reply:
@@ -362,16 +379,28 @@ class Service:
         ``CONFIRM_SECONDS``. Nothing changes until Yes."""
         question = new_session_id()
         expires = ctx.now.timestamp() + CONFIRM_SECONDS
-        await self.store.focus.ask(Confirmation(question, ctx.req.platform, ctx.req.chat_id,
-                                                ctx.user, session.id, action, expires))  # fmt: skip
-        answer = self.say(ctx, f"confirm.{action}", name=ctx.req.user_name,
-                          game=await self.the_label(ctx, session), seconds=CONFIRM_SECONDS)  # fmt: skip
+        await self.store.focus.ask(
+            Confirmation(
+                question, ctx.req.platform, ctx.req.chat_id, ctx.user, session.id, action, expires
+            )
+        )
+        answer = self.say(
+            ctx,
+            f"confirm.{action}",
+            name=ctx.req.user_name,
+            game=await self.the_label(ctx, session),
+            seconds=CONFIRM_SECONDS,
+        )
         rid, rev = session.id, session.record.revision
         answer.buttons = [
-            Button(button_ids.encode("yes", rid, rev, question), i18n.t(ctx.lang, "button.yes"),
-                   0, "danger"),
+            Button(
+                button_ids.encode("yes", rid, rev, question),
+                i18n.t(ctx.lang, "button.yes"),
+                0,
+                "danger",
+            ),
             Button(button_ids.encode("no", rid, rev, question), i18n.t(ctx.lang, "button.no"), 0),
-        ]  # fmt: skip
+        ]
         answer.params["question"] = question
         return answer
 

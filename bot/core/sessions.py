@@ -442,8 +442,9 @@ class Sessions:
         results = results_of(session, moment)
         if outcome is not None:
             results = [dataclasses.replace(r, outcome=outcome) for r in results]
-        await self._stored(session, self.store.sessions.finish(
-            session.record, results, session.stored_revision))  # fmt: skip
+        await self._stored(
+            session, self.store.sessions.finish(session.record, results, session.stored_revision)
+        )
         self._finished(session.record)
         self._live.pop(session.id, None)
 

@@ -139,8 +139,16 @@ def choose(
         nodes += result.nodes
         seconds += result.seconds
         if proves(game_id, result.best) and result.moves:
-            return DailyChoice(game_id, day.isoformat(), deal, index, result.best,
-                               list(result.moves), nodes, round(seconds, 3))  # fmt: skip
+            return DailyChoice(
+                game_id,
+                day.isoformat(),
+                deal,
+                index,
+                result.best,
+                list(result.moves),
+                nodes,
+                round(seconds, 3),
+            )
     return None
 
 
@@ -276,8 +284,17 @@ async def settle(store: Storage, session_id: str) -> str | None:
     reason: str | None = "missing"
     if len(ranked) == 1 and choice is not None:
         r = ranked[0]
-        claim = ClaimedResult(r.game_id, r.deal, r.options, list(session.players), r.moves,
-                              r.score, r.outcome, r.move_count, r.tiebreak_move)  # fmt: skip
+        claim = ClaimedResult(
+            r.game_id,
+            r.deal,
+            r.options,
+            list(session.players),
+            r.moves,
+            r.score,
+            r.outcome,
+            r.move_count,
+            r.tiebreak_move,
+        )
         reason = await asyncio.get_running_loop().run_in_executor(
             None, verify, claim, await store.sessions.moves(session_id), choice.deal
         )
@@ -330,8 +347,12 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         # in another chat it stays there (a replay here would show the deal).
         going = await core.sessions.get(attempt.session_id)
         if going is not None and going.is_active and attempt.chat_id == ctx.req.chat_id:
-            shown = core.say(ctx, "focus.daily_again", name=ctx.req.user_name,
-                             game=core.game_name(ctx.lang, game_id))  # fmt: skip
+            shown = core.say(
+                ctx,
+                "focus.daily_again",
+                name=ctx.req.user_name,
+                game=core.game_name(ctx.lang, game_id),
+            )
             board = await core.board(ctx, going, fresh=True)
             await core.focus_on(ctx, going)
             return [shown, board]
@@ -354,13 +375,27 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [refusal]
     faces = faces or info.default_faces
     try:
-        session = await core.sessions.new_solo(platform, ctx.req.chat_id, user, ctx.req.user_name, game_id, {},
-                                               choice.deal, faces, iso(ctx.now), ranked=wanted_ranked)  # fmt: skip
+        session = await core.sessions.new_solo(
+            platform,
+            ctx.req.chat_id,
+            user,
+            ctx.req.user_name,
+            game_id,
+            {},
+            choice.deal,
+            faces,
+            iso(ctx.now),
+            ranked=wanted_ranked,
+        )
     except AlreadyExists:  # the same request, served a moment ago by another process
         return [refusal]
     name = core.game_name(ctx.lang, game_id)
-    ranked = wanted_ranked and await add_attempt(core.store, DailyAttempt(
-        platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)))  # fmt: skip
+    ranked = wanted_ranked and await add_attempt(
+        core.store,
+        DailyAttempt(
+            platform, user, game_id, choice.day, session.id, ctx.req.chat_id, PLAYING, iso(ctx.now)
+        ),
+    )
     if wanted_ranked and not ranked:
         # Another process recorded this player's attempt first: this session is not it.
         await core.sessions.end_without_result(session, iso(ctx.now))
@@ -415,8 +450,16 @@ async def game_ended(core: Service, ctx: Ctx, session_id: str) -> list[Reply]:
     if attempt is None or result is None:
         return []
     game_id = result.game_id
-    text = share_text(ctx.lang, game_id, attempt.day, result.outcome, result.score, result.moves,
-                      result.deal, result.options)  # fmt: skip
+    text = share_text(
+        ctx.lang,
+        game_id,
+        attempt.day,
+        result.outcome,
+        result.score,
+        result.moves,
+        result.deal,
+        result.options,
+    )
     reply = core.say(ctx, "daily.accepted")
     reply.text = reply.text + "\n\n" + text
     reply.params["share"] = text

@@ -68,8 +68,16 @@ def score_curve(
     return scores
 
 
-def share_text(lang: str, game_id: str, day: str, outcome: str, score: int, moves: Sequence[str],
-               deal: int, options: dict[str, Any] | None = None) -> str:  # fmt: skip
+def share_text(
+    lang: str,
+    game_id: str,
+    day: str,
+    outcome: str,
+    score: int,
+    moves: Sequence[str],
+    deal: int,
+    options: dict[str, Any] | None = None,
+) -> str:
     """A spoiler-free summary a player can paste anywhere: game, day, result, score, moves and a
     row of squares by phase. No card and no move is named, so it gives nothing away.
 
@@ -81,9 +89,16 @@ def share_text(lang: str, game_id: str, day: str, outcome: str, score: int, move
     """
     squares = phase_squares(score_curve(game_id, deal, options or {}, moves))
     mark = FINISH_MARK.get(outcome, "")
-    return "\n".join([
-        i18n.t(lang, "daily.share_title", game=i18n.game_name(lang, game_id), day=day),
-        i18n.t(lang, f"daily.share_result.{game_id}", outcome=i18n.t(lang, f"daily.outcome.{outcome}"),
-               score=score, moves=len(moves)),
-        f"{squares} {mark}".rstrip(),
-    ])  # fmt: skip
+    return "\n".join(
+        [
+            i18n.t(lang, "daily.share_title", game=i18n.game_name(lang, game_id), day=day),
+            i18n.t(
+                lang,
+                f"daily.share_result.{game_id}",
+                outcome=i18n.t(lang, f"daily.outcome.{outcome}"),
+                score=score,
+                moves=len(moves),
+            ),
+            f"{squares} {mark}".rstrip(),
+        ]
+    )

@@ -210,8 +210,11 @@ def table_hint(lang: str, game: Game, player: str) -> tuple[str, dict[str, Any]]
     if not explain.tie_break_matters(view, player):
         return "hint.stop", {"stop": stop, "masters": explain.masters_of(view, player)}
     mine = explain.masters_of(view, player)
-    tied = [str(seat.get("player")) for seat in view.get("seats") or []
-            if seat.get("player") != player and int(seat.get("masters", 0)) == mine]  # fmt: skip
+    tied = [
+        str(seat.get("player"))
+        for seat in view.get("seats") or []
+        if seat.get("player") != player and int(seat.get("masters", 0)) == mine
+    ]
     # the computer players' choice on the player's own view: the card that keeps the most of
     # the hand able to follow
     move = importlib.import_module("engine.solvers.hints").hint(game, player)
@@ -226,15 +229,24 @@ async def _named(core: Service, ctx: Ctx, words: list[str]) -> Session | Reply:
     found = focus_words.matching(ctx.lang, games, words)
     if found is None:
         kinds = ", ".join(focus_words.kind_word(ctx.lang, k) for k in focus_words.KINDS)
-        return core.refuse(ctx, "focus.unknown", word=focus_words.unknown_word(ctx.lang, words)[:32],
-                           kinds=kinds, games=core.games_list(ctx.lang, SOLO_GAMES))  # fmt: skip
+        return core.refuse(
+            ctx,
+            "focus.unknown",
+            word=focus_words.unknown_word(ctx.lang, words)[:32],
+            kinds=kinds,
+            games=core.games_list(ctx.lang, SOLO_GAMES),
+        )
     if not found:
         game_id = game_id_of(words[0])
         if len(words) == 1 and game_id is not None:
             return await core.no_game(ctx, game_id)
         here = ", ".join(focus_words.label(ctx.lang, g) for g in games)
-        return core.refuse(ctx, "focus.none_named", words=" ".join(words)[:40],
-                           games=here or i18n.t(ctx.lang, "focus.no_games"))  # fmt: skip
+        return core.refuse(
+            ctx,
+            "focus.none_named",
+            words=" ".join(words)[:40],
+            games=here or i18n.t(ctx.lang, "focus.no_games"),
+        )
     return (await core.focused(ctx, found) or core.default_game(ctx, found)).session
 
 
@@ -280,8 +292,14 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
                     params["tied"] = ", ".join(session.name_of(p) for p in params["tied"])
                 return [await core.about(ctx, session, core.private(ctx, key, **params))]
     loop = asyncio.get_running_loop()
-    rebuild = functools.partial(engine.replay, record.game_id, record.deal, list(record.players),
-                                dict(record.options), moves)  # fmt: skip
+    rebuild = functools.partial(
+        engine.replay,
+        record.game_id,
+        record.deal,
+        list(record.players),
+        dict(record.options),
+        moves,
+    )
     try:
         snapshot = await loop.run_in_executor(None, rebuild)
         found = await loop.run_in_executor(None, suggest, snapshot, ctx.user)
@@ -295,8 +313,11 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         view: Mapping[str, Any] = snapshot.view(None)
         piles = view.get("piles") or []
         kinds = {p.get("kind") for p in piles}
-        talon = sum(int(p.get("down", 0)) + len(p.get("cards") or []) for p in piles
-                    if p.get("kind") in ("stock", "waste"))  # fmt: skip
+        talon = sum(
+            int(p.get("down", 0)) + len(p.get("cards") or [])
+            for p in piles
+            if p.get("kind") in ("stock", "waste")
+        )
         if found == LOST:
             key = "hint.lost"  # the solver proved it: nothing played from here wins
         elif found == BACK:

@@ -53,8 +53,14 @@ def register(registry: Registry, core: Service) -> None:
         if args:
             game_id = game_named(ctx.lang, args[0])
             if game_id is None:
-                return [core.refuse(ctx, "game.unknown", game=args[0][:32],
-                                     games=core.games_list(ctx.lang, ALL_GAMES))]  # fmt: skip
+                return [
+                    core.refuse(
+                        ctx,
+                        "game.unknown",
+                        game=args[0][:32],
+                        games=core.games_list(ctx.lang, ALL_GAMES),
+                    )
+                ]
         return [
             Reply(key="help.text", text=i18n.help_text(ctx.lang, game_id), params={"game": game_id})
         ]

@@ -246,5 +246,11 @@ async def command(core: Service, ctx: Ctx, args: list[str]) -> list[Reply]:
         return [core.say(ctx, "leaderboard.empty"), *links]
     title = i18n.t(lang, f"leaderboard.header_{period}") + " · " + i18n.t(lang, f"lb.scope.{scope}")
     text = "\n\n".join(["\n".join(b) for b in [[title], *blocks]])
-    return [Reply(key="leaderboard.text", text=text,
-                  params={"period": period, "scope": scope, "preformatted": True}), *links]  # fmt: skip
+    return [
+        Reply(
+            key="leaderboard.text",
+            text=text,
+            params={"period": period, "scope": scope, "preformatted": True},
+        ),
+        *links,
+    ]

@@ -145,8 +145,9 @@ class Lobby:
         # a race being run has left the chat's open sessions: it is ended by name, or alone
         race = await self.races.lobby_of_chat(ctx.req.platform, ctx.req.chat_id)
         named = self._named_game(ctx, args[0]) if args else None
-        table = await self.core.sessions.table_of(ctx.req.platform, ctx.req.chat_id,
-                                                  tables_module.GAME)  # fmt: skip
+        table = await self.core.sessions.table_of(
+            ctx.req.platform, ctx.req.chat_id, tables_module.GAME
+        )
         if race is not None and table is not None and named is None:
             fitting = [s for s in (race, table) if may_manage(ctx, s)]
             if len(fitting) == 1:

@@ -246,8 +246,13 @@ class Races:
             lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW)
         )
         key = "race.opened_senza_tempo" if senza_tempo else "race.opened"
-        opened = core.say(ctx, key, creator=ctx.req.user_name, minutes=minutes or 0,
-                           seconds=int(JOIN_WINDOW.total_seconds()))  # fmt: skip
+        opened = core.say(
+            ctx,
+            key,
+            creator=ctx.req.user_name,
+            minutes=minutes or 0,
+            seconds=int(JOIN_WINDOW.total_seconds()),
+        )
         return [opened, await core.board(ctx, lobby, fresh=True)]
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
@@ -275,8 +280,14 @@ class Races:
             words = game.game_id
             if game.kind == focus.DAILY or twin:
                 words = f"{focus.kind_word(lang, game.kind)} {game.game_id}"
-            lines.append(i18n.t(lang, "race.busy_line", game=focus.described(lang, game),
-                                resign=f"/resign {words}"))  # fmt: skip
+            lines.append(
+                i18n.t(
+                    lang,
+                    "race.busy_line",
+                    game=focus.described(lang, game),
+                    resign=f"/resign {words}",
+                )
+            )
         # one line per game: the game as every reply names it, then the command that ends it
         refusal.text = "\n".join(lines)
         return refusal
@@ -325,8 +336,17 @@ class Races:
                 replies.append(core.say(ctx, "race.dropped", name=lobby.name_of(player)))
                 continue
             try:
-                board = await core.sessions.new_solo(rec.platform, rec.chat_id, player, lobby.name_of(player),
-                                                     GAME, {}, deal, FACES, iso(ctx.now))  # fmt: skip
+                board = await core.sessions.new_solo(
+                    rec.platform,
+                    rec.chat_id,
+                    player,
+                    lobby.name_of(player),
+                    GAME,
+                    {},
+                    deal,
+                    FACES,
+                    iso(ctx.now),
+                )
             except AlreadyExists:  # started that game in another process meanwhile
                 rec.players.remove(player)
                 replies.append(core.say(ctx, "race.dropped", name=lobby.name_of(player)))
@@ -339,8 +359,13 @@ class Races:
         rec.last_active_at = iso(ctx.now)
         for _player, board in boards:
             self._remember_entry(board.id, RaceEntry(lobby.id, round_number))
-        await self.store.play.start_round(lobby.id, round_number, deadline, iso(ctx.now),
-                                          [RaceBoard(player, board.id) for player, board in boards])  # fmt: skip
+        await self.store.play.start_round(
+            lobby.id,
+            round_number,
+            deadline,
+            iso(ctx.now),
+            [RaceBoard(player, board.id) for player, board in boards],
+        )
         await core.sessions.save(lobby)
         names = ", ".join(lobby.name_of(p) for p, _ in boards)
         key = "race.started" if round_number == 1 else "race.new_round"
@@ -414,8 +439,14 @@ class Races:
                 entries.append(Entry(board.player_id, score, race_move, moves))
             placed = rank(entries, race_id, round_number)
             if race.senza_tempo and tie_for_first(placed):
-                tie = core.say(ctx, "race.tie_replay", score=placed[0].score,
-                                players=", ".join(lobby.name_of(p.player) for p in placed if p.score == placed[0].score))  # fmt: skip
+                tie = core.say(
+                    ctx,
+                    "race.tie_replay",
+                    score=placed[0].score,
+                    players=", ".join(
+                        lobby.name_of(p.player) for p in placed if p.score == placed[0].score
+                    ),
+                )
                 return [tie, *await self._start_round(ctx, lobby, round_number + 1)]
             # each board's result keeps its place in the race (its page and /stats show it)
             board_of = {b.player_id: b.session_id for b in boards}
@@ -423,8 +454,16 @@ class Races:
             lines = [i18n.t(ctx.lang, "race.results_header")]
             for p in placed:
                 key = "race.result_line" if p.moved else "race.result_idle"
-                lines.append(i18n.t(ctx.lang, key, place=p.place, name=short_name(lobby.name_of(p.player)),
-                                    score=p.score, move=p.score_move))  # fmt: skip
+                lines.append(
+                    i18n.t(
+                        ctx.lang,
+                        key,
+                        place=p.place,
+                        name=short_name(lobby.name_of(p.player)),
+                        score=p.score,
+                        move=p.score_move,
+                    )
+                )
             lobby.record.status = OVER
             lobby.record.outcome = "finished"
             lobby.record.revision += 1
@@ -432,9 +471,16 @@ class Races:
             await core.sessions.save(lobby)
             core.sessions.forget(race_id)
             winners = [lobby.name_of(p.player) for p in placed if p.place == 1]
-            return [Reply(key="race.results", text="\n".join(lines),
-                          params={"ranking": [(p.player, p.place, p.score, p.score_move) for p in placed],
-                                  "winners": winners})]  # fmt: skip
+            return [
+                Reply(
+                    key="race.results",
+                    text="\n".join(lines),
+                    params={
+                        "ranking": [(p.player, p.place, p.score, p.score_move) for p in placed],
+                        "winners": winners,
+                    },
+                )
+            ]
 
     async def _race_move(self, session_id: str, board_move: int) -> int:
         """The race-wide number of a board's move ``board_move`` (0 stays 0: never scored).

@@ -104,8 +104,11 @@ async def record_table(
         ]
         after = updated(before, [place for _, _, place in placed])
         for (pid, name, _), rating in zip(placed, after, strict=True):
-            rows.append(RatingRecord(platform, scope, game_id, pid, name, rating.mu,
-                                     rating.sigma, rating.games))  # fmt: skip
+            rows.append(
+                RatingRecord(
+                    platform, scope, game_id, pid, name, rating.mu, rating.sigma, rating.games
+                )
+            )
     await store.ratings.save(rows)
 
 

@@ -100,8 +100,9 @@ async def _kind_of(races: Races, rec: SessionRecord) -> str:
     return focus.DAILY if rec.ranked else focus.CASUAL
 
 
-async def latest_named(core: Service, races: Races, ctx: Ctx,
-                       words: list[str]) -> str | Reply | None:  # fmt: skip
+async def latest_named(
+    core: Service, races: Races, ctx: Ctx, words: list[str]
+) -> str | Reply | None:
     """The sender's latest finished game here that ``words`` name, as games and kinds do
     everywhere (``canfield``, ``table``, ``daily canfield``; README "Which game a command
     means"): its session id, None when there is none, or the refusal of a word that names
@@ -113,8 +114,13 @@ async def latest_named(core: Service, races: Races, ctx: Ctx,
         game_id = game_id_of(word) if kind is None else None
         if kind is None and game_id is None:
             kind_words = ", ".join(focus.kind_word(ctx.lang, k) for k in focus.KINDS)
-            return core.refuse(ctx, "focus.unknown", word=word[:32], kinds=kind_words,
-                               games=core.games_list(ctx.lang, ALL_GAMES))  # fmt: skip
+            return core.refuse(
+                ctx,
+                "focus.unknown",
+                word=word[:32],
+                kinds=kind_words,
+                games=core.games_list(ctx.lang, ALL_GAMES),
+            )
         if kind is not None:
             kinds.add(kind)
         if game_id is not None:
@@ -172,9 +178,16 @@ async def _gif(rec: SessionRecord, moves: list[str], lang: str, what: str = "gam
         _cache.move_to_end(key)
         return cached
     call = functools.partial(
-        draw_replay, rec.game_id, rec.deal, seats, dict(rec.options), list(moves),
-        faces=rec.faces, lang=lang, words=i18n.board_words(lang),
-    )  # fmt: skip
+        draw_replay,
+        rec.game_id,
+        rec.deal,
+        seats,
+        dict(rec.options),
+        list(moves),
+        faces=rec.faces,
+        lang=lang,
+        words=i18n.board_words(lang),
+    )
     data = await asyncio.get_running_loop().run_in_executor(_executor, call)
     _cache[key] = data
     while len(_cache) > CACHE_SIZE:
@@ -213,8 +226,10 @@ async def solution_command(
     if latest is None:
         return [core.refuse(ctx, "replay.solution_none", games=solvable_games(ctx.lang))]
     waiting = await _spoiler_key(core, ctx, latest, races)
-    if waiting is None and (await races.entry_of(latest.id) is not None
-                            or await solutions.spoiler(latest, ctx.now.date().isoformat())):  # fmt: skip
+    if waiting is None and (
+        await races.entry_of(latest.id) is not None
+        or await solutions.spoiler(latest, ctx.now.date().isoformat())
+    ):
         waiting = "replay.solution_wait"
     if waiting is not None:
         return [core.private(ctx, waiting)]
@@ -247,8 +262,9 @@ async def solution_command(
     return [reply]
 
 
-async def command(core: Service, races: Races, ctx: Ctx, args: list[str],
-                  solutions: Solutions | None = None) -> list[Reply]:  # fmt: skip
+async def command(
+    core: Service, races: Races, ctx: Ctx, args: list[str], solutions: Solutions | None = None
+) -> list[Reply]:
     """``/replay [game]``: the animated replay of the sender's last finished game here.
 
     The answer is a channel message whose image is the GIF (``image_name="replay.gif"``), or a

@@ -169,8 +169,15 @@ class Solutions:
             self._search(rec, played)  # queued now: the answer below waits for it
         except SolverBusy:
             name = rec.names.get(rec.players[0], rec.players[0])
-            return [self.core.say(ctx, "solution.busy", name=name, deal=rec.deal,
-                                  game=self.core.game_name(ctx.lang, rec.game_id))]  # fmt: skip
+            return [
+                self.core.say(
+                    ctx,
+                    "solution.busy",
+                    name=name,
+                    deal=rec.deal,
+                    game=self.core.game_name(ctx.lang, rec.game_id),
+                )
+            ]
         task = asyncio.create_task(self._answer(ctx, rec, played))
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)
@@ -249,8 +256,14 @@ class Solutions:
         core = self.core
         name = rec.names.get(rec.players[0]) or "?"
         game = core.game_name(ctx.lang, rec.game_id)
-        reply = core.say(ctx, f"solution.start_{found.start}", name=name, game=game, deal=rec.deal,
-                         moves=len(found.start_line))  # fmt: skip
+        reply = core.say(
+            ctx,
+            f"solution.start_{found.start}",
+            name=name,
+            game=game,
+            deal=rec.deal,
+            moves=len(found.start_line),
+        )
         lines = [reply.text]
         if played and found.start != LOST:
             lines.append(

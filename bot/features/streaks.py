@@ -105,8 +105,16 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
         # a table game's results rank per table: its line counts masters won instead
         table = engine.game_info(game_id).table
         best = None if table or not entries else min(entries, key=lambda e: sort_key(game_id, e))
-        found.append(GameStats(game_id, len(results), sum(r.won for r in results), best,
-                               sum(r.masters for r in results), table))  # fmt: skip
+        found.append(
+            GameStats(
+                game_id,
+                len(results),
+                sum(r.won for r in results),
+                best,
+                sum(r.masters for r in results),
+                table,
+            )
+        )
     return found
 
 
@@ -150,8 +158,16 @@ def _best_text(lang: str, stats: GameStats) -> str:
     # each game's text picks what it shows: its score (as points, dollars or cards), moves,
     # the move the score was reached, the result in words
     result = i18n.t(lang, f"daily.outcome.{best.outcome}")
-    return i18n.t(lang, f"stats.best.{stats.game_id}", score=best.score, points=best.score,
-                  dollars=best.score, moves=best.move_count, move=best.tiebreak_move, result=result)  # fmt: skip
+    return i18n.t(
+        lang,
+        f"stats.best.{stats.game_id}",
+        score=best.score,
+        points=best.score,
+        dollars=best.score,
+        moves=best.move_count,
+        move=best.tiebreak_move,
+        result=result,
+    )
 
 
 async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -194,15 +210,28 @@ async def command(core: Service, tables: Tables, ctx: Ctx, args: list[str]) -> l
     raced = await core.store.results.race_results(ctx.req.platform, player_id)
     if raced:  # how the races went: a board the clock ended says so, with its place
         last = raced[-1]
-        lines.append(i18n.t(lang, "stats.races", races=len(raced),
-                            wins=sum(r.place == 1 for r in raced), place=last.place,
-                            racers=last.racers, result=i18n.t(lang, f"daily.outcome.{last.outcome}")))  # fmt: skip
+        lines.append(
+            i18n.t(
+                lang,
+                "stats.races",
+                races=len(raced),
+                wins=sum(r.place == 1 for r in raced),
+                place=last.place,
+                racers=last.racers,
+                result=i18n.t(lang, f"daily.outcome.{last.outcome}"),
+            )
+        )
     # Ratings and table numbers come from the tables feature.
     lines += await tables.stats_lines(lang, ctx.req.platform, ctx.req.chat_id, player_id)
     page = await web.player_link(core, lang, ctx.req.platform, player_id)
     if page is not None:
         lines.append(page)
-    params = {"player": player_id, "streak": streak.current, "best_streak": streak.best,
-              "games": {s.game_id: s.games for s in per_game}, "wins": {s.game_id: s.wins for s in per_game},
-              "median_win_seconds": {g: t.total_seconds() for g, t in times.items()}}  # fmt: skip
+    params = {
+        "player": player_id,
+        "streak": streak.current,
+        "best_streak": streak.best,
+        "games": {s.game_id: s.games for s in per_game},
+        "wins": {s.game_id: s.wins for s in per_game},
+        "median_win_seconds": {g: t.total_seconds() for g, t in times.items()},
+    }
     return [Reply(key="stats.text", text="\n".join(lines), params=params)]

@@ -88,8 +88,15 @@ def _play_lines(
     hand = (before or {}).get("hand") or []
     if slot is None or destination is None or not 1 <= slot <= len(hand):
         return [i18n.t(lang, "tables.auto_move", player=name, move=notation)]
-    lines = [i18n.t(lang, "tables.played", player=name, card=card_words(lang, hand[slot - 1]),
-                    path=labels.path_label(lang, str(destination)))]  # fmt: skip
+    lines = [
+        i18n.t(
+            lang,
+            "tables.played",
+            player=name,
+            card=card_words(lang, hand[slot - 1]),
+            path=labels.path_label(lang, str(destination)),
+        )
+    ]
     if before is not None and before.get("phase") == "main":
         cards = int(_seat(after, player).get("cards", 0)) - int(
             _seat(before, player).get("cards", 0)
@@ -98,9 +105,16 @@ def _play_lines(
             _seat(before, player).get("masters", 0)
         )
         if cards > 0:
-            lines.append(i18n.t(lang, "tables.path_won", player=name, side=str(destination)[0],
-                                cards=i18n.t(lang, "count.cards", count=cards),
-                                masters=i18n.t(lang, "tables.masters_count", count=masters)))  # fmt: skip
+            lines.append(
+                i18n.t(
+                    lang,
+                    "tables.path_won",
+                    player=name,
+                    side=str(destination)[0],
+                    cards=i18n.t(lang, "count.cards", count=cards),
+                    masters=i18n.t(lang, "tables.masters_count", count=masters),
+                )
+            )
     return lines
 
 

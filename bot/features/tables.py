@@ -167,11 +167,20 @@ class Tables:
         except AlreadyExists:  # another process opened this chat's table a moment ago
             return [core.refuse(ctx, "challenge.exists")]
         await self.store.play.save_table(TablePlay(session.id, timer))
-        opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
-                           invited=", ".join(invited_names))  # fmt: skip
+        opened = core.say(
+            ctx,
+            "challenge.opened",
+            creator=ctx.req.user_name,
+            game=core.game_name(ctx.lang, GAME),
+            invited=", ".join(invited_names),
+        )
         if not invited_names:  # nobody invited: no empty "Invited: ." line
-            opened.text = i18n.t(ctx.lang, "challenge.opened_open", creator=ctx.req.user_name,
-                                 game=core.game_name(ctx.lang, GAME))  # fmt: skip
+            opened.text = i18n.t(
+                ctx.lang,
+                "challenge.opened_open",
+                creator=ctx.req.user_name,
+                game=core.game_name(ctx.lang, GAME),
+            )
         if no_timer_word is not None and timer is None:
             opened.text += "\n" + i18n.t(ctx.lang, "tables.timer_zero", arg=no_timer_word)
         opened.text += "\n" + i18n.t(ctx.lang, "tables.settings", timer=timer_text(ctx.lang, timer))
@@ -342,8 +351,9 @@ class Tables:
         if rec.status == ACTIVE:
             play = await load_play(self.store, table.id)
             if target in play.departed:
-                seated = ", ".join(short_name(table.name_of(p)) for p in rec.players
-                                   if p not in play.departed)  # fmt: skip
+                seated = ", ".join(
+                    short_name(table.name_of(p)) for p in rec.players if p not in play.departed
+                )
                 name = short_name(table.name_of(target))
                 return [core.refuse(ctx, "kick.not_seated", name=name, seated=seated)]
             return await self._depart(ctx, table, target, "kick.kicked")
@@ -494,8 +504,15 @@ class Tables:
                 played.append((move.player, move.notation))
             elif move.before.get("viewer") != ctx.user:
                 continue  # not a person's own move (a timeout's: its own line says it)
-            lines += play_lines(ctx.lang, game, table.name_of(move.player), move.player,
-                                move.notation, move.before, after)  # fmt: skip
+            lines += play_lines(
+                ctx.lang,
+                game,
+                table.name_of(move.player),
+                move.player,
+                move.notation,
+                move.before,
+                after,
+            )
 
         def last_state(after: engine.Game) -> TablePlay | None:
             # stored with an auto-played move after which a person is to move (or nobody)
@@ -515,8 +532,9 @@ class Tables:
             state_stored = True  # the last of them stores it
             just_played, _ = table.take_played()
             before = just_played[0].before if just_played else None
-            lines += play_lines(ctx.lang, game, table.name_of(player), player, notation,
-                                before, table.view(None))  # fmt: skip
+            lines += play_lines(
+                ctx.lang, game, table.name_of(player), player, notation, before, table.view(None)
+            )
         if not state_stored:  # no move of this command stored the play state: on its own
             self._settle_clock(play, game, ctx.now)
             await self._save_play(table, play)
@@ -557,8 +575,16 @@ class Tables:
             play.timeouts[player] = count
             move = await core.sessions.play(table, str(timeout_move(game, player)), player, now)
             table.take_played()  # the timeout line below says what was played
-            replies = [core.say(ctx, "tables.timed_out", player=table.name_of(player), move=move,
-                                 count=count, max=MAX_TIMEOUTS)]  # fmt: skip
+            replies = [
+                core.say(
+                    ctx,
+                    "tables.timed_out",
+                    player=table.name_of(player),
+                    move=move,
+                    count=count,
+                    max=MAX_TIMEOUTS,
+                )
+            ]
             if count >= MAX_TIMEOUTS:
                 play.departed.append(player)
                 replies.append(
@@ -686,8 +712,13 @@ class Tables:
         await self.store.play.save_table(
             TablePlay(lobby.id, old.timer_seconds, computers=computers)
         )
-        opened = core.say(ctx, "challenge.opened", creator=ctx.req.user_name, game=core.game_name(ctx.lang, GAME),
-                          invited=", ".join(table.name_of(p) for p in people) or "-")  # fmt: skip
+        opened = core.say(
+            ctx,
+            "challenge.opened",
+            creator=ctx.req.user_name,
+            game=core.game_name(ctx.lang, GAME),
+            invited=", ".join(table.name_of(p) for p in people) or "-",
+        )
         opened.text += "\n" + i18n.t(
             ctx.lang, "tables.settings", timer=timer_text(ctx.lang, old.timer_seconds)
         )
@@ -703,12 +734,17 @@ def _seat_check(player: str) -> str:
 
 #: what a race's lobby says where a table's says "table" (a race's lobby is a table session)
 _RACE_WORDING = {
-    "join.started": "race.join_started", "join.already": "race.join_already",
-    "join.full": "race.join_full", "join.joined": "race.joined",
-    "leave.not_seated": "race.not_seated", "leave.closed": "race.closed",
-    "leave.left": "race.left", "kick.kicked": "race.kicked",
-    "start.not_creator": "race.not_creator", "end.ended": "race.ended",
-}  # fmt: skip
+    "join.started": "race.join_started",
+    "join.already": "race.join_already",
+    "join.full": "race.join_full",
+    "join.joined": "race.joined",
+    "leave.not_seated": "race.not_seated",
+    "leave.closed": "race.closed",
+    "leave.left": "race.left",
+    "kick.kicked": "race.kicked",
+    "start.not_creator": "race.not_creator",
+    "end.ended": "race.ended",
+}
 
 
 def lobby_key(lobby: Session, key: str) -> str:

@@ -232,12 +232,29 @@ def has_key(key: str) -> bool:
 #: the words the renderer draws on boards (``board.word.<key>``); the bot passes them to
 #: ``renderer.render(..., words=board_words(lang))`` since the renderer never imports bot
 BOARD_WORDS: tuple[str, ...] = (
-    "score", "moves", "stock", "waste", "reserve", "turned", "next", "deal", *(o.value for o in Outcome),
-    "hand", "masters", "cards", "turn", "points", "your_hand", "place", "done", "redeals",
-    "final", "empty_hand",
+    "score",
+    "moves",
+    "stock",
+    "waste",
+    "reserve",
+    "turned",
+    "next",
+    "deal",
+    *(o.value for o in Outcome),
+    "hand",
+    "masters",
+    "cards",
+    "turn",
+    "points",
+    "your_hand",
+    "place",
+    "done",
+    "redeals",
+    "final",
+    "empty_hand",
     # each game's board title (``GameInfo.title``: a fact of the game, not a catalogue text)
     *(f"title_{game_id}" for game_id in engine.GAMES),
-)  # fmt: skip
+)
 
 
 def board_words(lang: str) -> dict[str, str]:

@@ -192,8 +192,11 @@ class Console:
                     await self.say("console.no_buttons", number=number[:16])
                 else:
                     lang = await self.core.service.chat_language(PLATFORM, CHAT_ID)
-                    await self.say("console.no_button", number=number[:16],
-                                   buttons=number_ranges(sorted(self.buttons), lang))  # fmt: skip
+                    await self.say(
+                        "console.no_button",
+                        number=number[:16],
+                        buttons=number_ranges(sorted(self.buttons), lang),
+                    )
                 return
             replies = await self.core.handle_button(await self.request(name), button.id)
         else:

@@ -359,8 +359,11 @@ class TavoloClient(discord.Client):
     async def on_command(self, interaction: discord.Interaction, name: str, *args: object) -> None:
         """A slash command: ``/name args`` as a core text line; a user option is written
         ``<@id>`` and listed in the request's mentions (Discord resolved that user)."""
-        words = [f"<@{a.user_id}>" if isinstance(a, Mention) else str(a) for a in args
-                 if a is not None and a != ""]  # fmt: skip
+        words = [
+            f"<@{a.user_id}>" if isinstance(a, Mention) else str(a)
+            for a in args
+            if a is not None and a != ""
+        ]
         line = " ".join([f"/{name}", *words])
         mentions = tuple(a for a in args if isinstance(a, Mention))
         req = dataclasses.replace(request_of(interaction), mentions=mentions)
@@ -540,8 +543,9 @@ class TavoloClient(discord.Client):
             return self._link(answer, channel_id, message_id)
         message = await answer.send(reply, ephemeral=False) if answer is not None else None
         if message is None:
-            self.outbox.put(int(chat_id), _Post(reply), coalesce_key=("board", board.session_id),
-                            seq=stamp)  # fmt: skip
+            self.outbox.put(
+                int(chat_id), _Post(reply), coalesce_key=("board", board.session_id), seq=stamp
+            )
             return None
         self._board_shown(message.channel.id, board.session_id, message.id, stamp)
         await self.core.board_posted(board.session_id, encode_board(message.channel.id, message.id))
@@ -634,8 +638,11 @@ def create_client(core: Core, settings: Any, **options: Any) -> TavoloClient:
     shards: dict[str, Any] = {"shard_count": config.shard_count}
     if config.shard_ids is not None:
         shards["shard_ids"] = list(config.shard_ids)
-    log.info("discord: shards %s of %d in this process",
-             ",".join(map(str, config.shard_ids or range(config.shard_count))), config.shard_count)  # fmt: skip
+    log.info(
+        "discord: shards %s of %d in this process",
+        ",".join(map(str, config.shard_ids or range(config.shard_count))),
+        config.shard_count,
+    )
     return ShardedTavoloClient(core, config, **shards, **options)
 
 

@@ -275,9 +275,11 @@ def register_commands(tree: app_commands.CommandTree, client: CommandSink) -> No
 
     @tree.command(name="leaderboard", description=_d("leaderboard", "Leaderboards"))
     @app_commands.describe(
-        game=_o("option.game"), period=_o("option.period"), scope=_o("option.scope"),
+        game=_o("option.game"),
+        period=_o("option.period"),
+        scope=_o("option.scope"),
         web=_o("option.web_link"),
-    )  # fmt: skip
+    )
     @app_commands.autocomplete(game=complete_game)
     @app_commands.choices(period=_PERIODS, scope=_SCOPES, web=_WEB_LINKS)
     async def leaderboard(

@@ -280,8 +280,12 @@ class Outbox:
                 del queue.items[key]
                 self.dropped += 1
                 if self.dropped % 100 == 1:  # a flood is one line now and then, not a flood
-                    log.warning("%s outbox of chat %s full: oldest waiting messages dropped "
-                                "(%d so far)", self.platform, pseudonym(chat_id), self.dropped)  # fmt: skip
+                    log.warning(
+                        "%s outbox of chat %s full: oldest waiting messages dropped (%d so far)",
+                        self.platform,
+                        pseudonym(chat_id),
+                        self.dropped,
+                    )
                 return
 
     def depth(self) -> int:
@@ -355,17 +359,25 @@ class Outbox:
                     log.exception("could not deliver a message to chat %s", pseudonym(chat_id))
                     return True
             if failure.action == "wait":
-                log.info("%s asked to wait %.1f s before writing to chat %s",
-                         self.platform, failure.seconds, pseudonym(chat_id))  # fmt: skip
+                log.info(
+                    "%s asked to wait %.1f s before writing to chat %s",
+                    self.platform,
+                    failure.seconds,
+                    pseudonym(chat_id),
+                )
                 self.limiter.pause(chat_id, failure.seconds)
                 await self.limiter.wait_turn(chat_id)
             elif failure.action == "drop_chat":
-                log.info("cannot write to chat %s any more (%s); dropping its queue",
-                         pseudonym(chat_id), error)  # fmt: skip
+                log.info(
+                    "cannot write to chat %s any more (%s); dropping its queue",
+                    pseudonym(chat_id),
+                    error,
+                )
                 return False
             elif failure.action == "skip":
-                log.warning("%s refused a message to chat %s: %s", self.platform, pseudonym(chat_id),
-                            error)  # fmt: skip
+                log.warning(
+                    "%s refused a message to chat %s: %s", self.platform, pseudonym(chat_id), error
+                )
                 return True
             else:
                 failures += 1

@@ -231,8 +231,10 @@ class TelegramAdapter(Delivery):
             if self._webhook_runner is None:
                 return Health(False, "webhook not listening")
             if self._refused_in_a_row >= REFUSED_IN_A_ROW:
-                return Health(False, f"webhook refuses deliveries: wrong secret "
-                                     f"({self._refused_in_a_row} in a row)")  # fmt: skip
+                return Health(
+                    False,
+                    f"webhook refuses deliveries: wrong secret ({self._refused_in_a_row} in a row)",
+                )
             return Health(True, f"webhook, {self._accepted} deliveries accepted")
         if app.updater is None or not app.updater.running:
             return Health(False, "not polling")
@@ -250,14 +252,19 @@ class TelegramAdapter(Delivery):
             self._conflict_at = time.monotonic()
             held = self._conflict_log.due()
             if held is not None:
-                log.error("telegram polling conflict (409): another process polls with this "
-                          "token (only one may; use a webhook for several workers)%s",
-                          f"; {held} more since the last line" if held else "")  # fmt: skip
+                log.error(
+                    "telegram polling conflict (409): another process polls with this "
+                    "token (only one may; use a webhook for several workers)%s",
+                    f"; {held} more since the last line" if held else "",
+                )
             return
         held = self._polling_log.due()
         if held is not None:
-            log.warning("telegram polling failed (%s), retrying%s", type(error).__name__,
-                        f"; {held} more since the last line" if held else "")  # fmt: skip
+            log.warning(
+                "telegram polling failed (%s), retrying%s",
+                type(error).__name__,
+                f"; {held} more since the last line" if held else "",
+            )
 
     async def stop(self) -> None:
         """Stop taking updates, deliver what is queued, disconnect."""
@@ -543,9 +550,11 @@ class TelegramAdapter(Delivery):
                 self._refused_in_a_row += 1
                 held = self._refused_log.due()
                 if held is not None:
-                    log.error("telegram webhook: a delivery was refused, its secret is not this "
-                              "worker's (do all workers share TELEGRAM_WEBHOOK_SECRET?)%s",
-                              f"; {held} more since the last line" if held else "")  # fmt: skip
+                    log.error(
+                        "telegram webhook: a delivery was refused, its secret is not this "
+                        "worker's (do all workers share TELEGRAM_WEBHOOK_SECRET?)%s",
+                        f"; {held} more since the last line" if held else "",
+                    )
                 return web.Response(status=403)
             try:
                 update = Update.de_json(await request.json(), app.bot)

@@ -115,8 +115,9 @@ class Delivery:
         if markup is not None and chat_id != outgoing.origin_chat:
             self._hand_tables[(chat_id, message.message_id)] = outgoing.origin_chat
             # stored too: any webhook worker, and this one after a restart, finds the table
-            await self.core.remember_private_message(PLATFORM, str(chat_id), str(message.message_id),
-                                                     str(outgoing.origin_chat))  # fmt: skip
+            await self.core.remember_private_message(
+                PLATFORM, str(chat_id), str(message.message_id), str(outgoing.origin_chat)
+            )
         return message
 
     async def _deliver_board(self, chat_id: int, outgoing: Outgoing, queued_seq: int) -> None:

@@ -34,8 +34,12 @@ def main(argv: list[str] | None = None) -> int:
         "migrate-to", help="copy the SQLite database into an empty PostgreSQL one"
     )
     move.add_argument("url", help="the target, postgresql://...")
-    move.add_argument("--from", dest="source", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
-                      help="the SQLite database (default: DATABASE_URL, else %(default)s)")  # fmt: skip
+    move.add_argument(
+        "--from",
+        dest="source",
+        default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE_URL),
+        help="the SQLite database (default: DATABASE_URL, else %(default)s)",
+    )
     args = parser.parse_args(argv)
     if not args.source.startswith("sqlite:///"):
         print("tavolo: --from must be an SQLite database (sqlite:///...)", file=sys.stderr)

@@ -50,9 +50,16 @@ class Tx(Protocol):
     async def fetch(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         """The rows of one query, inside the transaction."""
 
-    def add(self, sql: str, params: Params = (), *, expect: int | None = None,
-            refuse: Callable[[], BaseException] | None = None,
-            returning: bool = False, only_if: Callable[[], bool] | None = None) -> Queued:  # fmt: skip
+    def add(
+        self,
+        sql: str,
+        params: Params = (),
+        *,
+        expect: int | None = None,
+        refuse: Callable[[], BaseException] | None = None,
+        returning: bool = False,
+        only_if: Callable[[], bool] | None = None,
+    ) -> Queued:
         """Queue one statement: it runs, in order, with the next ``execute``/``fetch`` or at
         the commit (on SQLite in the same hand-off to the database's thread: a transaction of
         queued statements is one round trip). ``expect``: the rows it must change, else
@@ -95,9 +102,15 @@ class Queued:
 
     __slots__ = ("sql", "params", "expect", "refuse", "returning", "only_if", "rows")
 
-    def __init__(self, sql: str, params: Params, expect: int | None,
-                 refuse: Callable[[], BaseException] | None, returning: bool,
-                 only_if: Callable[[], bool] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        sql: str,
+        params: Params,
+        expect: int | None,
+        refuse: Callable[[], BaseException] | None,
+        returning: bool,
+        only_if: Callable[[], bool] | None = None,
+    ) -> None:
         self.sql, self.params, self.expect, self.refuse = sql, tuple(params), expect, refuse
         self.returning, self.only_if = returning, only_if
         self.rows: list[tuple[Any, ...]] = []
@@ -123,9 +136,16 @@ class QueuedTx:
     def __init__(self) -> None:
         self._queued: list[Queued] = []
 
-    def add(self, sql: str, params: Params = (), *, expect: int | None = None,
-            refuse: Callable[[], BaseException] | None = None,
-            returning: bool = False, only_if: Callable[[], bool] | None = None) -> Queued:  # fmt: skip
+    def add(
+        self,
+        sql: str,
+        params: Params = (),
+        *,
+        expect: int | None = None,
+        refuse: Callable[[], BaseException] | None = None,
+        returning: bool = False,
+        only_if: Callable[[], bool] | None = None,
+    ) -> Queued:
         queued = Queued(sql, params, expect, refuse, returning, only_if)
         self._queued.append(queued)
         return queued

@@ -102,8 +102,10 @@ def restore_sqlite(backup: Path, database_url: str, replace: bool = False) -> Co
     try:
         version = _checked(source, f"the backup {backup}")
         if version > LATEST:
-            raise StorageError(f"the backup {backup} has schema version {version}, newer than "
-                               f"this program's {LATEST}: restore it with that version")  # fmt: skip
+            raise StorageError(
+                f"the backup {backup} has schema version {version}, newer than "
+                f"this program's {LATEST}: restore it with that version"
+            )
         if not Path(target_path).parent.is_dir():
             raise StorageError(
                 f"the folder of the database does not exist: {Path(target_path).parent}"
@@ -111,8 +113,10 @@ def restore_sqlite(backup: Path, database_url: str, replace: bool = False) -> Co
         target = sqlite3.connect(target_path, timeout=BUSY_TIMEOUT_SECONDS)
         try:
             if not replace and _has_games(target):
-                raise StorageError(f"{target_path} already has games: back it up, then restore "
-                                   "with --replace to write the backup over it")  # fmt: skip
+                raise StorageError(
+                    f"{target_path} already has games: back it up, then restore "
+                    "with --replace to write the backup over it"
+                )
             source.backup(target)
             target.execute("PRAGMA journal_mode=WAL").fetchall()
         finally:
@@ -165,13 +169,20 @@ def libpq_command(database_url: str) -> tuple[str, dict[str, str]]:
 def _pg_tool(name: str, arguments: list[str], database_url: str) -> None:
     tool = shutil.which(name)
     if tool is None:
-        raise StorageError(f"{name} is not installed here: install PostgreSQL's client tools "
-                           "(the server's major version or newer), or run it where the server is "
-                           "(README, \"Deploying\")")  # fmt: skip
+        raise StorageError(
+            f"{name} is not installed here: install PostgreSQL's client tools "
+            "(the server's major version or newer), or run it where the server is "
+            '(README, "Deploying")'
+        )
     url, secret = libpq_command(database_url)
     try:
-        done = subprocess.run([tool, *arguments, "--dbname", url], capture_output=True, text=True,
-                              env={**os.environ, **secret}, timeout=PG_TOOL_SECONDS)  # fmt: skip
+        done = subprocess.run(
+            [tool, *arguments, "--dbname", url],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **secret},
+            timeout=PG_TOOL_SECONDS,
+        )
     except subprocess.TimeoutExpired as exc:
         raise StorageError(f"{name} did not finish in {PG_TOOL_SECONDS} s") from exc
     if done.returncode != 0:

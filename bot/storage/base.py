@@ -226,8 +226,12 @@ class StorageBase(Store):
                 for version, script in scripts:
                     if version > current:
                         if not created:
-                            log.info("%s: applying migration %d (%s)", where, version,
-                                     migration_name(version))  # fmt: skip
+                            log.info(
+                                "%s: applying migration %d (%s)",
+                                where,
+                                version,
+                                migration_name(version),
+                            )
                         for statement in statements(script):
                             await tx.execute(statement)
                         await tx.execute(
@@ -242,8 +246,9 @@ class StorageBase(Store):
         if applied and created:
             log.info("%s: a new database, its schema created at version %d", where, latest)
         elif applied:
-            log.info("%s: schema at version %d (%d migrations applied)", where, latest,
-                     len(applied))  # fmt: skip
+            log.info(
+                "%s: schema at version %d (%d migrations applied)", where, latest, len(applied)
+            )
 
     async def close(self) -> None:
         await self.backend.close()

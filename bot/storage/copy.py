@@ -22,8 +22,10 @@ async def table_names(store: StorageBase) -> list[str]:
             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
         )
         names = sorted(row[0] for row in rows if row[0] != SCHEMA_TABLE)
-        parents = {name: {row[2] for row in await store.fetch(f"PRAGMA foreign_key_list({name})")}
-                   for name in names}  # fmt: skip
+        parents = {
+            name: {row[2] for row in await store.fetch(f"PRAGMA foreign_key_list({name})")}
+            for name in names
+        }
     else:
         rows = await store.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"

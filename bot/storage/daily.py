@@ -52,8 +52,16 @@ class DailyAttempt:
 
 def _choice(row: Sequence[Any]) -> DailyChoice:
     game_id, day, deal, candidate, best, line, nodes, seconds = row
-    return DailyChoice(str(game_id), str(day), int(deal), int(candidate), best,
-                       json.loads(line), int(nodes), float(seconds))  # fmt: skip
+    return DailyChoice(
+        str(game_id),
+        str(day),
+        int(deal),
+        int(candidate),
+        best,
+        json.loads(line),
+        int(nodes),
+        float(seconds),
+    )
 
 
 def _attempt(row: Sequence[Any]) -> DailyAttempt:
@@ -107,9 +115,18 @@ class DailyStore(Store):
             await tx.execute(
                 f"INSERT INTO daily ({_CHOICE_COLUMNS}, chosen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (game_id, day) DO NOTHING",
-                (choice.game_id, choice.day, choice.deal, choice.candidate, choice.best,
-                 json.dumps(choice.line), choice.nodes, choice.seconds, chosen_at),
-            )  # fmt: skip
+                (
+                    choice.game_id,
+                    choice.day,
+                    choice.deal,
+                    choice.candidate,
+                    choice.best,
+                    json.dumps(choice.line),
+                    choice.nodes,
+                    choice.seconds,
+                    chosen_at,
+                ),
+            )
 
     async def days_of_deal(self, game_id: str, deal: int) -> list[str]:
         """The days whose daily challenge of ``game_id`` was deal ``deal``."""
@@ -156,9 +173,17 @@ class DailyStore(Store):
             )
             await tx.execute(
                 f"INSERT INTO daily_attempts ({_ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (attempt.platform, attempt.player_id, attempt.game_id, attempt.day,
-                 attempt.session_id, attempt.chat_id, attempt.status, attempt.started_at),
-            )  # fmt: skip
+                (
+                    attempt.platform,
+                    attempt.player_id,
+                    attempt.game_id,
+                    attempt.day,
+                    attempt.session_id,
+                    attempt.chat_id,
+                    attempt.status,
+                    attempt.started_at,
+                ),
+            )
 
     async def settle(self, session_id: str, status: str, unrank: bool) -> None:
         """Mark the attempt ``status``; ``unrank``: its result no longer counts as ranked."""

@@ -80,8 +80,15 @@ class ChatView:
 
 def _confirmation(row: Sequence[Any]) -> Confirmation:
     qid, platform, chat_id, player_id, session_id, action, expires_at = row
-    return Confirmation(str(qid), str(platform), str(chat_id), str(player_id), str(session_id),
-                        str(action), float(expires_at))  # fmt: skip
+    return Confirmation(
+        str(qid),
+        str(platform),
+        str(chat_id),
+        str(player_id),
+        str(session_id),
+        str(action),
+        float(expires_at),
+    )
 
 
 class FocusStore(Store):
@@ -137,9 +144,16 @@ class FocusStore(Store):
             )
             await tx.execute(
                 f"INSERT INTO confirmations ({_CONFIRMATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (question.id, question.platform, question.chat_id, question.player_id,
-                 question.session_id, question.action, question.expires_at),
-            )  # fmt: skip
+                (
+                    question.id,
+                    question.platform,
+                    question.chat_id,
+                    question.player_id,
+                    question.session_id,
+                    question.action,
+                    question.expires_at,
+                ),
+            )
 
     async def confirmation(self, question_id: str) -> Confirmation | None:
         """The question, left in place; None when there is none."""

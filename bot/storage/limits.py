@@ -53,8 +53,10 @@ def _chained_takes_sql(count: int) -> str:
 
         grown = f"(rate_buckets.tokens + ({c('n')} - rate_buckets.updated_at) * {c('r')})"
         # never above the burst, never below what was stored (a process whose clock is behind)
-        fill = (f"(CASE WHEN {grown} > {c('b')} THEN {c('b')} "
-                f"WHEN {grown} < rate_buckets.tokens THEN rate_buckets.tokens ELSE {grown} END)")  # fmt: skip
+        fill = (
+            f"(CASE WHEN {grown} > {c('b')} THEN {c('b')} "
+            f"WHEN {grown} < rate_buckets.tokens THEN rate_buckets.tokens ELSE {grown} END)"
+        )
         drawn = f" WHERE (SELECT refused FROM t{i - 1}) = 0" if i else ""
         need, cost, floor = c("need"), c("cost"), c("fl")
         given = f"(CASE WHEN {fill} - {cost} < {floor} THEN {floor} ELSE {fill} - {cost} END)"
@@ -97,15 +99,17 @@ class Bucket:
 class LimitsStore(Store):
     """Token buckets (``storage.limits``)."""
 
-    async def take_token(self, scope: str, key: str, burst: float, per_second: float,
-                         now: float, wait: bool = False) -> int:  # fmt: skip
+    async def take_token(
+        self, scope: str, key: str, burst: float, per_second: float, now: float, wait: bool = False
+    ) -> int:
         """Take a token from the bucket ``(scope, key)``: 0 when one was taken, else how many
         requests in a row found it empty (1: the first, which gets the notice). ``wait=False``:
         ``StorageBusy`` at once rather than wait on another process's write lock."""
         return (await self.take_tokens([Bucket(scope, key, burst, per_second)], now, wait))[0]
 
-    async def take_tokens(self, buckets: Sequence[Bucket], now: float,
-                          wait: bool = False) -> list[int]:  # fmt: skip
+    async def take_tokens(
+        self, buckets: Sequence[Bucket], now: float, wait: bool = False
+    ) -> list[int]:
         """``take_token`` from each of ``buckets`` in turn, stopping at the first that refuses: what each answered, in one transaction (one
         hand-off to SQLite's thread: every request of a rate-limited bot takes its tokens)."""
         if self.dialect == POSTGRES:
@@ -121,9 +125,14 @@ class LimitsStore(Store):
             for bucket in buckets:
                 # a bucket after one that refused is not drawn on (nor is its refusal counted)
                 sql = self._take_sql(bucket, now)
-                taken.append(tx.add(sql, (bucket.scope, bucket.key),
-                                    returning=True,
-                                    only_if=functools.partial(_all_taken, list(taken))))  # fmt: skip
+                taken.append(
+                    tx.add(
+                        sql,
+                        (bucket.scope, bucket.key),
+                        returning=True,
+                        only_if=functools.partial(_all_taken, list(taken)),
+                    )
+                )
         return [int(t.rows[0][0]) for t in taken if t.rows]
 
     @staticmethod

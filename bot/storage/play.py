@@ -50,15 +50,26 @@ class TablePlay:
 
     def copy(self) -> TablePlay:
         """A copy to change (its dict and lists too): a kept state stays as it was stored."""
-        return TablePlay(self.session_id, self.timer_seconds, self.deadline, dict(self.timeouts),
-                         list(self.departed), list(self.computers))  # fmt: skip
+        return TablePlay(
+            self.session_id,
+            self.timer_seconds,
+            self.deadline,
+            dict(self.timeouts),
+            list(self.departed),
+            list(self.computers),
+        )
 
 
 def play_params(play: TablePlay) -> tuple[object, ...]:
     """The upsert's parameters for ``play`` (its columns in order, JSON texts)."""
-    return (play.session_id, play.timer_seconds, play.deadline,
-            json.dumps(play.timeouts, sort_keys=True), json.dumps(play.departed),
-            json.dumps(play.computers))  # fmt: skip
+    return (
+        play.session_id,
+        play.timer_seconds,
+        play.deadline,
+        json.dumps(play.timeouts, sort_keys=True),
+        json.dumps(play.departed),
+        json.dumps(play.computers),
+    )
 
 
 def table_play(session_id: str, rows: Sequence[Sequence[Any]]) -> TablePlay | None:
@@ -66,8 +77,14 @@ def table_play(session_id: str, rows: Sequence[Sequence[Any]]) -> TablePlay | No
     if not rows:
         return None
     timer, deadline, timeouts, departed, computers = rows[0]
-    return TablePlay(session_id, timer, deadline, json.loads(timeouts), json.loads(departed),
-                     json.loads(computers))  # fmt: skip
+    return TablePlay(
+        session_id,
+        timer,
+        deadline,
+        json.loads(timeouts),
+        json.loads(departed),
+        json.loads(computers),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,8 +188,9 @@ class PlayStore(Store):
         if not rows:
             return None
         rid, minutes, senza, round_number, join_deadline, deadline, started_at = rows[0]
-        return Race(str(rid), minutes, bool(senza), int(round_number), join_deadline, deadline,
-                    started_at)  # fmt: skip
+        return Race(
+            str(rid), minutes, bool(senza), int(round_number), join_deadline, deadline, started_at
+        )
 
     async def race_entry(self, session_id: str) -> RaceEntry | None:
         """The race and round of a racer's board session, None for any other session."""
@@ -190,8 +208,14 @@ class PlayStore(Store):
                 (race_id, minutes, int(senza_tempo), join_deadline),
             )
 
-    async def start_round(self, race_id: str, round_number: int, deadline: str | None,
-                          started_at: str, boards: Sequence[RaceBoard]) -> None:  # fmt: skip
+    async def start_round(
+        self,
+        race_id: str,
+        round_number: int,
+        deadline: str | None,
+        started_at: str,
+        boards: Sequence[RaceBoard],
+    ) -> None:
         """Record the round's start and each racer's board."""
         async with self._transaction() as tx:
             await tx.execute(
@@ -254,8 +278,9 @@ class PlayStore(Store):
         return int(rows[0][0]) if rows else 0
 
     # ----- spoilers ---------------------------------------------------------------------------
-    async def deals_in_competition(self, platform: str, chat_id: str, game_id: str, racing: str,
-                                   playing: str, today: str) -> set[int]:  # fmt: skip
+    async def deals_in_competition(
+        self, platform: str, chat_id: str, game_id: str, racing: str, playing: str, today: str
+    ) -> set[int]:
         """The deals of ``game_id`` (default options) that a competition in this chat still
         plays: a race round being run (lobby in status ``racing``), a daily attempt still
         ``playing`` (whatever its day: one begun before midnight goes on after it), and

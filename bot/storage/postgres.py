@@ -150,8 +150,9 @@ class PostgresBackend(Observed):
         self.waiting = 0
 
     @classmethod
-    async def connect(cls, dsn: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS,
-                      pool: PoolSettings | None = None) -> PostgresBackend:  # fmt: skip
+    async def connect(
+        cls, dsn: str, busy_timeout: float = BUSY_TIMEOUT_SECONDS, pool: PoolSettings | None = None
+    ) -> PostgresBackend:
         pool_settings = pool or PoolSettings()
         try:
             import asyncpg
@@ -165,9 +166,14 @@ class PostgresBackend(Observed):
         }
         try:
             connections = await asyncpg.create_pool(
-                dsn, min_size=1, max_size=pool_settings.size, server_settings=settings,
-                timeout=10, command_timeout=busy_timeout * 5, reset=_keep_session,
-            )  # fmt: skip
+                dsn,
+                min_size=1,
+                max_size=pool_settings.size,
+                server_settings=settings,
+                timeout=10,
+                command_timeout=busy_timeout * 5,
+                reset=_keep_session,
+            )
         except Exception as exc:  # bad host, refused, bad password, unknown database ...
             # redacted: a driver may quote the DSN it was given, password and all
             raise StorageError(

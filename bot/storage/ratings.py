@@ -27,8 +27,16 @@ class RatingRecord:
 
 def _rating(row: Sequence[Any]) -> RatingRecord:
     platform, scope, game_id, player_id, name, mu, sigma, games = row
-    return RatingRecord(str(platform), str(scope), str(game_id), str(player_id), str(name),
-                        float(mu), float(sigma), int(games))  # fmt: skip
+    return RatingRecord(
+        str(platform),
+        str(scope),
+        str(game_id),
+        str(player_id),
+        str(name),
+        float(mu),
+        float(sigma),
+        int(games),
+    )
 
 
 class RatingsStore(Store):
@@ -54,9 +62,17 @@ class RatingsStore(Store):
                     "ON CONFLICT (platform, scope, game_id, player_id) DO UPDATE "
                     "SET player_name = excluded.player_name, mu = excluded.mu, sigma = excluded.sigma, "
                     "games = excluded.games",
-                    (r.platform, r.scope, r.game_id, r.player_id, r.player_name, r.mu, r.sigma,
-                     r.games),
-                )  # fmt: skip
+                    (
+                        r.platform,
+                        r.scope,
+                        r.game_id,
+                        r.player_id,
+                        r.player_name,
+                        r.mu,
+                        r.sigma,
+                        r.games,
+                    ),
+                )
 
     async def of_scope(self, platform: str, scope: str, game_id: str) -> list[RatingRecord]:
         """Every rated player of a scope."""

@@ -87,8 +87,28 @@ SESSION_COLUMNS = (
 
 
 def row_to_session(row: Sequence[Any]) -> SessionRecord:
-    (sid, platform, chat_id, kind, game_id, options, deal, players, names, invited, creator,
-     status, outcome, faces, ranked, revision, board_message_id, created_at, last_active_at, expired_at) = row  # fmt: skip
+    (
+        sid,
+        platform,
+        chat_id,
+        kind,
+        game_id,
+        options,
+        deal,
+        players,
+        names,
+        invited,
+        creator,
+        status,
+        outcome,
+        faces,
+        ranked,
+        revision,
+        board_message_id,
+        created_at,
+        last_active_at,
+        expired_at,
+    ) = row
     return SessionRecord(
         id=sid,
         platform=platform,
@@ -120,9 +140,28 @@ RESULT_COLUMNS = (
 
 
 def row_to_result(row: Sequence[Any]) -> ResultRecord:
-    (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, score,
-     tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at, place, masters,
-     cards) = row  # fmt: skip
+    (
+        session_id,
+        platform,
+        chat_id,
+        game_id,
+        player_id,
+        player_name,
+        deal,
+        options,
+        score,
+        tiebreak_move,
+        move_count,
+        moves,
+        outcome,
+        won,
+        ranked,
+        day,
+        finished_at,
+        place,
+        masters,
+        cards,
+    ) = row
     return ResultRecord(
         session_id=str(session_id),
         platform=str(platform),

@@ -66,8 +66,15 @@ class SoloWin:
 
 def _entry(row: Sequence[Any], session_id: str | None = None) -> Entry:
     player, name, score, tiebreak_move, move_count, outcome = row[:6]
-    return Entry(str(player), str(name), int(score), int(tiebreak_move), int(move_count),
-                 str(outcome), session_id)  # fmt: skip
+    return Entry(
+        str(player),
+        str(name),
+        int(score),
+        int(tiebreak_move),
+        int(move_count),
+        str(outcome),
+        session_id,
+    )
 
 
 def _in_chat(
@@ -166,8 +173,10 @@ class ResultsStore(Store):
         sql = _in_chat(
             f"SELECT {_ENTRY_COLUMNS} FROM results r JOIN daily_attempts a ON a.session_id = r.session_id "
             "WHERE r.ranked = 1 AND a.status = ? AND a.game_id = ? AND a.day >= ?",
-            params, platform, chat,
-        )  # fmt: skip
+            params,
+            platform,
+            chat,
+        )
         return [_entry(r) for r in await self._fetch(sql, params)]
 
     async def day_entries(self, game_id: str, day: str, accepted: str) -> list[Entry]:
@@ -188,8 +197,10 @@ class ResultsStore(Store):
         sql = _in_chat(
             f"SELECT {_ENTRY_COLUMNS} FROM results r WHERE r.ranked = 0 AND r.game_id = ? AND r.day >= ? "
             "AND r.session_id NOT IN (SELECT session_id FROM daily_attempts)",
-            params, platform, chat,
-        )  # fmt: skip
+            params,
+            platform,
+            chat,
+        )
         return [_entry(r) for r in await self._fetch(sql, params)]
 
     async def names_without_attempt(
@@ -218,8 +229,11 @@ class ResultsStore(Store):
         sql = _in_chat(
             "SELECT MAX(player_name), SUM(won), COALESCE(SUM(masters), 0) FROM results "
             "WHERE game_id = ? AND day >= ? AND player_id NOT LIKE ?",
-            params, platform, chat, prefix="",
-        )  # fmt: skip
+            params,
+            platform,
+            chat,
+            prefix="",
+        )
         sql += " GROUP BY platform, player_id ORDER BY SUM(won) DESC, COALESCE(SUM(masters), 0) DESC, MAX(player_name)"
         return [TableTally(str(r[0]), int(r[1]), int(r[2])) for r in await self._fetch(sql, params)]
 
@@ -251,8 +265,9 @@ class ResultsStore(Store):
         )
         return [SoloWin(str(g), str(start), str(end)) for g, start, end in rows]
 
-    async def finished_in_chat(self, platform: str, chat_id: str, player_id: str,
-                               limit: int) -> list[str]:  # fmt: skip
+    async def finished_in_chat(
+        self, platform: str, chat_id: str, player_id: str, limit: int
+    ) -> list[str]:
         """The sessions of the player's finished games in a chat, the latest first."""
         rows = await self._fetch(
             "SELECT session_id FROM results WHERE platform = ? AND chat_id = ? AND player_id = ? "
@@ -261,8 +276,9 @@ class ResultsStore(Store):
         )
         return [str(r[0]) for r in rows]
 
-    async def latest_finished(self, platform: str, chat_id: str, player_id: str,
-                              game_id: str | None = None) -> str | None:  # fmt: skip
+    async def latest_finished(
+        self, platform: str, chat_id: str, player_id: str, game_id: str | None = None
+    ) -> str | None:
         """The session of the player's most recently finished game in a chat (of ``game_id``
         when given)."""
         sql = (

@@ -39,11 +39,22 @@ _SESSION_UPDATE = (
 
 def _update_params(rec: SessionRecord) -> tuple[object, ...]:
     return (
-        json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
-        json.dumps(rec.names), json.dumps(rec.invited), rec.status, rec.outcome, rec.faces,
-        int(rec.ranked), rec.revision, rec.revision, rec.board_message_id, rec.last_active_at,
-        rec.expired_at, rec.id,
-    )  # fmt: skip
+        json.dumps(rec.options, sort_keys=True),
+        rec.deal,
+        json.dumps(rec.players),
+        json.dumps(rec.names),
+        json.dumps(rec.invited),
+        rec.status,
+        rec.outcome,
+        rec.faces,
+        int(rec.ranked),
+        rec.revision,
+        rec.revision,
+        rec.board_message_id,
+        rec.last_active_at,
+        rec.expired_at,
+        rec.id,
+    )
 
 
 #: the update under the revision check (compare-and-set), not the never-backwards CASE
@@ -113,13 +124,28 @@ class SessionsStore(Store):
                 f"INSERT INTO sessions ({SESSION_COLUMNS}) VALUES "
                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    rec.id, rec.platform, rec.chat_id, rec.kind, rec.game_id,
-                    json.dumps(rec.options, sort_keys=True), rec.deal, json.dumps(rec.players),
-                    json.dumps(rec.names), json.dumps(rec.invited), rec.creator, rec.status,
-                    rec.outcome, rec.faces, int(rec.ranked), rec.revision, rec.board_message_id,
-                    rec.created_at, rec.last_active_at, rec.expired_at,
+                    rec.id,
+                    rec.platform,
+                    rec.chat_id,
+                    rec.kind,
+                    rec.game_id,
+                    json.dumps(rec.options, sort_keys=True),
+                    rec.deal,
+                    json.dumps(rec.players),
+                    json.dumps(rec.names),
+                    json.dumps(rec.invited),
+                    rec.creator,
+                    rec.status,
+                    rec.outcome,
+                    rec.faces,
+                    int(rec.ranked),
+                    rec.revision,
+                    rec.board_message_id,
+                    rec.created_at,
+                    rec.last_active_at,
+                    rec.expired_at,
                 ),
-            )  # fmt: skip
+            )
 
     async def save(self, rec: SessionRecord, expected_revision: int | None = None) -> None:
         """Write back the mutable fields of a session (everything but its identity).
@@ -276,8 +302,9 @@ class SessionsStore(Store):
         seats the bot plays: another process may have seen someone leave); else
         ``StaleRevision`` and nothing is stored."""
         if self.dialect == POSTGRES and not results and (len(moves) == 1 or rec.kind != SOLO):
-            return await self._record_moves_at_once(rec, moves, played_at, table, read_table,
-                                                    departed_was)  # fmt: skip
+            return await self._record_moves_at_once(
+                rec, moves, played_at, table, read_table, departed_was
+            )
         # One hand-off on SQLite: every statement is queued and runs with the COMMIT.
         read: Queued | None = None
         async with self._transaction() as tx:
@@ -294,9 +321,15 @@ class SessionsStore(Store):
                 tx.add(
                     "INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
                     f"VALUES (?, ?, ?, ?, ?, {race_move})",
-                    (rec.id, move.n, move.player, move.notation, played_at,
-                     *([rec.id] if rec.kind == SOLO else [])),
-                )  # fmt: skip
+                    (
+                        rec.id,
+                        move.n,
+                        move.player,
+                        move.notation,
+                        played_at,
+                        *([rec.id] if rec.kind == SOLO else []),
+                    ),
+                )
             self._insert_results(tx, results)
             if table is not None and departed_was is not None:
                 self._play.queue_table_if(
@@ -329,19 +362,25 @@ class SessionsStore(Store):
             # compare-and-set on who left: the play state's row is locked first (a concurrent
             # departure is waited for and then re-checked), and the session moves only if
             # the row still lists the same players as gone
-            ctes.append("locked AS (SELECT session_id FROM table_play WHERE session_id = ? "
-                        "AND departed = ? FOR UPDATE)")  # fmt: skip
+            ctes.append(
+                "locked AS (SELECT session_id FROM table_play WHERE session_id = ? "
+                "AND departed = ? FOR UPDATE)"
+            )
             params += [rec.id, json.dumps(list(departed_was))]
             guard = " AND EXISTS (SELECT 1 FROM locked)"
-        ctes.append("moved AS ("
-                    + _SESSION_UPDATE.replace("WHERE id = ?", f"WHERE id = ? AND revision = ?{guard}")
-                    + " RETURNING id)")  # fmt: skip
+        ctes.append(
+            "moved AS ("
+            + _SESSION_UPDATE.replace("WHERE id = ?", f"WHERE id = ? AND revision = ?{guard}")
+            + " RETURNING id)"
+        )
         params += [*_update_params(rec), rec.revision - len(moves)]
         race_move = "NULL"
         if rec.kind == SOLO:  # one move (the caller's test): a race board's race-wide number
-            ctes.append("counted AS (UPDATE races SET move_counter = move_counter + 1 "
-                        "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) "
-                        "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter)")  # fmt: skip
+            ctes.append(
+                "counted AS (UPDATE races SET move_counter = move_counter + 1 "
+                "WHERE id = (SELECT race_id FROM race_entries WHERE session_id = ?) "
+                "AND EXISTS (SELECT 1 FROM moved) RETURNING move_counter)"
+            )
             params.append(rec.id)
             race_move = "(SELECT move_counter FROM counted)"
         if table is not None:
@@ -368,16 +407,18 @@ class SessionsStore(Store):
                 for column in ("timer_seconds", "deadline", "timeouts", "departed", "computers")
             )
         sql = (
-            "WITH " + ", ".join(ctes)
+            "WITH "
+            + ", ".join(ctes)
             + " INSERT INTO moves (session_id, n, player, notation, played_at, race_move) "
             f"SELECT moved.id, v.n, v.player, v.notation, ?, {race_move} "
             f"FROM moved, (VALUES {rows_sql}) AS v (n, player, notation) "
             "ORDER BY v.n RETURNING n" + read_back
-        )  # fmt: skip
+        )
         rows = await self._fetch(sql, tuple(params))
         if not rows:
-            raise StaleRevision(f"session {rec.id} is no longer at revision "
-                                f"{rec.revision - len(moves)}")  # fmt: skip
+            raise StaleRevision(
+                f"session {rec.id} is no longer at revision {rec.revision - len(moves)}"
+            )
         if not read_table:
             return None
         if table is not None:
@@ -412,10 +453,25 @@ class SessionsStore(Store):
                 "outcome, won, ranked, day, finished_at, place, masters, cards) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
-                    r.session_id, r.platform, r.chat_id, r.game_id, r.player_id,
-                    r.player_name, r.deal, json.dumps(r.options, sort_keys=True), r.score,
-                    r.tiebreak_move, r.move_count, json.dumps(r.moves), r.outcome,
-                    int(r.won), int(r.ranked), r.day, r.finished_at, r.place, r.masters,
+                    r.session_id,
+                    r.platform,
+                    r.chat_id,
+                    r.game_id,
+                    r.player_id,
+                    r.player_name,
+                    r.deal,
+                    json.dumps(r.options, sort_keys=True),
+                    r.score,
+                    r.tiebreak_move,
+                    r.move_count,
+                    json.dumps(r.moves),
+                    r.outcome,
+                    int(r.won),
+                    int(r.ranked),
+                    r.day,
+                    r.finished_at,
+                    r.place,
+                    r.masters,
                     r.cards,
                 ),
-            )  # fmt: skip
+            )

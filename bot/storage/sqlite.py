@@ -247,8 +247,13 @@ class SqliteBackend(Observed):
 
     dialect = SQLITE
 
-    def __init__(self, db: aiosqlite.Connection, reader: aiosqlite.Connection | None = None,
-                 busy_timeout: float = BUSY_TIMEOUT_SECONDS, path: str | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        reader: aiosqlite.Connection | None = None,
+        busy_timeout: float = BUSY_TIMEOUT_SECONDS,
+        path: str | None = None,
+    ) -> None:
         self.db = db
         self.reader = reader
         self.busy_timeout = busy_timeout
@@ -315,8 +320,12 @@ class SqliteBackend(Observed):
             log.warning("the database file is back but cannot be opened: %s", exc)
             return
         try:
-            for pragma in ("PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON",
-                           "PRAGMA synchronous=NORMAL", PROBE_READ):  # fmt: skip
+            for pragma in (
+                "PRAGMA journal_mode=WAL",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA synchronous=NORMAL",
+                PROBE_READ,
+            ):
                 await db.execute(pragma)
             if reader is not None:
                 await reader.execute(PROBE_READ)

@@ -53,8 +53,14 @@ class UpdatesStore(Store):
             await self.prune(moment - KEEP_UPDATES_SECONDS)
         return True
 
-    async def remember_private_message(self, platform: str, chat_id: str, message_id: str, origin_chat: str,
-                                       now: float | None = None) -> None:  # fmt: skip
+    async def remember_private_message(
+        self,
+        platform: str,
+        chat_id: str,
+        message_id: str,
+        origin_chat: str,
+        now: float | None = None,
+    ) -> None:
         """A message with buttons sent to a private chat belongs to the table of ``origin_chat``."""
         moment = time.time() if now is None else now
         async with self._transaction() as tx:
@@ -79,6 +85,8 @@ class UpdatesStore(Store):
         """Forget the update ids recorded before ``older_than`` (seconds since the epoch) and
         private messages older than ``KEEP_PRIVATE_MESSAGES_SECONDS`` before it; how many ids."""
         async with self._transaction() as tx:
-            await tx.execute("DELETE FROM private_messages WHERE sent_at < ?",
-                             (older_than - KEEP_PRIVATE_MESSAGES_SECONDS,))  # fmt: skip
+            await tx.execute(
+                "DELETE FROM private_messages WHERE sent_at < ?",
+                (older_than - KEEP_PRIVATE_MESSAGES_SECONDS,),
+            )
             return await tx.execute("DELETE FROM handled_updates WHERE seen_at < ?", (older_than,))

@@ -377,9 +377,15 @@ class WebStore(Store):
         await tx.execute(
             "UPDATE sessions SET players = ?, names = ?, invited = ?, creator = ?, chat_id = ?, "
             "revision = revision + 1 WHERE id = ?",
-            (json.dumps(swap(rec.players)), json.dumps(names), json.dumps(invited),
-             swapped(rec.creator), swapped(rec.chat_id, private_chats), rec.id),
-        )  # fmt: skip
+            (
+                json.dumps(swap(rec.players)),
+                json.dumps(names),
+                json.dumps(invited),
+                swapped(rec.creator),
+                swapped(rec.chat_id, private_chats),
+                rec.id,
+            ),
+        )
         await tx.execute(
             "UPDATE results SET player_id = ?, player_name = ? WHERE session_id = ? "
             "AND platform = ? AND player_id = ?",
@@ -407,6 +413,10 @@ class WebStore(Store):
             }
             await tx.execute(
                 "UPDATE table_play SET timeouts = ?, departed = ?, computers = ? WHERE session_id = ?",
-                (json.dumps(timeouts), json.dumps(swap(json.loads(play[0][1]))),
-                 json.dumps(swap(json.loads(play[0][2]))), rec.id),
-            )  # fmt: skip
+                (
+                    json.dumps(timeouts),
+                    json.dumps(swap(json.loads(play[0][1]))),
+                    json.dumps(swap(json.loads(play[0][2]))),
+                    rec.id,
+                ),
+            )

@@ -181,15 +181,25 @@ def _etag(body: bytes) -> str:
 
 
 def _respond(
-    request: web.Request, body: bytes, content_type: str, cache: str, status: int = 200,
-    extra: dict[str, str] | None = None, etag: str | None = None,
-) -> web.Response:  # fmt: skip
+    request: web.Request,
+    body: bytes,
+    content_type: str,
+    cache: str,
+    status: int = 200,
+    extra: dict[str, str] | None = None,
+    etag: str | None = None,
+) -> web.Response:
     """The response with ``Cache-Control``, ``ETag`` and ``Vary``; a matching
     ``If-None-Match`` gets 304 without the body. ``etag``: the body's, when known already."""
     etag = etag or _etag(body)
-    headers = {"Cache-Control": cache, "ETag": etag, "Vary": "Accept-Language",
-               "X-Content-Type-Options": "nosniff", "Content-Security-Policy": POLICY,
-               **(extra or {})}  # fmt: skip
+    headers = {
+        "Cache-Control": cache,
+        "ETag": etag,
+        "Vary": "Accept-Language",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": POLICY,
+        **(extra or {}),
+    }
     if status == 200 and etag in request.headers.get("If-None-Match", ""):
         return web.Response(status=304, headers=headers)
     headers["Content-Type"] = content_type
@@ -247,8 +257,9 @@ class PageContext:
 
 def render(page: PageContext, template: str, **context: Any) -> bytes:
     # ``paths``: the same page addresses the chat's links use (``bot.features.web``)
-    html = _env.get_template(template).render(page=page, t=page.t, url=page.url, paths=links,
-                                              languages=i18n.LANGUAGES, **context)  # fmt: skip
+    html = _env.get_template(template).render(
+        page=page, t=page.t, url=page.url, paths=links, languages=i18n.LANGUAGES, **context
+    )
     return html.encode("utf-8")
 
 
@@ -287,8 +298,14 @@ async def error_pages(request: web.Request, handler: Handler) -> web.StreamRespo
         body = render(
             page, "error.html", title=page.t("web.error.title"), text=page.t("web.error.text")
         )
-        return _respond(request, body, "text/html; charset=utf-8", "no-store", status=503,
-                        extra={"Retry-After": "5"})  # fmt: skip
+        return _respond(
+            request,
+            body,
+            "text/html; charset=utf-8",
+            "no-store",
+            status=503,
+            extra={"Retry-After": "5"},
+        )
 
 
 # ----- pages ---------------------------------------------------------------------------------
@@ -299,8 +316,9 @@ def _html(cache: str = "public, no-cache") -> Callable[..., Handler]:
     def wrap(build: Callable[..., Awaitable[bytes]]) -> Handler:
         async def handler(request: web.Request) -> web.StreamResponse:
             # A page kept in memory costs no template and no hash: only the lookup.
-            lang, chosen = reader_language(request.query.get("lang"),
-                                           request.headers.get("Accept-Language"))  # fmt: skip
+            lang, chosen = reader_language(
+                request.query.get("lang"), request.headers.get("Accept-Language")
+            )
             today = _today(request)
             service = request.app[SERVICE_KEY]
             # a page kept from before a hide, a revocation or a forgetting is not served
@@ -350,8 +368,14 @@ async def replay_page(request: web.Request, page: PageContext, core: Service, to
     step_text = request.query.get("step", str(total))
     if not (step_text.isascii() and step_text.isdigit()) or int(step_text) > total:
         raise NotFound(step_text)
-    return render(page, "replay.html", game=game, step=int(step_text), total=total,
-                  game_name=pages.game_name(page.lang, game.game_id))  # fmt: skip
+    return render(
+        page,
+        "replay.html",
+        game=game,
+        step=int(step_text),
+        total=total,
+        game_name=pages.game_name(page.lang, game.game_id),
+    )
 
 
 @_html(cache="private, no-cache")
@@ -365,8 +389,13 @@ async def chat_page(request: web.Request, page: PageContext, core: Service, toda
 
 
 # ----- images --------------------------------------------------------------------------------
-async def _image(request: web.Request, key: tuple[Any, ...], draw: Callable[[], Awaitable[bytes]],
-                 content_type: str, names: bool = True) -> web.StreamResponse:  # fmt: skip
+async def _image(
+    request: web.Request,
+    key: tuple[Any, ...],
+    draw: Callable[[], Awaitable[bytes]],
+    content_type: str,
+    names: bool = True,
+) -> web.StreamResponse:
     """An image from the cache. ``names``: it draws players' names (a replay), which a hide
     changes, so browsers and proxies ask again each time; a deal's board is kept an hour."""
     body = await request.app[CACHE_KEY].get(key, IMAGE_SECONDS, draw)
@@ -407,8 +436,13 @@ async def animation_image(request: web.Request) -> web.StreamResponse:
 
 async def deal_image(request: web.Request) -> web.StreamResponse:
     page = _page(request)
-    data = await pages.daily(request.app[SERVICE_KEY], page.lang, request.match_info["game"],
-                             request.match_info["day"], _today(request))  # fmt: skip
+    data = await pages.daily(
+        request.app[SERVICE_KEY],
+        page.lang,
+        request.match_info["game"],
+        request.match_info["day"],
+        _today(request),
+    )
     if data["deal"] is None:
         raise NotFound(request.path)
     game_id, deal = data["game_id"], data["deal"]

@@ -165,8 +165,15 @@ async def day_board(
     over = day < today
     board = Board(game_id, game_name(lang, game_id), columns(lang, game_id), count=len(placed))
     for place, entry in shown:
-        board.rows.append(Row(place, entry.name, leaderboards.score_cells(lang, game_id, entry),
-                              ids.get(player_key(entry.player)), entry.session_id if over else None))  # fmt: skip
+        board.rows.append(
+            Row(
+                place,
+                entry.name,
+                leaderboards.score_cells(lang, game_id, entry),
+                ids.get(player_key(entry.player)),
+                entry.session_id if over else None,
+            )
+        )
     return board
 
 
@@ -181,8 +188,12 @@ async def home(core: Service, lang: str, today: date) -> dict[str, Any]:
         boards.append(board)
         if await core.store.daily.choice(game_id, yesterday.isoformat()) is not None:
             had_yesterday.add(game_id)
-    return {"boards": boards, "today": today, "yesterday": yesterday,
-            "had_yesterday": had_yesterday}  # fmt: skip
+    return {
+        "boards": boards,
+        "today": today,
+        "yesterday": yesterday,
+        "had_yesterday": had_yesterday,
+    }
 
 
 async def daily(
@@ -235,26 +246,42 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
     for result in latest:
         record = await core.store.sessions.get(result.session_id)
         held = record is None or await held_back(core, record, today)
-        recent.append({
-            "game": game_name(lang, result.game_id), "outcome": outcome_word(lang, result.outcome),
-            "score": result.score, "moves": result.move_count, "daily": result.ranked,
-            "won": result.won, "day": date.fromisoformat(result.finished_at[:10]),
-            "replay": None if held else result.session_id,
-            "race": races.get(result.session_id),  # a ranked race board's place
-        })  # fmt: skip
+        recent.append(
+            {
+                "game": game_name(lang, result.game_id),
+                "outcome": outcome_word(lang, result.outcome),
+                "score": result.score,
+                "moves": result.move_count,
+                "daily": result.ranked,
+                "won": result.won,
+                "day": date.fromisoformat(result.finished_at[:10]),
+                "replay": None if held else result.session_id,
+                "race": races.get(result.session_id),  # a ranked race board's place
+            }
+        )
     shown_ratings = []
     for game_id in ALL_GAMES:
         rating = await ratings.rating_of(core.store, platform, ratings.GLOBAL, user, game_id)
         if rating is not None:  # the number /stats shows, everywhere (not one chat's)
-            shown_ratings.append({"game": game_name(lang, game_id), "rating": rating.shown,
-                                  "tables": rating.games})  # fmt: skip
+            shown_ratings.append(
+                {"game": game_name(lang, game_id), "rating": rating.shown, "tables": rating.games}
+            )
     games = [
-        {"game": game_name(lang, s.game_id), "games": s.games, "wins": s.wins,
-         "best": best_text(lang, s)}
+        {
+            "game": game_name(lang, s.game_id),
+            "games": s.games,
+            "wins": s.wins,
+            "best": best_text(lang, s),
+        }
         for s in per_game
-    ]  # fmt: skip
-    return {"name": name, "games": games, "streak": streak, "recent": recent,
-            "ratings": shown_ratings}  # fmt: skip
+    ]
+    return {
+        "name": name,
+        "games": games,
+        "streak": streak,
+        "recent": recent,
+        "ratings": shown_ratings,
+    }
 
 
 async def player_name(core: Service, platform: str, user: str) -> str:
@@ -316,8 +343,17 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
     seats = listed if len(listed) > 1 else [SOLO_SEAT]
     moves = await core.store.sessions.moves(session_id)
     held = await held_back(core, record, today)
-    return Replay(session_id, record.game_id, record.deal, record.faces, dict(record.options),
-                  seats, names, moves, held)  # fmt: skip
+    return Replay(
+        session_id,
+        record.game_id,
+        record.deal,
+        record.faces,
+        dict(record.options),
+        seats,
+        names,
+        moves,
+        held,
+    )
 
 
 def step_png(game: Replay, step: int, lang: str) -> bytes:
@@ -328,16 +364,25 @@ def step_png(game: Replay, step: int, lang: str) -> bytes:
     position = engine.replay(game.game_id, game.deal, game.seats, game.options, game.moves[:step])
     view = position.view(None)
     # the web page has the room: the whole board, never the phone's cut of it
-    return renderer.render(game.game_id, view, faces=game.faces, lang=lang,
-                           words=i18n.board_words(lang), full=True)  # fmt: skip
+    return renderer.render(
+        game.game_id, view, faces=game.faces, lang=lang, words=i18n.board_words(lang), full=True
+    )
 
 
 def animation(game: Replay, lang: str) -> bytes:
     """The animated replay (``renderer.replay``)."""
     import renderer
 
-    data: bytes = renderer.replay(game.game_id, game.deal, game.seats, game.options, game.moves,
-                                  faces=game.faces, lang=lang, words=i18n.board_words(lang))  # fmt: skip
+    data: bytes = renderer.replay(
+        game.game_id,
+        game.deal,
+        game.seats,
+        game.options,
+        game.moves,
+        faces=game.faces,
+        lang=lang,
+        words=i18n.board_words(lang),
+    )
     return data
 
 
@@ -385,16 +430,27 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
             table = await core.store.results.table_tallies(game_id, platform, chat_id, since)
             if table:
                 board = Board(game_id, game_name(lang, game_id), columns(lang, game_id))
-                board.rows = [Row(i + 1, t.name, [str(t.wins), str(t.masters)])
-                              for i, t in enumerate(table)]  # fmt: skip
+                board.rows = [
+                    Row(i + 1, t.name, [str(t.wins), str(t.masters)]) for i, t in enumerate(table)
+                ]
                 boards.append(board)
             continue
         kinds: list[tuple[str, Sequence[Entry]]] = []
         if game_id in DAILY_GAMES:
-            kinds.append(("lb.daily", await core.store.results.daily_entries(
-                game_id, since, ACCEPTED, platform, chat_id)))  # fmt: skip
-        kinds.append(("lb.casual", await core.store.results.casual_entries(
-            game_id, since, platform, chat_id)))  # fmt: skip
+            kinds.append(
+                (
+                    "lb.daily",
+                    await core.store.results.daily_entries(
+                        game_id, since, ACCEPTED, platform, chat_id
+                    ),
+                )
+            )
+        kinds.append(
+            (
+                "lb.casual",
+                await core.store.results.casual_entries(game_id, since, platform, chat_id),
+            )
+        )
         for title_key, entries in kinds:
             placed = leaderboards.rank(game_id, entries)
             if not placed:
@@ -402,11 +458,20 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
             keys = [player_key(e.player) for _, e in placed]
             public = await core.store.web.public_players(keys, ACCEPTED)
             ids = await core.store.web.public_ids(public)
-            board = Board(game_id, i18n.t(lang, title_key, game=game_name(lang, game_id)),
-                          columns(lang, game_id))  # fmt: skip
+            board = Board(
+                game_id,
+                i18n.t(lang, title_key, game=game_name(lang, game_id)),
+                columns(lang, game_id),
+            )
             for place, entry in placed:
                 key = player_key(entry.player)
-                board.rows.append(Row(place, entry.name,
-                                      leaderboards.score_cells(lang, game_id, entry), ids.get(key)))  # fmt: skip
+                board.rows.append(
+                    Row(
+                        place,
+                        entry.name,
+                        leaderboards.score_cells(lang, game_id, entry),
+                        ids.get(key),
+                    )
+                )
             boards.append(board)
     return {"boards": boards, "period": period, "periods": PERIODS, "token": token}

@@ -69,8 +69,13 @@ class Tab:
     async def resize(self, width: int, height: int = 900) -> None:
         """The window made ``width`` CSS pixels wide (a phone below 500): the page in it is
         laid out again for that width (its media queries too) without loading it again."""
-        await self.send("Emulation.setDeviceMetricsOverride", width=width, height=height,
-                        deviceScaleFactor=1, mobile=width < 500)  # fmt: skip
+        await self.send(
+            "Emulation.setDeviceMetricsOverride",
+            width=width,
+            height=height,
+            deviceScaleFactor=1,
+            mobile=width < 500,
+        )
 
     async def open(self, url: str, width: int, height: int = 900) -> None:
         """Load ``url`` in a window ``width`` CSS pixels wide (a phone below 500)."""
@@ -101,13 +106,22 @@ async def browser() -> AsyncIterator[Tab]:
     """A headless Chromium with one tab; closed (and its profile removed) afterwards."""
     profile = tempfile.mkdtemp(prefix="tavolo-chromium-")
     process = await asyncio.create_subprocess_exec(
-        chromium_path(), "--headless=new", "--no-sandbox", "--disable-gpu",
-        "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
-        "--hide-scrollbars", "--mute-audio", "--remote-debugging-port=0",
-        f"--user-data-dir={profile}", "about:blank",
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        chromium_path(),
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--hide-scrollbars",
+        "--mute-audio",
+        "--remote-debugging-port=0",
+        f"--user-data-dir={profile}",
+        "about:blank",
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
         start_new_session=True,
-    )  # fmt: skip
+    )
     reader: asyncio.Task[None] | None = None
     try:
         port_file = Path(profile) / "DevToolsActivePort"
@@ -119,11 +133,17 @@ async def browser() -> AsyncIterator[Tab]:
         port, path = port_file.read_text().split()[:2]
         async with aiohttp.ClientSession() as http:
             socket = await http.ws_connect(f"ws://127.0.0.1:{port}{path}", max_msg_size=0)
-            await socket.send_json({"id": 1, "method": "Target.createTarget",
-                                    "params": {"url": "about:blank"}})  # fmt: skip
+            await socket.send_json(
+                {"id": 1, "method": "Target.createTarget", "params": {"url": "about:blank"}}
+            )
             target = await _answer(socket, 1)
-            await socket.send_json({"id": 2, "method": "Target.attachToTarget",
-                                    "params": {"targetId": target["targetId"], "flatten": True}})  # fmt: skip
+            await socket.send_json(
+                {
+                    "id": 2,
+                    "method": "Target.attachToTarget",
+                    "params": {"targetId": target["targetId"], "flatten": True},
+                }
+            )
             attached = await _answer(socket, 2)
             tab = Tab(socket, attached["sessionId"])
 

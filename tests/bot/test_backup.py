@@ -33,12 +33,21 @@ async def tavolo(database_url: str, *arguments: str) -> tuple[int, str, str]:
     """``python -m bot ARGUMENTS`` on ``database_url``, without blocking the event loop (the
     test's games go on meanwhile)."""
     env = {k: v for k, v in os.environ.items() if not k.endswith(("_TOKEN", "_URL"))}
-    env.update(DATABASE_URL=database_url, PYTHONPATH=str(ROOT),
-               PATH=f"{pg_client_tools()}{os.pathsep}{env.get('PATH', '')}")  # fmt: skip
+    env.update(
+        DATABASE_URL=database_url,
+        PYTHONPATH=str(ROOT),
+        PATH=f"{pg_client_tools()}{os.pathsep}{env.get('PATH', '')}",
+    )
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *arguments, cwd=ROOT, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
+        sys.executable,
+        "-m",
+        "bot",
+        *arguments,
+        cwd=ROOT,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     out, err = await asyncio.wait_for(process.communicate(), timeout=120)
     assert process.returncode is not None
     return process.returncode, out.decode(), err.decode()

@@ -64,8 +64,17 @@ def test_the_web_replay_shows_the_whole_board():
     views = list(samples.long_path_playout("squadratik", samples.LONG_SOLO_DEAL))
     step = max(range(len(views)), key=lambda k: samples.longest_path(views[k]))
     moves = [view["last_move"] for view in views[1:]]
-    game = Replay("s1", "squadratik", samples.LONG_SOLO_DEAL, "squadratik_cards", {}, ["you"],
-                  [], moves, False)  # fmt: skip
+    game = Replay(
+        "s1",
+        "squadratik",
+        samples.LONG_SOLO_DEAL,
+        "squadratik_cards",
+        {},
+        ["you"],
+        [],
+        moves,
+        False,
+    )
     page = decode(step_png(game, step, "en"))
     whole = decode(renderer.render("squadratik", views[step], full=True))
     phone = decode(renderer.render("squadratik", views[step]))

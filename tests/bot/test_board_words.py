@@ -52,9 +52,12 @@ async def test_every_solo_board_carries_its_words_in_the_chats_language(
     session = await chat.core.sessions.get(board.board.session_id)
     game = session.game
     move = next(  # a move after which the game goes on (a text board is of an open game)
-        str(m) for m in game.legal_moves()
-        if not engine.replay(game_id, game.deal, game.players, game.options, [*game.moves, str(m)]).is_over
-    )  # fmt: skip
+        str(m)
+        for m in game.legal_moves()
+        if not engine.replay(
+            game_id, game.deal, game.players, game.options, [*game.moves, str(m)]
+        ).is_over
+    )
     replies = await chat.say("ana", f"/move {move}")
     board = next(r for r in replies if r.board is not None and r.image is not None)
     assert f"({move})" in board.alt_text.splitlines()[0] + board.alt_text  # the move it says
@@ -135,8 +138,9 @@ async def test_a_seat_left_reads_as_played_by_the_computer(
 
 @pytest.fixture
 async def web_core(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Core]:
-    core = await open_core(f"sqlite:///{tmp_path / 'web.db'}", "en", clock,
-                           renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'web.db'}", "en", clock, renderer=fake_render, sweep_interval=None
+    )
     yield core
     await core.close()
 

@@ -54,11 +54,22 @@ async def test_squadratik_hand_cards_and_paths_are_labelled_in_words(chat: FakeP
     await chat.say("ana", "/play squadratik 1")
     labels = [b.label for b in chat.board().buttons]
     # deal 1's hand: a normal card, a master, a normal card and an empty card, then Resign
-    assert labels == ["Card 1 · B4 R2 R2 B2", "Card 2 · master B4 R4 B2 R2", "Card 3 · B4 B4 R2",
-                      "Card 4 · empty", "Resign"]  # fmt: skip
+    assert labels == [
+        "Card 1 · B4 R2 R2 B2",
+        "Card 2 · master B4 R4 B2 R2",
+        "Card 3 · B4 B4 R2",
+        "Card 4 · empty",
+        "Resign",
+    ]
     await chat.press("ana", chat.button(lambda b: b.label.startswith("Card 3")).id)
-    assert [b.label for b in chat.board().buttons] == ["→ path N", "→ path E", "→ path S", "→ path W", "Cancel",
-                                                       "Resign"]  # fmt: skip
+    assert [b.label for b in chat.board().buttons] == [
+        "→ path N",
+        "→ path E",
+        "→ path S",
+        "→ path W",
+        "Cancel",
+        "Resign",
+    ]
     await chat.press("ana", chat.button(lambda b: b.label == "→ path E").id)
     session = await chat.core.sessions.solo_of("fake", "chat-1", "ana")
     assert session is not None and session.game.moves == ["3E"]

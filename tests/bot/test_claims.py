@@ -79,8 +79,10 @@ async def test_claimed_block_renews_while_it_runs_and_releases_after(db_url: str
 async def test_an_update_delivered_twice_is_handled_once_and_old_ids_are_pruned(db_url: str):
     first, second = await Storage.open(db_url), await Storage.open(db_url)
     try:
-        got = await asyncio.gather(first.updates.first_delivery("telegram", 7, now=100.0),
-                                   second.updates.first_delivery("telegram", 7, now=100.0))  # fmt: skip
+        got = await asyncio.gather(
+            first.updates.first_delivery("telegram", 7, now=100.0),
+            second.updates.first_delivery("telegram", 7, now=100.0),
+        )
         assert sorted(got) == [False, True]
         assert await first.updates.first_delivery("discord", 7, now=100.0)  # another platform's id
         assert await first.updates.first_delivery("telegram", 8, now=200.0)

@@ -68,8 +68,13 @@ async def test_a_move_under_another_programs_write_lock_is_answered_busy_in_span
 
 
 async def test_a_read_only_database_answers_writes_busy_and_still_serves_help(tmp_path: Path):
-    core = await open_core(f"sqlite:///{tmp_path / 'tavolo.db'}", "en", FakeClock(), renderer=fake_render,
-                             sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'tavolo.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     chat = FakePlatform(core)
     try:
         chat.admins.add("ana")

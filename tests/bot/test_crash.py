@@ -27,8 +27,13 @@ import pytest
 import engine
 
 ROOT = Path(__file__).resolve().parents[2]
-PLAYERS = [("ana", "imaginary13", 3), ("bob", "squadratik", 28), ("cy", "imaginary13", 8),
-           ("di", "squadratik", 6), ("ed", "imaginary13", 21)]  # fmt: skip
+PLAYERS = [
+    ("ana", "imaginary13", 3),
+    ("bob", "squadratik", 28),
+    ("cy", "imaginary13", 8),
+    ("di", "squadratik", 6),
+    ("ed", "imaginary13", 21),
+]
 PLAN_LENGTH = 40
 #: "Imaginary Thirteen · deal 3 · move 7 · score 12": the acknowledgement of move 7 of deal 3
 ACK = re.compile(r"· deal (\d+) · move (\d+) ·")
@@ -81,9 +86,14 @@ def run_bot(tmp_path: Path, lines: list[str], kill_after: int | None) -> dict[in
         LOG_LEVEL="WARNING",
     )
     bot = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--console"], cwd=tmp_path, env=env, text=True,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "--console"],
+        cwd=tmp_path,
+        env=env,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     watchdog = threading.Timer(90, bot.kill)
     watchdog.start()
 

@@ -98,8 +98,12 @@ async def test_one_ranked_attempt_then_a_casual_replay_of_the_same_deal(
     attempt = await core.store.daily.attempt("fake", "ana", "imaginary13", "2025-03-14")
     assert attempt.session_id == ranked.id and attempt.status == ACCEPTED
     # the storage itself refuses a second attempt for the same player, game and day
-    assert not await add_attempt(core.store, DailyAttempt("fake", "ana", "imaginary13", "2025-03-14", "x", "c",
-                                                     PLAYING, "2025-03-14T13:00:00"))  # fmt: skip
+    assert not await add_attempt(
+        core.store,
+        DailyAttempt(
+            "fake", "ana", "imaginary13", "2025-03-14", "x", "c", PLAYING, "2025-03-14T13:00:00"
+        ),
+    )
 
 
 async def test_undo_and_hint_are_refused_in_ranked_play(core: Core, chat: FakePlatform):
@@ -166,13 +170,18 @@ async def test_a_result_that_does_not_replay_to_its_claim_is_refused_and_not_ran
     played = [str(m) for m in session.game.legal_moves()[:1]]
     await chat.say("ana", f"/move {played[0]}")
     # a forged finish: the session is over and claims a full win with the real move list
-    await core.store.write([
-        ("UPDATE sessions SET status = 'over', outcome = 'won' WHERE id = ?", (session.id,)),
-        ("INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, "
-         "score, tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at) VALUES "
-         "(?, 'fake', 'chat-1', 'imaginary13', 'ana', 'Ana', ?, '{}', 88, 1, 1, ?, 'won', 1, 1, '2025-03-14', "
-         "'2025-03-14T12:05:00')", (session.id, session.record.deal, json.dumps(played))),
-    ])  # fmt: skip
+    await core.store.write(
+        [
+            ("UPDATE sessions SET status = 'over', outcome = 'won' WHERE id = ?", (session.id,)),
+            (
+                "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, "
+                "score, tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at) VALUES "
+                "(?, 'fake', 'chat-1', 'imaginary13', 'ana', 'Ana', ?, '{}', 88, 1, 1, ?, 'won', 1, 1, '2025-03-14', "
+                "'2025-03-14T12:05:00')",
+                (session.id, session.record.deal, json.dumps(played)),
+            ),
+        ]
+    )
     assert await settle(core.store, session.id) == REFUSED
     assert await core.store.fetch(
         "SELECT ranked FROM results WHERE session_id = ?", (session.id,)

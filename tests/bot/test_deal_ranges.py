@@ -15,10 +15,12 @@ from bot.features.daily import candidates
 
 @pytest.mark.parametrize(
     ("lang", "words"),
-    [("en", "FreeCell has no deal 1000001: its deals go from 1 to 1,000,000."),
-     ("es", "FreeCell no tiene el reparto 1000001: sus repartos van del 1 al 1.000.000."),
-     ("it", "FreeCell non ha la smazzata 1000001: le sue smazzate vanno da 1 a 1.000.000.")],
-)  # fmt: skip
+    [
+        ("en", "FreeCell has no deal 1000001: its deals go from 1 to 1,000,000."),
+        ("es", "FreeCell no tiene el reparto 1000001: sus repartos van del 1 al 1.000.000."),
+        ("it", "FreeCell non ha la smazzata 1000001: le sue smazzate vanno da 1 a 1.000.000."),
+    ],
+)
 async def test_a_deal_outside_the_games_own_is_refused_in_the_chats_language(chat, lang, words):
     chat.admins.add("admin")
     await chat.say("admin", f"/lang {lang}")

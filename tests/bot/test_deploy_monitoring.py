@@ -19,10 +19,28 @@ ALERTS = ROOT / "deploy" / "prometheus" / "alerts.yml"
 DASHBOARD = ROOT / "deploy" / "grafana" / "tavolo.json"
 #: PromQL's own words and functions, which look like metric names
 PROMQL_WORDS = {
-    "sum", "by", "rate", "histogram_quantile", "clamp_min", "max", "min", "le", "bool",
-    "instance", "job", "up", "outcome", "command", "platform", "game", "shard", "state",
-    "dependency", "scope", "inf",
-}  # fmt: skip
+    "sum",
+    "by",
+    "rate",
+    "histogram_quantile",
+    "clamp_min",
+    "max",
+    "min",
+    "le",
+    "bool",
+    "instance",
+    "job",
+    "up",
+    "outcome",
+    "command",
+    "platform",
+    "game",
+    "shard",
+    "state",
+    "dependency",
+    "scope",
+    "inf",
+}
 SUFFIXES = ("_bucket", "_count", "_sum", "_total", "_info", "_created")
 
 
@@ -54,8 +72,13 @@ def _expressions() -> list[str]:
 
 
 async def test_every_metric_the_alerts_and_the_dashboard_use_is_exported(tmp_path: Path):
-    core = await open_core(f"sqlite:///{tmp_path / 'db.sqlite'}", "en", FakeClock(),
-                           renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'db.sqlite'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     try:
         chat = FakePlatform(core)
         await chat.say("ana", "/play canfield 3")
@@ -65,12 +88,16 @@ async def test_every_metric_the_alerts_and_the_dashboard_use_is_exported(tmp_pat
     finally:
         await core.close()
     # what only appears once a platform or PostgreSQL runs, with the labels it then has
-    exported.update({
-        "tavolo_outbox_depth": {"platform"}, "tavolo_update_queue_depth": {"platform"},
-        "tavolo_gateway_latency_seconds": {"shard"},
-        "tavolo_database_pool_connections": {"state"}, "tavolo_database_pool_waiters": set(),
-        "tavolo_rate_limited_total": {"scope"},
-    })  # fmt: skip
+    exported.update(
+        {
+            "tavolo_outbox_depth": {"platform"},
+            "tavolo_update_queue_depth": {"platform"},
+            "tavolo_gateway_latency_seconds": {"shard"},
+            "tavolo_database_pool_connections": {"state"},
+            "tavolo_database_pool_waiters": set(),
+            "tavolo_rate_limited_total": {"scope"},
+        }
+    )
     assert exported["tavolo_ready"] == set() and "tavolo_dependency_ready" in exported
     for expr in _expressions():
         for name in _names_in(expr):
@@ -105,7 +132,10 @@ def test_the_dashboards_panels_each_query_something_and_do_not_overlap():
     for panel in dashboard["panels"]:
         assert panel["title"] and panel["targets"]
         grid = panel["gridPos"]
-        cells = {(x, y) for x in range(grid["x"], grid["x"] + grid["w"])
-                 for y in range(grid["y"], grid["y"] + grid["h"])}  # fmt: skip
+        cells = {
+            (x, y)
+            for x in range(grid["x"], grid["x"] + grid["w"])
+            for y in range(grid["y"], grid["y"] + grid["h"])
+        }
         assert not cells & spots, panel["title"]
         spots |= cells

@@ -26,8 +26,9 @@ async def finish_games(core: Core, clock: FakeClock, first: int, count: int) -> 
 
 async def test_finished_games_leave_no_lock_cache_entry_or_sighting_behind(tmp_path: Path):
     clock = FakeClock()
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
-                             sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render, sweep_interval=None
+    )
     try:
         await finish_games(core, clock, 0, 60)
         gc.collect()
@@ -42,8 +43,9 @@ async def test_finished_games_leave_no_lock_cache_entry_or_sighting_behind(tmp_p
 
 async def test_a_live_game_keeps_its_lock_while_a_command_waits_for_it(tmp_path: Path):
     clock = FakeClock()
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
-                             sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render, sweep_interval=None
+    )
     try:
         lock = core.sessions.lock("abc")
         async with lock:
@@ -60,8 +62,9 @@ GAMES = 200
 @pytest.mark.slow
 async def test_memory_per_finished_game_stays_under_200_bytes(tmp_path: Path):
     clock = FakeClock()
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render,
-                             sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}", "en", clock, renderer=fake_render, sweep_interval=None
+    )
     try:
         await finish_games(core, clock, 0, 150)  # warm: bounded caches fill
         gc.collect()

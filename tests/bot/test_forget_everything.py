@@ -49,8 +49,14 @@ class Chat(FakePlatform):
 async def limited_core(db_url: str, clock: FakeClock) -> AsyncIterator[Core]:
     """The bot with its rate limits on, high enough never to refuse a test: their buckets are
     stored per user and per chat."""
-    core = await open_core(db_url, "en", clock, renderer=fake_render, sweep_interval=None,
-                           limits=Limits(10_000, 1e6, 10_000, 1e6))  # fmt: skip
+    core = await open_core(
+        db_url,
+        "en",
+        clock,
+        renderer=fake_render,
+        sweep_interval=None,
+        limits=Limits(10_000, 1e6, 10_000, 1e6),
+    )
     core.service.web_base_url = BASE
     yield core
     await core.close()
@@ -260,8 +266,9 @@ async def test_forgetting_never_buys_a_second_ranked_daily(core: Core, clock: Fa
     assert again.key == "daily.forgotten_practice"
     # she was told when she forgot, and now, what she gets instead
     assert done.text.endswith(i18n.t("en", "forgetme.daily_kept"))
-    assert again.text == i18n.t("en", "daily.forgotten_practice", name=NAME, game="FreeCell",
-                                day="2025-03-14")  # fmt: skip
+    assert again.text == i18n.t(
+        "en", "daily.forgotten_practice", name=NAME, game="FreeCell", day="2025-03-14"
+    )
     assert board.board is not None
     assert await core.store.fetch("SELECT COUNT(*) FROM daily_attempts") == [(0,)]
     # the day's page does not list her
@@ -293,10 +300,12 @@ async def test_the_database_refuses_a_second_ranked_attempt_after_forgetting(
     with pytest.raises(AlreadyExists):
         await store.daily.add_attempt(second)
     # another player, or the same player on another day or game, is not held back
-    await store.daily.add_attempt(DailyAttempt("telegram", "bea", "freecell", "2025-03-14", "s3",
-                                               GROUP, "playing", "t"))  # fmt: skip
-    await store.daily.add_attempt(DailyAttempt("telegram", ZORA, "canfield", "2025-03-14", "s4",
-                                               GROUP, "playing", "t"))  # fmt: skip
+    await store.daily.add_attempt(
+        DailyAttempt("telegram", "bea", "freecell", "2025-03-14", "s3", GROUP, "playing", "t")
+    )
+    await store.daily.add_attempt(
+        DailyAttempt("telegram", ZORA, "canfield", "2025-03-14", "s4", GROUP, "playing", "t")
+    )
 
 
 async def test_the_mark_of_a_ranked_daily_goes_once_the_day_after_is_over(

@@ -71,8 +71,9 @@ def _final_phase_game(players: list[str]) -> engine.Game:
     for deal in range(40):
         game = engine.new_game("maestras", deal, players=players)
         while not game.is_over and game.view(None)["phase"] == "main":
-            game.play(computer_move(game, game.current_player, seed=len(game.moves)),
-                      game.current_player)  # fmt: skip
+            game.play(
+                computer_move(game, game.current_player, seed=len(game.moves)), game.current_player
+            )
         if game.view(None)["phase"] == "final" and len(game.legal_moves()) > 1:
             return game
     raise AssertionError("no deal reached a final phase with a choice")

@@ -19,8 +19,13 @@ from bot.http import HttpServer
 
 @pytest.fixture
 async def sqlite_core(tmp_path: Path):
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
-                             renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     yield core
     await core.close()
 
@@ -51,8 +56,13 @@ async def test_healthz_is_200_when_the_database_answers_and_503_naming_a_down_pl
 
 
 async def test_healthz_is_503_when_the_database_is_closed(tmp_path: Path):
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
-                             renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     server = await HttpServer.start(core, "127.0.0.1", 0)
     try:
         await core.store.close()
@@ -116,8 +126,16 @@ async def test_metrics_count_finished_games_by_game(sqlite_core: Core):
 
 
 async def test_two_cores_count_apart(tmp_path: Path):
-    cores = [await open_core(f"sqlite:///{tmp_path / f'{n}.db'}", "en", FakeClock(),
-                               renderer=fake_render, sweep_interval=None) for n in range(2)]  # fmt: skip
+    cores = [
+        await open_core(
+            f"sqlite:///{tmp_path / f'{n}.db'}",
+            "en",
+            FakeClock(),
+            renderer=fake_render,
+            sweep_interval=None,
+        )
+        for n in range(2)
+    ]
     try:
         await FakePlatform(cores[0]).say("ana", "/help")
         assert b'command="help"' in cores[0].metrics.exposition()

@@ -22,24 +22,65 @@ TODAY = date(2025, 3, 14)  # the FakeClock's day
 _ids = itertools.count(1)
 
 
-async def add_result(core: Core, player: str, game: str, score: int, *, tiebreak: int = 50, moves: int = 80,
-                     outcome: str = "lost", day: date = TODAY, ranked: bool = True, status: str = ACCEPTED,
-                     chat: str = "chat-1", platform: str = "fake", masters: int | None = None,
-                     won: bool = False) -> None:  # fmt: skip
+async def add_result(
+    core: Core,
+    player: str,
+    game: str,
+    score: int,
+    *,
+    tiebreak: int = 50,
+    moves: int = 80,
+    outcome: str = "lost",
+    day: date = TODAY,
+    ranked: bool = True,
+    status: str = ACCEPTED,
+    chat: str = "chat-1",
+    platform: str = "fake",
+    masters: int | None = None,
+    won: bool = False,
+) -> None:
     """One finished game as the bot stores it; ranked ones get an attempt of that day."""
     session = f"s{next(_ids)}"
-    statements = [(
-        "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, "
-        "score, tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at, masters) "
-        "VALUES (?, ?, ?, ?, ?, ?, 1, '{}', ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?)",
-        (session, platform, chat, game, player, player.capitalize(), score, tiebreak, moves, outcome, int(won),
-         int(ranked), day.isoformat(), f"{day.isoformat()}T12:00:00", masters),
-    )]  # fmt: skip
+    statements = [
+        (
+            "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, "
+            "score, tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at, masters) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, '{}', ?, ?, ?, '[]', ?, ?, ?, ?, ?, ?)",
+            (
+                session,
+                platform,
+                chat,
+                game,
+                player,
+                player.capitalize(),
+                score,
+                tiebreak,
+                moves,
+                outcome,
+                int(won),
+                int(ranked),
+                day.isoformat(),
+                f"{day.isoformat()}T12:00:00",
+                masters,
+            ),
+        )
+    ]
     if ranked:
-        statements.append((
-            "INSERT INTO daily_attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (platform, player, game, day.isoformat(), session, chat, status, f"{day.isoformat()}T11:00:00"),
-        ))  # fmt: skip
+        statements.append(
+            (
+                "INSERT INTO daily_attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    platform,
+                    player,
+                    game,
+                    day.isoformat(),
+                    session,
+                    chat,
+                    status,
+                    f"{day.isoformat()}T11:00:00",
+                ),
+            )
+        )
     await core.store.write(statements)
 
 
@@ -71,8 +112,11 @@ async def test_solitario_equal_scores_are_ordered_by_the_earlier_score_move(
     rows = rows_of(await board(chat, "/leaderboard solitario"), "Solitario · daily challenge")
     # a tie on score and score move is a shared place; total moves do not matter in Solitario
     assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
-        ("1", "Cy", "200", "150"), ("2", "Bob", "185", "60"), ("2", "Dee", "185", "60"), ("4", "Ana", "185", "97"),
-    ]  # fmt: skip
+        ("1", "Cy", "200", "150"),
+        ("2", "Bob", "185", "60"),
+        ("2", "Dee", "185", "60"),
+        ("4", "Ana", "185", "97"),
+    ]
 
 
 async def test_canfield_equal_dollars_are_ordered_by_fewer_moves(core: Core, chat: FakePlatform):
@@ -104,8 +148,11 @@ async def test_squadratik_by_result_then_points(core: Core, chat: FakePlatform):
     await add_result(core, "dee", "squadratik", 44, outcome="played_out")
     rows = rows_of(await board(chat, "/leaderboard squadratik"), "Squadratik · daily challenge")
     assert [(r[1], r[2], r[3]) for r in rows] == [
-        ("Bob", "Completo", "12"), ("Dee", "Solitario", "44"), ("Ana", "Solitario", "30"), ("Cy", "Lost", "90"),
-    ]  # fmt: skip
+        ("Bob", "Completo", "12"),
+        ("Dee", "Solitario", "44"),
+        ("Ana", "Solitario", "30"),
+        ("Cy", "Lost", "90"),
+    ]
 
 
 async def test_cartas_maestras_by_wins_then_masters(core: Core, chat: FakePlatform):
@@ -215,8 +262,17 @@ async def test_the_board_is_a_padded_text_table_and_an_empty_one_says_so(
 @st.composite
 def entries(draw):
     players = draw(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=12))
-    return [Entry(p, p, draw(st.integers(-50, 3)), draw(st.integers(0, 3)), draw(st.integers(0, 3)),
-                  draw(st.sampled_from(["won", "lost", "played_out", "completo"]))) for p in players]  # fmt: skip
+    return [
+        Entry(
+            p,
+            p,
+            draw(st.integers(-50, 3)),
+            draw(st.integers(0, 3)),
+            draw(st.integers(0, 3)),
+            draw(st.sampled_from(["won", "lost", "played_out", "completo"])),
+        )
+        for p in players
+    ]
 
 
 @given(

@@ -51,8 +51,13 @@ def test_a_library_logging_a_telegram_url_gets_it_masked(captured):
 
 async def test_json_lines_carry_chat_and_session_ids_and_no_message_text(captured, tmp_path: Path):
     logs.configure("DEBUG", "json", ["s3cr3t-token-value"], captured)
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
-                             renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     try:
         chat = FakePlatform(core, chat_id="chat-42")
         await chat.say("ana", "/play canfield 7")

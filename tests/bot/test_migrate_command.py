@@ -62,8 +62,15 @@ def tavolo(cwd: Path, *arguments: str, **settings: str) -> subprocess.CompletedP
     """``python -m bot ARGUMENTS`` with only ``settings`` set (no .env, no stray token)."""
     env = {k: v for k, v in os.environ.items() if not k.endswith(("_TOKEN", "_URL", "MIGRATE"))}
     env.update(settings, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "bot", *arguments], cwd=cwd, env=env,
-                          input="", capture_output=True, text=True, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *arguments],
+        cwd=cwd,
+        env=env,
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -27,8 +27,13 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     assert all(before.values()), {t: len(r) for t, r in before.items()}
 
     target = await pg_server.fresh_database()
-    done = subprocess.run([sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert "copied" in done.stdout
 
@@ -48,7 +53,12 @@ async def test_an_sqlite_database_moves_to_postgresql_and_its_games_go_on(
     finally:
         await core.close()
 
-    again = subprocess.run([sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
-                           capture_output=True, text=True, timeout=120, cwd=ROOT)  # fmt: skip
+    again = subprocess.run(
+        [sys.executable, "-m", "bot.storage", "migrate-to", target, "--from", sqlite_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert again.returncode == 1
     assert "not empty" in again.stderr and "Traceback" not in again.stderr

@@ -41,8 +41,11 @@ async def test_an_old_el_solitario_ending_reads_played_out_and_other_games_keep_
         # the database as migration 11 left it: the ending stored under the other game's id
         async with store.backend.transaction() as tx:
             await tx.execute("DELETE FROM schema_version WHERE version >= 12")
-            rows = [("s1", "squadratik", "solitario"), ("s2", "squadratik", "completo"),
-                    ("s3", "solitario", "stalled")]  # fmt: skip
+            rows = [
+                ("s1", "squadratik", "solitario"),
+                ("s2", "squadratik", "completo"),
+                ("s3", "solitario", "stalled"),
+            ]
             for sid, game, outcome in rows:
                 await tx.execute(SESSION, (sid, "solo", game, outcome, "francesi"))
                 await tx.execute(RESULT, (sid, game, outcome))

@@ -141,8 +141,10 @@ async def test_three_processes_flood_moves_into_ten_shared_games_each_acknowledg
         for s in range(SESSIONS):
             player = f"p{s}"
             acknowledged = sum(a["acks"][player] for a in answers)
-            (session_id, revision), = await core.store.fetch(
-                "SELECT id, revision FROM sessions WHERE creator = ? AND status = 'active'", (player,))  # fmt: skip
+            ((session_id, revision),) = await core.store.fetch(
+                "SELECT id, revision FROM sessions WHERE creator = ? AND status = 'active'",
+                (player,),
+            )
             moves = await core.store.fetch(
                 "SELECT n FROM moves WHERE session_id = ? ORDER BY n", (session_id,)
             )
@@ -166,8 +168,14 @@ async def test_a_turn_timeout_with_three_processes_running_fires_once(db_url: st
             "SELECT id FROM sessions WHERE kind = 'table' AND status = 'active'"
         )
         # Ana's turn timer ran out long ago: every process's next tick sees it
-        await core.store.write([("UPDATE table_play SET deadline = ? WHERE session_id = ?",
-                                 ("2000-01-01T00:00:00+00:00", table_id))])  # fmt: skip
+        await core.store.write(
+            [
+                (
+                    "UPDATE table_play SET deadline = ? WHERE session_id = ?",
+                    ("2000-01-01T00:00:00+00:00", table_id),
+                )
+            ]
+        )
         assert await core.store.sessions.moves(table_id) == []
     finally:
         await core.close()

@@ -32,9 +32,17 @@ def seated(chat: FakePlatform) -> str:
 
 @pytest.mark.parametrize(
     "typed",
-    ["Computer 2", "computer 2", "COMPUTER 2", '"Computer 2"', "«Computer 2»", "@computer_2",
-     "“computer  2”", "Computer_2"],
-)  # fmt: skip
+    [
+        "Computer 2",
+        "computer 2",
+        "COMPUTER 2",
+        '"Computer 2"',
+        "«Computer 2»",
+        "@computer_2",
+        "“computer  2”",
+        "Computer_2",
+    ],
+)
 async def test_kick_reads_the_whole_name_however_it_is_written(chat: FakePlatform, typed: str):
     await table_with_two_computers(chat)
     assert seated(chat) == "Ana, Computer 1, Computer 2"

@@ -25,8 +25,9 @@ class SqliteShell:
             ["sqlite3", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"BEGIN {kind};\nINSERT INTO schema_version VALUES (-1);\n"
-                                 "SELECT 'held';\n")  # fmt: skip
+        self.process.stdin.write(
+            f"BEGIN {kind};\nINSERT INTO schema_version VALUES (-1);\nSELECT 'held';\n"
+        )
         self.process.stdin.flush()
         assert self.process.stdout.readline().strip() == "held"
 
@@ -48,8 +49,9 @@ async def test_other_chats_are_answered_within_a_second_while_another_process_ho
     tmp_path: Path, kind: str
 ):
     path = tmp_path / "tavolo.db"
-    core = await open_core(f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render,
-                             sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{path}", "en", FakeClock(), renderer=fake_render, sweep_interval=None
+    )
     mover = FakePlatform(core, chat_id="chat-moves")
     others = [FakePlatform(core, chat_id=f"chat-{n}") for n in range(3)]
     try:

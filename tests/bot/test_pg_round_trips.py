@@ -37,8 +37,14 @@ async def test_a_solo_move_and_a_table_move_are_a_few_round_trips(
     proxy: tuple[DelayProxy, str],
 ) -> None:
     counting, url = proxy
-    core = await open_core(url, "en", FakeClock(), renderer=fake_render, sweep_interval=None,
-                           limits=Limits(100, 30, 400, 120))  # fmt: skip
+    core = await open_core(
+        url,
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+        limits=Limits(100, 30, 400, 120),
+    )
     try:
         ana = Request("fake", "c", "ana", "Ana")
         await core.handle_text(ana, "/play canfield 3")
@@ -83,10 +89,13 @@ async def test_several_reads_in_one_trip_answer_as_each_read_alone(
     store = await Storage.open(url)
     try:
         queries = [
-            ("SELECT version, 'x' AS word, NULL AS nothing FROM schema_version ORDER BY version DESC", ()),
+            (
+                "SELECT version, 'x' AS word, NULL AS nothing FROM schema_version ORDER BY version DESC",
+                (),
+            ),
             ("SELECT version FROM schema_version WHERE version > ? ORDER BY version", (3,)),
             ("SELECT version FROM schema_version WHERE version < 0", ()),
-        ]  # fmt: skip
+        ]
         alone = [await store.backend.fetch(sql, params) for sql, params in queries]
         await store.backend.fetch_many(queries)  # prepared on this connection
         counting.reset()
@@ -114,8 +123,14 @@ async def test_a_request_waits_for_a_connection_only_as_long_as_the_pool_allows(
 
 
 async def test_the_pools_connections_waiters_and_waits_are_metrics(pg_url: str) -> None:
-    core = await open_core(pg_url, "en", FakeClock(), renderer=fake_render, sweep_interval=None,
-                           pool=PoolSettings(size=3, timeout=1.0))  # fmt: skip
+    core = await open_core(
+        pg_url,
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+        pool=PoolSettings(size=3, timeout=1.0),
+    )
     try:
         await core.handle_text(Request("fake", "c", "ana", "Ana"), "/help")
         text = core.metrics.exposition().decode()
@@ -124,6 +139,9 @@ async def test_the_pools_connections_waiters_and_waits_are_metrics(pg_url: str) 
     assert 'tavolo_database_pool_connections{state="max"} 3.0' in text
     assert 'tavolo_database_pool_connections{state="open"} 1.0' in text
     assert "tavolo_database_pool_waiters 0.0" in text
-    count = next(line for line in text.splitlines()
-                 if line.startswith("tavolo_database_pool_wait_seconds_count"))  # fmt: skip
+    count = next(
+        line
+        for line in text.splitlines()
+        if line.startswith("tavolo_database_pool_wait_seconds_count")
+    )
     assert float(count.split()[-1]) >= 1  # the request's reads waited (for no time) for one

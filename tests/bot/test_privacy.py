@@ -190,10 +190,12 @@ async def test_migration_14_knows_who_finished_a_game_in_which_chat(old_url: str
         async with store.backend.transaction() as tx:
             await tx.execute("DELETE FROM schema_version WHERE version >= 14")
             await tx.execute("DROP TABLE chat_players")
-            rows = [("s1", GROUP_B, BO, "Bo", "2025-03-10T10:00:00"),
-                    ("s2", GROUP_B, BO, "Bo", "2025-03-11T10:00:00"),
-                    ("s3", GROUP_B, "~cpu1", "Computer 1", "2025-03-11T10:00:00"),
-                    ("s4", GROUP_B, "former:abc", "a former player", "2025-03-11T10:00:00")]  # fmt: skip
+            rows = [
+                ("s1", GROUP_B, BO, "Bo", "2025-03-10T10:00:00"),
+                ("s2", GROUP_B, BO, "Bo", "2025-03-11T10:00:00"),
+                ("s3", GROUP_B, "~cpu1", "Computer 1", "2025-03-11T10:00:00"),
+                ("s4", GROUP_B, "former:abc", "a former player", "2025-03-11T10:00:00"),
+            ]
             for row in rows:
                 await tx.execute(RESULT, row)
             await tx.execute(

@@ -52,9 +52,14 @@ async def test_a_solo_board_keeps_its_undo_and_names_nobody(core: Core, chat: Fa
     assert (await chat.say("ana", "/hint"))[0].key.startswith("hint.")
 
 
-@pytest.mark.parametrize(("lang", "text"), [("en", "Undo is not available at the Cartas Maestras table."),
-                                            ("es", "En la mesa de Cartas Maestras no se puede deshacer."),
-                                            ("it", "Al tavolo di Cartas Maestras non si può annullare.")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("lang", "text"),
+    [
+        ("en", "Undo is not available at the Cartas Maestras table."),
+        ("es", "En la mesa de Cartas Maestras no se puede deshacer."),
+        ("it", "Al tavolo di Cartas Maestras non si può annullare."),
+    ],
+)
 async def test_undo_at_a_table_says_tables_have_no_undo(chat: FakePlatform, lang: str, text: str):
     chat.admins.add("ana")
     await chat.say("ana", f"/lang {lang}")

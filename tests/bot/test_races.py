@@ -186,9 +186,17 @@ async def test_race_arguments_and_busy_players(core: Core, chat: FakePlatform):
 
 
 entries = st.lists(
-    st.builds(Entry, st.sampled_from("abcdefgh"), st.integers(0, 400), st.integers(0, 300), st.integers(0, 300)),
-    min_size=1, max_size=8, unique_by=lambda e: e.player,
-)  # fmt: skip
+    st.builds(
+        Entry,
+        st.sampled_from("abcdefgh"),
+        st.integers(0, 400),
+        st.integers(0, 300),
+        st.integers(0, 300),
+    ),
+    min_size=1,
+    max_size=8,
+    unique_by=lambda e: e.player,
+)
 
 
 @given(entries, st.text(min_size=1, max_size=8), st.integers(1, 5))

@@ -27,8 +27,9 @@ class Seconds:
 
 
 async def make_core(db_url: str, limits: Limits, seconds: Seconds) -> Core:
-    core = await open_core(db_url, "en", FakeClock(), renderer=fake_render, sweep_interval=None,
-                             limits=limits)  # fmt: skip
+    core = await open_core(
+        db_url, "en", FakeClock(), renderer=fake_render, sweep_interval=None, limits=limits
+    )
     assert core.limiter is not None
     core.limiter.clock = seconds
     return core
@@ -63,8 +64,9 @@ async def test_a_flooder_gets_a_burst_one_notice_then_silence_and_others_still_p
 
 async def test_a_busy_chat_gets_one_chat_notice(db_url: str):
     seconds = Seconds()
-    core = await make_core(db_url, Limits(user_burst=3, user_per_minute=6, chat_burst=6,
-                                          chat_per_minute=60), seconds)  # fmt: skip
+    core = await make_core(
+        db_url, Limits(user_burst=3, user_per_minute=6, chat_burst=6, chat_per_minute=60), seconds
+    )
     try:
         chat = FakePlatform(core)
         answers = [await chat.say(f"user{n}", "/help") for n in range(20)]
@@ -107,8 +109,9 @@ async def test_a_busy_database_falls_back_to_this_process_bucket(tmp_path: Path)
     path = tmp_path / "t.db"
     seconds = Seconds()
     core = await make_core(f"sqlite:///{path}", Limits(user_burst=3, chat_burst=0), seconds)
-    shell = subprocess.Popen(["sqlite3", str(path)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)  # fmt: skip
+    shell = subprocess.Popen(
+        ["sqlite3", str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         chat = FakePlatform(core)
         shell.stdin.write(
@@ -133,8 +136,13 @@ async def test_a_busy_database_falls_back_to_this_process_bucket(tmp_path: Path)
 
 
 async def test_without_limits_nothing_is_limited(tmp_path: Path):
-    core = await open_core(f"sqlite:///{tmp_path / 't.db'}", "en", FakeClock(),
-                             renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 't.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     try:
         assert core.limiter is None
         chat = FakePlatform(core)

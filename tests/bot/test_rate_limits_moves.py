@@ -76,8 +76,7 @@ async def test_a_flood_of_posting_commands_is_still_slowed_down_between_moves(db
 
 async def test_moves_that_post_messages_are_slowed_down_past_the_limits(db_url: str):
     seconds = Seconds()
-    core = await make_core(db_url, Limits(user_burst=4, user_per_minute=12, chat_burst=0),
-                           seconds)  # fmt: skip
+    core = await make_core(db_url, Limits(user_burst=4, user_per_minute=12, chat_burst=0), seconds)
     try:
         chat = FakePlatform(core)
         await chat.say("ana", "/play freecell 1")
@@ -96,8 +95,7 @@ async def test_moves_that_post_messages_are_slowed_down_past_the_limits(db_url: 
 
 async def test_chatter_next_to_a_game_costs_no_token(db_url: str):
     seconds = Seconds()
-    core = await make_core(db_url, Limits(user_burst=3, user_per_minute=6, chat_burst=0),
-                           seconds)  # fmt: skip
+    core = await make_core(db_url, Limits(user_burst=3, user_per_minute=6, chat_burst=0), seconds)
     try:
         chat = FakePlatform(core)
         await chat.say("ana", "/play freecell 1")

@@ -61,8 +61,13 @@ async def main():
 
 asyncio.run(main())
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120, cwd=BOT_DIR.parent)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=BOT_DIR.parent,
+    )
     assert done.stdout.split() == ["True", "True", "False"], done.stderr[-2000:]
 
 

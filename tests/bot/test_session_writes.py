@@ -20,8 +20,10 @@ def req(user: str) -> Request:
 
 
 async def two_cores(db_url: str) -> tuple[Core, Core]:
-    return (await open_core(db_url, "en", renderer=fake_render, sweep_interval=None),
-            await open_core(db_url, "en", renderer=fake_render, sweep_interval=None))  # fmt: skip
+    return (
+        await open_core(db_url, "en", renderer=fake_render, sweep_interval=None),
+        await open_core(db_url, "en", renderer=fake_render, sweep_interval=None),
+    )
 
 
 async def test_a_stale_copy_cannot_overwrite_a_status_another_process_stored(db_url: str):

@@ -92,8 +92,10 @@ async def test_no_answer_while_the_deal_is_a_daily_challenge_in_progress(
     core: Core, chat: FakePlatform, clock: FakeClock
 ):
     pushed = pushed_into(chat)
-    await core.store.daily.store_choice(DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
-                       clock().isoformat())  # fmt: skip
+    await core.store.daily.store_choice(
+        DailyChoice("solitario", clock().date().isoformat(), WON_DEAL, 0, "won", ["x"]),
+        clock().isoformat(),
+    )
     started = await chat.say("ana", "/daily solitario")
     assert started[0].key == "daily.started"
     await chat.resign("ana")

@@ -31,9 +31,14 @@ def _bot(tmp_path: Path, env: dict[str, str], *args: str, **kw: object) -> subpr
     base.pop("LOG_FORMAT", None)
     base.update(env)
     return subprocess.Popen(
-        [sys.executable, "-m", "bot", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=base,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=base,
+    )
 
 
 def _refused(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
@@ -44,19 +49,29 @@ def _refused(tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
 
 @pytest.mark.parametrize(
     ("env", "says"),
-    [({"PORT": "abc"}, "PORT must be a port number"),
-     ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of"),
-     ({"DEFAULT_LANGUAGE": "xx"}, "DEFAULT_LANGUAGE must be one of en, es, it"),
-     ({"TELEGRAM_WEBHOOK_URL": "https://bot.example/hook"}, "TELEGRAM_WEBHOOK_SECRET must be set"),
-     ({"TELEGRAM_WEBHOOK_URL": "https://bot.example/hook", "TELEGRAM_WEBHOOK_SECRET": "a b"},
-      "1-256 characters"),
-     ({"DISCORD_REPLICA": "2/2", "DISCORD_SHARD_COUNT": "4"}, "index 2 is not below"),
-     ({"DISCORD_REPLICA": "0/2", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "1"}, "not both"),
-     ({"DISCORD_GUILD_ID": "my-server"}, "DISCORD_GUILD_ID must be"),
-     ({"DISCORD_SYNC_COMMANDS": "maybe"}, "DISCORD_SYNC_COMMANDS must be 1 or 0"),
-     ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number 1-1000"),
-     ({"DATABASE_POOL_TIMEOUT": "forever"}, "DATABASE_POOL_TIMEOUT must be a number")],
-)  # fmt: skip
+    [
+        ({"PORT": "abc"}, "PORT must be a port number"),
+        ({"LOG_LEVEL": "LOUD"}, "LOG_LEVEL must be one of"),
+        ({"DEFAULT_LANGUAGE": "xx"}, "DEFAULT_LANGUAGE must be one of en, es, it"),
+        (
+            {"TELEGRAM_WEBHOOK_URL": "https://bot.example/hook"},
+            "TELEGRAM_WEBHOOK_SECRET must be set",
+        ),
+        (
+            {"TELEGRAM_WEBHOOK_URL": "https://bot.example/hook", "TELEGRAM_WEBHOOK_SECRET": "a b"},
+            "1-256 characters",
+        ),
+        ({"DISCORD_REPLICA": "2/2", "DISCORD_SHARD_COUNT": "4"}, "index 2 is not below"),
+        (
+            {"DISCORD_REPLICA": "0/2", "DISCORD_SHARD_COUNT": "4", "DISCORD_SHARD_IDS": "1"},
+            "not both",
+        ),
+        ({"DISCORD_GUILD_ID": "my-server"}, "DISCORD_GUILD_ID must be"),
+        ({"DISCORD_SYNC_COMMANDS": "maybe"}, "DISCORD_SYNC_COMMANDS must be 1 or 0"),
+        ({"DATABASE_POOL_SIZE": "0"}, "DATABASE_POOL_SIZE must be a whole number 1-1000"),
+        ({"DATABASE_POOL_TIMEOUT": "forever"}, "DATABASE_POOL_TIMEOUT must be a number"),
+    ],
+)
 def test_a_setting_that_cannot_be_used_is_refused_in_one_line(env: dict[str, str], says: str):
     with pytest.raises(ValueError, match=says):
         Settings.from_mapping(env)

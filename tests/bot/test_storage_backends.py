@@ -15,8 +15,10 @@ from bot.storage import MIGRATIONS, AlreadyExists, SessionRecord, Storage, Stora
 from bot.storage.records import ACTIVE, SOLO, TABLE
 
 ROOT = Path(__file__).resolve().parents[2]
-OPEN = "import asyncio, sys; from bot.storage import Storage\n" \
-       "async def m():\n    s = await Storage.open(sys.argv[1]); await s.close()\nasyncio.run(m())"  # fmt: skip
+OPEN = (
+    "import asyncio, sys; from bot.storage import Storage\n"
+    "async def m():\n    s = await Storage.open(sys.argv[1]); await s.close()\nasyncio.run(m())"
+)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -28,8 +30,16 @@ async def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 async def test_three_processes_starting_together_migrate_once(empty_url: str):
-    starters = [subprocess.Popen([sys.executable, "-c", OPEN, empty_url], cwd=ROOT,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(3)]  # fmt: skip
+    starters = [
+        subprocess.Popen(
+            [sys.executable, "-c", OPEN, empty_url],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(3)
+    ]
     for starter in starters:
         _, err = await asyncio.to_thread(starter.communicate, timeout=60)
         assert starter.returncode == 0, err
@@ -45,10 +55,21 @@ def _record(
     sid: str, kind: str = SOLO, player: str = "ana", game: str = "canfield"
 ) -> SessionRecord:
     return SessionRecord(
-        id=sid, platform="fake", chat_id="c", kind=kind, game_id=game, options={}, deal=1,
-        players=[player], names={player: player}, creator=player, status=ACTIVE if kind == SOLO else "lobby",
-        faces="francesi", created_at="2026-01-01T00:00:00", last_active_at="2026-01-01T00:00:00",
-    )  # fmt: skip
+        id=sid,
+        platform="fake",
+        chat_id="c",
+        kind=kind,
+        game_id=game,
+        options={},
+        deal=1,
+        players=[player],
+        names={player: player},
+        creator=player,
+        status=ACTIVE if kind == SOLO else "lobby",
+        faces="francesi",
+        created_at="2026-01-01T00:00:00",
+        last_active_at="2026-01-01T00:00:00",
+    )
 
 
 async def test_the_database_refuses_a_second_active_game_or_table(empty_url: str):

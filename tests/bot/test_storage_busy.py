@@ -32,10 +32,21 @@ def _hold_write_lock(path: Path, taken: threading.Event, release: threading.Even
 
 def _session(sid: str) -> SessionRecord:
     return SessionRecord(
-        id=sid, platform="console", chat_id="c", kind=SOLO, game_id="canfield", options={}, deal=1,
-        players=["p"], names={"p": "p"}, creator="p", status=ACTIVE, faces="francesi",
-        created_at="2026-01-01T00:00:00", last_active_at="2026-01-01T00:00:00",
-    )  # fmt: skip
+        id=sid,
+        platform="console",
+        chat_id="c",
+        kind=SOLO,
+        game_id="canfield",
+        options={},
+        deal=1,
+        players=["p"],
+        names={"p": "p"},
+        creator="p",
+        status=ACTIVE,
+        faces="francesi",
+        created_at="2026-01-01T00:00:00",
+        last_active_at="2026-01-01T00:00:00",
+    )
 
 
 async def test_a_write_lock_held_by_another_program_gives_busy_in_bounded_time_then_writes_work(
@@ -131,8 +142,15 @@ async def test_a_bad_database_path_is_one_line_at_start_without_traceback(
         target = tmp_path / "junk.db"
         target.write_bytes(b"not sqlite " * 500)
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{target}"}
-    done = subprocess.run([sys.executable, "-m", "bot", "--console"], input="/quit\n", capture_output=True,
-                          text=True, env=env, timeout=60, cwd=Path(__file__).resolve().parents[2])  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "--console"],
+        input="/quit\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert done.returncode != 0
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     assert len(lines) == 1, lines

@@ -23,10 +23,21 @@ from bot.storage.limits import Bucket
 
 def _record(sid: str) -> SessionRecord:
     return SessionRecord(
-        id=sid, platform="fake", chat_id="c", kind=SOLO, game_id="canfield", options={}, deal=1,
-        players=["ana"], names={"ana": "Ana"}, creator="ana", status=ACTIVE, faces="francesi",
-        created_at="2026-01-01T00:00:00", last_active_at="2026-01-01T00:00:00",
-    )  # fmt: skip
+        id=sid,
+        platform="fake",
+        chat_id="c",
+        kind=SOLO,
+        game_id="canfield",
+        options={},
+        deal=1,
+        players=["ana"],
+        names={"ana": "Ana"},
+        creator="ana",
+        status=ACTIVE,
+        faces="francesi",
+        created_at="2026-01-01T00:00:00",
+        last_active_at="2026-01-01T00:00:00",
+    )
 
 
 @pytest.fixture
@@ -124,8 +135,13 @@ async def test_reads_and_transactions_are_one_handoff_each(tmp_path: Path, hando
 async def test_a_move_typed_or_pressed_is_one_read_and_one_write(
     tmp_path: Path, handoffs: list[str]
 ):
-    core = await open_core(f"sqlite:///{tmp_path / 'move.db'}", "en", FakeClock(),
-                           renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'move.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     try:
         req = Request("fake", "c", "ana", "Ana")
         await core.handle_text(req, "/play canfield 3")
@@ -154,8 +170,13 @@ async def test_a_move_typed_or_pressed_is_one_read_and_one_write(
 async def test_a_table_move_with_the_computers_answer_is_two_trips(
     tmp_path: Path, handoffs: list[str]
 ):
-    core = await open_core(f"sqlite:///{tmp_path / 'table.db'}", "en", FakeClock(),
-                           renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'table.db'}",
+        "en",
+        FakeClock(),
+        renderer=fake_render,
+        sweep_interval=None,
+    )
     try:
         req = Request("fake", "g", "ana", "Ana")
         for text in ("/challenge", "/addbot", "/start"):

@@ -11,8 +11,19 @@ import pytest
 from bot.storage import Storage
 from bot.storage.base import Store
 
-STORES = ("sessions", "players", "daily", "play", "ratings", "results", "claims", "updates",
-          "focus", "web", "limits")  # fmt: skip
+STORES = (
+    "sessions",
+    "players",
+    "daily",
+    "play",
+    "ratings",
+    "results",
+    "claims",
+    "updates",
+    "focus",
+    "web",
+    "limits",
+)
 
 
 @pytest.fixture

@@ -23,8 +23,9 @@ from bot.storage.sqlite import sqlite_error
 
 
 async def start(path: Path) -> tuple[Core, FakePlatform]:
-    core = await open_core(f"sqlite:///{path}", "es", FakeClock(), renderer=fake_render,
-                           sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{path}", "es", FakeClock(), renderer=fake_render, sweep_interval=None
+    )
     return core, FakePlatform(core)
 
 

@@ -28,8 +28,9 @@ async def streak_of(chat: FakePlatform, user: str = "ana") -> tuple[int, int]:
     return stats.params["streak"], stats.params["best_streak"]
 
 
-async def test_a_streak_lives_through_the_next_utc_day_and_breaks_after_it(chat: FakePlatform, clock: FakeClock,
-                                                                           monkeypatch):  # fmt: skip
+async def test_a_streak_lives_through_the_next_utc_day_and_breaks_after_it(
+    chat: FakePlatform, clock: FakeClock, monkeypatch
+):
     # This test is about days, not deals: a smaller solver budget picks each day's deal faster.
     monkeypatch.setitem(daily.NODE_BUDGETS, "imaginary13", 20_000)
     clock.now = clock.now.replace(hour=23, minute=59, second=59)  # 2025-03-14 23:59:59
@@ -54,20 +55,25 @@ async def test_two_dailies_on_one_day_count_once(chat: FakePlatform):
 
 
 async def test_stats_counts_games_wins_and_best_results(core: Core, chat: FakePlatform):
-    await core.store.write([
-        ("INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, "
-         "score, tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at) VALUES "
-         "(?, 'fake', 'chat-1', ?, 'ana', 'Ana', 1, '{}', ?, ?, ?, '[]', ?, ?, 0, '2025-03-10', "
-         "'2025-03-10T10:00:00')", row)
-        for row in [
-            ("a", "solitario", 185, 97, 120, "stalled", 0),
-            ("b", "solitario", 185, 80, 130, "stalled", 0),
-            ("c", "solitario", 400, 150, 150, "won", 1),
-            ("d", "squadratik", 60, 40, 40, "lost", 0),
-            ("e", "squadratik", 20, 46, 46, "played_out", 0),
-            ("f", "canfield", 45, 80, 80, "stalled", 0),
+    await core.store.write(
+        [
+            (
+                "INSERT INTO results (session_id, platform, chat_id, game_id, player_id, player_name, deal, options, "
+                "score, tiebreak_move, move_count, moves, outcome, won, ranked, day, finished_at) VALUES "
+                "(?, 'fake', 'chat-1', ?, 'ana', 'Ana', 1, '{}', ?, ?, ?, '[]', ?, ?, 0, '2025-03-10', "
+                "'2025-03-10T10:00:00')",
+                row,
+            )
+            for row in [
+                ("a", "solitario", 185, 97, 120, "stalled", 0),
+                ("b", "solitario", 185, 80, 130, "stalled", 0),
+                ("c", "solitario", 400, 150, 150, "won", 1),
+                ("d", "squadratik", 60, 40, 40, "lost", 0),
+                ("e", "squadratik", 20, 46, 46, "played_out", 0),
+                ("f", "canfield", 45, 80, 80, "stalled", 0),
+            ]
         ]
-    ])  # fmt: skip
+    )
     await core.store.players.touch("fake", "ana", "Ana", "2025-03-10T10:00:00", chat_id="chat-1")
     (stats,) = await chat.say("bob", "/stats @ana")
     assert stats.params["games"] == {"solitario": 3, "canfield": 1, "squadratik": 2}

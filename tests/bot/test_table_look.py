@@ -116,8 +116,10 @@ async def test_a_removed_players_seat_is_shown_as_played_for_them(chat: FakePlat
         break
 
 
-@pytest.mark.parametrize(("lang", "word"), [("es", "pasar"), ("es", "Paso"), ("it", "PASSA"), ("it", "pass"),
-                                            ("en", "Pass")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("lang", "word"),
+    [("es", "pasar"), ("es", "Paso"), ("it", "PASSA"), ("it", "pass"), ("en", "Pass")],
+)
 async def test_pass_typed_in_the_chats_language_is_the_pass_move(
     chat: FakePlatform, lang: str, word: str
 ):
@@ -170,8 +172,12 @@ def test_a_big_hand_is_offered_card_first_then_places_then_rotations_never_cut()
     from engine.squadratik.notation import parse_notation
 
     # nine cards, each fitting four paths in four rotations: 144 moves, 36 card-and-place pairs
-    legal = [parse_notation(f"{slot}{side}{f'r{r}' if r else ''}")
-             for slot in range(1, 10) for side in "NESW" for r in range(4)]  # fmt: skip
+    legal = [
+        parse_notation(f"{slot}{side}{f'r{r}' if r else ''}")
+        for slot in range(1, 10)
+        for side in "NESW"
+        for r in range(4)
+    ]
     hand = [{"kind": "normal", "sides": ["R1", "B2", "0", "R3"]}] * 9
     table = SimpleNamespace(record=SimpleNamespace(id="abcd1234", revision=7))
     presenter = Presenter(Registry(), None)

@@ -191,11 +191,21 @@ async def test_a_player_who_left_through_another_process_is_played_for_here(
 
 def _table_record(sid: str) -> SessionRecord:
     return SessionRecord(
-        id=sid, platform="fake", chat_id="t", kind=TABLE, game_id="maestras", options={},
-        deal=1, players=["ana", "~cpu1"], names={"ana": "Ana", "~cpu1": "Computer 1"},
-        creator="ana", status=ACTIVE, faces="squadratik_cards",
-        created_at="2026-01-01T00:00:00", last_active_at="2026-01-01T00:00:00",
-    )  # fmt: skip
+        id=sid,
+        platform="fake",
+        chat_id="t",
+        kind=TABLE,
+        game_id="maestras",
+        options={},
+        deal=1,
+        players=["ana", "~cpu1"],
+        names={"ana": "Ana", "~cpu1": "Computer 1"},
+        creator="ana",
+        status=ACTIVE,
+        faces="squadratik_cards",
+        created_at="2026-01-01T00:00:00",
+        last_active_at="2026-01-01T00:00:00",
+    )
 
 
 async def test_a_moves_play_state_is_stored_and_read_with_it_or_not_at_all(db_url: str):
@@ -211,18 +221,25 @@ async def test_a_moves_play_state_is_stored_and_read_with_it_or_not_at_all(db_ur
         assert read == TablePlay("t1", 180, computers=["~cpu1"])
         rec.revision += 1
         clock = TablePlay("t1", 180, "2026-01-01T00:03:02", {"ana": 0}, [], ["~cpu1"])
-        assert await store.sessions.record_move(
-            rec, 2, "~cpu1", "pass", "2026-01-01T00:00:02", table=clock
-        ) is None  # fmt: skip
+        assert (
+            await store.sessions.record_move(
+                rec, 2, "~cpu1", "pass", "2026-01-01T00:00:02", table=clock
+            )
+            is None
+        )
         assert await store.play.table("t1") == clock
         # a stale copy: neither its move nor its play state is stored
         stale = _table_record("t1")
         stale.revision = 2
         with pytest.raises(StaleRevision):
             await store.sessions.record_move(
-                stale, 2, "ana", "pass", "2026-01-01T00:00:03",
+                stale,
+                2,
+                "ana",
+                "pass",
+                "2026-01-01T00:00:03",
                 table=TablePlay("t1", 180, "2026-01-01T09:00:00", {}, ["ana"], ["~cpu1"]),
-            )  # fmt: skip
+            )
         assert await store.play.table("t1") == clock
         assert await store.sessions.moves("t1") == ["pass", "pass"]
     finally:
@@ -235,8 +252,9 @@ async def test_the_views_a_table_keeps_are_left_as_the_game_gives_them(
     """A table's views are built once per position and handed to every reader (the play's
     line, the computer's choice, the board's hooks, the real renderer, the private hand):
     none of them may change what it was handed."""
-    core = await open_core(f"sqlite:///{tmp_path / 'views.db'}", "en", clock, renderer=None,
-                           sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'views.db'}", "en", clock, renderer=None, sweep_interval=None
+    )
     try:
         chat = FakePlatform(core)
         table = await _start_against_the_computer(core, chat)

@@ -80,8 +80,9 @@ async def test_one_person_plays_seven_computers_to_the_end_including_the_final_p
     table_id = chat.board().board.session_id
     assert "final" in await stored_phases(core, table_id)
     assert await core.store.results.count(table_id) == 8
-    rows = await core.store.fetch("SELECT player_id, place, masters, cards FROM results WHERE session_id = ?",
-                                  (table_id,))  # fmt: skip
+    rows = await core.store.fetch(
+        "SELECT player_id, place, masters, cards FROM results WHERE session_id = ?", (table_id,)
+    )
     assert {r[0] for r in rows} == {"ana", *(f"~cpu{n}" for n in range(1, 8))}
     assert all(r[1] >= 1 and r[2] >= 0 and r[3] >= 0 for r in rows)
     # a master still on the board when the main phase ends (stock empty, a round without a

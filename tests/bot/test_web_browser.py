@@ -29,15 +29,22 @@ TAKE_SCREENS = os.environ.get("TAVOLO_WEB_SCREENS", "") not in ("", "0")
 WIDTHS = (390, 1280)
 #: the words each page shows in each language (its heading), beside the players' names
 HEADINGS = {
-    "home": {"en": "Today's daily challenges", "es": "Desafíos diarios de hoy", "it": "Le sfide del giorno"},
+    "home": {
+        "en": "Today's daily challenges",
+        "es": "Desafíos diarios de hoy",
+        "it": "Le sfide del giorno",
+    },
     "daily": {"en": "daily challenge", "es": "desafío diario", "it": "sfida del giorno"},
     "player": {"en": "Ana", "es": "Ana", "it": "Ana"},
     "replay": {"en": "replay", "es": "repetición", "it": "replay"},
     "table": {"en": "replay", "es": "repetición", "it": "replay"},
-    "chat": {"en": "This chat's leaderboards", "es": "Clasificaciones de este chat",
-             "it": "Classifiche di questa chat"},
+    "chat": {
+        "en": "This chat's leaderboards",
+        "es": "Clasificaciones de este chat",
+        "it": "Classifiche di questa chat",
+    },
     "missing": {"en": "Page not found", "es": "Página no encontrada", "it": "Pagina non trovata"},
-}  # fmt: skip
+}
 
 
 @dataclass
@@ -51,8 +58,9 @@ async def site(tmp_path: Path) -> AsyncIterator[Site]:
     """A real server on a free port with yesterday's dailies played (deals and replays shown),
     a long name, a finished Cartas Maestras table and a chat link."""
     clock = FakeClock()
-    core = await open_core(f"sqlite:///{tmp_path / 'site.db'}", "en", clock,
-                             renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'site.db'}", "en", clock, renderer=fake_render, sweep_interval=None
+    )
     core.service.web_base_url = BASE
     ana = Person(core, "uid-1001", "Ana")
     long = Person(core, "uid-1002", "Bartholomew-Alexandrovich Wolfeschlegelsteinhausen")

@@ -93,9 +93,15 @@ async def test_a_page_that_did_not_change_is_still_a_304(core: Core):
 
 @pytest.mark.parametrize(
     "path",
-    ["//evil.example/x", "///evil.example/x", "/\\evil.example/x", "/%5Cevil.example",
-     "/%09/evil.example", "//evil.example/daily/imaginary13/2025-03-14"],
-)  # fmt: skip
+    [
+        "//evil.example/x",
+        "///evil.example/x",
+        "/\\evil.example/x",
+        "/%5Cevil.example",
+        "/%09/evil.example",
+        "//evil.example/daily/imaginary13/2025-03-14",
+    ],
+)
 async def test_no_link_on_a_page_leads_off_the_site(core: Core, path: str):
     async with web_client(core) as client:
         url = URL(str(client.make_url("/")).rstrip("/") + path, encoded=True)

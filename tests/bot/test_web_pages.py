@@ -27,8 +27,9 @@ TODAY = "2025-03-14"  # the FakeClock's day
 @pytest.fixture
 async def core(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Core]:
     """The pages on SQLite (the chat-side tests run on both backends)."""
-    core = await open_core(f"sqlite:///{tmp_path / 'web.db'}", "en", clock,
-                             renderer=fake_render, sweep_interval=None)  # fmt: skip
+    core = await open_core(
+        f"sqlite:///{tmp_path / 'web.db'}", "en", clock, renderer=fake_render, sweep_interval=None
+    )
     core.service.web_base_url = BASE
     yield core
     await core.close()
@@ -81,8 +82,10 @@ async def test_a_daily_page_ranks_in_the_games_order_and_escapes_names(core: Cor
     assert status == 200
     # Imaginary Thirteen: more cards first, then fewer moves
     assert [(r[0], r[1], r[2]) for r in rows_of(html)] == [
-        ("1", "Ana", "3"), ("2", "<script>alert(1)</script>", "2"), ("3", "Bob", "1"),
-    ]  # fmt: skip
+        ("1", "Ana", "3"),
+        ("2", "<script>alert(1)</script>", "2"),
+        ("3", "Bob", "1"),
+    ]
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert len(links(html, "player")) == 3
@@ -179,15 +182,27 @@ async def test_unknown_addresses_answer_404_in_the_readers_language(core: Core, 
     boss = Person(core, "uid-1009", "Boss", admin=True)
     await boss.say("/leaderboard web new")  # the first link is revoked
     bad = [
-        "/nothing/here", "/daily/poker/2025-03-14", "/daily/maestras/2025-03-14",
-        "/daily/imaginary13/2025-02-30", "/daily/imaginary13/2099-01-01",
-        "/daily/imaginary13/yesterday", "/daily/imaginary13/2025-03-13",
-        "/daily/imaginary13/1999-03-14", "/daily/imaginary13/2025-3-14",
-        "/player/nobody", "/player/uid-1001", "/replay/zzzzzzzz", "/replay/%3Cscript%3E",
-        "/replay/zzzzzzzz/1.png", "/replay/zzzzzzzz.gif", f"/chat/{link.params['token']}",
-        "/chat/" + "a" * 24, "/daily/imaginary13/2025-03-14/deal.png", "/favicon.ico",
+        "/nothing/here",
+        "/daily/poker/2025-03-14",
+        "/daily/maestras/2025-03-14",
+        "/daily/imaginary13/2025-02-30",
+        "/daily/imaginary13/2099-01-01",
+        "/daily/imaginary13/yesterday",
+        "/daily/imaginary13/2025-03-13",
+        "/daily/imaginary13/1999-03-14",
+        "/daily/imaginary13/2025-3-14",
+        "/player/nobody",
+        "/player/uid-1001",
+        "/replay/zzzzzzzz",
+        "/replay/%3Cscript%3E",
+        "/replay/zzzzzzzz/1.png",
+        "/replay/zzzzzzzz.gif",
+        f"/chat/{link.params['token']}",
+        "/chat/" + "a" * 24,
+        "/daily/imaginary13/2025-03-14/deal.png",
+        "/favicon.ico",
         "/chat/x?period=year",
-    ]  # fmt: skip
+    ]
     async with web_client(core) as client:
         for path in bad:
             status, html = await page(client, path, lang="es-ES,es;q=0.9,en;q=0.5")
@@ -284,9 +299,17 @@ async def test_odd_addresses_get_a_page_never_a_server_error(core: Core, three):
     odd = ["%00", "..%2F..%2Fetc%2Fpasswd", "é", "🂡", "a" * 300, "%3Cb%3E", "0", "-1", " ", "%25"]
     async with web_client(core) as client:
         for word in odd:
-            for path in (f"/{word}", f"/daily/{word}/{TODAY}", f"/daily/imaginary13/{word}",
-                         f"/player/{word}", f"/replay/{word}", f"/replay/{word}/0.png",
-                         f"/chat/{word}", f"/replay/{word}?step={word}", f"/?lang={word}"):  # fmt: skip
+            for path in (
+                f"/{word}",
+                f"/daily/{word}/{TODAY}",
+                f"/daily/imaginary13/{word}",
+                f"/player/{word}",
+                f"/replay/{word}",
+                f"/replay/{word}/0.png",
+                f"/chat/{word}",
+                f"/replay/{word}?step={word}",
+                f"/?lang={word}",
+            ):
                 response = await client.get(path)
                 assert response.status in (200, 404), path
                 assert response.content_type == "text/html", path

@@ -35,16 +35,24 @@ async def press_move(chat: FakePlatform, user: str, mirror, notation: str) -> No
     target, as a player would."""
     legal = mirror.legal_moves()
     board = chat.board()
-    direct = [b for b in board.buttons if buttons.decode(b.id).verb == "mv"
-              and _arg_plays(buttons.decode(b.id).arg, notation, legal)]  # fmt: skip
+    direct = [
+        b
+        for b in board.buttons
+        if buttons.decode(b.id).verb == "mv"
+        and _arg_plays(buttons.decode(b.id).arg, notation, legal)
+    ]
     if not direct:
         src = str(mirror.parse_move(notation).src)
         select = chat.button(
             lambda b: buttons.decode(b.id).verb == "sel" and buttons.decode(b.id).arg == src
         )
         (targets,) = await chat.press(user, select.id)
-        direct = [b for b in targets.buttons if buttons.decode(b.id).verb == "mv"
-                  and _arg_plays(buttons.decode(b.id).arg, notation, legal)]  # fmt: skip
+        direct = [
+            b
+            for b in targets.buttons
+            if buttons.decode(b.id).verb == "mv"
+            and _arg_plays(buttons.decode(b.id).arg, notation, legal)
+        ]
     assert direct, f"no button plays {notation}"
     await chat.press(user, direct[0].id)
     mirror.play(notation)

@@ -15,8 +15,14 @@ from bot.core import Core
 from renderer.boards import _header_texts
 
 
-@pytest.mark.parametrize(("lang", "one", "two"), [("en", "1 game", "2 games"), ("es", "1 partida", "2 partidas"),
-                                                  ("it", "1 partita", "2 partite")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "1 game", "2 games"),
+        ("es", "1 partida", "2 partidas"),
+        ("it", "1 partita", "2 partite"),
+    ],
+)
 def test_counted_words_take_the_languages_plural_form(lang: str, one: str, two: str) -> None:
     line = i18n.t(lang, "stats.game_line", game="Canfield", games=1, wins=0, best="-")
     assert one in line

@@ -83,10 +83,12 @@ def test_plural_entries_have_the_forms_of_the_languages_cldr_rule(lang: str) -> 
 
 @pytest.mark.parametrize(
     ("lang", "one", "million", "many"),
-    [("en", "1 move", "1000000 moves", "7 moves"),
-     ("es", "1 jugada", "1000000 de jugadas", "7 jugadas"),
-     ("it", "1 mossa", "1000000 di mosse", "7 mosse")],
-)  # fmt: skip
+    [
+        ("en", "1 move", "1000000 moves", "7 moves"),
+        ("es", "1 jugada", "1000000 de jugadas", "7 jugadas"),
+        ("it", "1 mossa", "1000000 di mosse", "7 mosse"),
+    ],
+)
 def test_a_count_of_a_million_takes_the_languages_many_form(
     lang: str, one: str, million: str, many: str
 ) -> None:
@@ -135,10 +137,12 @@ def test_no_number_is_written_before_a_plural_noun_by_hand(lang: str) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "one", "two"),
-    [("en", "game over after 1 move", "after 2 moves"),
-     ("es", "terminada tras 1 jugada", "tras 2 jugadas"),
-     ("it", "finita dopo 1 mossa", "dopo 2 mosse")],
-)  # fmt: skip
+    [
+        ("en", "game over after 1 move", "after 2 moves"),
+        ("es", "terminada tras 1 jugada", "tras 2 jugadas"),
+        ("it", "finita dopo 1 mossa", "dopo 2 mosse"),
+    ],
+)
 def test_a_finished_boards_caption_counts_its_moves(lang: str, one: str, two: str) -> None:
     assert one in i18n.t(lang, "board.caption_over", game="Canfield", move=1)
     assert two in i18n.t(lang, "board.caption_over", game="Canfield", move=2)
@@ -146,12 +150,16 @@ def test_a_finished_boards_caption_counts_its_moves(lang: str, one: str, two: st
 
 @pytest.mark.parametrize(
     ("lang", "one", "many"),
-    [("en", "1 won", "masters won in all: 1"), ("es", "1 ganada", "maestras ganadas en total: 1"),
-     ("it", "1 vinta", "maestre vinte in tutto: 1")],
-)  # fmt: skip
+    [
+        ("en", "1 won", "masters won in all: 1"),
+        ("es", "1 ganada", "maestras ganadas en total: 1"),
+        ("it", "1 vinta", "maestre vinte in tutto: 1"),
+    ],
+)
 def test_stats_count_wins_and_masters_in_words(lang: str, one: str, many: str) -> None:
-    line = i18n.t(lang, "stats.game_line_masters", game="Cartas Maestras", games=1, wins=1,
-                  masters=1)  # fmt: skip
+    line = i18n.t(
+        lang, "stats.game_line_masters", game="Cartas Maestras", games=1, wins=1, masters=1
+    )
     assert one in line and many in line and "best" not in line
 
 
@@ -216,18 +224,26 @@ def test_every_caption_a_board_draws_is_in_the_chats_language(
         assert not leaked, f"{game_id} {style} draws {leaked} in {lang}: {drawn.texts}"
     header = i18n.board_words(lang)["title_imaginary13"]
     drawn.texts.clear()
-    renderer.draw("imaginary13", engine.new_game("imaginary13", 3).view(None), lang=lang,
-                  words=words)  # fmt: skip
+    renderer.draw(
+        "imaginary13", engine.new_game("imaginary13", 3).view(None), lang=lang, words=words
+    )
     assert any(header in text for text in drawn.texts)
 
 
 # ----- the race refused because of an open game -------------------------------------------
 @pytest.mark.parametrize(
     ("lang", "casual", "daily", "resign"),
-    [("en", "Canfield, move 1", "Daily Solitario, move 0", "/resign daily solitario"),
-     ("es", "Canfield, jugada 1", "Solitario diario, jugada 0", "/resign diario solitario"),
-     ("it", "Canfield, mossa 1", "Solitario del giorno, mossa 0", "/resign giornaliera solitario")],
-)  # fmt: skip
+    [
+        ("en", "Canfield, move 1", "Daily Solitario, move 0", "/resign daily solitario"),
+        ("es", "Canfield, jugada 1", "Solitario diario, jugada 0", "/resign diario solitario"),
+        (
+            "it",
+            "Canfield, mossa 1",
+            "Solitario del giorno, mossa 0",
+            "/resign giornaliera solitario",
+        ),
+    ],
+)
 async def test_a_refused_race_names_the_games_in_the_way_and_the_way_out(
     chat: FakePlatform, lang: str, casual: str, daily: str, resign: str
 ) -> None:
@@ -291,9 +307,12 @@ def test_no_text_is_an_untranslated_copy_of_the_english(lang: str) -> None:
 
 @pytest.mark.parametrize(
     ("lang", "rule"),
-    [("en", "only an ace starts a foundation"), ("es", "solo un as empieza una fundación"),
-     ("it", "solo un asso inizia una base")],
-)  # fmt: skip
+    [
+        ("en", "only an ace starts a foundation"),
+        ("es", "solo un as empieza una fundación"),
+        ("it", "solo un asso inizia una base"),
+    ],
+)
 async def test_a_four_sent_to_an_empty_foundation_is_told_the_rule_it_broke(
     chat: FakePlatform, lang: str, rule: str
 ) -> None:

@@ -24,8 +24,15 @@ GROUP = "chat-secret-4711"
 class Person:
     """A player whose platform user id (``uid-...``) differs from the name others read."""
 
-    def __init__(self, core: Core, user_id: str, name: str, chat_id: str = GROUP,
-                 platform: str = "telegram", admin: bool = False) -> None:  # fmt: skip
+    def __init__(
+        self,
+        core: Core,
+        user_id: str,
+        name: str,
+        chat_id: str = GROUP,
+        platform: str = "telegram",
+        admin: bool = False,
+    ) -> None:
         self.core, self.user_id, self.name = core, user_id, name
         self.chat_id, self.platform, self.admin = chat_id, platform, admin
 

@@ -851,8 +851,9 @@ class FakeDiscord:
             return _error(400, 40060, "Interaction has already been acknowledged.")
         record.acked_at = time.monotonic()
         if self.ack_deadline is not None and record.acked_at - record.sent_at > self.ack_deadline:
-            self.errors.append(f"interaction {interaction_id} acknowledged after "
-                               f"{self.ack_deadline} s")  # fmt: skip
+            self.errors.append(
+                f"interaction {interaction_id} acknowledged after {self.ack_deadline} s"
+            )
             return _error(404, 10062, "Unknown interaction")
         kind = body["type"]
         data = body.get("data") or {}

@@ -206,12 +206,14 @@ class FakeTelegram:
             entities.append({"type": "bot_command", "offset": 0, "length": length})
         for words, mentioned in mentions:
             start = text.index(words)
-            entities.append({
-                "type": "text_mention",
-                "offset": len(text[:start].encode("utf-16-le")) // 2,
-                "length": len(words.encode("utf-16-le")) // 2,
-                "user": self.users[mentioned],
-            })  # fmt: skip
+            entities.append(
+                {
+                    "type": "text_mention",
+                    "offset": len(text[:start].encode("utf-16-le")) // 2,
+                    "length": len(words.encode("utf-16-le")) // 2,
+                    "user": self.users[mentioned],
+                }
+            )
         payload["entities"] = entities
         self._push({"message": payload})
         return message
@@ -516,8 +518,11 @@ class FakeTelegram:
     def _api_getWebhookInfo(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
         # as Telegram: the address and the update types, never the secret
         webhook = self.webhook or {}
-        info: dict[str, Any] = {"url": webhook.get("url", ""), "has_custom_certificate": False,
-                                "pending_update_count": 0}  # fmt: skip
+        info: dict[str, Any] = {
+            "url": webhook.get("url", ""),
+            "has_custom_certificate": False,
+            "pending_update_count": 0,
+        }
         if webhook.get("allowed_updates"):
             allowed = webhook["allowed_updates"]
             info["allowed_updates"] = json.loads(allowed) if isinstance(allowed, str) else allowed
@@ -827,5 +832,23 @@ def caption_length(params: dict[str, Any]) -> int:
 
 
 #: the HTML tags Telegram's parse mode reads
-HTML_TAGS = frozenset({"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code",
-                       "pre", "blockquote", "tg-spoiler", "span", "tg-emoji"})  # fmt: skip
+HTML_TAGS = frozenset(
+    {
+        "b",
+        "strong",
+        "i",
+        "em",
+        "u",
+        "ins",
+        "s",
+        "strike",
+        "del",
+        "a",
+        "code",
+        "pre",
+        "blockquote",
+        "tg-spoiler",
+        "span",
+        "tg-emoji",
+    }
+)

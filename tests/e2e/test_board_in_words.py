@@ -91,13 +91,15 @@ class DiscordDriver:
             for command in ("challenge", "addbot", "start"):
                 await self.table.slash(self.alice, self.general, command)
         else:
-            await self.table.slash(self.alice, self.general, "play", game=game_id,
-                                   deal=DEALS[game_id])  # fmt: skip
+            await self.table.slash(
+                self.alice, self.general, "play", game=game_id, deal=DEALS[game_id]
+            )
 
     async def words(self) -> tuple[str, str]:
         board = self.table.board(self.general)
-        if self.at_table and not any(line in (board.alt_text() or "")
-                                     for line in _over_lines(self.lang)):  # fmt: skip
+        if self.at_table and not any(
+            line in (board.alt_text() or "") for line in _over_lines(self.lang)
+        ):
             await self.table.slash(self.alice, self.general, "hand")
             hand = [m for m in self.fake.ephemerals(self.alice) if m.attachments][-1]
             return hand.content, hand.alt_text() or ""

@@ -146,8 +146,11 @@ def test_every_line_gets_an_answer_and_names_the_right_game(tmp_path: Path):
         in out
     )
     assert any(line.startswith(private + "“xyz” is not a move in Solitario.") for line in out)
-    assert any(line.startswith(private + "“99” is not a move") and line.endswith(
-        "To press button 99, type #99.") for line in out)  # fmt: skip
+    assert any(
+        line.startswith(private + "“99” is not a move")
+        and line.endswith("To press button 99, type #99.")
+        for line in out
+    )
     assert "Solitario · deal 1 · move 1 · score 5" in out  # "2 7" was played as 27
     assert private + "You have no finished game here that “table” names yet." in out
     assert (

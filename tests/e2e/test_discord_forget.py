@@ -32,8 +32,11 @@ async def test_forgetting_never_buys_a_second_ranked_daily_and_leaves_no_trace(t
     await table.slash(alice, room, "daily", game="freecell")
     assert any("ranked, one attempt" in text for text in said(fake, room, alice))
     await table.slash(alice, room, "resign")
-    question = next(m for m in reversed(fake.channel_messages(room) + fake.ephemerals(alice))
-                    if m.custom_ids and "Yes" in str(m.components))  # fmt: skip
+    question = next(
+        m
+        for m in reversed(fake.channel_messages(room) + fake.ephemerals(alice))
+        if m.custom_ids and "Yes" in str(m.components)
+    )
     await table.press(alice, question, question.button("Yes"))
     await table.slash(alice, room, "daily", game="freecell")
     await table.slash(alice, room, "hint")

@@ -258,7 +258,7 @@ async def test_a_429_that_reaches_the_outbox_pauses_its_channel_only(
     (limited, status), *retried = writes_to(table, f"/channels/{limited_room.id}/messages")
     assert status == 429 and [s for _, s in retried] == [200, 200]
     assert retried[0][0] - limited >= 0.5  # waited out
-    (elsewhere, _), = writes_to(table, f"/channels/{other_room.id}/messages")  # fmt: skip
+    ((elsewhere, _),) = writes_to(table, f"/channels/{other_room.id}/messages")
     assert elsewhere < retried[0][0]  # the other channel did not wait for it
     assert [m.content for m in channel_posts(table, limited_room)] == ["first", "second"]
     assert "discord asked to wait 0.5 s" in caplog.text

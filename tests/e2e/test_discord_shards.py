@@ -49,9 +49,14 @@ async def test_without_shard_settings_the_plain_client_identifies_unsharded(
 
 @pytest.mark.parametrize(
     ("count", "ids", "says"),
-    [(None, "0", "needs DISCORD_SHARD_COUNT"), ("0", None, "from 1"), ("2", "2", "not below"),
-     ("2", "0,x", "separated by commas"), ("4", "1,1", "twice")],
-)  # fmt: skip
+    [
+        (None, "0", "needs DISCORD_SHARD_COUNT"),
+        ("0", None, "from 1"),
+        ("2", "2", "not below"),
+        ("2", "0,x", "separated by commas"),
+        ("4", "1,1", "twice"),
+    ],
+)
 def test_a_wrong_shard_setting_is_one_clear_line(
     count: str | None, ids: str | None, says: str
 ) -> None:

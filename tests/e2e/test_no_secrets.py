@@ -60,15 +60,21 @@ async def database_with_password(pg_server) -> tuple[str, str]:
     return userinfo, keyword
 
 
-def run_bot(tmp_path: Path, env_extra: dict[str, str], lines: list[str], *args: str,
-            timeout: float = 90) -> str:  # fmt: skip
+def run_bot(
+    tmp_path: Path, env_extra: dict[str, str], lines: list[str], *args: str, timeout: float = 90
+) -> str:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_"))}
     env.update(PYTHONPATH=str(ROOT), LOG_LEVEL="DEBUG", **env_extra)
     try:
         result = subprocess.run(
-            [sys.executable, "-m", "bot", *args], input="\n".join(lines) + "\n",
-            capture_output=True, text=True, cwd=tmp_path, env=env, timeout=timeout,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot", *args],
+            input="\n".join(lines) + "\n",
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=env,
+            timeout=timeout,
+        )
         return result.stdout + result.stderr
     except subprocess.TimeoutExpired as stopped:
         out = stopped.stdout or ""
@@ -102,7 +108,7 @@ async def test_the_console_at_debug_on_postgresql_with_a_password_prints_no_secr
             "TELEGRAM_TOKEN": TELEGRAM_TOKEN,
             "DISCORD_TOKEN": DISCORD_TOKEN,
             "TELEGRAM_WEBHOOK_SECRET": WEBHOOK_SECRET,
-        },  # fmt: skip
+        },
         ["/help", "/play canfield 7", "/move d", "/move zz", "/stats", "/leaderboard"],
         "--console",
     )

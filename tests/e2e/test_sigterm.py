@@ -18,9 +18,14 @@ def test_sigterm_stops_the_console_cleanly_and_keeps_every_acknowledged_move(tmp
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_"))}
     env.update(PYTHONPATH=str(ROOT), DATABASE_URL=f"sqlite:///{tmp_path / 'tavolo.db'}")
     bot = subprocess.Popen(
-        [sys.executable, "-m", "bot", "--console"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot", "--console"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     try:
         assert bot.stdin is not None and bot.stdout is not None
         bot.stdin.write("/play canfield 7\n/move d\n/move d\n")

@@ -20,13 +20,16 @@ async def test_the_deploy_step_syncs_discords_commands_that_a_replica_left(tmp_p
     try:
         replica = Settings.from_mapping({"DISCORD_SHARD_COUNT": "4", "DISCORD_REPLICA": "1/2"})
         settings = SimpleNamespace(
-            database_url=f"sqlite:///{tmp_path / 'db.sqlite'}", default_language="en",
-            discord_token=TOKEN, discord_guild_id=str(fake.guild_id),
-            discord_api_base=fake.api_base, discord_gateway_url=fake.gateway_url,
+            database_url=f"sqlite:///{tmp_path / 'db.sqlite'}",
+            default_language="en",
+            discord_token=TOKEN,
+            discord_guild_id=str(fake.guild_id),
+            discord_api_base=fake.api_base,
+            discord_gateway_url=fake.gateway_url,
             discord_shard_count=replica.discord_shard_count,
             discord_shard_ids=replica.discord_shard_ids,
             syncs_discord_commands=replica.syncs_discord_commands,
-        )  # fmt: skip
+        )
         done = await sync_commands(settings)
         assert "play" in fake.command_names() and "leaderboard" in fake.command_names()
         assert done == [f"discord: {len(fake.command_names())} slash commands synced"]
@@ -41,11 +44,15 @@ async def test_the_deploy_step_sets_telegrams_webhook_with_the_secret_every_time
     fake = FakeTelegram()
     await fake.start()
     try:
-        settings = Settings.from_mapping({
-            "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}",
-            "TELEGRAM_TOKEN": fake.token, "TELEGRAM_BASE_URL": fake.base_url,
-            "TELEGRAM_WEBHOOK_URL": "https://bot.example/telegram", "TELEGRAM_WEBHOOK_SECRET": "new_1",
-        })  # fmt: skip
+        settings = Settings.from_mapping(
+            {
+                "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite'}",
+                "TELEGRAM_TOKEN": fake.token,
+                "TELEGRAM_BASE_URL": fake.base_url,
+                "TELEGRAM_WEBHOOK_URL": "https://bot.example/telegram",
+                "TELEGRAM_WEBHOOK_SECRET": "new_1",
+            }
+        )
         for _ in range(2):  # a second deploy with a new secret must reach Telegram too
             assert await sync_commands(settings) == [
                 "telegram: command menus set",

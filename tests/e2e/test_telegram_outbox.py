@@ -94,8 +94,9 @@ async def test_a_flooded_chat_queue_is_bounded_and_other_chats_are_served_in_tur
     async def deliver(chat_id, item):
         delivered.append((loop.time() - started, chat_id, item.payload))
 
-    limits = flood_limits(per_chat_interval=0.05, group_per_minute=10_000, global_per_second=40,
-                         max_per_chat=10)  # fmt: skip
+    limits = flood_limits(
+        per_chat_interval=0.05, group_per_minute=10_000, global_per_second=40, max_per_chat=10
+    )
     outbox = telegram_outbox(deliver, limits)
     outbox.put(-1, "board", coalesce_key="board:s")
     for n in range(200):
@@ -119,8 +120,9 @@ async def test_ready_chats_share_the_overall_limit_in_turn():
         await asyncio.sleep(0.001)  # a call to Telegram
         clock_sent.append(chat_id)
 
-    outbox = telegram_outbox(deliver, flood_limits(per_chat_interval=0.0, group_per_minute=10_000,
-                                         global_per_second=5))  # fmt: skip
+    outbox = telegram_outbox(
+        deliver, flood_limits(per_chat_interval=0.0, group_per_minute=10_000, global_per_second=5)
+    )
     for chat in (-1, -2, -3):
         for n in range(5):
             outbox.put(chat, f"{chat}:{n}")

@@ -44,10 +44,14 @@ async def test_a_webhook_worker_whose_deliveries_are_refused_is_not_ready(tmp_pa
         for secret in ("first-secret", "second-secret"):
             port = free_port()
             core = await open_core(database, sweep_interval=None)
-            config = TelegramConfig(token=fake.token, base_url=fake.base_url,
-                                    webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
-                                    webhook_secret=secret, webhook_listen="127.0.0.1",
-                                    webhook_port=port)  # fmt: skip
+            config = TelegramConfig(
+                token=fake.token,
+                base_url=fake.base_url,
+                webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                webhook_secret=secret,
+                webhook_listen="127.0.0.1",
+                webhook_port=port,
+            )
             adapter = TelegramAdapter(core, config)
             await adapter.start()
             server = await HttpServer.start(core, "127.0.0.1", 0)
@@ -56,8 +60,9 @@ async def test_a_webhook_worker_whose_deliveries_are_refused_is_not_ready(tmp_pa
         fake.user(ALICE, "Alice")
         fake.group(GROUP)
         assert await get(first_http, "/readyz") == (
-            200, "database: ok\ntelegram: ok (webhook, 0 deliveries accepted)\n"
-        )  # fmt: skip
+            200,
+            "database: ok\ntelegram: ok (webhook, 0 deliveries accepted)\n",
+        )
         caplog.set_level(logging.INFO)
         caplog.clear()
         fake.send_text(GROUP, ALICE, "/help")
@@ -96,8 +101,11 @@ async def test_a_polling_conflict_is_not_ready_and_logs_one_line_a_minute(tmp_pa
             caplog.clear()
             world.fake.fail_next("getUpdates", 409, CONFLICT, times=1000)
             # the library retries after 1 s, 1.5 s, 2.25 s ...: wait for three conflicts
-            await world.fake.wait_until(lambda: world.fake._failures[-1].times <= 997,
-                                        timeout=GENEROUS_SECONDS, what="three conflicts")  # fmt: skip
+            await world.fake.wait_until(
+                lambda: world.fake._failures[-1].times <= 997,
+                timeout=GENEROUS_SECONDS,
+                what="three conflicts",
+            )
             status, text = await get(server, "/readyz")
             assert status == 503
             assert text == (

@@ -76,10 +76,14 @@ async def test_two_webhook_workers_behind_one_url_handle_an_update_delivered_twi
         for _ in range(2):  # two processes' worth: each its own core and webhook server
             port = free_port()
             core = await open_core(database, sweep_interval=None)
-            config = TelegramConfig(token=fake.token, base_url=fake.base_url,
-                                    webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
-                                    webhook_secret="s3cret", webhook_listen="127.0.0.1",
-                                    webhook_port=port)  # fmt: skip
+            config = TelegramConfig(
+                token=fake.token,
+                base_url=fake.base_url,
+                webhook_url=f"http://127.0.0.1:{port}/telegram/hook",
+                webhook_secret="s3cret",
+                webhook_listen="127.0.0.1",
+                webhook_port=port,
+            )
             adapter = TelegramAdapter(core, config)
             await adapter.start()
             workers.append((core, adapter, config))
@@ -123,9 +127,14 @@ async def test_a_restarted_worker_leaves_the_webhook_as_it_is_and_none_works_wit
     try:
         for _ in range(2):  # the same worker started twice, as in a rolling restart
             core = await open_core(database, sweep_interval=None)
-            config = TelegramConfig(token=fake.token, base_url=fake.base_url, webhook_url=url,
-                                    webhook_secret="shared_1", webhook_listen="127.0.0.1",
-                                    webhook_port=port)  # fmt: skip
+            config = TelegramConfig(
+                token=fake.token,
+                base_url=fake.base_url,
+                webhook_url=url,
+                webhook_secret="shared_1",
+                webhook_listen="127.0.0.1",
+                webhook_port=port,
+            )
             adapter = TelegramAdapter(core, config)
             try:
                 await adapter.start()
@@ -135,8 +144,13 @@ async def test_a_restarted_worker_leaves_the_webhook_as_it_is_and_none_works_wit
         assert len(fake.calls_of("setWebhook")) == 1
         assert len(fake.calls_of("getWebhookInfo")) == 2
         core = await open_core(database, sweep_interval=None)
-        unsafe = TelegramConfig(token=fake.token, base_url=fake.base_url, webhook_url=url,
-                                webhook_listen="127.0.0.1", webhook_port=port)  # fmt: skip
+        unsafe = TelegramConfig(
+            token=fake.token,
+            base_url=fake.base_url,
+            webhook_url=url,
+            webhook_listen="127.0.0.1",
+            webhook_port=port,
+        )
         adapter = TelegramAdapter(core, unsafe)
         try:
             with pytest.raises(ValueError, match="TELEGRAM_WEBHOOK_SECRET"):

@@ -112,8 +112,7 @@ class TextPlayer:
     # ----- reading -----------------------------------------------------------------------------
     def _pile_names(self) -> dict[str, str]:
         """Each pile's name as the words start its line, to its notation id."""
-        ids = ["s", "w", "r", "t", *(f"f{n}" for n in range(1, 5)), *map(str, range(1, 9)),
-               *"abcd"]  # fmt: skip
+        ids = ["s", "w", "r", "t", *(f"f{n}" for n in range(1, 5)), *map(str, range(1, 9)), *"abcd"]
         named = {}
         for pile in ids:
             label = i18n.pile_name(self.lang, pile, self.game_id)

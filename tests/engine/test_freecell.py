@@ -130,12 +130,14 @@ def test_a_run_moves_as_far_as_cells_and_empty_columns_allow():
     assert move_capacity(2, 2, False) == 12 and move_capacity(2, 2, True) == 6
     # a run of five (9s 8h 7c 6d 5s) onto a red ten: cells a-d full but one -> 2 cards only
     run = "Kh 9s 8h 7c 6d 5s"
-    full = FreeCell.from_layout([run, "Kc Td", "Qd", "Qc", "Qh", "Qs", "Jd", "Jh"],
-                                cells="Js Jc Tc", homes=[2, 2, 2, 2])  # fmt: skip
+    full = FreeCell.from_layout(
+        [run, "Kc Td", "Qd", "Qc", "Qh", "Qs", "Jd", "Jh"], cells="Js Jc Tc", homes=[2, 2, 2, 2]
+    )
     error = refusal(full, "12")
     assert error.reason == "too_many_cards" and error.details == {"count": 5, "max": 2}
-    roomy = FreeCell.from_layout([run, "Kc Td", "Qd", "Qc", "Qh", "Qs", "Jd"],
-                                 cells="Js Jc", homes=[2, 2, 2, 2])  # fmt: skip
+    roomy = FreeCell.from_layout(
+        [run, "Kc Td", "Qd", "Qc", "Qh", "Qs", "Jd"], cells="Js Jc", homes=[2, 2, 2, 2]
+    )
     roomy.play("12")  # (2 free cells + 1) * 2 ** 1 empty column = 6
     assert pile(roomy, "2") == ["Kc", "Td", "9s", "8h", "7c", "6d", "5s"]
 

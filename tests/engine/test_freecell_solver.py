@@ -106,5 +106,12 @@ def test_a_hint_is_the_first_move_of_a_winning_line():
     assert move is not None and move in game.legal_moves()
     game.play(move)
     assert solve_game(game, SMALL).status == "won"
-    assert hint(FreeCell.from_layout(["Kd Qd", "Kh Qh", "Kc Qc", "Ks Qs", "Jd Td", "Jh Th",
-                                       "Jc Tc", "Js Ts"], cells="5d 5h 5c 5s")) is None  # fmt: skip
+    assert (
+        hint(
+            FreeCell.from_layout(
+                ["Kd Qd", "Kh Qh", "Kc Qc", "Ks Qs", "Jd Td", "Jh Th", "Jc Tc", "Js Ts"],
+                cells="5d 5h 5c 5s",
+            )
+        )
+        is None
+    )

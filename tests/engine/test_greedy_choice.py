@@ -132,9 +132,13 @@ def positions(game_id: str, seats: int, deals: range) -> Iterator[tuple[engine.G
 
 @pytest.mark.parametrize(
     ("game_id", "seats", "deals"),
-    [("maestras", 2, range(1, 9)), ("maestras", 3, range(20, 24)), ("maestras", 4, range(40, 43)),
-     ("squadratik", 1, range(1, 6))],
-)  # fmt: skip
+    [
+        ("maestras", 2, range(1, 9)),
+        ("maestras", 3, range(20, 24)),
+        ("maestras", 4, range(40, 43)),
+        ("squadratik", 1, range(1, 6)),
+    ],
+)
 def test_the_greedy_player_values_and_chooses_every_move_as_before(game_id, seats, deals):
     seen = phases = 0
     kinds: set[str] = set()

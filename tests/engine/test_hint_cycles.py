@@ -23,9 +23,16 @@ from engine.solvers.hints import advice
 HINTED = sorted(g for g, cls in engine.GAMES.items() if cls.info.hints)
 #: view fields that tell how the game got here, not where it is
 NOT_POSITION = {
-    "last_move", "last_move_piles", "last_move_cells", "move_number", "score_move",
-    "auto_home", "max_run", "stalled", "viewer",
-}  # fmt: skip
+    "last_move",
+    "last_move_piles",
+    "last_move_cells",
+    "move_number",
+    "score_move",
+    "auto_home",
+    "max_run",
+    "stalled",
+    "viewer",
+}
 #: hints followed before a game must have ended or said that no move helps
 MOST_HINTS = 600
 

@@ -86,8 +86,11 @@ def test_a_move_repaints_a_small_part_of_the_board() -> None:
     assert boxes is not None and boxes
     area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
     assert area < 0.25 * second.width * second.height  # stock, waste, header: not the tableau
-    tableau_top = min(spot.slot.y for spot in renderer.layout("solitario", game.view()).piles.values()
-                      if spot.kind == "tableau")  # fmt: skip
+    tableau_top = min(
+        spot.slot.y
+        for spot in renderer.layout("solitario", game.view()).piles.values()
+        if spot.kind == "tableau"
+    )
     assert all(y1 <= tableau_top for _x0, _y0, _x1, y1 in boxes)
 
 
@@ -155,8 +158,10 @@ def test_repainting_what_changes_says_gives_the_new_board_for_any_edit_of_the_pa
     # repainting them over the old board must give exactly the new board
     rng = random.Random(27)
     colours = [(200, 30, 30), (20, 20, 20), (250, 250, 245), (235, 190, 60)]
-    rects = [(rng.randrange(40), rng.randrange(30), rng.randrange(45, 80), rng.randrange(35, 60))
-             for _ in range(6)]  # fmt: skip
+    rects = [
+        (rng.randrange(40), rng.randrange(30), rng.randrange(45, 80), rng.randrange(35, 60))
+        for _ in range(6)
+    ]
     pastes = [(colours[k % 4], rect) for k, rect in enumerate(rects)]
     repainted = 0
     for _ in range(300):

@@ -22,9 +22,24 @@ from tests.renderer.helpers import decode
 
 # Names in every script people use in chats: each drawn by a font of the chain, none a box.
 NAMES = [
-    "Zoë", "José Núñez", "Ωμέγα", "Жора", "שלום", "مرحبا", "王小明", "张伟", "張偉", "山田太郎",
-    "김민준", "नमस्ते", "สวัสดี", "Ana🎲", "👨‍👩‍👧", "👍🏽", "🇮🇹 Luca",
-]  # fmt: skip
+    "Zoë",
+    "José Núñez",
+    "Ωμέγα",
+    "Жора",
+    "שלום",
+    "مرحبا",
+    "王小明",
+    "张伟",
+    "張偉",
+    "山田太郎",
+    "김민준",
+    "नमस्ते",
+    "สวัสดี",
+    "Ana🎲",
+    "👨‍👩‍👧",
+    "👍🏽",
+    "🇮🇹 Luca",
+]
 
 
 def _raw_mask(text: str, name: str = "dejavu") -> bytes:

@@ -103,7 +103,10 @@ def playable_cards(view: Mapping[str, Any], layout: Any) -> list[tuple[Rect, str
                 ends.add(tuple(path["cells"][-1]))
         assert set(path_targets(shown)) <= set(layout.slots)  # every free place is drawn
         cards += [(layout.cells[cell], kinds[cell]) for cell in ends]
-        cards += [(rect, card["kind"]) for rect, card in zip(layout.hand, view.get("hand") or [], strict=True)]  # fmt: skip
+        cards += [
+            (rect, card["kind"])
+            for rect, card in zip(layout.hand, view.get("hand") or [], strict=True)
+        ]
     return cards
 
 

@@ -136,8 +136,11 @@ def test_a_drawn_shape_puts_down_what_imagedraw_draws_there() -> None:
             for key in ("fill", "outline"):
                 if named.get(key) is not None:
                     named[key] = index(named[key])
-            moved = ((xy[0] + x, xy[1] + y, xy[2] + x, xy[3] + y) if method == "rounded_rectangle"
-                     else tuple((px + x, py + y) for px, py in xy))  # fmt: skip
+            moved = (
+                (xy[0] + x, xy[1] + y, xy[2] + x, xy[3] + y)
+                if method == "rounded_rectangle"
+                else tuple((px + x, py + y) for px, py in xy)
+            )
             getattr(draw, method)(moved, **named)
         assert pasted.tobytes() == drawn.tobytes(), (x, y)
 

@@ -12,20 +12,47 @@ from renderer import fonts, theme, typeface
 from renderer.palette import paletted
 
 TEXTS = [
-    "Score 35", "Moves 112", "-$15", "$0", "Punti 1987", "Jugadas 104", "Mosse 1", "Points 152",
-    "Fase final", "Solitario completo!", "Trece Imaginario  ·  Deal 4", "next 10", "→ 10", "r1",
-    "#3", "88", "Wj", "Se", "Stalled: no more progress", "Жора", "Ελένη", "fi ff ffl", "Ana…",
-    "שלום", "مرحبا",
-]  # fmt: skip
+    "Score 35",
+    "Moves 112",
+    "-$15",
+    "$0",
+    "Punti 1987",
+    "Jugadas 104",
+    "Mosse 1",
+    "Points 152",
+    "Fase final",
+    "Solitario completo!",
+    "Trece Imaginario  ·  Deal 4",
+    "next 10",
+    "→ 10",
+    "r1",
+    "#3",
+    "88",
+    "Wj",
+    "Se",
+    "Stalled: no more progress",
+    "Жора",
+    "Ελένη",
+    "fi ff ffl",
+    "Ana…",
+    "שלום",
+    "مرحبا",
+]
 # texts the font chain draws in other fonts or several runs: they keep the colour sprite
 OTHER_TEXTS = ["張偉", "👩‍👩‍👧 Ana", "नमस्ते", "Ana 🎲 3", "Zoë 王"]
 ANCHORS = ("la", "lm", "mm", "rm", "ls", "rs", "ma")
 # (fill, under) pairs the boards use, and a few others
 COLOURS = [
-    (theme.WHITE, theme.HEADER), (theme.MUTED, theme.HEADER), (theme.WHITE, theme.LABEL_BG),
-    (theme.MUTED, theme.TABLE), (theme.GOLD, theme.TABLE), (theme.WHITE, theme.TABLE),
-    (theme.LAST_MOVE, theme.HEADER), ((200, 30, 30), (250, 250, 245)), ((12, 200, 90), (0, 0, 0)),
-]  # fmt: skip
+    (theme.WHITE, theme.HEADER),
+    (theme.MUTED, theme.HEADER),
+    (theme.WHITE, theme.LABEL_BG),
+    (theme.MUTED, theme.TABLE),
+    (theme.GOLD, theme.TABLE),
+    (theme.WHITE, theme.TABLE),
+    (theme.LAST_MOVE, theme.HEADER),
+    ((200, 30, 30), (250, 250, 245)),
+    ((12, 200, 90), (0, 0, 0)),
+]
 
 
 def _drawn_the_long_way(
@@ -92,8 +119,9 @@ def test_a_boards_text_has_the_colours_and_mask_of_its_colour_sprite(text: str) 
 
 def test_a_text_pasted_on_a_board_is_the_colour_sprite_pasted_through_its_mask() -> None:
     board = Image.new("P", (300, 60), 2)
-    fonts.paste_text(board, (150, 30), "Moves 113", 26, theme.WHITE, anchor="mm", bold=True,
-                     under=theme.HEADER)  # fmt: skip
+    fonts.paste_text(
+        board, (150, 30), "Moves 113", 26, theme.WHITE, anchor="mm", bold=True, under=theme.HEADER
+    )
     sprite, left, top = fonts.text_sprite("Moves 113", 26, theme.WHITE, True, "mm")
     converted, bits = paletted(sprite, theme.HEADER)
     expected = Image.new("P", (300, 60), 2)

@@ -9,11 +9,34 @@ import pytest
 from renderer import typeface
 
 TEXTS = [
-    "Score 35", "Moves 112", "-$15", "$0", "Stock 23", "Jugadas 104", "Mosse 1", "Mano",
-    "Fase final", "Solitario completo!", "Trece Imaginario  ·  Deal 4", "next 10", "→ 10", "r1",
-    "#3", "88", "Wj", "Stalled: no more progress", "Жора", "Ελένη", "張偉", "👩‍👩‍👧 Ana",
-    "שלום", "مرحبا", "नमस्ते", "สวัสดี", "Ana…",
-]  # fmt: skip
+    "Score 35",
+    "Moves 112",
+    "-$15",
+    "$0",
+    "Stock 23",
+    "Jugadas 104",
+    "Mosse 1",
+    "Mano",
+    "Fase final",
+    "Solitario completo!",
+    "Trece Imaginario  ·  Deal 4",
+    "next 10",
+    "→ 10",
+    "r1",
+    "#3",
+    "88",
+    "Wj",
+    "Stalled: no more progress",
+    "Жора",
+    "Ελένη",
+    "張偉",
+    "👩‍👩‍👧 Ana",
+    "שלום",
+    "مرحبا",
+    "नमस्ते",
+    "สวัสดี",
+    "Ana…",
+]
 
 
 @pytest.mark.parametrize("text", TEXTS)
