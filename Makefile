@@ -134,7 +134,7 @@ bench: venv
 	@$(BIN)/python -m bench
 
 gallery: venv
-	$(BIN)/python -m renderer.gallery out/gallery
+	$(BIN)/python -m tools.gallery out/gallery
 
 lint: venv
 	$(BIN)/ruff check .

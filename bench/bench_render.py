@@ -14,7 +14,7 @@ encode (default settings, RGB) of the same pictures: the yardstick for a render 
 sprites are built as cards first appear) and warm (sprites built, PNG cache emptied: every
 render a miss, the steady state of a running bot); ``warm_up`` times ``renderer.warm_up()``.
 
-Views come from the real engines when they have landed, otherwise from ``renderer.samples``.
+Views come from the real engines when they have landed, otherwise from ``tools.samples``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from PIL import Image
 import engine
 import renderer
 from renderer import registry
-from renderer.gallery import engine_class, seats
+from tools.gallery import engine_class, seats
 
 POSITIONS = 80
 

@@ -7,9 +7,9 @@ anti-aliased edge of a sprite is blended in advance over the colour it will sit 
 another card, a label's pill): callers say which with ``under``.
 
 The palette was fitted to a sheet of every sprite kind and the board's text
-(``renderer.gallery.sample_sheet``) and is stored in ``board_palette.json``, so it is the same on
+(``tools.gallery.sample_sheet``) and is stored in ``board_palette.json``, so it is the same on
 every run (same input, same bytes) and this module imports no card module. After changing how
-cards look, refit it: ``python -m renderer.gallery --palette``.
+cards look, refit it: ``python -m tools.gallery --palette``.
 
 >>> index(theme.TABLE)
 0
@@ -61,7 +61,7 @@ PALETTE_FILE = Path(__file__).parent / "board_palette.json"
 
 def fit_palette(sheet: Image.Image) -> list[int]:
     """The 768 palette values for a sample ``sheet``: exact theme colours first, then a
-    median-cut fit of the sheet (``renderer.gallery`` builds the sheet from every sprite kind
+    median-cut fit of the sheet (``tools.gallery`` builds the sheet from every sprite kind
     and writes the result to ``PALETTE_FILE``)."""
     fitted = sheet.quantize(
         colors=256 - len(EXACT), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE

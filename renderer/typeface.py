@@ -2,7 +2,7 @@
 any script people use in chats is drawn readable, never as a box or a "�".
 
 The chain, first font that has a character wins (all under ``renderer/fonts/``, licences
-beside them, built by ``renderer.fontbuild``; nothing comes from the operating system):
+beside them, built by ``tools.fontbuild``; nothing comes from the operating system):
 
 1. DejaVu Sans (regular, bold): Latin with its extensions, Greek, Cyrillic, Hebrew, Arabic,
    many symbols.

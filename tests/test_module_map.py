@@ -1,4 +1,4 @@
-"""docs/architecture.md's module map matches the code (issue 38): every module of engine/,
+"""docs/architecture.md's module map matches the code (issue 38): every module of engine/, tools/,
 renderer/ and bot/ is named there (by its path, or by its package's folder), and every path the
 map names exists. A module added without its line, or moved without the map, fails here."""
 
@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("engine", "renderer", "bot")
+PACKAGES = ("engine", "renderer", "bot", "tools")
 
 
 def map_entries() -> list[str]:
@@ -38,3 +38,20 @@ def test_every_module_is_in_the_map_and_every_entry_exists() -> None:
 def test_the_map_names_no_module_twice() -> None:
     entries = map_entries()
     assert sorted(e for e in set(entries) if entries.count(e) > 1) == []
+
+
+def test_developer_tools_are_not_shipped() -> None:
+    """The gallery, samples and font builder live in tools/, which the wheel (and so the
+    container) leaves out and no runtime module imports."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    include = re.search(r"\[tool\.setuptools\.packages\.find\]\ninclude = \[(.*)\]", pyproject)
+    assert include is not None
+    shipped = re.findall(r'"([^"]+)"', include.group(1))
+    assert shipped and not any(name.startswith("tools") for name in shipped)
+    importers = [
+        module.relative_to(ROOT).as_posix()
+        for package in ("engine", "renderer", "bot")
+        for module in (ROOT / package).rglob("*.py")
+        if re.search(r"^\s*(from tools\b|import tools\b)", module.read_text(encoding="utf-8"), re.M)
+    ]
+    assert importers == []

@@ -58,8 +58,8 @@ def test_the_web_replay_shows_the_whole_board():
     # chat's phone board shows the last card of each path only)
     import renderer
     from bot.web.pages import Replay, step_png
-    from renderer import samples
     from tests.renderer.helpers import decode
+    from tools import samples
 
     views = list(samples.long_path_playout("squadratik", samples.LONG_SOLO_DEAL))
     step = max(range(len(views)), key=lambda k: samples.longest_path(views[k]))

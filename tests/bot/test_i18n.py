@@ -223,7 +223,8 @@ async def test_boards_are_drawn_with_the_chat_languages_words(core, chat):
 def test_the_gallerys_sample_words_are_the_catalogues_board_words(lang):
     """The gallery draws without the bot; its Spanish and Italian words may not drift from
     what players see."""
-    from renderer import fonts, samples
+    from renderer import fonts
+    from tools import samples
 
     titles = {key for key in i18n.BOARD_WORDS if key.startswith(fonts.TITLE)}
     words = {key: text for key, text in i18n.board_words(lang).items() if key not in titles}

@@ -11,9 +11,10 @@ from PIL import Image
 import engine
 import renderer
 from renderer import display as display_module
-from renderer import registry, samples, theme
+from renderer import registry, theme
 from renderer.display import Display, with_room
 from renderer.encode import padded_png, palette_png, to_png
+from tools import samples
 
 
 def _boards() -> list[Image.Image]:

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 import engine
 import renderer
-from renderer import gallery, registry, theme
+from renderer import registry, theme
 from renderer.boards import pile_layout
 from tests.renderer.helpers import close, decode, is_back_blue, pixels_in
+from tools import gallery
 
 PLAYERS = {g: gallery.seats(g) for g in engine.GAMES}  # a table game seats three
 LANDED = sorted(engine.GAMES)

@@ -15,10 +15,11 @@ from PIL import Image, ImageChops
 
 import engine
 import renderer
-from renderer import fonts, samples, typeface
+from renderer import fonts, typeface
 from renderer.boards import pile_layout
 from renderer.squadratik_boards import squadratik_layout
 from tests.renderer.helpers import decode
+from tools import samples
 
 # Names in every script people use in chats: each drawn by a font of the chain, none a box.
 NAMES = [
@@ -219,7 +220,8 @@ def test_palette_imports_no_card_module_and_matches_the_gallery_fit():
     import ast
     import json
 
-    from renderer import gallery, palette
+    from renderer import palette
+    from tools import gallery
 
     tree = ast.parse(Path(palette.__file__).read_text(encoding="utf-8"))
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}

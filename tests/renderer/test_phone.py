@@ -13,12 +13,13 @@ from PIL import Image
 
 import engine
 import renderer
-from renderer import fonts, samples, typeface
+from renderer import fonts, typeface
 from renderer.cards_french import french_card
 from renderer.cards_italian import italian_card
 from renderer.cards_squadratik import digit_font_px, placed_sides, squadratik_card
 from renderer.squadratik_boards import squadratik_layout
 from tests.renderer.helpers import decode
+from tools import samples
 
 PHONE = 400
 MIN_PX = 9

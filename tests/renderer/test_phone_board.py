@@ -14,11 +14,11 @@ import pytest
 from PIL import Image
 
 import renderer
-from renderer import samples
 from renderer.cards_squadratik import EDGE, STOCK, crowded
 from renderer.layout import Rect
 from renderer.squadratik_boards import path_targets, shown_board, squadratik_layout
 from tests.renderer.helpers import decode
+from tools import samples
 
 PHONE = 400
 MIN_CARD = 72

@@ -7,9 +7,10 @@ import copy
 import pytest
 
 import renderer
-from renderer import samples, theme
+from renderer import theme
 from renderer.boards import pile_layout
 from tests.renderer.helpers import close, decode, is_back_blue, is_black, is_red, pixels_in
+from tools import samples
 
 PILE_VIEWS = [
     ("solitario", samples.solitario_view(stage), style)

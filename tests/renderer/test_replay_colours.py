@@ -11,8 +11,8 @@ import pytest
 from PIL import Image, ImageChops
 
 import renderer
-from renderer import samples
 from tests.renderer.helpers import decode, is_red
+from tools import samples
 
 replay_module = importlib.import_module("renderer.replay")
 

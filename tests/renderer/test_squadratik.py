@@ -8,10 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import renderer
-from renderer import samples, theme
+from renderer import theme
 from renderer.cards_squadratik import STOCK, placed_sides, squadratik_card
 from renderer.squadratik_boards import squadratik_layout
 from tests.renderer.helpers import close, decode, is_black, is_red, pixels_in
+from tools import samples
 
 SIDE = st.sampled_from(["0", "R1", "R2", "R3", "R4", "B1", "B2", "B3", "B4"])
 SIZE = 96

@@ -1,8 +1,8 @@
-"""``python -m renderer.gallery out/gallery``: a PNG of every game at its start, mid-game and
+"""``python -m tools.gallery out/gallery``: a PNG of every game at its start, mid-game and
 end (every face style for Solitario), Cartas Maestras at 2, 4 and 8 seats early, late and over
 with a hand, El Solitario early and late, names in every script, one replay GIF per game, and
 each PNG again scaled to 400 px wide (``*_400.png``: what a phone shows); ``phone_*``: the
-positions the phone tests measure, as a phone gets them and whole. ``python -m renderer.gallery
+positions the phone tests measure, as a phone gets them and whole. ``python -m tools.gallery
 --palette`` refits the stored board palette to ``sample_sheet()``.
 
 Every game with a drawing (``renderer.registry``) is pictured from its engine, playing seeded
@@ -24,12 +24,13 @@ from PIL import Image
 import engine
 import renderer
 from engine.views import SquadratikView
-from renderer import registry, samples, theme
+from renderer import registry, theme
 from renderer.cards_french import card_back, empty_slot, french_card
 from renderer.cards_italian import italian_card, italian_slot
 from renderer.cards_squadratik import squadratik_card
 from renderer.fonts import text_mask, text_sprite
 from renderer.palette import PALETTE_FILE, fit_palette
+from tools import samples
 
 #: who sits at a table game's pictures (as many as it seats, up to three)
 SEAT_NAMES = ("ana", "bob", "cy")

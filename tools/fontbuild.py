@@ -1,4 +1,4 @@
-"""``python -m renderer.fontbuild``: rebuild the fonts ``renderer.typeface`` chains after DejaVu
+"""``python -m tools.fontbuild``: rebuild the fonts ``renderer.typeface`` chains after DejaVu
 Sans, from the Noto fonts a Debian system installs (fonts-noto-core, fonts-noto-cjk,
 fonts-noto-color-emoji). Not used at run time: its output is committed under
 ``renderer/fonts/`` (nothing is downloaded or read from the system when a board is drawn).
@@ -223,7 +223,7 @@ def write_licence() -> Path:
         "emoji images in emoji40.png (drawn from Noto Color Emoji) are",
         "Copyright 2010-2023 Google LLC / Google Inc. and the Noto project authors,",
         "licensed under the SIL Open Font License, Version 1.1 (below).",
-        "Subset and rebuilt by renderer/fontbuild.py.",
+        "Subset and rebuilt by tools/fontbuild.py.",
         "",
     ]
     target = OUT / "LICENSE-Noto.txt"
