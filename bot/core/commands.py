@@ -91,6 +91,17 @@ def parse_line(text: str) -> ParsedLine:
     return ParsedLine(command, rest.split(), rest)
 
 
+def read_line(text: str) -> ParsedLine | None:
+    """``text`` parsed once for the whole request (the rate limit, the metrics label and the
+    dispatch all read this one value); None when it is longer than :data:`MAX_LINE`, which
+    is refused unread.
+
+    >>> read_line("/undo").command, read_line("x" * (MAX_LINE + 1))
+    ('undo', None)
+    """
+    return None if len(text) > MAX_LINE else parse_line(text)
+
+
 def ascii_number(word: str) -> int | None:
     """The whole number ``word`` spells in ASCII digits, else None.
 
@@ -124,6 +135,28 @@ def move_word(lang: str, text: str) -> str:
         if wanted in spellings:
             return word
     return text
+
+
+@dataclass(frozen=True, slots=True)
+class MoveText:
+    """A typed move, its move word read once: ``text`` as typed (what a solo game reads and
+    what answers quote) and ``at_table``, the same with a table's move words in the chat's
+    language turned into the engine's notation (``pasar`` -> ``pass``).
+
+    >>> MoveText.read("es", "Pasar").notation(at_table=True), MoveText.read("es", "w3").text
+    ('pass', 'w3')
+    """
+
+    text: str
+    at_table: str
+
+    @classmethod
+    def read(cls, lang: str, text: str) -> MoveText:
+        return cls(text, move_word(lang, text))
+
+    def notation(self, at_table: bool) -> str:
+        """The move as a game of that kind reads it (a table, or a solo game)."""
+        return self.at_table if at_table else self.text
 
 
 def game_id_of(word: str) -> str | None:

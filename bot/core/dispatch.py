@@ -37,7 +37,7 @@ from typing import Any
 
 from bot import i18n, logs
 from bot.core import buttons as button_ids
-from bot.core.commands import COMMANDS, MAX_LINE, parse_line
+from bot.core.commands import COMMANDS, MAX_LINE, ParsedLine, read_line
 from bot.core.context import Ctx, utc_now
 from bot.core.limits import Limits, RateLimiter, Refused, posted_messages
 from bot.core.play import SoloPlay
@@ -231,15 +231,16 @@ class Core:
     # ----- entry points (each inside the safety net) ----------------------------------------
     async def handle_text(self, req: Request, text: str) -> list[Reply]:
         """Answer one chat line (``/cmd args``, ``/cmd@bot args`` or plain text)."""
-        text = well_formed(text)
+        # read once: the rate limit, the metrics label and the dispatch share this value
+        line = read_line(well_formed(text))
         return await self._measured(
-            self._command_label(text),
+            self._command_label(line),
             req.platform,
             self._guarded(
                 req,
                 "a chat line",
-                lambda ctx: self._handle_text(ctx, text),
-                board_action=len(text) <= MAX_LINE and parse_line(text).command in BOARD_COMMANDS,
+                lambda ctx: self._handle_text(ctx, line),
+                board_action=line is not None and line.command in BOARD_COMMANDS,
             ),
         )
 
@@ -260,12 +261,13 @@ class Core:
             ),
         )
 
-    def _command_label(self, text: str) -> str:
+    def _command_label(self, line: ParsedLine | None) -> str:
         """The metrics label of a chat line: a known command's name, ``unknown`` for any other
-        command, ``text`` for plain text (never what was typed: labels stay few and clean)."""
-        if len(text) > MAX_LINE:
+        command (or a line too long to read), ``text`` for plain text (never what was typed:
+        labels stay few and clean)."""
+        if line is None:
             return "unknown"
-        command = parse_line(text).command
+        command = line.command
         if command is None:
             return "text"
         return command if command in self.registry.commands else "unknown"
@@ -523,10 +525,9 @@ class Core:
         return [] if reply is None else [reply]
 
     # ----- dispatch ---------------------------------------------------------------------------
-    async def _handle_text(self, ctx: Ctx, text: str) -> list[Reply]:
-        if len(text) > MAX_LINE:
+    async def _handle_text(self, ctx: Ctx, line: ParsedLine | None) -> list[Reply]:
+        if line is None:
             return [self.service.refuse(ctx, "error.too_long", limit=MAX_LINE)]
-        line = parse_line(text)
         if line.command is None:
             return await self.play.plain_text(ctx, line.args)
         command = self.registry.commands.get(line.command)

@@ -27,10 +27,10 @@ from bot.core.buttons import ButtonAction
 from bot.core.commands import (
     ALL_GAMES,
     ITALIAN_FACES,
+    MoveText,
     PlayArgs,
     ascii_number,
     game_id_of,
-    move_word,
     parse_play,
     random_deal,
 )
@@ -167,15 +167,15 @@ class SoloPlay:
     async def cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
             return [self.core.refuse(ctx, "move.usage")]
-        text = " ".join(args)
-        targets = await self.core.move_targets(ctx, text)
+        typed = MoveText.read(ctx.lang, " ".join(args))
+        targets = await self.core.move_targets(ctx, typed)
         if not targets:
             # no game reads it: the game in focus refuses it in its own words
             session = await self.core.game_for_move(ctx)
             if session is None:
                 return [await self.core.no_game(ctx)]
-            return await self.move(ctx, session, text)
-        return await self.typed_move(ctx, text, targets)
+            return await self.move(ctx, session, typed.notation(session.is_table))
+        return await self.typed_move(ctx, typed, targets)
 
     async def plain_text(self, ctx: Ctx, words: list[str]) -> list[Reply]:
         """A chat line without a command: a move when, its spaces left out (``3 6`` is
@@ -185,9 +185,10 @@ class SoloPlay:
         the bot) what was tried and where help is."""
         text = "".join(words)
         if text and len(text) <= MAX_PLAIN_MOVE and not text.startswith("#"):
-            targets = await self.core.move_targets(ctx, text)
+            typed = MoveText.read(ctx.lang, text)
+            targets = await self.core.move_targets(ctx, typed)
             if targets:
-                return await self.typed_move(ctx, text, targets)
+                return await self.typed_move(ctx, typed, targets)
         if ctx.req.platform not in ANSWERS_EVERY_LINE or not text:
             return []  # chatter, not a move
         return [await self.not_a_move(ctx, " ".join(words))]
@@ -214,16 +215,17 @@ class SoloPlay:
             reply.text += " " + i18n.t(ctx.lang, "plain.button", number=line)
         return reply
 
-    async def typed_move(self, ctx: Ctx, text: str, targets: list[OpenGame]) -> list[Reply]:
+    async def typed_move(self, ctx: Ctx, typed: MoveText, targets: list[OpenGame]) -> list[Reply]:
         """A typed move for the one game meant; when several of the sender's games (none of
         them in focus) read it, ask which, one button per game, and play nothing yet."""
         if len(targets) > 1:
-            arg = f"move:{text}"
+            arg = f"move:{typed.text}"
             if arg.isascii() and len(arg) <= MAX_PLAIN_MOVE + 5:
-                return [await self.ask_which(ctx, targets, arg, "focus.which_move", move=text)]
+                return [
+                    await self.ask_which(ctx, targets, arg, "focus.which_move", move=typed.text)
+                ]
         session = targets[0].session
-        word = move_word(ctx.lang, text) if session.is_table else text
-        return await self.move(ctx, session, word)
+        return await self.move(ctx, session, typed.notation(session.is_table))
 
     async def target(
         self, ctx: Ctx, args: list[str], action: str
@@ -359,6 +361,9 @@ class SoloPlay:
     async def move(
         self, ctx: Ctx, session: Session, text: str, revision: int | None = None
     ) -> list[Reply]:
+        """Play ``text``, in the engine's notation (a table's move words already read: see
+        ``MoveText``), or ``#n``, the n-th legal move (a button whose notation is too long).
+        ``revision``: a button's, refused when the board has moved on."""
         core = self.core
         async with core.sessions.lock(session.id):
             refusal = core.refusal(ctx, session, revision, need_turn=True)
@@ -366,8 +371,6 @@ class SoloPlay:
                 return [refusal]
             game = session.game
             assert game is not None
-            if session.is_table:  # "pasar", "Basta": the engine's notation is English
-                text = move_word(ctx.lang, text)
             index = ascii_number(text[1:]) if text.startswith("#") else None
             if index is not None:
                 legal = game.legal_moves(ctx.user)
@@ -509,10 +512,8 @@ class SoloPlay:
         if what == "resign":
             return await self.resign_asked(ctx, await core.open_game(ctx, session))
         if what.startswith("move:"):
-            text = what.removeprefix("move:")
-            return await self.move(
-                ctx, session, move_word(ctx.lang, text) if session.is_table else text
-            )
+            typed = MoveText.read(ctx.lang, what.removeprefix("move:"))
+            return await self.move(ctx, session, typed.notation(session.is_table))
         return [core.private(ctx, "button.unknown")]
 
     async def press_yes(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:

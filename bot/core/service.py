@@ -29,7 +29,7 @@ from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import focus as focus_words
 from bot.core import presentation
-from bot.core.commands import move_word
+from bot.core.commands import MoveText
 from bot.core.context import Ctx
 from bot.core.focus import CASUAL, DAILY, TABLE, OpenGame
 from bot.core.presentation import Presenter
@@ -311,45 +311,38 @@ class Service:
         wanted = ctx.focus_read[0]
         return next((g for g in games if g.session.id == wanted), None)
 
-    async def game_for_move(
-        self, ctx: Ctx, text: str | None = None, game_id: str | None = None
-    ) -> Session | None:
+    async def game_for_move(self, ctx: Ctx, game_id: str | None = None) -> Session | None:
         """Which game a move, a hint or a board means (of ``game_id`` if given): the game in
         focus; without one, the table when it is the sender's turn there, else the most
         recently touched solo game, else the table they sit at (which then answers "not your
-        turn"). With ``text``: the game in focus when it reads ``text`` as a move, else the
-        first of the others that does (see ``move_targets`` for asking instead)."""
+        turn"). For a typed move see ``move_targets``: the games that read it."""
         games = [g for g in await self.open_games(ctx) if g.session.game is not None]
         if game_id is not None:
             games = [g for g in games if g.game_id == game_id]
         if not games:
             return None
-        if text is not None:
-            readers = await self.move_targets(ctx, text, games)
-            if readers:
-                return readers[0].session
         chosen = await self.focused(ctx, games) or self.default_game(ctx, games)
         return chosen.session
 
     async def move_targets(
-        self, ctx: Ctx, text: str, games: Sequence[OpenGame] | None = None
+        self, ctx: Ctx, move: MoveText, games: Sequence[OpenGame] | None = None
     ) -> list[OpenGame]:
-        """The games a typed move may mean: only the game in focus when it reads ``text`` as
-        a move; else every other open game that does (the table on the sender's turn first,
-        then the solo games, most recently touched first). Several: the caller asks."""
+        """The games a typed move may mean: only the game in focus when it reads ``move``;
+        else every other open game that does (the table on the sender's turn first, then the
+        solo games, most recently touched first). Several: the caller asks."""
         if games is None:
             games = [g for g in await self.open_games(ctx) if g.session.game is not None]
         focus = await self.focused(ctx, games)
-        if focus is not None and reads_as_move(focus.session, self._move_word(ctx, focus, text)):
+        if focus is not None and reads_as_move(focus.session, self._notation(focus, move)):
             return [focus]
-        readers = [g for g in games if reads_as_move(g.session, self._move_word(ctx, g, text))]
+        readers = [g for g in games if reads_as_move(g.session, self._notation(g, move))]
         readers.sort(key=lambda g: not self._my_turn_at_table(ctx, g))
         return readers
 
     @staticmethod
-    def _move_word(ctx: Ctx, game: OpenGame, text: str) -> str:
-        """``text`` as the game reads it: a table's move words in the chat's language."""
-        return move_word(ctx.lang, text) if game.session.is_table else text
+    def _notation(game: OpenGame, move: MoveText) -> str:
+        """``move`` as the game reads it: a table's move words in the chat's language."""
+        return move.notation(game.session.is_table)
 
     @staticmethod
     def _my_turn_at_table(ctx: Ctx, game: OpenGame) -> bool:
