@@ -40,8 +40,9 @@ from bot.core import buttons as button_ids
 from bot.core.commands import COMMANDS, MAX_LINE, ParsedLine, read_line
 from bot.core.context import Ctx, utc_now
 from bot.core.limits import Limits, RateLimiter, Refused, posted_messages
+from bot.core.messages import game_name
 from bot.core.play import SoloPlay
-from bot.core.presentation import Presenter, RenderFn, game_name
+from bot.core.presentation import Presenter, RenderFn
 from bot.core.registry import Refusal, Registry
 from bot.core.service import IDLE_LIMIT, Push, Service
 from bot.core.session import iso

@@ -36,7 +36,7 @@ from bot.core.commands import (
 )
 from bot.core.context import Ctx
 from bot.core.focus import CASUAL, OpenGame
-from bot.core.presentation import pile_ids
+from bot.core.keyboards import pile_ids
 from bot.core.registry import Registry
 from bot.core.room import make_room
 from bot.core.service import Service

@@ -1,92 +1,41 @@
-"""What players see of a session: board replies, their buttons, private hands, the end and
-turn messages, and the hand-off to the renderer.
+"""What players see of a session: board replies (image, caption, words, buttons), the
+board in words only, private hands, and the hand-off to the renderer.
 
 Nothing here changes a game: it reads the session and the engine's view, asks the features'
 ``board_style`` hooks what to add to the drawing (a table's timeouts, a race's clock), draws
-off the event loop, and lays the buttons out (at most ``MAX_BUTTONS``, ``PER_ROW`` a row).
+off the event loop; the buttons come from ``bot.core.keyboards``, the texts from
+``bot.core.messages``.
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import engine
 from bot import i18n
 from bot.core import buttons as button_ids
-from bot.core import handoff, labels
+from bot.core import handoff, keyboards, labels
 from bot.core.board_words import ALT_MAX, board_text
 from bot.core.context import Ctx
-from bot.core.explain import only_pass_text, standings_lines
+from bot.core.explain import only_pass_text
+from bot.core.messages import private, reply, session_name
 from bot.core.registry import Registry
 from bot.core.session import Session
 from bot.replies import BoardRef, Button, Reply
-from engine import Move
 
 log = logging.getLogger("tavolo.core")
 
 RenderFn = Callable[..., bytes]
 
-#: Discord shows at most 25 buttons (5 rows of 5); Telegram takes more, but stays readable
-MAX_BUTTONS = 25
-PER_ROW = 5
 #: a text board's longest message: Discord's (2,000 characters) with room to spare
 TEXT_BOARD_MAX = 1900
-#: the rotation at the end of a Cartas Maestras placement's notation ("3Wr1")
-_ROTATION = re.compile(r"r\d$")
-
-
-def reply(lang: str, key: str, **params: Any) -> Reply:
-    """A message in ``lang`` for everyone in the chat."""
-    return Reply(key=key, text=i18n.t(lang, key, **params), params=params)
-
-
-def private(ctx: Ctx, key: str, **params: Any) -> Reply:
-    """A refusal or answer only the sender / presser sees."""
-    answer = reply(ctx.lang, key, **params)
-    answer.visibility = "private"
-    answer.to_user = ctx.user
-    return answer
-
-
-def refuse(ctx: Ctx, key: str, **params: Any) -> Reply:
-    """A refusal meant for the sender that reveals nothing private (see ``Reply.refusal``)."""
-    answer = private(ctx, key, **params)
-    answer.refusal = True
-    return answer
-
-
-def game_name(lang: str, game_id: str) -> str:
-    return i18n.game_name(lang, game_id)
-
-
-def session_name(lang: str, session: Session) -> str:
-    """The game's name as its board and messages say it: "Daily Canfield" for the ranked
-    daily (the player must always see that a game is the ranked one), else the game's name."""
-    name = game_name(lang, session.record.game_id)
-    if session.record.ranked and not session.is_table:
-        return i18n.t(lang, "focus.label.daily", game=name)
-    return name
-
-
-def with_row(button: Button, row: int) -> Button:
-    """``button`` in keyboard row ``row`` (``dataclasses.replace`` costs several times more,
-    for every button of every board)."""
-    return Button(
-        button.id, button.label, row, button.style, button.opens_hand, button.move, button.key
-    )
-
-
-def pile_ids(view: Mapping[str, Any], kind: str) -> set[str]:
-    """The ids of the view's piles of one kind (``foundation``, ``stock``)."""
-    return {p["id"] for p in view.get("piles") or [] if p.get("kind") == kind}
 
 
 class Presenter:
-    """Board replies and buttons for one core (its renderer and the features' board hooks)."""
+    """Board replies and hands for one core (its renderer and the features' board hooks)."""
 
     def __init__(self, registry: Registry, renderer: RenderFn | None) -> None:
         self.registry = registry
@@ -163,7 +112,7 @@ class Presenter:
                 count=len(rec.players),
                 creator=session.name_of(rec.creator),
             )
-            answer.buttons = self.lobby_buttons(ctx.lang, session)
+            answer.buttons = keyboards.lobby_buttons(ctx.lang, session)
             answer.board = ref
             return answer
         game = session.game
@@ -208,7 +157,7 @@ class Presenter:
             else:
                 # no button for what is refused: undo in a ranked game or a race
                 undo = not rec.ranked and game.moves != [] and not await self.is_race_board(session)
-                answer.buttons = self.solo_buttons(ctx.lang, session, view, selected, undo)
+                answer.buttons = keyboards.solo_buttons(ctx.lang, session, view, selected, undo)
         elif session.is_table and game.is_over and "rematch" in self.registry.buttons:
             answer.buttons = [
                 Button(
@@ -294,124 +243,6 @@ class Presenter:
                 return True
         return False
 
-    def lobby_buttons(self, lang: str, session: Session) -> list[Button]:
-        rid, rev = session.id, session.record.revision
-        return [
-            Button(button_ids.encode("join", rid, rev), i18n.t(lang, "button.join"), 0, "primary"),
-            Button(button_ids.encode("leave", rid, rev), i18n.t(lang, "button.leave"), 0),
-            Button(
-                button_ids.encode("start", rid, rev), i18n.t(lang, "button.start"), 0, "success"
-            ),
-        ]
-
-    @staticmethod
-    def move_button_id(session: Session, legal: list[Move], move: Move) -> str:
-        rec = session.record
-        try:
-            return button_ids.encode("mv", rec.id, rec.revision, str(move))
-        except button_ids.ButtonIdTooLong:
-            # Long notation: the index into legal_moves() (same revision = same position).
-            return button_ids.encode("mv", rec.id, rec.revision, f"#{legal.index(move)}")
-
-    def solo_buttons(
-        self,
-        lang: str,
-        session: Session,
-        view: Mapping[str, Any],
-        selected: str | None,
-        undo: bool = True,
-    ) -> list[Button]:
-        """Select-then-target buttons: first a source (``move.src``), then its targets
-        (``move.dst``); moves without a target (turning the stock) and "to foundation" are one
-        tap; undo (when ``undo`` and the game allows it) and resign close the list."""
-        game = session.game
-        assert game is not None
-        rec = session.record
-        legal = game.legal_moves()
-        foundations = pile_ids(view, "foundation")
-        faces = rec.faces
-        found: list[Button] = []
-        if selected is None:
-            sources: list[str] = []
-            stock = pile_ids(view, "stock")
-            for move in legal:
-                src = move.src
-                dst = move.dst
-                if dst is None:
-                    label = i18n.t(lang, "button.draw") if src in stock else str(move)
-                    key = f"pile:{src}" if src in stock else f"mv:{move}"
-                    found.append(
-                        Button(
-                            self.move_button_id(session, legal, move), label, 0, "primary", key=key
-                        )
-                    )
-                elif src is not None and src not in sources:
-                    sources.append(str(src))
-            if any(m.dst in foundations for m in legal):
-                found.append(
-                    Button(
-                        button_ids.encode("found", rec.id, rec.revision, "*"),
-                        i18n.t(lang, "button.to_foundation"),
-                        0,
-                        "success",
-                    )
-                )
-            for src in sources:
-                found.append(
-                    Button(
-                        button_ids.encode("sel", rec.id, rec.revision, src),
-                        labels.source_label(lang, view, faces, src),
-                        key=f"pile:{src}",
-                    )
-                )
-        else:
-            targets = [m for m in legal if str(m.src) == selected and m.dst is not None]
-            per_dst: dict[str, list[Move]] = {}
-            for move in targets:
-                per_dst.setdefault(str(move.dst), []).append(move)
-            for dst, moves in per_dst.items():
-                for move in moves:
-                    label = (
-                        labels.target_label(lang, view, faces, dst)
-                        if len(moves) == 1
-                        else str(move)
-                    )
-                    # a target keeps its pile's number: "#3" is column 3 as source and target
-                    key = f"pile:{dst}" if len(moves) == 1 else f"mv:{move}"
-                    found.append(
-                        Button(
-                            self.move_button_id(session, legal, move),
-                            i18n.t(lang, "button.target", target=label),
-                            0,
-                            "primary",
-                            key=key,
-                        )
-                    )
-            found.append(
-                Button(
-                    button_ids.encode("back", rec.id, rec.revision),
-                    i18n.t(lang, "button.cancel"),
-                    0,
-                )
-            )
-        tail = []
-        if undo and game.moves and not rec.ranked:
-            tail.append(
-                Button(
-                    button_ids.encode("undo", rec.id, rec.revision), i18n.t(lang, "button.undo"), 0
-                )
-            )
-        tail.append(
-            Button(
-                button_ids.encode("resign", rec.id, rec.revision),
-                i18n.t(lang, "button.resign"),
-                0,
-                "danger",
-            )
-        )
-        found = found[: MAX_BUTTONS - len(tail)] + tail
-        return [with_row(b, i // PER_ROW) for i, b in enumerate(found)]
-
     async def hand(
         self, ctx: Ctx, table: Session, placing: str | None = None, flat: bool = False
     ) -> Reply:
@@ -438,7 +269,7 @@ class Presenter:
             found = (
                 [
                     Button(
-                        self.move_button_id(table, legal, m),
+                        keyboards.move_button_id(table, legal, m),
                         labels.hand_move_label(ctx.lang, m),
                         0,
                         "primary",
@@ -446,143 +277,13 @@ class Presenter:
                     for m in legal
                 ]
                 if flat
-                else self.hand_buttons(ctx.lang, table, legal, placing, view.get("hand"))
+                else keyboards.hand_buttons(ctx.lang, table, legal, placing, view.get("hand"))
             )
-            shown = found[:MAX_BUTTONS]
+            shown = found[: keyboards.MAX_BUTTONS]
             answer.buttons = [
-                Button(b.id, b.label, i // PER_ROW, b.style) for i, b in enumerate(shown)
+                Button(b.id, b.label, i // keyboards.PER_ROW, b.style) for i, b in enumerate(shown)
             ]
             if len(found) > len(shown):
                 answer.params["more"] = len(found) - len(shown)
         self.add_words(answer, table, view, ctx.lang)  # after the text: they share a caption
-        return answer
-
-    def hand_buttons(
-        self,
-        lang: str,
-        table: Session,
-        legal: list[Move],
-        placing: str | None,
-        hand: list[dict[str, Any]] | None = None,
-    ) -> list[Button]:
-        """A hand's buttons (see ``hand``), never more than fit: one per card and place
-        (``Card 2 → path N``; a ``turn`` button when several rotations fit there); when those
-        are too many, one per card first (``turn`` with ``c2``), its places next. ``placing``:
-        the card (``c2``) or card and place (``2N``) chosen so far; a way back follows."""
-        rec = table.record
-
-        def place(move: Move) -> str:  # the notation without its rotation ("2Nr3" -> "2N")
-            return (
-                _ROTATION.sub("", str(move))
-                if getattr(move, "slot", None) is not None
-                else str(move)
-            )
-
-        def card(move: Move) -> str:
-            slot = getattr(move, "slot", None)
-            return str(move) if slot is None or move.dst is None else f"c{slot}"
-
-        back = Button(
-            button_ids.encode("hand", rec.id, rec.revision), i18n.t(lang, "button.cancel"), 0
-        )
-        rotations = [m for m in legal if place(m) == placing]
-        if placing is not None and len(rotations) > 1:
-            return [
-                *(
-                    Button(
-                        self.move_button_id(table, legal, m),
-                        labels.rotation_label(lang, m),
-                        0,
-                        "primary",
-                    )
-                    for m in rotations
-                ),
-                back,
-            ]
-        chosen_card = placing is not None and placing.startswith("c")
-        moves = [m for m in legal if card(m) == placing] if chosen_card else legal
-        groups: dict[str, list[Move]] = {}
-        for move in moves:
-            groups.setdefault(place(move), []).append(move)
-        if not chosen_card and len(groups) > MAX_BUTTONS:
-            by_card: dict[str, list[Move]] = {}
-            for move in moves:
-                by_card.setdefault(card(move), []).append(move)
-            found = []
-            for key, members in by_card.items():
-                slot = getattr(members[0], "slot", None)
-                if not key.startswith("c") or slot is None:
-                    found.append(
-                        Button(
-                            self.move_button_id(table, legal, members[0]),
-                            labels.hand_move_label(lang, members[0]),
-                            0,
-                            "primary",
-                        )
-                    )
-                    continue
-                shown = hand[slot - 1] if hand and 1 <= slot <= len(hand) else {}
-                label = labels.hand_card_label(lang, shown, slot) + " …" if shown else f"{slot} …"
-                found.append(
-                    Button(
-                        button_ids.encode("turn", rec.id, rec.revision, key), label, 0, "primary"
-                    )
-                )
-            return found
-        found = []
-        for key, members in groups.items():
-            if len(members) == 1:
-                found.append(
-                    Button(
-                        self.move_button_id(table, legal, members[0]),
-                        labels.hand_move_label(lang, members[0]),
-                        0,
-                        "primary",
-                    )
-                )
-            else:
-                found.append(
-                    Button(
-                        button_ids.encode("turn", rec.id, rec.revision, key),
-                        labels.hand_group_label(lang, members[0]),
-                        0,
-                        "primary",
-                    )
-                )
-        return [*found, back] if chosen_card else found
-
-    @staticmethod
-    def end_message(ctx: Ctx, session: Session) -> Reply:
-        """How the game ended: a table's winners, a solo game's outcome and score."""
-        game = session.game
-        assert game is not None
-        outcome = str(game.outcome)
-        name = session_name(ctx.lang, session)
-        if session.is_table:
-            view: Mapping[str, Any] = game.view(None)
-            results = view.get("results") or []
-            winners = [session.name_of(str(r["player"])) for r in results if r.get("place") == 1]
-            answer = reply(ctx.lang, "table.over", game=name, winners=", ".join(winners) or "-")
-            # the standings by place, with the seed's tie rule: "Winner: X" alone explained nothing
-            answer.text = "\n".join(
-                [answer.text, *standings_lines(ctx.lang, results, session.name_of)]
-            )
-            return answer
-        return reply(
-            ctx.lang,
-            f"outcome.{outcome}",
-            game=name,
-            score=game.score,
-            moves=game.move_number,
-            name=session.name_of(session.record.players[0]),
-        )
-
-    @staticmethod
-    def turn_announcement(lang: str, session: Session) -> Reply:
-        """Whose turn it is at a table, mentioning them."""
-        game = session.game
-        assert game is not None
-        player = game.current_player
-        answer = reply(lang, "table.turn", player=session.name_of(player))
-        answer.mentions = [player]
         return answer

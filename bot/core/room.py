@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 
 from bot.core.context import Ctx
-from bot.core.presentation import reply
+from bot.core.messages import reply
 from bot.core.service import Service
 from bot.core.session import Session
 from bot.replies import Reply

@@ -28,7 +28,7 @@ from typing import Any
 from bot import i18n
 from bot.core import buttons as button_ids
 from bot.core import focus as focus_words
-from bot.core import presentation
+from bot.core import messages
 from bot.core.commands import MoveText
 from bot.core.context import Ctx
 from bot.core.focus import CASUAL, DAILY, TABLE, OpenGame
@@ -126,20 +126,20 @@ class Service:
                 return
 
     # ----- words ----------------------------------------------------------------------------
-    reply = staticmethod(presentation.reply)
-    private = staticmethod(presentation.private)
-    refuse = staticmethod(presentation.refuse)
-    game_name = staticmethod(presentation.game_name)
+    reply = staticmethod(messages.reply)
+    private = staticmethod(messages.private)
+    refuse = staticmethod(messages.refuse)
+    game_name = staticmethod(messages.game_name)
 
     @staticmethod
     def say(ctx: Ctx, key: str, **params: Any) -> Reply:
         """A message for everyone in the chat."""
-        return presentation.reply(ctx.lang, key, **params)
+        return messages.reply(ctx.lang, key, **params)
 
     @staticmethod
     def games_list(lang: str, games: Sequence[str]) -> str:
         """``solitario (Solitario), canfield (Canfield)``: ids players type, names they read."""
-        return ", ".join(f"{g} ({presentation.game_name(lang, g)})" for g in games)
+        return ", ".join(f"{g} ({messages.game_name(lang, g)})" for g in games)
 
     @staticmethod
     def illegal(ctx: Ctx, error: IllegalMove | BadSetup, session: Session | None = None) -> Reply:
@@ -205,8 +205,8 @@ class Service:
                 return await self.hand(ctx, table, flat=flat)
         return None
 
-    end_message = staticmethod(Presenter.end_message)
-    turn_announcement = staticmethod(Presenter.turn_announcement)
+    end_message = staticmethod(messages.end_message)
+    turn_announcement = staticmethod(messages.turn_announcement)
 
     # ----- the session lifecycle -----------------------------------------------------------
     async def solos(self, ctx: Ctx, chat: list[Session] | None = None) -> list[Session]:

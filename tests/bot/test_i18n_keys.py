@@ -21,7 +21,7 @@ BOT_DIR = Path(bot.__file__).parent
 #: the web page's templates ask for texts as ``t('key')`` or ``t('prefix.' ~ name)``
 TEMPLATE_KEY = re.compile(r"""\bt\(\s*'([a-z0-9_.]+)'\s*(~)?""")
 #: calls whose argument at this position is a catalogue key: i18n.t(lang, key), core.say(ctx, key),
-#: core.private(ctx, key), core.refuse(ctx, key), presentation.reply(lang, key), Refusal(key, ...)
+#: core.private(ctx, key), core.refuse(ctx, key), messages.reply(lang, key), Refusal(key, ...)
 KEY_CALLS = {"t": 1, "say": 1, "private": 1, "refuse": 1, "reply": 1, "Refusal": 0}
 
 

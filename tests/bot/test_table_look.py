@@ -167,8 +167,7 @@ def test_a_completed_path_is_announced_with_what_it_won():
 def test_a_big_hand_is_offered_card_first_then_places_then_rotations_never_cut():
     from types import SimpleNamespace
 
-    from bot.core.presentation import MAX_BUTTONS, Presenter
-    from bot.core.registry import Registry
+    from bot.core.keyboards import MAX_BUTTONS, hand_buttons
     from engine.squadratik.notation import parse_notation
 
     # nine cards, each fitting four paths in four rotations: 144 moves, 36 card-and-place pairs
@@ -180,13 +179,12 @@ def test_a_big_hand_is_offered_card_first_then_places_then_rotations_never_cut()
     ]
     hand = [{"kind": "normal", "sides": ["R1", "B2", "0", "R3"]}] * 9
     table = SimpleNamespace(record=SimpleNamespace(id="abcd1234", revision=7))
-    presenter = Presenter(Registry(), None)
-    first = presenter.hand_buttons("en", table, legal, None, hand)
+    first = hand_buttons("en", table, legal, None, hand)
     assert len(first) == 9 and all(len(b.id.encode()) <= 64 for b in first)
     assert first[1].label == "Card 2 · R1 B2 R3 …" and buttons.decode(first[1].id).arg == "c2"
-    places = presenter.hand_buttons("en", table, legal, "c2", hand)
+    places = hand_buttons("en", table, legal, "c2", hand)
     assert [b.label for b in places] == [f"Card 2 → path {s} …" for s in "NESW"] + ["Cancel"]
-    rotations = presenter.hand_buttons("es", table, legal, buttons.decode(places[2].id).arg, hand)
+    rotations = hand_buttons("es", table, legal, buttons.decode(places[2].id).arg, hand)
     assert [b.label for b in rotations] == [
         "Sin girar",
         "¼ de vuelta",
