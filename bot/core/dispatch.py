@@ -530,7 +530,7 @@ class Core:
         if line is None:
             return [self.service.refuse(ctx, "error.too_long", limit=MAX_LINE)]
         if line.command is None:
-            return await self.play.plain_text(ctx, line.args)
+            return await self.play.moves.plain_text(ctx, line.args)
         command = self.registry.commands.get(line.command)
         if command is None:
             return [self.service.refuse(ctx, "error.unknown_command", command=line.command[:32])]

@@ -1,77 +1,42 @@
-"""The solo-game lifecycle the core owns: ``/play``, ``/move``, ``/undo``, ``/resign``,
-``/board``, ``/autofinish``, plain-text moves, the board buttons (mv, sel, back, found,
-undo, resign, again) and the answers to the bot's questions (pick, yes, no).
+"""The solo-game lifecycle the core owns: ``/play``, ``/undo``, ``/resign``, ``/board``,
+``/autofinish``, the board buttons (undo, resign, again) and the answers to the bot's
+questions (pick, yes, no); the moves themselves (``/move``, plain-text moves, mv, sel, back,
+found) are ``bot.core.moves``'.
 
 A player may keep one open casual game per game in a chat, the day's ranked dailies beside
-them, a race board and a seat at the table (``bot.core.focus``). A typed move, ``/move`` and
-``/board`` go to the game in focus (the one last shown or played); words name a game
-(``/board daily``, ``/undo canfield``, ``/resign table``). ``/undo`` and ``/resign`` with
-several games open ask which, one button per game, and change nothing until the player picks.
+them, a race board and a seat at the table (``bot.core.focus``). ``/board`` goes to the game
+in focus (the one last shown or played); words name a game (``/board daily``, ``/undo
+canfield``, ``/resign table``). ``/undo`` and ``/resign`` with several games open ask which,
+one button per game (``bot.core.which``), and change nothing until the player picks.
 Resigning a ranked daily, a race or a table game asks Yes/No (No after a minute), and so does
 the board's Resign button, always.
 
-Registered into the registry like any feature (``register``), so dispatch treats them alike;
-table moves arrive here too (``/move`` and a hand's ``mv`` buttons)."""
+Registered into the registry like any feature (``register``), so dispatch treats them alike."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import engine
 from bot import i18n
-from bot.core import buttons as button_ids
-from bot.core import focus as focus_words
+from bot.core import which
 from bot.core.board_words import text_words
 from bot.core.buttons import ButtonAction
 from bot.core.commands import (
-    ALL_GAMES,
     ITALIAN_FACES,
     MoveText,
     PlayArgs,
-    ascii_number,
-    game_id_of,
     parse_play,
     random_deal,
 )
 from bot.core.context import Ctx
 from bot.core.focus import CASUAL, OpenGame
-from bot.core.keyboards import pile_ids
+from bot.core.moves import Moves
 from bot.core.registry import Registry
 from bot.core.room import make_room
 from bot.core.service import Service
 from bot.core.session import Session, iso
-from bot.replies import Button, Reply
+from bot.replies import Reply
 from bot.storage import AlreadyExists, Confirmation
 from engine import BadSetup, IllegalMove
-
-#: a plain-text chat line is tried as a move only when, spaces left out, it is this short
-MAX_PLAIN_MOVE = 16
-#: where a plain line that is no move gets an answer: the console, the one place that reads
-#: bare moves (README); in a group chat it is people talking next to a game, left alone
-ANSWERS_EVERY_LINE = frozenset({"console"})
-#: piles that must be empty for auto-finish (besides every card face up)
-AUTO_FINISH_EMPTY = ("stock", "waste", "reserve")
-
-
-def finishable(session: Session) -> bool:
-    """Whether the bot may play out the game: a game that allows it (``GameInfo.auto_finish``:
-    Solitario, Canfield), every card face up, and
-    stock, waste and reserve empty (then each tableau column is a descending run and the cards
-    go up to the foundations one by one, with no choice left for the player).
-
-    The waste must be empty too: with cards there and no stock, the order they come off can
-    still matter, so those games are left to the player."""
-    game = session.game
-    if game is None or game.is_over or not game.info.auto_finish:
-        return False
-    view: Mapping[str, Any] = game.view(None)
-    for pile in view.get("piles") or []:
-        if pile.get("down"):
-            return False
-        if pile.get("kind") in AUTO_FINISH_EMPTY and pile.get("cards"):
-            return False
-    return True
 
 
 def already_playing(ctx: Ctx, core: Service, game_id: str) -> Reply:
@@ -90,23 +55,21 @@ class SoloPlay:
 
     def __init__(self, core: Service) -> None:
         self.core = core
+        self.moves = Moves(core)
 
     def register(self, registry: Registry) -> None:
+        self.moves.register(registry)
         registry.command("play", self.cmd_play, parse_play)
-        registry.command("move", self.cmd_move)
         registry.command("board", self.cmd_board)
         registry.command("undo", self.cmd_undo)
         registry.command("resign", self.cmd_resign)
         registry.command("autofinish", self.cmd_autofinish)
-        registry.button("mv", self.press_move)
         registry.button("undo", self.press_undo)
         registry.button("resign", self.press_resign)
         registry.button("again", self.press_again, "solo")
         registry.button("pick", self.press_which)
         registry.button("yes", self.press_yes)
         registry.button("no", self.press_no)
-        for verb in ("sel", "back", "found"):
-            registry.button(verb, self.press_pick, "solo")
 
     # ----- commands -------------------------------------------------------------------------
     async def cmd_play(self, ctx: Ctx, wanted: PlayArgs) -> list[Reply]:
@@ -164,161 +127,14 @@ class SoloPlay:
             replies += await make_room(core, ctx, session)
         return replies
 
-    async def cmd_move(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        if not args:
-            return [self.core.refuse(ctx, "move.usage")]
-        typed = MoveText.read(ctx.lang, " ".join(args))
-        targets = await self.core.move_targets(ctx, typed)
-        if not targets:
-            # no game reads it: the game in focus refuses it in its own words
-            session = await self.core.game_for_move(ctx)
-            if session is None:
-                return [await self.core.no_game(ctx)]
-            return await self.move(ctx, session, typed.notation(session.is_table))
-        return await self.typed_move(ctx, typed, targets)
-
-    async def plain_text(self, ctx: Ctx, words: list[str]) -> list[Reply]:
-        """A chat line without a command: a move when, its spaces left out (``3 6`` is
-        ``36``, as ``/move 3 6`` is), it is a short word one of the sender's games reads as
-        one (legal or not: an illegal one is refused as ``/move`` refuses it). Anything else
-        is chatter: no reply in a chat, and in the console (where every line is meant for
-        the bot) what was tried and where help is."""
-        text = "".join(words)
-        if text and len(text) <= MAX_PLAIN_MOVE and not text.startswith("#"):
-            typed = MoveText.read(ctx.lang, text)
-            targets = await self.core.move_targets(ctx, typed)
-            if targets:
-                return await self.typed_move(ctx, typed, targets)
-        if ctx.req.platform not in ANSWERS_EVERY_LINE or not text:
-            return []  # chatter, not a move
-        return [await self.not_a_move(ctx, " ".join(words))]
-
-    async def not_a_move(self, ctx: Ctx, line: str) -> Reply:
-        """The console's answer to a line that is neither a command nor a move of the
-        sender's games: the games it was tried in, and where help is."""
-        shown = line if len(line) <= 24 else line[:23] + "…"
-        games = [g for g in await self.core.open_games(ctx) if g.session.game is not None]
-        if not games:
-            reply = self.core.refuse(ctx, "plain.no_game", text=shown)
-        elif len({g.game_id for g in games}) == 1:
-            reply = self.core.refuse(
-                ctx,
-                "plain.not_a_move",
-                text=shown,
-                word=games[0].game_id,
-                game=focus_words.label(ctx.lang, games[0]),
-            )
-        else:
-            names = ", ".join(focus_words.label(ctx.lang, g) for g in games)
-            reply = self.core.refuse(ctx, "plain.not_a_move_several", text=shown, games=names)
-        if line.isascii() and line.isdigit():  # "99": perhaps a button meant
-            reply.text += " " + i18n.t(ctx.lang, "plain.button", number=line)
-        return reply
-
-    async def typed_move(self, ctx: Ctx, typed: MoveText, targets: list[OpenGame]) -> list[Reply]:
-        """A typed move for the one game meant; when several of the sender's games (none of
-        them in focus) read it, ask which, one button per game, and play nothing yet."""
-        if len(targets) > 1:
-            arg = f"move:{typed.text}"
-            if arg.isascii() and len(arg) <= MAX_PLAIN_MOVE + 5:
-                return [
-                    await self.ask_which(ctx, targets, arg, "focus.which_move", move=typed.text)
-                ]
-        session = targets[0].session
-        return await self.move(ctx, session, typed.notation(session.is_table))
-
-    async def target(
-        self, ctx: Ctx, args: list[str], action: str
-    ) -> tuple[OpenGame | None, Reply | None]:
-        """The game a command means: the one its words name (``daily``, ``canfield``,
-        ``table``, ``daily canfield``); without words, for ``board`` the game in focus, and
-        for what loses or takes back something (``resign``, ``undo``) the only game, else a
-        question with one button per game. (game, None) or (None, the answer to give)."""
-        core = self.core
-        games = await core.open_games(ctx, lobby=action == "board")
-        if action == "resign":  # a lobby has nothing to resign: /leave stands up
-            games = [g for g in games if g.session.game is not None]
-        if args:
-            found = focus_words.matching(ctx.lang, games, args)
-            if found is None:
-                word = focus_words.unknown_word(ctx.lang, args)
-                kinds = ", ".join(focus_words.kind_word(ctx.lang, k) for k in focus_words.KINDS)
-                return None, core.refuse(
-                    ctx,
-                    "focus.unknown",
-                    word=word[:32],
-                    kinds=kinds,
-                    games=core.games_list(ctx.lang, ALL_GAMES),
-                )
-            if not found:
-                game_id = game_id_of(args[0])
-                if len(args) == 1 and game_id is not None:
-                    return None, await core.no_game(ctx, game_id)
-                return None, core.refuse(
-                    ctx,
-                    "focus.none_named",
-                    words=" ".join(args)[:40],
-                    games=self.games_here(ctx, games),
-                )
-            if len(found) == 1:
-                return found[0], None
-            return None, await self.ask_which(ctx, found, action, f"focus.which_{action}")
-        if not games:
-            return None, await core.no_game(ctx)
-        if action == "board" or len(games) == 1:
-            return (await core.focused(ctx, games) or core.default_game(ctx, games)), None
-        if action == "undo":
-            undoable = [g for g in games if await self.may_undo(g)]
-            if not undoable:
-                return None, core.refuse(ctx, "undo.none_here", games=self.games_here(ctx, games))
-            games = undoable
-        return None, await self.ask_which(ctx, games, action, f"focus.which_{action}")
-
-    def games_here(self, ctx: Ctx, games: list[OpenGame]) -> str:
-        """The sender's games here in words, for answers that list them."""
-        if not games:
-            return i18n.t(ctx.lang, "focus.no_games")
-        return ", ".join(focus_words.label(ctx.lang, g) for g in games)
-
-    async def may_undo(self, game: OpenGame) -> bool:
-        """Whether the game allows taking a move back: a casual solo game with moves."""
-        session = game.session
-        if game.kind != CASUAL or session.is_table or session.record.ranked:
-            return False
-        for guard in self.core.registry.undo_forbidden:
-            if await guard(session):
-                return False
-        return session.game is not None and bool(session.game.moves)
-
-    async def ask_which(
-        self, ctx: Ctx, games: list[OpenGame], action: str, key: str, **params: str
-    ) -> Reply:
-        """ "Which game?": one button per game, named in words ("Daily Canfield, move 14");
-        nothing changes until the player presses one."""
-        answer = self.core.say(ctx, key, name=ctx.req.user_name, **params)
-        answer.buttons = [
-            # two a row (at most five rows on Discord); keyed by the game, so on the console a
-            # game keeps its number from question to question
-            Button(
-                button_ids.encode("pick", g.session.id, g.session.record.revision, action),
-                focus_words.described(ctx.lang, g),
-                i // 2,
-                "primary",
-                key=f"game:{g.session.id}",
-            )
-            for i, g in enumerate(games)
-        ]
-        answer.params["games"] = [g.session.id for g in games]
-        return answer
-
     async def cmd_undo(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        game, answer = await self.target(ctx, args, "undo")
+        game, answer = await which.target(self.core, ctx, args, "undo")
         if game is None:
             return [answer] if answer is not None else []
         return await self.undo(ctx, game.session, None)
 
     async def cmd_resign(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        game, answer = await self.target(ctx, args, "resign")
+        game, answer = await which.target(self.core, ctx, args, "resign")
         if game is None:
             return [answer] if answer is not None else []
         return await self.resign_asked(ctx, game)
@@ -340,7 +156,7 @@ class SoloPlay:
         full = any(arg.lower() in FULL_WORDS for arg in args)
         in_words = any(arg.casefold() in text_words() for arg in args)
         args = [a for a in args if a.lower() not in FULL_WORDS and a.casefold() not in text_words()]
-        game, answer = await self.target(ctx, args, "board")
+        game, answer = await which.target(self.core, ctx, args, "board")
         if game is None:
             return [answer] if answer is not None else []
         if in_words:
@@ -356,69 +172,6 @@ class SoloPlay:
             board = await core.board(ctx, session, fresh=True, full=full)
         await core.focus_on(ctx, session)
         return [board]
-
-    # ----- moves, undo, resign (commands and buttons) ----------------------------------------
-    async def move(
-        self, ctx: Ctx, session: Session, text: str, revision: int | None = None
-    ) -> list[Reply]:
-        """Play ``text``, in the engine's notation (a table's move words already read: see
-        ``MoveText``), or ``#n``, the n-th legal move (a button whose notation is too long).
-        ``revision``: a button's, refused when the board has moved on."""
-        core = self.core
-        async with core.sessions.lock(session.id):
-            refusal = core.refusal(ctx, session, revision, need_turn=True)
-            if refusal is not None:
-                return [refusal]
-            game = session.game
-            assert game is not None
-            index = ascii_number(text[1:]) if text.startswith("#") else None
-            if index is not None:
-                legal = game.legal_moves(ctx.user)
-                if index >= len(legal):
-                    return [core.refuse(ctx, "button.stale")]
-                text = str(legal[index])
-            refused: Reply | None = None
-            # at a table, the seats the bot plays may answer in the same transaction
-            table_move = core.registry.table_move if session.is_table else None
-            try:
-                await core.sessions.play(
-                    session,
-                    text,
-                    ctx.user,
-                    ctx.now,
-                    None if table_move is None else lambda s: table_move(ctx, s),
-                )
-            except IllegalMove as error:
-                refused = core.illegal(ctx, error, session)
-            else:
-                if finishable(session) and await core.store.players.autofinish(
-                    ctx.req.platform, ctx.user
-                ):
-                    await self.auto_finish(ctx, session)
-                replies = await core.after_change(ctx, session)
-        if refused is not None:
-            # typed (not a button on its board) with several games open: say which refused it
-            # (outside the lock: listing the games locks each of them)
-            if revision is None and len(await core.open_games(ctx)) > 1:
-                refused.text = i18n.t(
-                    ctx.lang, "move.in_game", game=await core.label(ctx, session), text=refused.text
-                )
-            return [refused]
-        await core.focus_on(ctx, session)
-        return replies
-
-    async def auto_finish(self, ctx: Ctx, session: Session) -> None:
-        """Under the session's lock: play every card up to the foundations, each a normal
-        stored move (replays and results check them like the player's own); stops when no
-        card can go up (never expected once ``finishable``: then the player goes on)."""
-        game = session.game
-        assert game is not None
-        foundations = pile_ids(game.view(None), "foundation")
-        while not game.is_over:
-            up = [m for m in game.legal_moves() if m.dst in foundations]
-            if not up:
-                return
-            await self.core.sessions.play(session, str(up[0]), ctx.user, ctx.now)
 
     async def cmd_autofinish(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/autofinish [on|off]``: whether the bot plays the sender's last cards to the
@@ -482,9 +235,6 @@ class SoloPlay:
             ]
 
     # ----- buttons ----------------------------------------------------------------------------
-    async def press_move(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
-        return await self.move(ctx, session, action.arg, action.revision)
-
     async def press_undo(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
         return await self.undo(ctx, session, action.revision)
 
@@ -513,7 +263,7 @@ class SoloPlay:
             return await self.resign_asked(ctx, await core.open_game(ctx, session))
         if what.startswith("move:"):
             typed = MoveText.read(ctx.lang, what.removeprefix("move:"))
-            return await self.move(ctx, session, typed.notation(session.is_table))
+            return await self.moves.move(ctx, session, typed.notation(session.is_table))
         return [core.private(ctx, "button.unknown")]
 
     async def press_yes(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
@@ -565,30 +315,3 @@ class SoloPlay:
             return [self.core.refuse(ctx, "button.stale")]
         wanted = PlayArgs(rec.game_id, rec.faces, None, dict(rec.options))
         return await self.cmd_play(ctx, wanted)
-
-    async def press_pick(self, ctx: Ctx, session: Session, action: ButtonAction) -> list[Reply]:
-        """sel / back / found: they need the current position."""
-        core = self.core
-        async with core.sessions.lock(session.id):
-            refusal = core.refusal(ctx, session, action.revision, need_turn=True)
-            if refusal is not None:
-                return [refusal]
-            game = session.game
-            assert game is not None
-            if action.verb in ("back", "sel"):
-                if action.verb == "sel" and not any(
-                    str(m.src) == action.arg for m in game.legal_moves()
-                ):
-                    return [core.refuse(ctx, "button.stale")]
-                selected = action.arg if action.verb == "sel" else None
-                board = await core.board(ctx, session, selected=selected)
-                await core.focus_on(ctx, session)  # a button on its board: the game they mean
-                return [board]
-            foundations = pile_ids(game.view(None), "foundation")
-            to_found = [m for m in game.legal_moves() if m.dst in foundations]
-            if action.arg != "*":
-                to_found = [m for m in to_found if str(m.src) == action.arg]
-            if not to_found:
-                return [core.refuse(ctx, "found.none")]
-            text = str(to_found[0])
-        return await self.move(ctx, session, text, action.revision)
