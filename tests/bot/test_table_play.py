@@ -241,10 +241,11 @@ async def test_the_background_task_resumes_timers_after_a_restart(tmp_path: Path
     clock.advance(minutes=10)
     core = await open_core(db_url, "en", clock, renderer=fake_render)  # with its background tasks
     try:
-        assert core._ticker is not None and not core._ticker.done()
+        ticker = core.background.ticker
+        assert ticker is not None and not ticker.done()
     finally:
         await core.close()
-    assert core._ticker is None
+    assert core.background.ticker is None
 
 
 async def test_creator_and_admins_kick_and_end_started_tables(core: Core, chat: FakePlatform):
