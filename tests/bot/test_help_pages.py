@@ -11,6 +11,7 @@ from core_fakes import FakePlatform
 
 import engine
 from bot import i18n
+from bot.i18n import explanations
 from engine.solitario import Solitario
 
 #: one message on Discord (Telegram takes 4,096)
@@ -33,7 +34,7 @@ def sixty_more_games(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         games[game_id] = type(f"Extra{k}", (Solitario,), {"info": info})
         added.append(game_id)
     monkeypatch.setattr(engine, "GAMES", games)
-    monkeypatch.setattr(i18n, "GAME_IDS", tuple(games))
+    monkeypatch.setattr(explanations, "GAME_IDS", tuple(games))
     return added
 
 

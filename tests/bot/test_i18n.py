@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import bot.i18n as i18n
-from bot.i18n import LANGUAGES, card_label, card_name, has_key, language_name, t
+from bot.i18n import LANGUAGES, card_label, card_name, catalogue, has_key, language_name, t
 
 LOCALES = Path(i18n.__file__).parent / "locales"
 
@@ -63,7 +63,7 @@ def test_key_missing_in_one_language_falls_back_to_english(tmp_path, monkeypatch
     for lang, body in (("en", 'msgid "x.only_en"\nmsgstr "Only {who}"\n'), ("it", "")):
         (tmp_path / lang).mkdir()
         (tmp_path / lang / "x.po").write_text(body)
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(catalogue, "LOCALES_DIR", tmp_path)
     i18n.reload()
     try:
         assert t("it", "x.only_en", who="English") == "Only English"
@@ -78,7 +78,7 @@ def test_plural_forms_follow_count(tmp_path, monkeypatch) -> None:
         'msgid ""\nmsgstr "Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
         'msgid "x.cards"\nmsgid_plural "x.cards"\nmsgstr[0] "{count} carta"\nmsgstr[1] "{count} cartas"\n'
     )
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(catalogue, "LOCALES_DIR", tmp_path)
     i18n.reload()
     try:
         assert t("es", "x.cards", count=1) == "1 carta"
@@ -124,7 +124,7 @@ def test_numbers_are_written_the_local_way(tmp_path, monkeypatch) -> None:
     for lang in LANGUAGES:
         (tmp_path / lang).mkdir()
         (tmp_path / lang / "x.po").write_text('msgid "x.n"\nmsgstr "{n:n} {p:%} {m:$} {n}"\n')
-    monkeypatch.setattr(i18n, "LOCALES_DIR", tmp_path)
+    monkeypatch.setattr(catalogue, "LOCALES_DIR", tmp_path)
     i18n.reload()
     try:
         assert t("en", "x.n", n=1234, p=0.25, m=55) == "1,234 25% $55 1234"
