@@ -570,8 +570,8 @@ async def _outbox_flood(platform: str) -> dict[str, Any]:
     it keeps, how soon a quiet chat's one message goes out; on Telegram, how long the flooded
     chat takes to drain at 20 messages a minute in a group (Discord paces a channel by its
     per-route buckets, which discord.py keeps, so no such figure is given for it)."""
-    from bot.platforms.discord_outbox import discord_outbox
-    from bot.platforms.telegram_outbox import flood_limits, telegram_outbox
+    from bot.platforms.discord.outbox import discord_outbox
+    from bot.platforms.telegram.outbox import flood_limits, telegram_outbox
 
     outbox_of = telegram_outbox if platform == "telegram" else discord_outbox
     loop = asyncio.get_running_loop()

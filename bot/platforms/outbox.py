@@ -6,7 +6,7 @@ own action goes through an ``Outbox``: one worker per chat sends its items in or
 turn with the ``RateLimiter`` (the platform's ``OutboxLimits``). The mechanism is the same on
 every platform; what differs is only the limits and which errors mean "wait", "try again",
 "this chat is gone" or "give this item up" (the platform's ``classify`` function):
-``bot.platforms.telegram_outbox`` and ``bot.platforms.discord_outbox`` hold those.
+``bot.platforms.telegram.outbox`` and ``bot.platforms.discord.outbox`` hold those.
 
 * **Fair**: a chat's own limits are waited out alone; then the chats that are ready take the
   overall limit in turn (first come, first served), so a flooded chat delays another chat by one

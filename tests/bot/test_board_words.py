@@ -165,7 +165,7 @@ async def test_a_computer_seat_keeps_its_name_on_the_web_replay(web_core: Core) 
 
 
 def test_a_telegram_caption_keeps_its_words_within_what_telegram_counts() -> None:
-    from bot.platforms.telegram_format import CAPTION_MAX, caption_html, shown_length
+    from bot.platforms.telegram.format import CAPTION_MAX, caption_html, shown_length
     from bot.replies import Reply
 
     text = "FreeCell · deal 1 · move 0 · score 0 & <more>"

@@ -720,7 +720,7 @@ class TelegramWorld:
     def __init__(
         self, tmp_path: Any, limits: Any = None, strict_limits: bool = False, renderer: Any = None
     ) -> None:
-        from bot.platforms.telegram_outbox import flood_limits
+        from bot.platforms.telegram.outbox import flood_limits
 
         self.renderer = renderer
         self.database_url = f"sqlite:///{tmp_path / 'tavolo.db'}"

@@ -58,7 +58,7 @@ async def test_a_solo_game_pings_nobody(table: Table) -> None:
 
 
 def test_telegram_writes_a_name_that_looks_like_markup_as_text() -> None:
-    from bot.platforms.telegram_format import html_text
+    from bot.platforms.telegram.format import html_text
     from bot.replies import Reply
 
     name = '<a href="tg://user?id=42">boss</a> <b>'

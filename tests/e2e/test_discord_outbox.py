@@ -23,7 +23,7 @@ import pytest
 import engine
 from bot.core import buttons
 from bot.platforms.discord import ACK_BUDGET
-from bot.platforms.discord_outbox import discord_limits, discord_outbox
+from bot.platforms.discord.outbox import discord_limits, discord_outbox
 from bot.replies import Reply, Request
 from tests.e2e.fake_discord import (
     ACK_DEADLINE_SECONDS,
@@ -173,7 +173,7 @@ def test_what_discord_errors_mean_to_the_outbox() -> None:
 
     import discord
 
-    from bot.platforms.discord_outbox import classify, retry_after
+    from bot.platforms.discord.outbox import classify, retry_after
     from bot.platforms.outbox import Failure
 
     def http(error: type[discord.HTTPException], status: int, code: int = 0, **headers: str) -> Any:

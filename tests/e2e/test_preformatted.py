@@ -1,6 +1,6 @@
 """Leaderboard tables keep their columns on both platforms: they go out in a fixed-width block."""
 
-from bot.platforms.discord import _content
+from bot.platforms.discord.messages import _content
 from bot.platforms.telegram import html_text
 from bot.replies import Reply
 

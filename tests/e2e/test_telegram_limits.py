@@ -16,7 +16,7 @@ from fake_telegram import (
     button_verb,
 )
 
-from bot.platforms.telegram_outbox import flood_limits
+from bot.platforms.telegram.outbox import flood_limits
 
 GROUP, OTHER_GROUP = -100333, -100334
 ALICE, BOB = 701, 702

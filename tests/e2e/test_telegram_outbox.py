@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.platforms.outbox import RateLimiter
-from bot.platforms.telegram_outbox import flood_limits, telegram_outbox
+from bot.platforms.telegram.outbox import flood_limits, telegram_outbox
 
 LIMITS = flood_limits(per_chat_interval=1.0, group_per_minute=20, global_per_second=30)
 

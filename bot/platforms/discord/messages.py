@@ -19,7 +19,7 @@ from bot.replies import Button, Reply, Request
 if TYPE_CHECKING:
     pass
 
-log = logging.getLogger("bot.platforms.discord")
+log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
 #: Discord's limits for classic message components

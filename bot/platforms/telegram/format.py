@@ -1,34 +1,23 @@
-"""Telegram's side of a reply: settings, the token kept out of logs, keyboards, callback and
-board ids, HTML text, and what one queued message carries (``Outgoing``)."""
+"""Telegram's side of a reply: keyboards, callback and board ids, HTML text, callback answers,
+commands and mentions read from a message, and what one queued message carries
+(``Outgoing``)."""
 
 from __future__ import annotations
 
 import html
 import logging
-import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from telegram import (
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    Update,
-)
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.platforms.outbox import OutboxLimits
-from bot.platforms.telegram_outbox import flood_limits
-from bot.redact import add_secret
+from bot.platforms.telegram.config import LANGUAGES
 from bot.replies import Button, Mention, Reply
 
-if TYPE_CHECKING:
-    pass
+log = logging.getLogger(__name__)
 
-log = logging.getLogger("bot.platforms.telegram")
-
-PLATFORM = "telegram"
-LANGUAGES = ("en", "es", "it")
 CALLBACK_DATA_MAX = 64
 CALLBACK_ANSWER_MAX = 200
 CAPTION_MAX = 1024
@@ -36,9 +25,6 @@ TEXT_MAX = 4096
 BUTTONS_PER_ROW = 8
 #: callback answers longer than this open as an alert the player must dismiss
 ALERT_FROM = 60
-#: commands whose handling depends on the sender being a chat admin
-ADMIN_COMMANDS = frozenset({"lang", "end", "kick"})
-ADMIN_CACHE_SECONDS = 120.0
 #: Bot API descriptions that mean "this message cannot be edited any more: post a new one"
 EDIT_IMPOSSIBLE = (
     "message to edit not found",
@@ -47,13 +33,6 @@ EDIT_IMPOSSIBLE = (
     "message identifier is not specified",
     "there is no media in the message to edit",
 )
-UPDATE_TYPES = [
-    Update.MESSAGE,
-    Update.CALLBACK_QUERY,
-    Update.INLINE_QUERY,
-    Update.CHOSEN_INLINE_RESULT,
-    Update.MY_CHAT_MEMBER,
-]
 # The adapter's own few words: when a private answer cannot be delivered because the player
 # never opened a private chat with the bot. The group sees only this, never the answer.
 _OPEN_PRIVATE_CHAT = {
@@ -62,86 +41,6 @@ _OPEN_PRIVATE_CHAT = {
     "it": "{name}, ho una risposta privata per te: apri una chat con me e richiedila.",
 }
 _OPEN_PRIVATE_BUTTON = {"en": "Open chat", "es": "Abrir chat", "it": "Apri chat"}
-
-
-# ----- settings ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TelegramConfig:
-    """Everything the adapter reads from the settings."""
-
-    token: str
-    base_url: str | None = None
-    webhook_url: str | None = None
-    webhook_secret: str | None = None
-    webhook_listen: str = "0.0.0.0"
-    webhook_port: int = 8443
-    default_language: str = "en"
-    limits: OutboxLimits = field(default_factory=flood_limits)
-    poll_timeout: int = 10
-
-    @classmethod
-    def from_settings(cls, settings: Any) -> TelegramConfig:
-        """Read ``telegram_*`` attributes (missing ones take their defaults).
-
-        >>> from types import SimpleNamespace
-        >>> TelegramConfig.from_settings(SimpleNamespace(telegram_token="1:x")).webhook_url is None
-        True
-        """
-        token = getattr(settings, "telegram_token", None) or os.environ.get("TELEGRAM_TOKEN")
-        if not token:
-            raise ValueError("TELEGRAM_TOKEN is not set")
-        # the port and listen address come through the settings layer (``.env`` included):
-        # ``Settings.webhook_port`` is TELEGRAM_WEBHOOK_PORT, else the platform's PORT
-        port = getattr(settings, "webhook_port", None) or 8443
-        webhook_url = getattr(settings, "telegram_webhook_url", None) or None
-        webhook_secret = getattr(settings, "telegram_webhook_secret", None) or None
-        if webhook_url and not webhook_secret:
-            raise ValueError("TELEGRAM_WEBHOOK_SECRET must be set with TELEGRAM_WEBHOOK_URL")
-        return cls(
-            token=token,
-            base_url=getattr(settings, "telegram_base_url", None) or None,
-            webhook_url=webhook_url,
-            webhook_secret=webhook_secret,
-            webhook_listen=getattr(settings, "telegram_webhook_listen", None) or "0.0.0.0",
-            webhook_port=int(port),
-            default_language=getattr(settings, "default_language", None) or "en",
-        )
-
-
-# ----- the token never reaches a log -------------------------------------------------------------
-#: how many notes of each kind the Telegram adapter keeps in memory
-NOTES_LIMIT = 10_000
-
-
-def install_token_redaction(token: str) -> None:
-    """Replace ``token`` by ``<telegram-token>`` in every log record from now on.
-
-    httpx logs each request URL (which contains the token) at INFO, and exceptions quote URLs;
-    a record factory catches every logger, whatever handlers the application configures.
-    """
-    add_secret(token)  # the root log handler masks it too, in every spelling
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    logging.getLogger("httpcore").setLevel(logging.WARNING)
-    previous = logging.getLogRecordFactory()
-    if getattr(previous, "redacts", None) == token:
-        return
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # a malformed record: leave it to logging's own error path
-            return record
-        if token in message:
-            record.msg, record.args = message.replace(token, "<telegram-token>"), ()
-        if record.exc_info and record.exc_info[1] is not None:
-            text = logging.Formatter().formatException(record.exc_info)
-            if token in text:
-                record.exc_text = text.replace(token, "<telegram-token>")
-        return record
-
-    factory.redacts = token  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(factory)
 
 
 # ----- translation helpers -------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from discord.app_commands import locale_str
 from bot.core.commands import ALL_GAMES as GAMES
 from bot.core.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
 from bot.core.focus import KINDS, kind_word
-from bot.platforms.discord_messages import (
+from bot.platforms.discord.messages import (
     _LOCALE_LANG,
     LANGUAGES,
     face_name,
@@ -28,7 +28,7 @@ from bot.replies import Mention
 if TYPE_CHECKING:
     from bot.core import Core
 
-log = logging.getLogger("bot.platforms.discord")
+log = logging.getLogger(__name__)
 
 #: /challenge turn timer and /race time limit, in minutes (bot.md; the core checks them too)
 MAX_TIMER_MINUTES = 24 * 60

@@ -21,11 +21,11 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application
 
 from bot.platforms.outbox import Outbox, OutItem
-from bot.platforms.telegram_format import (
+from bot.platforms.telegram.config import PLATFORM
+from bot.platforms.telegram.format import (
     _OPEN_PRIVATE_BUTTON,
     _OPEN_PRIVATE_CHAT,
     EDIT_IMPOSSIBLE,
-    PLATFORM,
     TEXT_MAX,
     Outgoing,
     board_message_id,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from bot.core import Core
 
 
-log = logging.getLogger("bot.platforms.telegram")
+log = logging.getLogger(__name__)
 
 
 class Delivery:
@@ -185,8 +185,6 @@ class Delivery:
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
             )
-
-    # ----- webhook mode --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
