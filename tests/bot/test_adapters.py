@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import pytest
 
 import bot.platforms
+from bot import i18n
 from bot.__main__ import CONSOLE, PLATFORMS, chosen_platforms, serve
 from bot.app import open_core
 from bot.core import Core
@@ -20,6 +21,8 @@ from bot.platforms.base import Adapter
 from bot.platforms.console import ConsolePlatform
 from bot.platforms.discord import DiscordPlatform
 from bot.platforms.telegram import TelegramPlatform
+from bot.platforms.telegram.delivery import _PrivateNotice
+from bot.platforms.telegram.format import language_of
 from tests.bot.core_fakes import FakePlatform, fake_render
 
 
@@ -109,7 +112,8 @@ async def test_the_console_stops_while_waiting_for_a_line(core: Core) -> None:
 
 
 def test_adapters_never_read_button_ids() -> None:
-    for path in Path(bot.platforms.__file__).parent.glob("*.py"):
+    # every module, the adapters' packages (bot/platforms/discord/, telegram/) included
+    for path in Path(bot.platforms.__file__).parent.rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom):
@@ -129,3 +133,48 @@ async def test_buttons_carry_what_adapters_need(core: Core) -> None:
     await chat.say("ana", "/start")
     hand = [b for r in chat.replies for b in r.buttons if b.opens_hand]
     assert hand, "a started table's board offers the private hand"
+
+
+def test_adapters_keep_no_texts_of_their_own() -> None:
+    """What an adapter says itself comes from the catalogues like every other text (so a
+    translator finds it and a new language gets it): no table of texts by language in code."""
+    languages = set(i18n.LANGUAGES)
+    found = []
+    for path in Path(bot.platforms.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Dict):
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+                if languages <= keys:
+                    found.append(f"{path.name}:{node.lineno}")
+    assert found == []
+
+
+class _Bot:
+    """Just enough of a Telegram bot to see what the private notice posts."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, str, list[str]]] = []
+
+    async def send_message(self, chat_id: int, text: str, **options: object) -> None:
+        markup = options["reply_markup"]
+        labels = [button.text for row in markup.inline_keyboard for button in row]  # type: ignore[attr-defined]
+        self.sent.append((chat_id, text, labels))
+
+
+@pytest.mark.parametrize(
+    ("telegram_language", "default", "expected"),
+    [("fr", "es", "es"), ("pt-br", "it", "it"), (None, "es", "es"), ("it-IT", "es", "it")],
+)
+async def test_telegram_speaks_the_bots_default_language_to_a_player_whose_own_it_does_not_speak(
+    telegram_language: str | None, default: str, expected: str
+) -> None:
+    """The notice "open a chat with me" in the group: in the player's Telegram language when
+    the bot speaks it, else in the bot's DEFAULT_LANGUAGE (it was English whatever the default)."""
+    lang = language_of(telegram_language, default)
+    telegram_bot = _Bot()
+    await _PrivateNotice(7, "Ana <3", lang).send(telegram_bot, -100, "tavolo_bot")
+    [(chat, text, labels)] = telegram_bot.sent
+    link = '<a href="tg://user?id=7">Ana &lt;3</a>'
+    assert chat == -100
+    assert text == i18n.t(expected, "telegram.open_private_chat", name=link)
+    assert labels == [i18n.t(expected, "telegram.open_private_button")]

@@ -37,7 +37,7 @@ from bot.platforms.telegram.config import (
     TelegramConfig,
     install_token_redaction,
 )
-from bot.platforms.telegram.format import Outgoing, _language
+from bot.platforms.telegram.format import Outgoing, language_of
 from bot.platforms.telegram.handlers import Handlers
 from bot.platforms.telegram.outbox import telegram_outbox
 from bot.platforms.telegram.updates import CONFLICT_WINDOW_SECONDS, Updates
@@ -166,9 +166,7 @@ class TelegramAdapter(Handlers, Updates):
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
-        if self._webhook_runner is not None:
-            await self._webhook_runner.cleanup()
-            self._webhook_runner = None
+        await self._stop_webhook()
         if app.running:
             await app.stop()
         await self.outbox.close()
@@ -195,7 +193,7 @@ class TelegramAdapter(Handlers, Updates):
         """``setMyCommands`` for each language, and the default language for everyone else."""
         bot = self.application.bot
         menus: list[tuple[str, str | None]] = [(lang, lang) for lang in LANGUAGES]
-        menus.append((_language(self.config.default_language, "en"), None))
+        menus.append((language_of(self.config.default_language, "en"), None))
         for lang, code in menus:
             try:
                 listed = self.core.command_list(lang)

@@ -20,11 +20,10 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden
 from telegram.ext import Application
 
+from bot import i18n
 from bot.platforms.outbox import Outbox, OutItem
 from bot.platforms.telegram.config import PLATFORM
 from bot.platforms.telegram.format import (
-    _OPEN_PRIVATE_BUTTON,
-    _OPEN_PRIVATE_CHAT,
     EDIT_IMPOSSIBLE,
     TEXT_MAX,
     Outgoing,
@@ -198,8 +197,10 @@ class _PrivateNotice:
 
     async def send(self, bot: Any, chat_id: int, username: str) -> Message:
         name = f'<a href="tg://user?id={self.user_id}">{html.escape(self.name)}</a>'
-        text = _OPEN_PRIVATE_CHAT[self.lang].format(name=name)
-        link = InlineKeyboardButton(_OPEN_PRIVATE_BUTTON[self.lang], url=f"https://t.me/{username}")
+        text = i18n.t(self.lang, "telegram.open_private_chat", name=name)
+        link = InlineKeyboardButton(
+            i18n.t(self.lang, "telegram.open_private_button"), url=f"https://t.me/{username}"
+        )
         return await bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=InlineKeyboardMarkup([[link]])
         )

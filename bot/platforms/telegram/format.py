@@ -13,6 +13,7 @@ from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import i18n
 from bot.platforms.telegram.config import LANGUAGES
 from bot.replies import Button, Mention, Reply
 
@@ -33,14 +34,6 @@ EDIT_IMPOSSIBLE = (
     "message identifier is not specified",
     "there is no media in the message to edit",
 )
-# The adapter's own few words: when a private answer cannot be delivered because the player
-# never opened a private chat with the bot. The group sees only this, never the answer.
-_OPEN_PRIVATE_CHAT = {
-    "en": "{name}, I have a private answer for you: open a chat with me, then ask again.",
-    "es": "{name}, tengo una respuesta privada para ti: abre un chat conmigo y vuelve a pedirla.",
-    "it": "{name}, ho una risposta privata per te: apri una chat con me e richiedila.",
-}
-_OPEN_PRIVATE_BUTTON = {"en": "Open chat", "es": "Abrir chat", "it": "Apri chat"}
 
 
 # ----- translation helpers -------------------------------------------------------------------------
@@ -235,9 +228,15 @@ def with_mentions(text: str, entities: Sequence[Any]) -> tuple[str, tuple[Mentio
     return units.decode("utf-16-le"), tuple(dict.fromkeys(mentions))
 
 
-def _language(code: str | None, default: str) -> str:
-    code = (code or default or "en")[:2].lower()
-    return code if code in LANGUAGES else "en"
+def language_of(code: str | None, default: str) -> str:
+    """The language of a Telegram ``language_code`` if the bot speaks it, else the bot's
+    default language (``DEFAULT_LANGUAGE``).
+
+    >>> language_of("it", "es"), language_of("es-AR", "en"), language_of("fr", "es"), language_of(None, "it")
+    ('it', 'es', 'es', 'it')
+    """
+    base = (code or "").replace("-", "_").split("_")[0].lower()
+    return base if base in LANGUAGES else i18n.normalise(default)
 
 
 @dataclass(slots=True)

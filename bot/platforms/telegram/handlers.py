@@ -35,9 +35,9 @@ from bot.platforms.telegram.config import PLATFORM, TelegramConfig
 from bot.platforms.telegram.delivery import Delivery
 from bot.platforms.telegram.format import (
     Outgoing,
-    _language,
     callback_answer,
     command_of,
+    language_of,
     parse_hand_query,
     with_mentions,
 )
@@ -235,7 +235,7 @@ class Handlers(Delivery):
         replies to the presser of a button (sent as the callback answer)."""
         chat_id = int(request.chat_id)
         user = update.effective_user
-        lang = _language(user.language_code if user else None, self.config.default_language)
+        lang = language_of(user.language_code if user else None, self.config.default_language)
         for reply in replies:
             if not reply.is_private:
                 self._queue(chat_id, Outgoing(reply, chat_id))

@@ -143,6 +143,12 @@ class Updates:
             ) from None
         await self._register_webhook(url, secret)
 
+    async def _stop_webhook(self) -> None:
+        """Stop serving the webhook (the URL stays registered with Telegram)."""
+        if self._webhook_runner is not None:
+            await self._webhook_runner.cleanup()
+            self._webhook_runner = None
+
     async def _register_webhook(self, url: str, secret: str) -> None:
         """``setWebhook`` only when Telegram's webhook differs from the settings: in a rolling
         restart of several workers, none re-registers (and none could flip the others' secret).
