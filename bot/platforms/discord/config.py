@@ -4,7 +4,6 @@ of every log record."""
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -12,8 +11,8 @@ from typing import Any
 import discord
 import yarl
 
+from bot.platforms import redaction
 from bot.platforms.outbox import OutboxLimits
-from bot.redact import add_secret
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,31 +76,6 @@ def configure_endpoints(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-_REDACTED: set[str] = set()
-
-
 def install_token_redaction(token: str) -> None:
     """Replace ``token`` by ``[token]`` in every log record from now on, whoever logs it."""
-    if not token or token in _REDACTED:
-        return
-    _REDACTED.add(token)
-    add_secret(token)  # the root log handler masks it too, in every spelling
-    previous = logging.getLogRecordFactory()
-
-    def redact(value: Any) -> Any:
-        if isinstance(value, str):
-            return value.replace(token, "[token]")
-        if token in repr(value):
-            return repr(value).replace(token, "[token]")
-        return value
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        record.msg = redact(record.msg)
-        if isinstance(record.args, tuple):
-            record.args = tuple(redact(a) for a in record.args)
-        elif isinstance(record.args, dict):
-            record.args = {k: redact(v) for k, v in record.args.items()}
-        return record
-
-    logging.setLogRecordFactory(factory)
+    redaction.install_token_redaction(token, "[token]")

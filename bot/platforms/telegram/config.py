@@ -11,9 +11,9 @@ from typing import Any
 from telegram import Update
 
 from bot import i18n
+from bot.platforms import redaction
 from bot.platforms.outbox import OutboxLimits
 from bot.platforms.telegram.outbox import flood_limits
-from bot.redact import add_secret
 
 PLATFORM = "telegram"
 #: the languages of the command menus (``setMyCommands``) and of the adapter's own words
@@ -74,29 +74,9 @@ class TelegramConfig:
 def install_token_redaction(token: str) -> None:
     """Replace ``token`` by ``<telegram-token>`` in every log record from now on.
 
-    httpx logs each request URL (which contains the token) at INFO, and exceptions quote URLs;
-    a record factory catches every logger, whatever handlers the application configures.
+    httpx logs each request URL (which contains the token) at INFO, and exceptions quote URLs:
+    its request lines are kept to warnings, and every record is redacted.
     """
-    add_secret(token)  # the root log handler masks it too, in every spelling
     logging.getLogger("httpx").setLevel(logging.WARNING)
     logging.getLogger("httpcore").setLevel(logging.WARNING)
-    previous = logging.getLogRecordFactory()
-    if getattr(previous, "redacts", None) == token:
-        return
-
-    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
-        record = previous(*args, **kwargs)
-        try:
-            message = record.getMessage()
-        except Exception:  # a malformed record: leave it to logging's own error path
-            return record
-        if token in message:
-            record.msg, record.args = message.replace(token, "<telegram-token>"), ()
-        if record.exc_info and record.exc_info[1] is not None:
-            text = logging.Formatter().formatException(record.exc_info)
-            if token in text:
-                record.exc_text = text.replace(token, "<telegram-token>")
-        return record
-
-    factory.redacts = token  # type: ignore[attr-defined]
-    logging.setLogRecordFactory(factory)
+    redaction.install_token_redaction(token, "<telegram-token>")
