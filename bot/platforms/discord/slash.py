@@ -14,6 +14,7 @@ from discord.app_commands import locale_str
 from bot.core.commands import ALL_GAMES as GAMES
 from bot.core.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
 from bot.core.focus import KINDS, kind_word
+from bot.features import races, tables
 from bot.platforms.discord.messages import (
     _LOCALE_LANG,
     LANGUAGES,
@@ -24,16 +25,18 @@ from bot.platforms.discord.messages import (
     text,
 )
 from bot.replies import Mention
+from bot.storage import DEFAULT_TIMER_SECONDS
 
 if TYPE_CHECKING:
     from bot.core import Core
 
 log = logging.getLogger(__name__)
 
-#: /challenge turn timer and /race time limit, in minutes (bot.md; the core checks them too)
-MAX_TIMER_MINUTES = 24 * 60
-MAX_RACE_MINUTES = 120
-DEFAULT_TIMER_MINUTES = 3
+#: /challenge turn timer and /race time limit, in minutes: the features' own bounds (they check
+#: them; the options only offer what they take)
+MAX_TIMER_MINUTES = tables.MAX_TIMER_MINUTES
+MAX_RACE_MINUTES = races.MAX_MINUTES
+DEFAULT_TIMER_MINUTES = DEFAULT_TIMER_SECONDS // 60
 #: what the /challenge ``timer`` option offers while typing (any 1-1440 may be typed)
 TIMER_SUGGESTIONS = (1, 2, 3, 5, 10, 30, 60, 180, 720, 1440)
 UNTIMED = "untimed"
