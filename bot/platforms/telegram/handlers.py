@@ -45,8 +45,9 @@ from bot.replies import Button, Reply, Request
 
 log = logging.getLogger(__name__)
 
-#: commands whose handling depends on the sender being a chat admin
-ADMIN_COMMANDS = frozenset({"lang", "end", "kick"})
+#: commands whose handling depends on the sender being a chat admin (Telegram is asked only
+#: for these): /lang, a table's or race's /end, /kick, /addbot, /leaderboard web new
+ADMIN_COMMANDS = frozenset({"lang", "end", "kick", "addbot", "leaderboard"})
 #: seconds a chat member's admin status is trusted before it is asked again
 ADMIN_CACHE_SECONDS = 120.0
 
