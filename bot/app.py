@@ -26,6 +26,7 @@ from bot.features.lobby import Lobby
 from bot.features.races import Races
 from bot.features.solutions import Solutions
 from bot.features.tables import Tables
+from bot.features.web_reads import FeatureReads
 from bot.replies import Reply
 from bot.storage import DEFAULT_DATABASE_URL
 from bot.storage.postgres import PoolSettings
@@ -92,6 +93,8 @@ def wire_features(registry: Registry, core: Service) -> dict[str, Any]:
     registry.game_kind += [races.game_kind, tables.game_kind]
     registry.leave_table = tables.leave
     registry.table_move = tables.move_plan
+    # the web page reads leaderboards, streaks and ratings by the features' own rules
+    registry.web_reads = FeatureReads(core.store)
     registry.tickers += [
         functools.partial(timers.table_timeouts, core, tables.time_out),
         races.tick,

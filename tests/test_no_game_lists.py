@@ -9,7 +9,7 @@ any of them, and this test stops a branch coming back. There is no list of files
 
 A game's own modules name their game (``GameInfo(id="golf")``, a doctest that plays it):
 naming is not branching, and only the forms above are read as branches. Code may name one
-game where it is written for that game alone (``races.GAME``, the Squadratik balance tool's
+game where it is written for that game alone (``race_rules.GAME``, the Squadratik balance tool's
 ``ElSolitario``): a name, not a literal compared.
 
 Storage migrations are not read: each is the record of how stored rows were rewritten once,

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bot.core.buttons import ButtonAction
     from bot.core.context import Ctx
     from bot.core.session import Session, TableMove
+    from bot.core.web_reads import WebReads
 
 Replies = Awaitable[list[Reply]]
 #: which sessions a button verb may act on: solo games, tables (and race lobbies), or both
@@ -106,6 +107,8 @@ class Registry:
     leave_table: Callable[[Ctx, Session], Replies] | None = None
     #: called by ``Core.close`` before the database closes: work a feature started stops
     closing: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    #: what the web page reads of the features (``bot.core.web_reads``); None: not wired
+    web_reads: WebReads | None = None
 
     def command(
         self,

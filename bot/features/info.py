@@ -10,7 +10,7 @@ from bot.core.commands import ALL_GAMES, game_id_of
 from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
-from bot.features.races import GAME as RACE_GAME
+from bot.features.race_rules import GAME as RACE_GAME
 from bot.replies import Reply
 
 

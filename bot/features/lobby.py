@@ -20,10 +20,10 @@ from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.session import Session
-from bot.features import races as races_module
-from bot.features import tables as tables_module
+from bot.features import race_rules, table_rules
 from bot.features.races import Races
-from bot.features.tables import Tables, may_manage
+from bot.features.table_rules import may_manage
+from bot.features.tables import Tables
 from bot.replies import Reply
 from bot.storage import LOBBY
 
@@ -33,7 +33,7 @@ _FITS: dict[str, Callable[[Ctx, Session], bool]] = {
     "leave": lambda ctx, s: ctx.user in s.record.players,
     "start": lambda ctx, s: s.record.status == LOBBY and ctx.user == s.record.creator,
     "kick": may_manage,
-    "addbot": lambda ctx, s: s.record.game_id == tables_module.GAME,
+    "addbot": lambda ctx, s: s.record.game_id == table_rules.GAME,
 }
 
 
@@ -77,7 +77,7 @@ class Lobby:
             del args[0]  # a player called "Table" is still kicked when only one is open
             open_here = [s for s in open_here if s.record.game_id == named]
         if not open_here:
-            if named == races_module.GAME:
+            if named == race_rules.GAME:
                 return None, core.refuse(ctx, "race.none")
             return None, core.refuse(ctx, "table.none")
         if len(open_here) > 1:
@@ -98,11 +98,11 @@ class Lobby:
         or a table (``table``, ``mesa``, ``maestras``); None for any other word."""
         kind = focus.word_kind(ctx.lang, word)
         if kind == focus.RACE:
-            return races_module.GAME
+            return race_rules.GAME
         if kind == focus.TABLE:
-            return tables_module.GAME
+            return table_rules.GAME
         game_id = game_id_of(word)
-        return game_id if game_id in (races_module.GAME, tables_module.GAME) else None
+        return game_id if game_id in (race_rules.GAME, table_rules.GAME) else None
 
     # ----- commands -------------------------------------------------------------------------
     async def cmd_join(self, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -146,18 +146,18 @@ class Lobby:
         race = await self.races.lobby_of_chat(ctx.req.platform, ctx.req.chat_id)
         named = self._named_game(ctx, args[0]) if args else None
         table = await self.core.sessions.table_of(
-            ctx.req.platform, ctx.req.chat_id, tables_module.GAME
+            ctx.req.platform, ctx.req.chat_id, table_rules.GAME
         )
         if race is not None and table is not None and named is None:
             fitting = [s for s in (race, table) if may_manage(ctx, s)]
             if len(fitting) == 1:
                 return await self._end(ctx, fitting[0])
             return [self._which(ctx, "end")]
-        if race is not None and named in (None, races_module.GAME):
+        if race is not None and named in (None, race_rules.GAME):
             return await self.races.end(ctx, race)
-        if table is not None and named in (None, tables_module.GAME):
+        if table is not None and named in (None, table_rules.GAME):
             return await self.tables.end(ctx, table)
-        return [self.core.refuse(ctx, "race.none" if named == races_module.GAME else "table.none")]
+        return [self.core.refuse(ctx, "race.none" if named == race_rules.GAME else "table.none")]
 
     async def _end(self, ctx: Ctx, session: Session) -> list[Reply]:
         if self.races.is_race_lobby(session):

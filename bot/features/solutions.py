@@ -141,7 +141,7 @@ class Solutions:
         (Compared by game and deal number only: a Solitario of 52 cards on the daily deal's
         number waits too, which costs little and needs no knowledge of default options.)"""
         from bot.features.daily import PLAYING
-        from bot.features.races import RACING
+        from bot.features.race_rules import RACING
 
         running = await self.core.store.play.deals_in_competition(
             rec.platform, rec.chat_id, rec.game_id, RACING, PLAYING, today

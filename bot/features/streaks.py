@@ -28,7 +28,7 @@ from bot.core.people import named_person
 from bot.features import web
 from bot.features.daily import ACCEPTED, settle_pending
 from bot.features.leaderboards import sort_key
-from bot.features.tables import names_a_computer
+from bot.features.table_rules import names_a_computer
 from bot.replies import Reply
 from bot.storage import Entry, PlayerResult, Storage
 

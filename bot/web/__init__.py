@@ -48,13 +48,13 @@ from babel.dates import format_date, format_datetime
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from bot import i18n
-from bot.features import web as links
 from bot.web import pages
 from bot.web.pages import NotFound
 
 if TYPE_CHECKING:
     from bot.core import Core
     from bot.core.service import Service
+    from bot.core.web_reads import WebReads
 
 log = logging.getLogger("tavolo.web")
 
@@ -227,6 +227,8 @@ class PageContext:
         self.chosen = chosen
         self.path = request.path
         self.query = {k: v for k, v in request.query.items() if k != "lang"}
+        #: the page addresses the chat's links use too (None in a core without features)
+        self.paths: WebReads | None = request.app[SERVICE_KEY].registry.web_reads
 
     def t(self, key: str, **params: Any) -> str:
         return i18n.t(self.lang, key, **params)
@@ -256,9 +258,8 @@ class PageContext:
 
 
 def render(page: PageContext, template: str, **context: Any) -> bytes:
-    # ``paths``: the same page addresses the chat's links use (``bot.features.web``)
     html = _env.get_template(template).render(
-        page=page, t=page.t, url=page.url, paths=links, languages=i18n.LANGUAGES, **context
+        page=page, t=page.t, url=page.url, paths=page.paths, languages=i18n.LANGUAGES, **context
     )
     return html.encode("utf-8")
 

@@ -29,11 +29,8 @@ import engine
 from bot import i18n
 from bot.core.commands import ALL_GAMES
 from bot.core.names import seat_names
-from bot.features import leaderboards, ratings, streaks
-from bot.features import web as links
-from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
-from bot.features.tables import COMPUTER_PREFIX, is_computer
-from bot.storage import ACTIVE, Entry, PlayerKey, SessionRecord, StorageBusy
+from bot.core.web_reads import GameNumbers, WebReads
+from bot.storage import ACCEPTED, ACTIVE, Entry, PlayerKey, SessionRecord, StorageBusy
 from bot.storage.web import FORMER_PREFIX
 
 if TYPE_CHECKING:
@@ -96,6 +93,14 @@ def columns(lang: str, game_id: str) -> list[str]:
     ]
 
 
+def reads_of(core: Service) -> WebReads:
+    """What the pages read of the features (handed over by ``bot.app`` in the registry)."""
+    reads = core.registry.web_reads
+    if reads is None:
+        raise RuntimeError("no web reads: the core was built without bot.app's features")
+    return reads
+
+
 def player_key(entry_player: str) -> PlayerKey:
     """``platform:user`` (a leaderboard entry's player) as a player key."""
     platform, _, user = entry_player.partition(":")
@@ -106,7 +111,7 @@ async def settle(core: Service) -> None:
     """Settle finished daily attempts before reading rankings (as ``/leaderboard`` does); a
     database busy with another process's write leaves them to the next page: reading goes on."""
     try:
-        await settle_pending(core.store)
+        await reads_of(core).settle_daily()
     except StorageBusy:
         log.info("database busy: daily attempts settled on a later page")
 
@@ -153,9 +158,10 @@ async def held_back(core: Service, record: SessionRecord, today: date) -> bool:
 async def day_board(
     core: Service, lang: str, game_id: str, day: date, today: date, limit: int | None = None
 ) -> Board:
-    """The ranking of one day's challenge, in the game's own order (``leaderboards.rank``)."""
+    """The ranking of one day's challenge, in the game's own order (the leaderboards' ``rank``)."""
+    reads = reads_of(core)
     entries = await core.store.results.day_entries(game_id, day.isoformat(), ACCEPTED)
-    placed = leaderboards.rank(game_id, entries)
+    placed = reads.rank(game_id, entries)
     keys = [player_key(e.player) for _, e in placed]
     public = await core.store.web.public_players(keys, ACCEPTED)
     shown = [(p, e) for p, e in placed if player_key(e.player) in public]
@@ -169,7 +175,7 @@ async def day_board(
             Row(
                 place,
                 entry.name,
-                leaderboards.score_cells(lang, game_id, entry),
+                reads.score_cells(lang, game_id, entry),
                 ids.get(player_key(entry.player)),
                 entry.session_id if over else None,
             )
@@ -179,12 +185,13 @@ async def day_board(
 
 async def home(core: Service, lang: str, today: date) -> dict[str, Any]:
     await settle(core)
+    reads = reads_of(core)
     boards = []
     yesterday = today - timedelta(days=1)
     had_yesterday = set()  # games whose yesterday's page exists (a challenge was chosen)
-    for game_id in DAILY_GAMES:
+    for game_id in reads.daily_games:
         board = await day_board(core, lang, game_id, today, today, limit=HOME_TOP)
-        board.link = links.daily_path(game_id, today.isoformat())
+        board.link = reads.daily_path(game_id, today.isoformat())
         boards.append(board)
         if await core.store.daily.choice(game_id, yesterday.isoformat()) is not None:
             had_yesterday.add(game_id)
@@ -199,7 +206,7 @@ async def home(core: Service, lang: str, today: date) -> dict[str, Any]:
 async def daily(
     core: Service, lang: str, game_id: str, day_text: str, today: date
 ) -> dict[str, Any]:
-    if game_id not in DAILY_GAMES:
+    if game_id not in reads_of(core).daily_games:
         raise NotFound(game_id)
     day = parse_day(day_text, today)
     choice = await core.store.daily.choice(game_id, day.isoformat())
@@ -222,11 +229,11 @@ async def daily(
 
 
 # ----- player page ---------------------------------------------------------------------------
-def best_text(lang: str, stats: streaks.GameStats) -> str:
+def best_text(reads: WebReads, lang: str, stats: GameNumbers) -> str:
     best = stats.best
     if best is None:  # a table game, or only resigned games (never a best)
         return i18n.t(lang, "stats.masters", masters=stats.masters) if stats.table else "-"
-    cells = leaderboards.score_cells(lang, stats.game_id, best)
+    cells = reads.score_cells(lang, stats.game_id, best)
     headers = i18n.t(lang, f"lb.cols.{stats.game_id}").split("|")
     return " · ".join(f"{h} {c}" for h, c in zip(headers, cells, strict=False))
 
@@ -237,8 +244,9 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
         raise NotFound(public_id)
     platform, user = key.platform, key.user_id
     await settle(core)
-    per_game = await streaks.game_stats(core.store, platform, user)
-    streak = streaks.streaks(await streaks.daily_days(core.store, platform, user), today)
+    reads = reads_of(core)
+    per_game = await reads.game_numbers(platform, user)
+    streak = await reads.streak(platform, user, today)
     name = await player_name(core, platform, user)
     recent = []
     latest = await core.store.results.recent(platform, user, RECENT)
@@ -261,7 +269,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
         )
     shown_ratings = []
     for game_id in ALL_GAMES:
-        rating = await ratings.rating_of(core.store, platform, ratings.GLOBAL, user, game_id)
+        rating = await reads.rating(platform, user, game_id)
         if rating is not None:  # the number /stats shows, everywhere (not one chat's)
             shown_ratings.append(
                 {"game": game_name(lang, game_id), "rating": rating.shown, "tables": rating.games}
@@ -271,7 +279,7 @@ async def player(core: Service, lang: str, public_id: str, today: date) -> dict[
             "game": game_name(lang, s.game_id),
             "games": s.games,
             "wins": s.wins,
-            "best": best_text(lang, s),
+            "best": best_text(reads, lang, s),
         }
         for s in per_game
     ]
@@ -320,6 +328,7 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
     if not public:
         raise NotFound(session_id)
     ids = await core.store.web.public_ids(public)
+    reads = reads_of(core)
     shown: list[str] = []
     links: list[str | None] = []
     for user in record.players:
@@ -327,9 +336,8 @@ async def replay(core: Service, lang: str, session_id: str, today: date) -> Repl
         if key in public:
             shown.append(record.names.get(user) or i18n.t(lang, "web.anonymous"))
             links.append(ids.get(key))
-        elif is_computer(user):
+        elif (number := reads.computer_number(user)) is not None:
             # a computer seat is nobody's to hide: its name, in the page's language
-            number = user.removeprefix(COMPUTER_PREFIX)
             shown.append(i18n.t(lang, "tables.computer_name", number=number))
             links.append(None)
         else:
@@ -408,9 +416,6 @@ async def in_executor(func: Any, *args: Any) -> Any:
 
 
 # ----- a chat's own page ---------------------------------------------------------------------
-PERIODS = leaderboards.PERIODS
-
-
 async def chat(core: Service, lang: str, token: str, period: str, today: date) -> dict[str, Any]:
     """A chat's leaderboards: everyone who played there, by the same rules as the chat's
     ``/leaderboard``; player pages linked for players who have one."""
@@ -419,11 +424,12 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
     where = await core.store.web.chat_of_link(token)
     if where is None:
         raise NotFound(token)
-    if period not in PERIODS:
+    reads = reads_of(core)
+    if period not in reads.periods:
         raise NotFound(period)
     platform, chat_id = where.platform, where.chat_id
     await settle(core)
-    since = leaderboards.since_day(period, today)
+    since = reads.since_day(period, today)
     boards: list[Board] = []
     for game_id in ALL_GAMES:
         if engine.game_info(game_id).table:  # ranked per table: wins and masters
@@ -436,7 +442,7 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
                 boards.append(board)
             continue
         kinds: list[tuple[str, Sequence[Entry]]] = []
-        if game_id in DAILY_GAMES:
+        if game_id in reads.daily_games:
             kinds.append(
                 (
                     "lb.daily",
@@ -452,7 +458,7 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
             )
         )
         for title_key, entries in kinds:
-            placed = leaderboards.rank(game_id, entries)
+            placed = reads.rank(game_id, entries)
             if not placed:
                 continue
             keys = [player_key(e.player) for _, e in placed]
@@ -469,9 +475,9 @@ async def chat(core: Service, lang: str, token: str, period: str, today: date) -
                     Row(
                         place,
                         entry.name,
-                        leaderboards.score_cells(lang, game_id, entry),
+                        reads.score_cells(lang, game_id, entry),
                         ids.get(key),
                     )
                 )
             boards.append(board)
-    return {"boards": boards, "period": period, "periods": PERIODS, "token": token}
+    return {"boards": boards, "period": period, "periods": reads.periods, "token": token}

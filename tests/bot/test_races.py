@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 import engine
 from bot.app import open_core
 from bot.core import Core
-from bot.features.races import Entry, rank, tie_for_first
+from bot.features.race_rules import Entry, rank, tie_for_first
 from bot.replies import Reply
 
 #: deal 1 opens with ``27``: column 2 onto column 7, turning a card up (+5), possible before
