@@ -14,7 +14,7 @@ from discord.app_commands import locale_str
 from bot.core.commands import ALL_GAMES as GAMES
 from bot.core.commands import COMMANDS, FACES, SOLO_GAMES, ascii_number
 from bot.core.focus import KINDS, kind_word
-from bot.features import races, tables
+from bot.features import race_rules, table_rules
 from bot.platforms.discord.messages import (
     _LOCALE_LANG,
     LANGUAGES,
@@ -34,8 +34,8 @@ log = logging.getLogger(__name__)
 
 #: /challenge turn timer and /race time limit, in minutes: the features' own bounds (they check
 #: them; the options only offer what they take)
-MAX_TIMER_MINUTES = tables.MAX_TIMER_MINUTES
-MAX_RACE_MINUTES = races.MAX_MINUTES
+MAX_TIMER_MINUTES = table_rules.MAX_TIMER_MINUTES
+MAX_RACE_MINUTES = race_rules.MAX_MINUTES
 DEFAULT_TIMER_MINUTES = DEFAULT_TIMER_SECONDS // 60
 #: what the /challenge ``timer`` option offers while typing (any 1-1440 may be typed)
 TIMER_SUGGESTIONS = (1, 2, 3, 5, 10, 30, 60, 180, 720, 1440)
