@@ -42,6 +42,10 @@ Reason codes of ``IllegalMove``: ``bad_notation``, ``empty_source`` (``pile``), 
 (``card``, ``onto``), ``run_too_short`` (``count``, ``playable``), ``too_many_cards``
 (``count``, ``max``), plus the base class's ``game_over`` and ``not_a_player``.
 
+Built on ``engine.pilegame.PileGame``: this module writes the rules (the deal, ``_generate``,
+``_check``, what a move does in ``_do``, the score, its view's own fields and board text); the
+base lists the legal moves once per position, takes moves back and copies games.
+
 >>> g = FreeCell(1)
 >>> [pile["cards"][0] for pile in g.view()["piles"] if pile["kind"] == "tableau"]
 ['Jd', '2d', '9h', 'Jc', '5d', '7h', '7c', '5h']

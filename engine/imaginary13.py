@@ -41,6 +41,10 @@ the value 1-13 the foundation takes next, ``card``), ``foundation_finished`` (``
 ``"1, 6"``), ``waste_empty`` (``pile``), ``waste_to_waste``, plus the base class's
 ``game_over`` and ``not_a_player``.
 
+Built on ``engine.pilegame.PileGame``: this module writes the rules (the deal, ``_generate``,
+``_check``, what a move does in ``_do``, the score, its view's own fields and board text); the
+base lists the legal moves once per position, takes moves back and copies games.
+
 >>> import engine
 >>> g = engine.new_game("imaginary13", deal=1)
 >>> g.view()["markers"]

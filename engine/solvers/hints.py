@@ -73,8 +73,8 @@ PLAN_POSITIONS = 600
 @runtime_checkable
 class Positioned(Protocol):
     """A game that tells its positions apart (FreeCell): a hint never leads back to one the
-    game has been in. The pile games (:class:`engine.stockwaste.StockAndWasteGame`) are told apart by
-    their stall search's key instead."""
+    game has been in. The Klondike family (:class:`engine.stockwaste.StockAndWasteGame`) is
+    told apart by its stall search's key instead."""
 
     def position_key(self) -> Hashable: ...
 
