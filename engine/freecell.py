@@ -65,7 +65,7 @@ from engine.cards import SUITS, Card
 from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, Deals, GameInfo, Ranking, Result
 from engine.pilegame import PileGame
-from engine.piles import PileKind, cards_text, pile_view, tableau_rule
+from engine.piles import PileKind, cards_text, compact_notation, pile_view, tableau_rule
 from engine.views import FreeCellView, PileView
 
 COLUMNS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8")
@@ -290,7 +290,7 @@ class FreeCell(PileGame):
     def parse_move(self, text: Any) -> FreeCellMove:
         if isinstance(text, FreeCellMove):
             return text
-        norm = "".join(str(text).split()).lower()
+        norm = compact_notation(text)
         match = _MOVE_PATTERN.fullmatch(norm)
         if match is None:
             raise IllegalMove("bad_notation", text=str(text)[:20])

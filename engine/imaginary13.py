@@ -66,7 +66,7 @@ from engine.cards import FRENCH_52, Card, full_deck
 from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.pilegame import PileGame
-from engine.piles import PileKind, pile_view
+from engine.piles import PileKind, compact_notation, pile_view
 from engine.rng import DealRandom
 from engine.views import Imaginary13View, PileView
 
@@ -273,7 +273,7 @@ class Imaginary13(PileGame):
         >>> Imaginary13(deal=1).parse_move(" B5 ")
         Imaginary13Move(src='b', dst='5')
         """
-        compact = "".join(str(text).split()).lower()
+        compact = compact_notation(text)
         if len(compact) != 2 or compact[0] not in _SOURCES or compact[1] not in _DESTINATIONS:
             raise IllegalMove("bad_notation", text=str(text))
         return Imaginary13Move(compact[0], compact[1])

@@ -4,7 +4,8 @@ Imaginary Thirteen; Golf in ``docs/adding-a-game.md``).
 A pile game keeps its position in piles of cards held by attributes of its own (lists of
 cards, lists of piles, counts), and writes only its rules:
 
-- ``_setup``: the deal (``Game``'s hook), and ``parse_move``: its notation;
+- ``_setup``: the deal (``Game``'s hook), and ``parse_move``: its notation (read through
+  ``engine.piles.compact_notation``: case-insensitive, spaces ignored);
 - ``_generate()``: every legal move here, in a fixed order (fast: solvers call it too);
 - ``_check(move)``: raise the most specific ``IllegalMove`` when ``move`` may not be played;
 - ``_do(move)``: what a legal move does; returns the ids of the piles it changed;

@@ -216,6 +216,15 @@ def parse_card_list(text: str, deck: str) -> list[Card]:
     return [Card.parse(code, deck) for code in text.replace(",", " ").split()]
 
 
+def compact_notation(text: object) -> str:
+    """Move notation as the pile games read it: case-insensitive, spaces ignored.
+
+    >>> compact_notation(" W F "), compact_notation("3 a")
+    ('wf', '3a')
+    """
+    return "".join(str(text).split()).lower()
+
+
 _MOVE_PATTERN = re.compile(r"(w|r|f[1-4]|[1-9])(s|w|r|f[1-4]?|[1-9])(?::([1-9][0-9]?))?")
 TURN_WORDS = frozenset({"d", "s", "sw"})
 
@@ -231,7 +240,7 @@ def parse_pile_notation(text: str, pile_ids: frozenset[str]) -> PileMove:
     >>> parse_pile_notation("W F", ids), parse_pile_notation("f2 1", ids)
     (PileMove(src='w', dst='f', count=0), PileMove(src='f2', dst='1', count=0))
     """
-    norm = "".join(text.split()).lower()
+    norm = compact_notation(text)
     if norm in TURN_WORDS:
         return TURN
     match = _MOVE_PATTERN.fullmatch(norm)

@@ -30,7 +30,7 @@ from engine.cards import Card, full_deck
 from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.pilegame import PileGame
-from engine.piles import PileKind, pile_view
+from engine.piles import PileKind, compact_notation, pile_view
 from engine.rng import DealRandom
 from engine.views import PileView
 
@@ -81,7 +81,7 @@ class Golf(PileGame):
         self.home: list[Card] = [self.stock.pop()]
 
     def parse_move(self, text: str) -> GolfMove:
-        word = str(text).strip().lower()
+        word = compact_notation(text)
         if word == "d":
             return GolfMove(None)
         if word.isdigit() and 1 <= int(word) <= COLUMNS:
