@@ -36,12 +36,11 @@ a listed one without checking it again; the stall search's hooks as in ``engine.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engine.cards import FRENCH_52, SUITS, Card
 from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
-from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
     FOUNDATION_NEEDS_BASE,
     TURN,
@@ -57,6 +56,7 @@ from engine.piles import (
 )
 from engine.rng import DealRandom
 from engine.stall import SearchKey
+from engine.stockwaste import FOUNDATIONS, StockAndWasteGame
 from engine.views import CanfieldView, PileView
 
 TABLEAU = ("1", "2", "3", "4")
@@ -69,7 +69,7 @@ PAY_FOR_ALL = 500
 _MOVES = move_table(PILE_IDS)
 
 
-class Canfield(PileGame):
+class Canfield(StockAndWasteGame):
     """Canfield. See the module docstring for the notation.
 
     >>> g = Canfield(1)
@@ -92,6 +92,7 @@ class Canfield(PileGame):
     )
     TABLEAU: ClassVar[tuple[str, ...]] = TABLEAU
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS
+    LISTS = (*StockAndWasteGame.LISTS, "_reserve")
 
     # ----- dealing ------------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -211,7 +212,7 @@ class Canfield(PileGame):
             raise KeyError(pile)
         return self._reserve
 
-    def _check(self, move: PileMove) -> None:
+    def _check_move(self, move: PileMove) -> None:
         """Raise the most specific ``IllegalMove`` when ``move`` may not be played."""
         src, dst = move.src, move.dst
         if src not in PILE_IDS or dst not in PILE_IDS:
@@ -258,13 +259,9 @@ class Canfield(PileGame):
             return
         self._refuse(self._tableau_rule.refusal(target, card), card, target)
 
-    def _apply_unchecked(self, move: PileMove) -> None:
-        """Apply a move taken from ``_generate()`` of this position, without any check."""
+    def _do(self, move: PileMove) -> tuple[str, ...]:
         if move.dst is None:
-            self._turn_stock()
-            return
-        self._stall = None
-        self._legal_cache = None
+            return self._turn_stock()
         source = self._pile(move.src)
         if move.src in TABLEAU and move.dst in TABLEAU:
             moving = source[:]
@@ -278,7 +275,7 @@ class Canfield(PileGame):
         if move.src in TABLEAU and not source and self._reserve:
             source.append(self._reserve.pop())  # the space is filled at once from the reserve
             piles += ("r",)
-        self._last_piles = piles
+        return piles
 
     # ----- stall search hooks (engine.stall) ----------------------------------------------------
     def _progress_baseline(self) -> None:
@@ -324,7 +321,7 @@ class Canfield(PileGame):
     def _search_key(self) -> SearchKey:
         """:meth:`position_key` for one stall search on this very game object (card object
         ids instead of letters: cheaper)."""
-        # (the rest of the position, stock, waste): see ``PileGame._search_key``
+        # (the rest of the position, stock, waste): see ``StockAndWasteGame._search_key``
         return (
             (
                 tuple(sorted(tuple(map(id, pile)) for pile in self._tableau)),
@@ -334,31 +331,6 @@ class Canfield(PileGame):
             tuple(map(id, self._stock)),
             tuple(map(id, self._waste)),
         )
-
-    # ----- undo ---------------------------------------------------------------------------------
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            [pile[:] for pile in self._tableau],
-            self._reserve[:],
-            self._stock[:],
-            self._waste[:],
-            [pile[:] for pile in self._fnd],
-            self._fan,
-            self._recycles,
-            self._last_piles,
-            self._stall,
-        )
-
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        tab, reserve, stock, waste, fnd, *rest = snapshot
-        # Copy again: the same snapshot may be restored many times (stall search, solvers).
-        self._tableau = [pile[:] for pile in tab]
-        self._reserve = reserve[:]
-        self._stock = stock[:]
-        self._waste = waste[:]
-        self._fnd = [pile[:] for pile in fnd]
-        self._fan, self._recycles, self._last_piles, self._stall = rest
-        self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
     def _extra_pile_views(self) -> list[PileView]:

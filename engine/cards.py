@@ -66,6 +66,20 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        """The card itself: cards are immutable, so a copied game shares them, and the pile
+        games, whose position keys name cards by object id, find them in the copy too.
+
+        >>> import copy
+        >>> card = Card(1, "s")
+        >>> copy.deepcopy([card])[0] is card
+        True
+        """
+        return self
+
     @classmethod
     def parse(cls, code: str, deck: str = FRENCH_52) -> Card:
         code = code.strip()

@@ -42,6 +42,10 @@ Reason codes of ``IllegalMove``: ``bad_notation``, ``empty_source`` (``pile``), 
 (``card``, ``onto``), ``run_too_short`` (``count``, ``playable``), ``too_many_cards``
 (``count``, ``max``), plus the base class's ``game_over`` and ``not_a_player``.
 
+Built on ``engine.pilegame.PileGame``: this module writes the rules (the deal, ``_generate``,
+``_check``, what a move does in ``_do``, the score, its view's own fields and board text); the
+base lists the legal moves once per position, takes moves back and copies games.
+
 >>> g = FreeCell(1)
 >>> [pile["cards"][0] for pile in g.view()["piles"] if pile["kind"] == "tableau"]
 ['Jd', '2d', '9h', 'Jc', '5d', '7h', '7c', '5h']
@@ -57,10 +61,11 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from engine.cards import FRENCH_52, SUITS, Card
-from engine.game import Game, IllegalMove, Outcome
+from engine.cards import SUITS, Card
+from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, Deals, GameInfo, Ranking, Result
-from engine.piles import PileKind, cards_text, pile_view, tableau_rule
+from engine.pilegame import PileGame
+from engine.piles import PileKind, cards_text, compact_notation, pile_view, tableau_rule
 from engine.views import FreeCellView, PileView
 
 COLUMNS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8")
@@ -182,7 +187,7 @@ class FreeCellMove:
         return f"{text}:{self.count}" if self.count else text
 
 
-class FreeCell(Game):
+class FreeCell(PileGame):
     """FreeCell. See the module docstring for rules and notation.
 
     >>> g = FreeCell.from_layout(["Kd", "Qs", "Jd"], cells="Ah", homes=[0, 0, 0, 0])
@@ -190,7 +195,6 @@ class FreeCell(Game):
     (1, ['21', '32', '1a'])
     """
 
-    game_id: ClassVar[str] = "freecell"
     info: ClassVar[GameInfo] = GameInfo(
         id="freecell",
         names={"en": "FreeCell", "es": "FreeCell", "it": "FreeCell"},
@@ -208,20 +212,19 @@ class FreeCell(Game):
         notation_setup=("1a",),
     )
 
+    PILE_ROWS: ClassVar[tuple[str, ...]] = ("_columns",)
+    LISTS: ClassVar[tuple[str, ...]] = ("_cells", "_homes")
+    VALUES: ClassVar[tuple[str, ...]] = ("_auto",)
     _columns: list[list[Card]]
-    _cells: list[Card | None]
-    _homes: list[int]
-    _last_piles: tuple[str, ...]
-    _auto: tuple[str, ...]
-    _legal_cache: list[FreeCellMove] | None
+    _cells: list[Card | None]  # None: an empty cell
+    _homes: list[int]  # cards home per suit (d h c s)
+    _auto: tuple[str, ...]  # the cards the last move sent home by themselves
 
     # ----- dealing ------------------------------------------------------------------------------
     def _setup(self) -> None:
         self._columns = microsoft_deal(self.deal)
         self._cells = [None] * len(CELLS)
         self._homes = [0] * len(HOMES)
-        self._last_piles = ()
-        self._legal_cache = None
         self._auto = tuple(self._go_home())
 
     @classmethod
@@ -237,15 +240,13 @@ class FreeCell(Game):
         (52, True)
         """
         game = cls(1)
-        game._columns = [
-            [Card.parse(code) for code in text.split()]
-            for text in [*columns, *[""] * (len(COLUMNS) - len(columns))]
-        ]
+        game._columns = [game._parse_cards(text) for text in columns]
+        game._columns += [[] for _ in range(len(COLUMNS) - len(columns))]
         codes = cells.split()
         game._cells = [None if code == "-" else Card.parse(code) for code in codes]
         game._cells += [None] * (len(CELLS) - len(game._cells))
         game._homes = list(homes)
-        game._legal_cache = None
+        game._position_changed()
         game._auto = tuple(game._go_home())
         return game
 
@@ -282,16 +283,14 @@ class FreeCell(Game):
             tuple(sorted("" if card is None else card.code for card in self._cells)),
         )
 
-    def _outcome(self) -> Outcome | None:
-        if self.cards_home == CARDS:
-            return Outcome.WON
-        return Outcome.LOST if not self._legal_here() else None
+    def _won(self) -> bool:
+        return self.cards_home == CARDS
 
     # ----- moves --------------------------------------------------------------------------------
     def parse_move(self, text: Any) -> FreeCellMove:
         if isinstance(text, FreeCellMove):
             return text
-        norm = "".join(str(text).split()).lower()
+        norm = compact_notation(text)
         match = _MOVE_PATTERN.fullmatch(norm)
         if match is None:
             raise IllegalMove("bad_notation", text=str(text)[:20])
@@ -340,17 +339,10 @@ class FreeCell(Game):
             return None
         return count
 
-    def _legal(self, player: str) -> list[FreeCellMove]:
-        if player not in self.players:
-            return []
-        return list(self._legal_here())
-
-    def _legal_here(self) -> list[FreeCellMove]:
-        """Every legal move, listed once per position, in a fixed order: to the foundations
-        (cells, then columns), onto cards (columns, then cells), into empty columns (the
-        longest run first, then shorter ones; then cells), into free cells."""
-        if self._legal_cache is not None:
-            return self._legal_cache
+    def _generate(self) -> list[FreeCellMove]:
+        """Every legal move, in a fixed order: to the foundations (cells, then columns), onto
+        cards (columns, then cells), into empty columns (the longest run first, then shorter
+        ones; then cells), into free cells."""
         moves: list[FreeCellMove] = []
         homes = self._homes
         sources = [(CELLS[i], card) for i, card in enumerate(self._cells) if card is not None]
@@ -400,17 +392,12 @@ class FreeCell(Game):
         free = [CELLS[i] for i, card in enumerate(self._cells) if card is None]
         for src in filled:
             moves.extend(FreeCellMove(src, dst) for dst in free)
-        self._legal_cache = moves
         return moves
 
-    def _apply(self, move: Any, player: str) -> None:
+    def _check(self, move: Any) -> None:
+        """Raise the most specific ``IllegalMove`` when ``move`` may not be played here."""
         if not isinstance(move, FreeCellMove):
             raise IllegalMove("bad_notation", text=str(move)[:20])
-        self._check(move)
-        self._move(move)
-
-    def _check(self, move: FreeCellMove) -> None:
-        """Raise the most specific ``IllegalMove`` when ``move`` may not be played here."""
         src, dst, count = move.src, move.dst, move.count
         if src not in _COLUMN_INDEX and src not in _CELL_INDEX:
             raise IllegalMove("bad_notation", text=str(move))
@@ -445,7 +432,7 @@ class FreeCell(Game):
             if count > 1:
                 raise IllegalMove("cell_holds_one", count=count)
             if onto is not None:
-                self._refuse(card, onto)
+                self._must_fit(card, onto)
             return
         source = self._columns[_COLUMN_INDEX[src]]
         run = run_length(source)
@@ -461,27 +448,23 @@ class FreeCell(Game):
             return
         implied = onto.rank - card.rank
         if count:
-            self._refuse(source[-count], onto)
+            self._must_fit(source[-count], onto)
             wanted = count
         elif 1 <= implied <= run:
-            self._refuse(source[-implied], onto)
+            self._must_fit(source[-implied], onto)
             wanted = implied
         else:
             # no card of the run has the rank that fits: name the one nearest to fitting
-            self._refuse(source[-run] if implied > run else card, onto)
+            self._must_fit(source[-run] if implied > run else card, onto)
             raise IllegalMove("not_one_lower", card=card.code, onto=onto.code)  # unreachable
         if wanted > capacity:
             raise IllegalMove("too_many_cards", count=wanted, max=capacity)
 
-    @staticmethod
-    def _refuse(card: Card, onto: Card) -> None:
-        reason = _RULE.refusal(onto, card)
-        if reason is not None:
-            raise IllegalMove(reason, card=card.code, onto=onto.code)
+    def _must_fit(self, card: Card, onto: Card) -> None:
+        self._refuse(_RULE.refusal(onto, card), card, onto)
 
-    def _move(self, move: FreeCellMove) -> None:
-        """Apply a checked move, then send safe cards home."""
-        self._legal_cache = None
+    def _do(self, move: FreeCellMove) -> tuple[str, ...]:
+        """Apply a legal move, then send safe cards home."""
         src, dst = move.src, move.dst
         moving: list[Card]
         if src in _CELL_INDEX:
@@ -502,8 +485,8 @@ class FreeCell(Game):
             self._cells[_CELL_INDEX[dst]] = moving[0]
         else:
             self._columns[_COLUMN_INDEX[dst]].extend(moving)
-        self._last_piles = (src, dst)
         self._auto = tuple(self._go_home())
+        return (src, dst)
 
     def _go_home(self) -> list[str]:
         """Send every safe card home (cells first, then columns left to right, until none is
@@ -526,8 +509,6 @@ class FreeCell(Game):
                     homes[_SUIT_INDEX[card.suit]] += 1
                     moved.append(card.code)
                     going = True
-        if moved:
-            self._legal_cache = None
         return moved
 
     def _goes_home(self, card: Card) -> bool:
@@ -535,27 +516,8 @@ class FreeCell(Game):
             card, self._homes
         )
 
-    # ----- undo ---------------------------------------------------------------------------------
-    def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            [column[:] for column in self._columns],
-            self._cells[:],
-            self._homes[:],
-            self._last_piles,
-            self._auto,
-        )
-
-    def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        columns, cells, homes, self._last_piles, self._auto = snapshot
-        # copy again: one snapshot may be restored many times (solvers)
-        self._columns = [column[:] for column in columns]
-        self._cells = cells[:]
-        self._homes = homes[:]
-        self._legal_cache = None
-
     # ----- output -------------------------------------------------------------------------------
-    def view(self, player: str | None = None) -> FreeCellView:
-        """The board as ``docs/views.md`` describes it (every card is face up)."""
+    def _pile_views(self) -> list[PileView]:
         piles: list[PileView] = []
         for i, card in enumerate(self._cells):
             piles.append(pile_view(CELLS[i], PileKind.CELL, [] if card is None else [card]))
@@ -564,22 +526,24 @@ class FreeCell(Game):
             piles.append(pile_view(HOMES[i], PileKind.FOUNDATION, cards, suit=SUITS[i]))
         for i, column in enumerate(self._columns):
             piles.append(pile_view(COLUMNS[i], PileKind.TABLEAU, column))
+        return piles
+
+    def view(self, player: str | None = None) -> FreeCellView:
+        """The board as ``docs/views.md`` describes it (every card is face up)."""
         return {
-            **self._base_view(player),
-            "deck": FRENCH_52,
-            "piles": piles,
-            "last_move_piles": list(self._last_piles),
+            **super().view(player),
             "auto_home": list(self._auto),
             "max_run": self._capacity(False),
         }
 
-    def __str__(self) -> str:
+    def _headline(self) -> str:
+        return (
+            f"FreeCell deal {self.deal}  move {self.move_number}  home {self.cards_home}  "
+            f"{self.outcome or 'playing'}"
+        )
+
+    def _board_lines(self) -> list[str]:
         cells = " ".join(card.code if card else "--" for card in self._cells)
         homes = " ".join(Card(n, SUITS[i]).code if n else "--" for i, n in enumerate(self._homes))
-        lines = [
-            f"FreeCell deal {self.deal}  move {self.move_number}  home {self.cards_home}  "
-            f"{self.outcome or 'playing'}",
-            f"cells: {cells}   home: {homes}",
-        ]
-        lines += [f"{COLUMNS[i]}: {cards_text(column)}" for i, column in enumerate(self._columns)]
-        return "\n".join(lines)
+        lines = [f"cells: {cells}   home: {homes}"]
+        return lines + [f"{COLUMNS[i]}: {cards_text(c)}" for i, c in enumerate(self._columns)]

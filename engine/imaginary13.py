@@ -41,6 +41,10 @@ the value 1-13 the foundation takes next, ``card``), ``foundation_finished`` (``
 ``"1, 6"``), ``waste_empty`` (``pile``), ``waste_to_waste``, plus the base class's
 ``game_over`` and ``not_a_player``.
 
+Built on ``engine.pilegame.PileGame``: this module writes the rules (the deal, ``_generate``,
+``_check``, what a move does in ``_do``, the score, its view's own fields and board text); the
+base lists the legal moves once per position, takes moves back and copies games.
+
 >>> import engine
 >>> g = engine.new_game("imaginary13", deal=1)
 >>> g.view()["markers"]
@@ -59,8 +63,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from engine.cards import FRENCH_52, Card, full_deck
-from engine.game import Game, IllegalMove, Outcome
+from engine.game import IllegalMove
 from engine.gameinfo import Column, Daily, GameInfo, Ranking, by_score_then_fewer_moves
+from engine.pilegame import PileGame
+from engine.piles import PileKind, compact_notation, pile_view
 from engine.rng import DealRandom
 from engine.views import Imaginary13View, PileView
 
@@ -145,7 +151,7 @@ _NEXT_VALUE: tuple[tuple[int | None, ...], ...] = tuple(
 )
 
 
-class Imaginary13(Game):
+class Imaginary13(PileGame):
     """Imaginary Thirteen; see the module docstring for rules and notation.
 
     >>> g = Imaginary13(deal=1)
@@ -168,6 +174,8 @@ class Imaginary13(Game):
 
     # ----- state -------------------------------------------------------------------------------
     # Piles are tuples so a snapshot is just two shallow list copies and an int.
+    PILE_ROWS: ClassVar[tuple[str, ...]] = ("_foundations", "_wastes")
+    VALUES: ClassVar[tuple[str, ...]] = ("_turn_index",)
     _stock: tuple[Card, ...]  # the shuffled 88, in turning order; never changes after the deal
     _turn_index: int  # index in _stock of the turned card; len(_stock) once the stock is spent
     _foundations: list[tuple[Card, ...]]  # index k-1: base first, top last
@@ -208,7 +216,7 @@ class Imaginary13(Game):
         game = cls(0, options={"free": free})
 
         def parse(text: str) -> tuple[Card, ...]:
-            return tuple(Card.parse(code) for code in text.replace(",", " ").split())
+            return tuple(game._parse_cards(text))
 
         piles = list(foundations) + [""] * (len(MARKERS) - len(foundations))
         game._foundations = []
@@ -223,16 +231,8 @@ class Imaginary13(Game):
         ]
         game._stock = parse(stock)
         game._turn_index = 0
+        game._position_changed()
         return game
-
-    def _snapshot(self) -> tuple[int, tuple[tuple[Card, ...], ...], tuple[tuple[Card, ...], ...]]:
-        return self._turn_index, tuple(self._foundations), tuple(self._wastes)
-
-    def _restore(self, snapshot: Any) -> None:
-        turn_index, foundations, wastes = snapshot
-        self._turn_index = turn_index
-        self._foundations = list(foundations)
-        self._wastes = list(wastes)
 
     # ----- derived facts ---------------------------------------------------------------------
     @property
@@ -273,14 +273,12 @@ class Imaginary13(Game):
         >>> Imaginary13(deal=1).parse_move(" B5 ")
         Imaginary13Move(src='b', dst='5')
         """
-        compact = "".join(str(text).split()).lower()
+        compact = compact_notation(text)
         if len(compact) != 2 or compact[0] not in _SOURCES or compact[1] not in _DESTINATIONS:
             raise IllegalMove("bad_notation", text=str(text))
         return Imaginary13Move(compact[0], compact[1])
 
-    def _legal(self, player: str) -> list[Imaginary13Move]:
-        if player not in self.players:
-            return []
+    def _generate(self) -> list[Imaginary13Move]:
         moves: list[Imaginary13Move] = []
         wanted = self._wanted()
         turned = self.turned
@@ -294,7 +292,7 @@ class Imaginary13(Game):
                 moves.extend(Imaginary13Move(wid, fid) for fid in wanted.get(pile[-1].rank, []))
         return moves
 
-    def _apply(self, move: Any, player: str) -> None:
+    def _check(self, move: Any) -> None:
         if not isinstance(move, Imaginary13Move):
             raise IllegalMove("bad_notation", text=str(move))
         if move.src not in _SOURCES or move.dst not in _DESTINATIONS:  # a hand-built move
@@ -309,29 +307,36 @@ class Imaginary13(Game):
                     raise IllegalMove(
                         "must_play_to_foundation", card=card.code, fits=", ".join(fits)
                     )
-                waste = WASTE_IDS.index(move.dst)
-                self._wastes[waste] = (*self._wastes[waste], card)
-            else:
-                self._build(int(move.dst), card)
-            self._turn_index += 1  # the next stock card is turned at once
-            return
-        if move.dst in WASTE_IDS:
-            raise IllegalMove("waste_to_waste")
-        waste = WASTE_IDS.index(move.src)
-        pile = self._wastes[waste]
-        if not pile:
-            raise IllegalMove("waste_empty", pile=move.src)
-        self._build(int(move.dst), pile[-1])
-        self._wastes[waste] = pile[:-1]
-
-    def _build(self, foundation: int, card: Card) -> None:
-        """Put ``card`` on foundation ``foundation`` or raise the reason it cannot go there."""
+                return
+        else:
+            if move.dst in WASTE_IDS:
+                raise IllegalMove("waste_to_waste")
+            pile = self._wastes[WASTE_IDS.index(move.src)]
+            if not pile:
+                raise IllegalMove("waste_empty", pile=move.src)
+            card = pile[-1]
+        foundation = int(move.dst)
         needed = self.needed(foundation)
         if needed is None:
             raise IllegalMove("foundation_finished", foundation=foundation)
         if card.rank != needed:
             raise IllegalMove("does_not_fit", needed=needed, card=card.code)
-        self._foundations[foundation - 1] = (*self._foundations[foundation - 1], card)
+
+    def _do(self, move: Imaginary13Move) -> tuple[str, ...]:
+        if move.src == TURNED:
+            card = self._stock[self._turn_index]
+            self._turn_index += 1  # the next stock card is turned at once
+        else:
+            waste = WASTE_IDS.index(move.src)
+            card = self._wastes[waste][-1]
+            self._wastes[waste] = self._wastes[waste][:-1]
+        if move.dst in WASTE_IDS:
+            waste = WASTE_IDS.index(move.dst)
+            self._wastes[waste] = (*self._wastes[waste], card)
+        else:
+            foundation = int(move.dst) - 1
+            self._foundations[foundation] = (*self._foundations[foundation], card)
+        return (move.src, move.dst)
 
     # ----- results ---------------------------------------------------------------------------
     @property
@@ -339,33 +344,18 @@ class Imaginary13(Game):
         """Cards played to the foundations, 0-88 (the bases do not count)."""
         return sum(len(pile) for pile in self._foundations) - len(self._foundations)
 
-    def _outcome(self) -> Outcome | None:
-        if self.turned is not None:
-            return None  # a turned card can always be placed somewhere
-        if all(len(pile) == CARDS_PER_FOUNDATION for pile in self._foundations):
-            return Outcome.WON
-        wanted = self._wanted()
-        if any(pile and pile[-1].rank in wanted for pile in self._wastes):
-            return None
-        return Outcome.LOST
+    def _won(self) -> bool:
+        # a turned card is always placed somewhere (a hand-made layout may have one left)
+        return self.turned is None and all(
+            len(pile) == CARDS_PER_FOUNDATION for pile in self._foundations
+        )
 
     # ----- what players see ------------------------------------------------------------------
-    def view(self, player: str | None = None) -> Imaginary13View:
-        """The board as ``docs/views.md`` describes it; the stock only as a count.
-
-        >>> piles = Imaginary13(deal=1).view()["piles"]
-        >>> [p["id"] for p in piles]
-        ['s', 't', '1', '2', '3', '4', '5', '6', '7', '8', 'a', 'b', 'c', 'd']
-        """
+    def _pile_views(self) -> list[PileView]:
         turned = self.turned
-        piles: list[PileView] = [
-            {"id": STOCK, "kind": "stock", "down": self.stock_left, "cards": []},
-            {
-                "id": TURNED,
-                "kind": "turned",
-                "down": 0,
-                "cards": [] if turned is None else [turned.code],
-            },
+        piles = [
+            pile_view(STOCK, PileKind.STOCK, (), down=self.stock_left),
+            pile_view(TURNED, PileKind.TURNED, [] if turned is None else [turned]),
         ]
         for k, fid in zip(MARKERS, FOUNDATION_IDS, strict=True):
             piles.append(
@@ -380,23 +370,25 @@ class Imaginary13(Game):
             )
         for wid, pile in zip(WASTE_IDS, self._wastes, strict=True):
             # Waste piles are fanned whole: every card in them is face up and worth planning on.
-            cards = [card.code for card in pile]
-            piles.append(
-                {"id": wid, "kind": "waste", "down": 0, "cards": cards, "show": len(cards)}
-            )
-        last = self.moves[-1] if self.moves else None
+            piles.append(pile_view(wid, PileKind.WASTE, pile, show=len(pile)))
+        return piles
+
+    def view(self, player: str | None = None) -> Imaginary13View:
+        """The board as ``docs/views.md`` describes it; the stock only as a count.
+
+        >>> piles = Imaginary13(deal=1).view()["piles"]
+        >>> [p["id"] for p in piles]
+        ['s', 't', '1', '2', '3', '4', '5', '6', '7', '8', 'a', 'b', 'c', 'd']
+        """
         return {
-            **self._base_view(player),
-            "deck": FRENCH_52,
-            "piles": piles,
+            **super().view(player),
             "markers": list(MARKERS),
             "marker_cards": [card.code for card in _MARKER_CARDS],
-            "last_move_piles": [] if last is None else [last[0], last[1]],
             "stalled": False,
         }
 
-    def __str__(self) -> str:
-        """A plain-text board, e.g. for logs and the console.
+    def _headline(self) -> str:
+        """The first line of the plain-text board (for logs and the console).
 
         >>> print(str(Imaginary13(deal=1)).splitlines()[0])
         Imaginary Thirteen, deal 1: score 0/88, stock 87, move 0
@@ -406,7 +398,10 @@ class Imaginary13(Game):
         )
         if self.outcome is not None:
             status += f", {self.outcome}"
-        lines = [f"Imaginary Thirteen, deal {self.deal}: {status}"]
+        return f"Imaginary Thirteen, deal {self.deal}: {status}"
+
+    def _board_lines(self) -> list[str]:
+        lines = []
         lines.append("marker  " + " ".join(f"{k:>3}" for k in MARKERS))
         lines.append("top     " + " ".join(f"{p[-1].code:>3}" for p in self._foundations))
         nexts = (self.needed(k) for k in MARKERS)
@@ -415,7 +410,7 @@ class Imaginary13(Game):
         lines.append(f"turned  {turned.code if turned is not None else '--'}")
         for wid, pile in zip(WASTE_IDS, self._wastes, strict=True):
             lines.append(f"waste {wid} " + (" ".join(card.code for card in pile) or "--"))
-        return "\n".join(lines)
+        return lines
 
 
 def _value_symbol(value: int | None) -> str:

@@ -1,280 +1,136 @@
-"""What the two pile games (Solitario and Canfield) share: one base class, :class:`PileGame`.
+"""The base every pile game is built on: :class:`PileGame` (Solitario, Canfield, FreeCell,
+Imaginary Thirteen; Golf in ``docs/adding-a-game.md``).
 
-Both games have a stock turned three at a time onto a waste, four foundations with fixed
-suits d h c s (``f1``-``f4``), a row of tableau piles (``1``, ``2``, ...) and the same notation
-(``engine.piles.parse_pile_notation``). A game module declares its piles and its rules: the
-tableau ids (``TABLEAU``), every pile id its notation accepts (``PILE_IDS``), how it deals,
-which moves are legal (``_generate``, fast, and ``_check``, with reason codes), what a move
-does (``_apply_unchecked``), what it scores, and what counts as progress for the stall search.
+A pile game keeps its position in piles of cards held by attributes of its own (lists of
+cards, lists of piles, counts), and writes only its rules:
 
-The base class does the rest the same way for both:
+- ``_setup``: the deal (``Game``'s hook), and ``parse_move``: its notation (read through
+  ``engine.piles.compact_notation``: case-insensitive, spaces ignored);
+- ``_generate()``: every legal move here, in a fixed order (fast: solvers call it too);
+- ``_check(move)``: raise the most specific ``IllegalMove`` when ``move`` may not be played;
+- ``_do(move)``: what a legal move does; returns the ids of the piles it changed;
+- ``score``, ``_won()`` and ``_pile_views()``, the view's piles;
+- ``PILE_ROWS``, ``LISTS``, ``VALUES``: the attributes a move may change, for undo.
 
-- notation: ``parse_move`` (``wf`` and ``3f`` find the card's own foundation);
-- legal moves listed once per position (``_legal_moves_here``) and ``play`` applying a listed
-  move without checking it again (``_apply``); every change of position must set
-  ``_legal_cache`` and ``_stall`` to None (moves, ``_restore``, hand-made layouts);
-- the stall ruling (``stalled``, ``_outcome``: won when every card is home);
-- the stock turn (``_turn_stock``), copies that share the card objects (``__deepcopy__``),
-  hand-made layouts (``_parse_cards``, ``_lay_out_stock_waste_foundations``);
-- ``view()`` and ``str()``: stock, waste, the game's own extra piles, foundations, tableau.
+The base does the rest the same way for every pile game:
 
-State every pile game keeps: ``_tableau`` (lists of cards, bottom to top), ``_stock`` (top at
-the end), ``_waste`` (top at the end), ``_fnd`` (foundations f1-f4), ``_fan`` (waste cards
-shown fanned), ``_recycles`` (waste turned over into the stock), ``_last_piles``,
-``_cards`` (the game's own card objects: position keys name cards by their ``id``) and
-``_letters`` (card id -> one letter, for ``position_key``).
+- legal moves listed once per position (``_legal_moves_here``) and cached until the position
+  changes; ``play`` applies a listed move without checking it again, any other after ``_check``;
+- undo: ``_snapshot``/``_restore`` copy the declared attributes, sharing the (immutable) cards;
+- copies that share the card objects (``copy.deepcopy`` of a game: ``Card`` copies are itself);
+- the outcome: won when ``_won()``, lost when no legal move is left;
+- ``view()``: the fields every view has, ``deck``, the game's ``piles`` and the piles the last
+  move changed (``last_move_piles``); a game adds its own fields to ``super().view()``;
+- ``str()``: a headline, then one line per pile (a game may write its own lines);
+- hand-made layouts: ``_parse_cards`` (card codes as text) and ``_position_changed`` (call it
+  after setting piles by hand).
 
->>> from engine.canfield import Canfield
+The Klondike family (a stock turned three at a time, a waste, suit foundations, the stall
+search) adds its own layer: :class:`engine.stockwaste.StockAndWasteGame`.
+
+>>> import copy
+>>> from engine.freecell import FreeCell
+>>> from engine.imaginary13 import Imaginary13
 >>> from engine.solitario import Solitario
->>> [isinstance(g, PileGame) for g in (Solitario(1), Canfield(1))]
-[True, True]
->>> g = Solitario(1)
->>> g.parse_move("W F") == g.parse_move("wf")
-True
+>>> [isinstance(g, PileGame) for g in (Solitario(1), FreeCell(1), Imaginary13(1))]
+[True, True, True]
+>>> g = FreeCell(1)
+>>> twin = copy.deepcopy(g)
+>>> _ = twin.play(twin.legal_moves()[0])
+>>> twin.move_number, g.move_number, twin.view()["piles"] != g.view()["piles"]
+(1, 0, True)
 """
 
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
-from engine.cards import SUITS, Card, full_deck
+from engine.cards import FRENCH_52, Card
 from engine.game import Game, IllegalMove, Outcome
-from engine.piles import (
-    TURN,
-    PileKind,
-    PileMove,
-    cards_text,
-    deepcopy_sharing_cards,
-    draw_three,
-    foundation_index,
-    parse_card_list,
-    parse_pile_notation,
-    pile_view,
-)
-from engine.stall import KnownProgress, SearchKey
-from engine.stall import search as stall_search
-from engine.views import PileGameView, PileView
-
-FOUNDATIONS = ("f1", "f2", "f3", "f4")
-_FOUNDATION_INDEX = {pile: index for index, pile in enumerate(FOUNDATIONS)}
+from engine.piles import parse_card_list
+from engine.views import PilesView, PileView
 
 
 class PileGame(Game):
-    """Base class of Solitario and Canfield; see the module docstring for what it shares.
+    """Base class of the pile games; see the module docstring for what a game writes.
 
-    A subclass declares ``TABLEAU`` and ``PILE_IDS`` and implements ``_setup``, ``_generate``,
-    ``_check``, ``_apply_unchecked``, ``_snapshot`` / ``_restore``, ``position_key``, the
-    stall search hooks (``engine.stall.StallSearchable``) and ``_headline``.
+    The state a move may change is declared by attribute name, so undo needs no code of the
+    game's: ``PILE_ROWS`` each hold a row of piles (a list of lists or tuples of cards: the
+    tableau, the foundations), ``LISTS`` one list each (a pile, a row of counts or of cells),
+    ``VALUES`` an immutable value each (counts, tuples, None). ``_last_piles`` is the base's.
     """
 
-    #: tableau pile ids, in view order
-    TABLEAU: ClassVar[tuple[str, ...]]
-    #: every pile id the notation accepts (the stock is only ever turned: ``d``)
-    PILE_IDS: ClassVar[frozenset[str]]
-    FOUNDATIONS: ClassVar[tuple[str, ...]] = FOUNDATIONS
-    #: tableau pile id -> index in ``_tableau`` (from ``TABLEAU``; pile lookups are hot)
-    _TABLEAU_INDEX: ClassVar[dict[str, int]] = {}
+    PILE_ROWS: ClassVar[tuple[str, ...]] = ()
+    LISTS: ClassVar[tuple[str, ...]] = ()
+    VALUES: ClassVar[tuple[str, ...]] = ()
+    #: the deck the cards are drawn from (a game with a choice sets it in ``_setup``)
+    deck: str = FRENCH_52
 
-    deck: str
-    _cards: list[Card]
-    _letters: dict[int, str]
-    _tableau: list[list[Card]]
-    _stock: list[Card]
-    _waste: list[Card]
-    _fnd: list[list[Card]]
-    _fan: int
-    _recycles: int
-    _last_piles: tuple[str, ...]
-    _stall: bool | None
-    #: the last position proven able to progress, for the next stall search (engine.stall)
-    _known_progress: KnownProgress | None = None
+    #: the ids of the piles the last move changed (the view's ``last_move_piles``)
+    _last_piles: tuple[str, ...] = ()
     #: the legal moves of this position (a set to check moves, the list in order), or None
-    _legal_cache: tuple[frozenset[PileMove], list[PileMove]] | None
+    _legal_cache: tuple[frozenset[Any], list[Any]] | None = None
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "TABLEAU" in cls.__dict__:
-            cls._TABLEAU_INDEX = {pile: index for index, pile in enumerate(cls.TABLEAU)}
+    # ----- the rules: what a game writes ---------------------------------------------------------
+    @abstractmethod
+    def _generate(self) -> list[Any]:
+        """Every legal move here, in the game's fixed order (also while the game is over: the
+        solvers' fast path)."""
 
-    # ----- dealing ------------------------------------------------------------------------------
-    def _use_deck(self, deck: str) -> None:
-        """Take the card objects of one ``deck``: the game only ever holds these, so a position
-        key can name each card by one letter found by ``id`` (dataclass hashing is slow)."""
-        self.deck = deck
-        self._cards = full_deck(deck)
-        self._letters = {id(card): chr(65 + i) for i, card in enumerate(self._cards)}
+    @abstractmethod
+    def _check(self, move: Any) -> None:
+        """Raise the most specific ``IllegalMove`` when ``move`` may not be played here (a value
+        that is not one of the game's moves included)."""
 
-    def _clear_piles(self) -> None:
-        """Empty waste and foundations, nothing turned, recycled, moved or cached yet."""
-        self._waste = []
-        self._fnd = [[] for _ in SUITS]
-        self._fan = 0
-        self._recycles = 0
-        self._last_piles = ()
-        self._stall = None
-        self._legal_cache = None
+    @abstractmethod
+    def _do(self, move: Any) -> tuple[str, ...]:
+        """Apply ``move``, legal here; return the ids of the piles it changed."""
 
-    def _parse_cards(self, text: str) -> list[Card]:
-        """Card codes (``"Ah 2h Kc"``) as this game's own card objects (for layouts)."""
-        canonical = {card: card for card in self._cards}
-        return [canonical[card] for card in parse_card_list(text, self.deck)]
+    @abstractmethod
+    def _won(self) -> bool:
+        """Whether the game is won (every card home)."""
 
-    def _lay_out_stock_waste_foundations(
-        self, *, waste: str, stock: str, foundations: Sequence[str]
-    ) -> None:
-        """The piles every ``from_layout`` takes the same way: ``stock`` in turning order,
-        ``waste`` and each of ``foundations`` (f1..f4, missing ones empty) bottom to top."""
-        self._stock = self._parse_cards(stock)[::-1]
-        self._waste = self._parse_cards(waste)
-        piles = list(foundations) + [""] * (len(SUITS) - len(foundations))
-        self._fnd = [self._parse_cards(text) for text in piles]
-        self._fan = min(3, len(self._waste))
-        self._stall = None
-        self._legal_cache = None
+    @abstractmethod
+    def _pile_views(self) -> list[PileView]:
+        """The view's ``piles``, in the order the game lists them (``engine.piles.pile_view``)."""
 
-    # ----- reading the position -----------------------------------------------------------------
-    @property
-    def cards_home(self) -> int:
-        """Cards on the foundations."""
-        return sum(len(pile) for pile in self._fnd)
-
-    @property
-    def stalled(self) -> bool:
-        """True when no sequence of moves can ever make progress again (``_is_progress``:
-        see each game), found by ``engine.stall`` and cached until the position changes."""
-        if self._stall is None:
-            if self.cards_home == len(self._cards):
-                self._stall = False
-            else:
-                # the search starts from the legal moves, which the bot asks for next anyway;
-                # it leaves the position as it found it, so they stay valid
-                legal = self._legal_moves_here()
-                context = self._stall_context()
-                known = self._known_progress
-                found = stall_search(
-                    self,
-                    moves=legal[1],
-                    known=known if known and known.context == context else None,
-                )
-                self._stall = found is True
-                self._legal_cache = legal
-                if found is False:  # proven: the next position's search may stop here
-                    self._known_progress = KnownProgress.of(context, self._search_key())
-        return self._stall
-
-    def _outcome(self) -> Outcome | None:
-        if self.cards_home == len(self._cards):
-            return Outcome.WON
-        return Outcome.STALLED if self.stalled else None
-
-    def _names(self, cards: Sequence[Card]) -> str:
-        """``cards`` as one letter each, for position keys."""
-        return "".join(map(self._letters.__getitem__, map(id, cards)))
-
-    # ----- moves --------------------------------------------------------------------------------
-    def parse_move(self, text: str) -> PileMove:
-        if isinstance(text, PileMove):
-            return text
-        move = parse_pile_notation(text, self.PILE_IDS)
-        if move.dst == "f":
-            card = self._top(move.src)
-            if card is None:
-                raise IllegalMove("empty_source", pile=move.src)
-            move = PileMove(move.src, FOUNDATIONS[foundation_index(card)], move.count)
-        return move
-
-    def _legal(self, player: str) -> list[PileMove]:
+    # ----- legal moves, listed once per position ------------------------------------------------
+    def _legal(self, player: str) -> list[Any]:
         if player not in self.players:
             return []
         return list(self._legal_moves_here()[1])
 
-    def _legal_moves_here(self) -> tuple[frozenset[PileMove], list[PileMove]]:
+    def _legal_moves_here(self) -> tuple[frozenset[Any], list[Any]]:
         """The legal moves of this position as a set and in order, listed once per position."""
         if self._legal_cache is None:
             moves = self._generate()
             self._legal_cache = frozenset(moves), moves
         return self._legal_cache
 
-    @abstractmethod
-    def _generate(self) -> list[PileMove]:
-        """Every legal move here, in the game's fixed order (the solvers' fast path)."""
-
-    @abstractmethod
-    def _check(self, move: PileMove) -> Any:
-        """Raise the most specific ``IllegalMove`` when ``move`` (not the stock turn) may not
-        be played here."""
-
-    @abstractmethod
-    def _apply_unchecked(self, move: PileMove) -> None:
-        """Apply a move taken from ``_generate()`` of this position, without any check."""
-
-    # ----- stall search hooks (``engine.stall.StallSearchable``), per game ----------------------
-    @abstractmethod
-    def _search_key(self) -> SearchKey:
-        """The position, as a key equal for positions the stall search may treat as one: a
-        tuple (the rest of the position, the stock's card ids, the waste's card ids)."""
-
-    def _stall_context(self) -> Hashable:
-        """What ``_search_key`` leaves out because no move without progress changes it (a
-        game with more overrides this): a position proven able to progress
-        (``_known_progress``) helps only searches in the same context."""
-        context: Hashable = self._progress_baseline()
-        return context
-
-    @abstractmethod
-    def _progress_baseline(self) -> Any:
-        """What progress is measured against, taken where the stall search starts."""
-
-    @abstractmethod
-    def _is_progress(self, move: PileMove, baseline: Any) -> bool:
-        """Whether ``move`` (legal here) makes progress over ``baseline``."""
-
-    @abstractmethod
-    def _progress_by_turning(self, baseline: Any) -> bool:
-        """Whether stock turns alone lead to a position with a progress move."""
-
-    @abstractmethod
-    def _waste_moves(self, card: Card) -> list[PileMove]:
-        """The moves ``card`` would have if it were the waste's top card."""
-
-    def _pile(self, pile: str) -> list[Card]:
-        """The cards of pile ``pile`` (any id of ``PILE_IDS``), bottom to top."""
-        if pile == "w":
-            return self._waste
-        index = self._TABLEAU_INDEX.get(pile)
-        if index is not None:
-            return self._tableau[index]
-        index = _FOUNDATION_INDEX.get(pile)
-        if index is not None:
-            return self._fnd[index]
-        return self._own_pile(pile)
-
-    def _own_pile(self, pile: str) -> list[Card]:
-        """A pile of the game's own (not stock, waste, foundation or tableau), by id."""
-        raise KeyError(pile)
-
-    def _top(self, pile: str) -> Card | None:
-        cards = self._pile(pile)
-        return cards[-1] if cards else None
-
-    def _apply(self, move: PileMove, player: str) -> None:
+    def _apply(self, move: Any, player: str) -> None:
         cache = self._legal_cache
-        if cache is not None and isinstance(move, PileMove) and move in cache[0]:
-            # listed by legal_moves() for this very position: no need to check it again
-            self._apply_unchecked(move)
-            return
-        if not isinstance(move, PileMove):
-            raise IllegalMove("bad_notation", text=str(move))
-        if move.is_turn:
-            if move != TURN:
-                raise IllegalMove("bad_notation", text=str(move))
-            if not self._stock and not self._waste:
-                raise IllegalMove("stock_empty")
-        else:
+        if cache is None or not isinstance(move, Hashable) or move not in cache[0]:
             self._check(move)
+        # else: listed by legal_moves() for this very position, no need to check it again
         self._apply_unchecked(move)
+
+    def _apply_unchecked(self, move: Any) -> None:
+        """Apply a move taken from ``_generate()`` of this position, without any check (the
+        fast path of solvers and searches)."""
+        self._position_changed()
+        self._last_piles = self._do(move)
+
+    def _position_changed(self) -> None:
+        """Forget what was worked out for the position (its legal moves): every change of the
+        piles goes through here (moves, and hand-made layouts once laid out)."""
+        self._legal_cache = None
+
+    def _outcome(self) -> Outcome | None:
+        if self._won():
+            return Outcome.WON
+        return Outcome.LOST if not self._legal_moves_here()[1] else None
 
     @staticmethod
     def _refuse(reason: str | None, card: Card, onto: Card | None) -> None:
@@ -282,69 +138,59 @@ class PileGame(Game):
         if reason is not None:
             raise IllegalMove(reason, card=card.code, onto=None if onto is None else onto.code)
 
-    def _turn_stock(self) -> None:
-        """The stock turn: three cards onto the waste, or the waste turned over when the
-        stock is empty (counted in ``_recycles``)."""
-        self._stall = None
+    # ----- undo -----------------------------------------------------------------------------------
+    def _snapshot(self) -> tuple[Any, ...]:
+        """The declared state, copied: the piles are new lists of the same cards."""
+        # (list comprehensions: the stall search and the solvers take many snapshots)
+        return (
+            [[pile[:] for pile in getattr(self, name)] for name in self.PILE_ROWS],
+            [getattr(self, name)[:] for name in self.LISTS],
+            [getattr(self, name) for name in self.VALUES],
+            self._last_piles,
+        )
+
+    def _restore(self, snapshot: tuple[Any, ...]) -> None:
+        rows, lists, values, self._last_piles = snapshot
+        # Copy again: the same snapshot may be restored many times (searches, solvers).
+        for name, row in zip(self.PILE_ROWS, rows, strict=True):
+            setattr(self, name, [pile[:] for pile in row])
+        for name, items in zip(self.LISTS, lists, strict=True):
+            setattr(self, name, items[:])
+        for name, value in zip(self.VALUES, values, strict=True):
+            setattr(self, name, value)
         self._legal_cache = None
-        turned = draw_three(self._stock, self._waste)
-        if turned == 0:
-            self._recycles += 1
-        self._fan = turned
-        self._last_piles = ("s", "w")
 
-    # ----- copies -------------------------------------------------------------------------------
-    def __deepcopy__(self, memo: dict[int, Any]) -> Any:
-        """A copy that shares this game's (immutable) card objects, so position keys work."""
-        return deepcopy_sharing_cards(self, self._cards, memo)
+    # ----- hand-made layouts ----------------------------------------------------------------------
+    def _parse_cards(self, text: str) -> list[Card]:
+        """Card codes separated by spaces or commas (``"Ah 2h Kc"``) as cards of ``deck``."""
+        return parse_card_list(text, self.deck)
 
-    # ----- output -------------------------------------------------------------------------------
-    def _tableau_down(self, index: int) -> int:
-        """How many cards of tableau pile ``index`` lie face down (none unless overridden)."""
-        return 0
-
-    def _extra_pile_views(self) -> list[PileView]:
-        """Views of the game's own piles, listed between the waste and the foundations."""
-        return []
-
-    def view(self, player: str | None = None) -> PileGameView:
-        """The board as ``docs/views.md`` describes it; face-down cards only as counts. A game
-        with fields of its own overrides this and adds them (``SolitarioView``...)."""
-        piles = [
-            pile_view("s", PileKind.STOCK, (), down=len(self._stock)),
-            pile_view("w", PileKind.WASTE, self._waste, show=min(self._fan, len(self._waste))),
-            *self._extra_pile_views(),
-        ]
-        for index, pile in enumerate(self._fnd):
-            piles.append(
-                pile_view(FOUNDATIONS[index], PileKind.FOUNDATION, pile, suit=SUITS[index])
-            )
-        for i, pile in enumerate(self._tableau):
-            piles.append(
-                pile_view(self.TABLEAU[i], PileKind.TABLEAU, pile, down=self._tableau_down(i))
-            )
+    # ----- output ---------------------------------------------------------------------------------
+    def view(self, player: str | None = None) -> PilesView:
+        """The board as ``docs/views.md`` describes it: every card face up is shown, a
+        face-down card only as a count."""
         return {
             **self._base_view(player),
             "deck": self.deck,
-            "piles": piles,
+            "piles": self._pile_views(),
             "last_move_piles": list(self._last_piles),
-            "stalled": self.outcome == Outcome.STALLED,
         }
 
-    @abstractmethod
     def _headline(self) -> str:
         """The first line of ``str(game)``: game, deal, move, score, status."""
+        return (
+            f"{self.info.names['en']} deal {self.deal}  move {self.move_number}  "
+            f"score {self.score}  {self.outcome or 'playing'}"
+        )
 
-    def _extra_piles_text(self) -> str:
-        """The game's own piles for ``str(game)``, after stock and waste (``"  r: ..."``)."""
-        return ""
+    def _board_lines(self) -> list[str]:
+        """The board under the headline: one line per pile of the view, face-down cards as
+        ``##``."""
+        lines = []
+        for pile in self._pile_views():
+            codes = ["##"] * pile["down"] + pile["cards"]
+            lines.append(f"{pile['id']}: {' '.join(codes) or '--'}")
+        return lines
 
     def __str__(self) -> str:
-        lines = [
-            self._headline(),
-            f"s: [{len(self._stock)}]  w: {cards_text(self._waste[-3:])}{self._extra_piles_text()}",
-            "  ".join(f"{FOUNDATIONS[i]}: {cards_text(p[-1:])}" for i, p in enumerate(self._fnd)),
-        ]
-        for i, pile in enumerate(self._tableau):
-            lines.append(f"{self.TABLEAU[i]}: {cards_text(pile, self._tableau_down(i))}")
-        return "\n".join(lines)
+        return "\n".join([self._headline(), *self._board_lines()])

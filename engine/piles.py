@@ -23,12 +23,10 @@ the whole pile in Canfield) or an explicit number of cards taken from the top of
 
 from __future__ import annotations
 
-import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
 
 from engine.cards import RED_SUITS, SUITS, Card
 from engine.game import IllegalMove
@@ -61,6 +59,7 @@ class PileKind(StrEnum):
     TABLEAU = "tableau"
     RESERVE = "reserve"
     CELL = "cell"  # FreeCell's free cells: one card each
+    TURNED = "turned"  # Imaginary Thirteen's turned card, waiting to be placed
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +216,15 @@ def parse_card_list(text: str, deck: str) -> list[Card]:
     return [Card.parse(code, deck) for code in text.replace(",", " ").split()]
 
 
+def compact_notation(text: object) -> str:
+    """Move notation as the pile games read it: case-insensitive, spaces ignored.
+
+    >>> compact_notation(" W F "), compact_notation("3 a")
+    ('wf', '3a')
+    """
+    return "".join(str(text).split()).lower()
+
+
 _MOVE_PATTERN = re.compile(r"(w|r|f[1-4]|[1-9])(s|w|r|f[1-4]?|[1-9])(?::([1-9][0-9]?))?")
 TURN_WORDS = frozenset({"d", "s", "sw"})
 
@@ -232,7 +240,7 @@ def parse_pile_notation(text: str, pile_ids: frozenset[str]) -> PileMove:
     >>> parse_pile_notation("W F", ids), parse_pile_notation("f2 1", ids)
     (PileMove(src='w', dst='f', count=0), PileMove(src='f2', dst='1', count=0))
     """
-    norm = "".join(text.split()).lower()
+    norm = compact_notation(text)
     if norm in TURN_WORDS:
         return TURN
     match = _MOVE_PATTERN.fullmatch(norm)
@@ -289,29 +297,6 @@ def draw_three(stock: list[Card], waste: list[Card]) -> int:
     for _ in range(turned):
         waste.append(stock.pop())
     return turned
-
-
-_Game = TypeVar("_Game")
-
-
-def deepcopy_sharing_cards(game: _Game, cards: Sequence[Card], memo: dict[int, Any]) -> _Game:
-    """A deep copy of ``game`` whose card objects are ``cards`` themselves, for a game's
-    ``__deepcopy__``. Cards are immutable, so sharing them is safe, and the pile games name
-    cards in position keys by the ids of their own card objects: a copy with new cards would
-    not find them (``copy.deepcopy`` of a game is how the bot tries a move on the side).
-
-    >>> from engine.solitario import Solitario
-    >>> twin = copy.deepcopy(Solitario(3))
-    >>> twin.play("d") and twin.outcome is None
-    True
-    """
-    for card in cards:
-        memo[id(card)] = card
-    other = game.__class__.__new__(game.__class__)
-    memo[id(game)] = other
-    for name, value in game.__dict__.items():
-        setattr(other, name, copy.deepcopy(value, memo))
-    return other
 
 
 def stock_cycle(stock: Sequence[Card], waste: Sequence[Card]) -> list[tuple[int, Card]]:

@@ -64,7 +64,6 @@ from engine.gameinfo import (
     Ranking,
     by_score_then_earlier_score,
 )
-from engine.pilegame import FOUNDATIONS, PileGame
 from engine.piles import (
     TURN,
     PileMove,
@@ -76,6 +75,7 @@ from engine.piles import (
 )
 from engine.rng import DealRandom
 from engine.stall import SearchKey
+from engine.stockwaste import FOUNDATIONS, StockAndWasteGame
 from engine.views import SolitarioView
 
 COLUMNS = tuple(str(i) for i in range(1, 8))
@@ -89,7 +89,7 @@ TURN_UP_POINTS = 5
 FOUNDATION_POINTS = 10
 
 
-class Solitario(PileGame):
+class Solitario(StockAndWasteGame):
     """Italian Klondike. See the module docstring for the notation and the fast path.
 
     >>> g = Solitario(1)
@@ -115,6 +115,8 @@ class Solitario(PileGame):
     option_choices: ClassVar[dict[str, tuple[Any, ...]]] = {"cards": (40, 52)}
     TABLEAU: ClassVar[tuple[str, ...]] = COLUMNS
     PILE_IDS: ClassVar[frozenset[str]] = PILE_IDS
+    LISTS = (*StockAndWasteGame.LISTS, "_down")
+    VALUES = (*StockAndWasteGame.VALUES, "_score", "_plies")
 
     # ----- dealing ------------------------------------------------------------------------------
     def _setup(self) -> None:
@@ -246,7 +248,7 @@ class Solitario(PileGame):
         The hot path of the stall search and the solvers: the pile rules are applied here as
         plain rank and colour arithmetic (Solitario's foundations: next rank of their fixed
         suit from the Asso; columns: one lower in the other colour, only a Re on a space);
-        ``_check`` applies the same rules through ``engine.piles`` with reason codes."""
+        ``_check_move`` applies the same rules through ``engine.piles`` with reason codes."""
         moves: list[PileMove] = []
         cols, down, waste = self._tableau, self._down, self._waste
         king = self.top_rank
@@ -325,7 +327,7 @@ class Solitario(PileGame):
         assert fitting is not None, "a legal column move moves the run that fits"
         return fitting
 
-    def _check(self, move: PileMove) -> int:
+    def _check_move(self, move: PileMove) -> int:
         """How many cards ``move`` takes, or the most specific ``IllegalMove``."""
         src, dst = move.src, move.dst
         if src not in PILE_IDS or dst not in PILE_IDS:
@@ -372,21 +374,16 @@ class Solitario(PileGame):
         self._refuse("not_one_lower", nearest, target)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _apply_unchecked(self, move: PileMove) -> None:
-        """Apply a move taken from ``_generate()`` of this position, without any check."""
+    def _do(self, move: PileMove) -> tuple[str, ...]:
+        self._plies += 1
         if move.dst is None:
-            self._plies += 1
-            self._turn_stock()
-            return
+            return self._turn_stock()
         count = 1
         if move.src in COLUMNS and move.dst in COLUMNS:
             count = move.count or self._legal_run(COLUMNS.index(move.src), self._top(move.dst))
-        self._move_cards(move.src, move.dst, count)
+        return self._move_cards(move.src, move.dst, count)
 
-    def _move_cards(self, src: str, dst: str, count: int) -> None:
-        self._stall = None
-        self._legal_cache = None
-        self._plies += 1
+    def _move_cards(self, src: str, dst: str, count: int) -> tuple[str, ...]:
         source = self._pile(src)
         moving = source[-count:]
         del source[-count:]
@@ -404,10 +401,10 @@ class Solitario(PileGame):
         self._pile(dst).extend(moving)
         if dst in FOUNDATIONS:
             gained += FOUNDATION_POINTS
-        self._last_piles = (src, dst)
         if gained:
             self._score += gained
             self._events.append((self._plies, self._score))
+        return (src, dst)
 
     def _points(self, move: PileMove) -> int:
         """What ``move`` (legal here) would score, without playing it."""
@@ -498,7 +495,7 @@ class Solitario(PileGame):
     def _search_key(self) -> SearchKey:
         """:meth:`position_key` for one stall search on this very game object: the same
         information, naming cards by their object ids (cheaper than building strings)."""
-        # (the rest of the position, stock, waste): see ``PileGame._search_key``
+        # (the rest of the position, stock, waste): see ``StockAndWasteGame._search_key``
         return (
             (
                 tuple(sorted(tuple(map(id, col)) for col in self._tableau)),
@@ -518,40 +515,13 @@ class Solitario(PileGame):
 
     # ----- undo ---------------------------------------------------------------------------------
     def _snapshot(self) -> tuple[Any, ...]:
-        return (
-            [col[:] for col in self._tableau],
-            self._down[:],
-            self._stock[:],
-            self._waste[:],
-            [pile[:] for pile in self._fnd],
-            self._fan,
-            self._score,
-            self._plies,
-            self._recycles,
-            len(self._events),
-            self._last_piles,
-            self._stall,
-        )
+        # the score's history only grows between snapshots: its length is enough
+        return super()._snapshot(), len(self._events)
 
     def _restore(self, snapshot: tuple[Any, ...]) -> None:
-        cols, down, stock, waste, fnd, *rest = snapshot
-        # Copy again: the same snapshot may be restored many times (stall search, solvers).
-        self._tableau = [col[:] for col in cols]
-        self._down = down[:]
-        self._stock = stock[:]
-        self._waste = waste[:]
-        self._fnd = [pile[:] for pile in fnd]
-        (
-            self._fan,
-            self._score,
-            self._plies,
-            self._recycles,
-            events,
-            self._last_piles,
-            self._stall,
-        ) = rest
+        state, events = snapshot
+        super()._restore(state)
         del self._events[events:]
-        self._legal_cache = None
 
     # ----- output -------------------------------------------------------------------------------
     def _tableau_down(self, index: int) -> int:

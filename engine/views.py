@@ -31,7 +31,7 @@ class BaseView(TypedDict):
     last_move: str | None
 
 
-# ----- the pile games: Solitario, Canfield, Imaginary Thirteen ------------------------------------
+# ----- the pile games (engine.pilegame): Solitario, Canfield, FreeCell, Imaginary Thirteen -------
 class PileView(TypedDict):
     """One pile: ``down`` face-down cards (a count only), then ``cards`` face up, bottom to top."""
 

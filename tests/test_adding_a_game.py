@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from engine.pilegame import PileGame
 from engine.solvers import Budget, Counter
 from tests.adding_a_game import golf_solver
 from tests.adding_a_game.golf import Golf
@@ -41,6 +42,30 @@ def test_the_launcher_registers_the_game_with_the_guides_lines_and_nothing_else(
     text = GUIDE.read_text(encoding="utf-8")
     for name in ("golf.py", "golf_solver.py", "golf.po"):
         assert name in text
+
+
+def the_guides_pile_game_writes() -> set[str]:
+    """The names the guide's "The rules" list says a pile game writes (each item's lead)."""
+    text = GUIDE.read_text(encoding="utf-8")
+    section = re.search(r"## 1\. The rules.*?\n\n(.*?)\nThe base does the rest", text, re.S)
+    assert section, "the guide lists what a pile game writes, then what the base does"
+    leads = re.findall(r"^- (.*?):", section.group(1), re.M)
+    return {name for lead in leads for name in re.findall(r"`(\w+)`", lead)}
+
+
+def test_golf_writes_only_its_rules_the_pile_game_base_does_the_rest() -> None:
+    """Golf overrides nothing of the base (engine.pilegame.PileGame, engine.game.Game) but
+    what the guide says a pile game writes: no undo, listing, view or text machinery."""
+    assert issubclass(Golf, PileGame)
+    writes = the_guides_pile_game_writes()
+    assert {"_generate", "_check", "_do", "_won", "_pile_views", "PILE_ROWS"} <= writes
+    base = {name for cls in PileGame.__mro__ for name in vars(cls) if not name.startswith("__")}
+    # set on every subclass by Game.__init_subclass__ and by the abc machinery
+    set_for_it = {"game_id", "min_players", "max_players", "_abc_impl"}
+    overridden = (set(vars(Golf)) & base) - set_for_it
+    assert overridden <= writes, f"Golf writes the base's {sorted(overridden - writes)}"
+    # and it writes the rules: the hooks the base cannot do without
+    assert {"_setup", "parse_move", "_generate", "_check", "_do", "_won", "score"} <= overridden
 
 
 def locales_with_the_game(where: Path) -> Path:

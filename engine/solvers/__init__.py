@@ -59,7 +59,7 @@ from typing import Any, NamedTuple
 
 import engine
 from engine.game import Game
-from engine.pilegame import PileGame
+from engine.stockwaste import StockAndWasteGame
 
 WON = "won"
 LOST = "lost"
@@ -322,7 +322,7 @@ def _verify(game: Game, result: SolveResult) -> None:
     engine's at the end. This is ``Game.play`` without the stall check after every move (a
     winning line never passes a stalled position), which would cost more than the search.
     Other games play and undo through the public API."""
-    if isinstance(game, PileGame):
+    if isinstance(game, StockAndWasteGame):
         start = game._snapshot()
         try:
             for text in result.moves:

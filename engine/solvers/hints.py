@@ -56,10 +56,10 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast, runtime_checkable
 
 from engine.game import Game, IllegalMove
-from engine.pilegame import PileGame
 from engine.players.squadratik import judge
 from engine.solvers import LOST, WON, solver_module
 from engine.solvers.imaginary13 import waste_order
+from engine.stockwaste import StockAndWasteGame
 from engine.views import BaseView, Imaginary13View, PileGameView, PileView, SquadratikView
 
 _VALUES = "A23456789TJQK"
@@ -73,8 +73,8 @@ PLAN_POSITIONS = 600
 @runtime_checkable
 class Positioned(Protocol):
     """A game that tells its positions apart (FreeCell): a hint never leads back to one the
-    game has been in. The pile games (:class:`engine.pilegame.PileGame`) are told apart by
-    their stall search's key instead."""
+    game has been in. The Klondike family (:class:`engine.stockwaste.StockAndWasteGame`) is
+    told apart by its stall search's key instead."""
 
     def position_key(self) -> Hashable: ...
 
@@ -193,7 +193,7 @@ def _key(game: Game) -> Hashable | None:
     """The game's position as a hashable key (the stall search's key of a pile game, else
     the game's ``position_key``), or None for a game that has neither (its moves never lead
     back: every one places a card for good)."""
-    if isinstance(game, PileGame):
+    if isinstance(game, StockAndWasteGame):
         return game._search_key()
     if isinstance(game, Positioned):
         return game.position_key()
@@ -244,7 +244,7 @@ def _rehomes(game: Game, move: Any, peak: int) -> bool:
 
 def _repeats(game: Game, move: Any, history: set[Any]) -> bool:
     """Whether ``move`` leads back to a position of ``history`` (a pile game's fast path)."""
-    if not history or not isinstance(game, PileGame):
+    if not history or not isinstance(game, StockAndWasteGame):
         return False
     here = game._snapshot()
     try:
@@ -254,7 +254,7 @@ def _repeats(game: Game, move: Any, history: set[Any]) -> bool:
         game._restore(here)
 
 
-def _gains(game: PileGame, move: Any, baseline: Any) -> bool:
+def _gains(game: StockAndWasteGame, move: Any, baseline: Any) -> bool:
     """Whether ``move`` gains something that cannot be undone by shuffling: the game's own
     progress (foundation, face-down card, reserve) or a card out of the waste."""
     return bool(game._is_progress(move, baseline)) or move.src == "w"
@@ -265,7 +265,7 @@ def _visible_plan(game: Game, history: _History | None = None) -> list[Any] | No
     :func:`_gains`), breadth first, or None. Only face-up cards move: a move that would turn
     up a face-down card ends the sequence before that card is looked at. Its first move
     leads to no position of ``history`` (the game's earlier ones)."""
-    if not isinstance(game, PileGame):
+    if not isinstance(game, StockAndWasteGame):
         return None  # a game without the stall search's hooks: no plan, the lookahead decides
     baseline = game._progress_baseline()
     start = game._snapshot()
@@ -294,7 +294,7 @@ def _visible_plan(game: Game, history: _History | None = None) -> list[Any] | No
     return None
 
 
-def _useful_here(game: PileGame) -> bool:
+def _useful_here(game: StockAndWasteGame) -> bool:
     """Whether something other than turning the stock helps in the game's position (read
     with the engine's fast hooks, without asking whether the game is stalled)."""
     view = game.view(None)
@@ -310,7 +310,7 @@ def _round_turned_for_nothing(game: Game) -> bool:
     round of the stock, back to the waste the player sees now, with no waste card on the
     way that had a use: then turning again shows nothing new. The turns are taken back on
     ``game``, which is then put back exactly as it was."""
-    if not isinstance(game, PileGame):
+    if not isinstance(game, StockAndWasteGame):
         return False
     turns = 0
     for notation in reversed(game.moves):

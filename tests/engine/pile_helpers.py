@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 import engine
 from engine import IllegalMove
-from engine.pilegame import PileGame
 from engine.stall import is_stalled
+from engine.stockwaste import StockAndWasteGame
 
 
-def refusal(game: PileGame, text: str) -> IllegalMove:
+def refusal(game: StockAndWasteGame, text: str) -> IllegalMove:
     """Play ``text``, expecting a refusal that changes nothing; return the error."""
     before = game.view()
     with pytest.raises(IllegalMove) as caught:
@@ -29,12 +29,12 @@ def refusal(game: PileGame, text: str) -> IllegalMove:
     return caught.value
 
 
-def pile(game: PileGame, pile_id: str) -> dict:
+def pile(game: StockAndWasteGame, pile_id: str) -> dict:
     """One pile of the game's view, by id."""
     return next(p for p in game.view()["piles"] if p["id"] == pile_id)
 
 
-def all_notations(cls: type[PileGame]) -> list[str]:
+def all_notations(cls: type[StockAndWasteGame]) -> list[str]:
     """Every source-destination text over the game's pile ids, legal or not, plus ``d``."""
     own = [p for p in ("w", "r") if p in cls.PILE_IDS]
     sources = [*own, *cls.TABLEAU, *cls.FOUNDATIONS]
@@ -42,7 +42,7 @@ def all_notations(cls: type[PileGame]) -> list[str]:
     return ["d", *(s + d for s in sources for d in targets)]
 
 
-def play_checked_step(game: PileGame, data: Any) -> tuple[dict, dict, Any]:
+def play_checked_step(game: StockAndWasteGame, data: Any) -> tuple[dict, dict, Any]:
     """One step of a random playout, checking what every move promises: legal moves' text
     parses back to them; drawn notations that are not legal are refused without a change;
     a drawn legal move is played, undone to the same view and position key, and played
@@ -68,7 +68,7 @@ def play_checked_step(game: PileGame, data: Any) -> tuple[dict, dict, Any]:
     return before, after, move
 
 
-def check_final_view(game: PileGame, options: dict, cards: int) -> None:
+def check_final_view(game: StockAndWasteGame, options: dict, cards: int) -> None:
     """Every card shows once or is counted face down, and a replay of the log matches."""
     view = game.view()
     codes = [c for p in view["piles"] for c in p["cards"]]
@@ -77,7 +77,7 @@ def check_final_view(game: PileGame, options: dict, cards: int) -> None:
     assert engine.replay(game.game_id, game.deal, None, options, game.moves).view() == view
 
 
-def reference_stalled(game: PileGame, limit: int = 200_000) -> bool:
+def reference_stalled(game: StockAndWasteGame, limit: int = 200_000) -> bool:
     """The stall ruling searched the plain way: every position reachable by non-progress moves,
     stock turns included, one position at a time (no shortcut, no cap short of ``limit``)."""
     baseline = game._progress_baseline()
@@ -101,7 +101,7 @@ def reference_stalled(game: PileGame, limit: int = 200_000) -> bool:
         game._restore(start)
 
 
-def check_stall_search_on_random_play(game: PileGame, seed: int, moves: int) -> None:
+def check_stall_search_on_random_play(game: StockAndWasteGame, seed: int, moves: int) -> None:
     """Random play to the stall (or ``moves`` moves): the stall search and the plain search
     judge every position on the way alike. The game's own search is capped (a stall may be
     announced late, never falsely: solitario 52 deal 377 reaches a stall of over 10,000 nodes
@@ -118,7 +118,9 @@ def check_stall_search_on_random_play(game: PileGame, seed: int, moves: int) -> 
         game.play(chooser.choice(game.legal_moves()))
 
 
-def first_stall_by_random_play(cls: type[PileGame], deals: int, moves: int) -> PileGame:
+def first_stall_by_random_play(
+    cls: type[StockAndWasteGame], deals: int, moves: int
+) -> StockAndWasteGame:
     """Deals 0, 1, ... played at random (seeded by the deal) for at most ``moves`` moves each:
     the first game that ends stalled, or the last one tried when none does."""
     for deal in range(deals):
@@ -131,7 +133,9 @@ def first_stall_by_random_play(cls: type[PileGame], deals: int, moves: int) -> P
     return game
 
 
-def check_no_stale_legal_moves(game: PileGame, options: dict, data: Any, steps: int = 30) -> None:
+def check_no_stale_legal_moves(
+    game: StockAndWasteGame, options: dict, data: Any, steps: int = 30
+) -> None:
     """Plays, refused moves and undos in random order: after each, the legal moves and the
     view are those of the same game rebuilt from its log."""
     for _ in range(steps):
@@ -154,7 +158,9 @@ def check_no_stale_legal_moves(game: PileGame, options: dict, data: Any, steps: 
         assert game.legal_moves() == rebuilt.legal_moves() and game.view() == rebuilt.view()
 
 
-def brute_force_wins(game: PileGame, key: Callable[[], Hashable], limit: int) -> bool | None:
+def brute_force_wins(
+    game: StockAndWasteGame, key: Callable[[], Hashable], limit: int
+) -> bool | None:
     """Whether ``game`` (a small position) can be won, trying every legal move of the engine
     itself (turns included; no pruning, no automatic moves) with a set of seen positions
     (``key()`` names the game's current position); None when more than ``limit`` positions

@@ -26,7 +26,7 @@ from pile_helpers import (
 )
 
 import engine
-from engine import IllegalMove, pilegame
+from engine import IllegalMove, stockwaste
 from engine.rng import DealRandom
 from engine.solitario import COLUMNS, FOUNDATIONS, Solitario
 from engine.stall import is_stalled, search
@@ -478,7 +478,7 @@ def test_a_stall_past_the_search_cap_is_announced_late_never_falsely(monkeypatch
     # moves, over 10,000 positions: `make bench`, bench/bench_agreement.py, checks it), so
     # here the game's search is capped at 40 positions, and deal 31 played at random (seed
     # 257) stalls after 65 moves in a position whose non-progress moves reach more than that.
-    monkeypatch.setattr(pilegame, "stall_search", functools.partial(search, max_positions=40))
+    monkeypatch.setattr(stockwaste, "stall_search", functools.partial(search, max_positions=40))
     game = Solitario(31, options={"cards": 40})
     chooser = random.Random(257)
     for _ in range(65):
