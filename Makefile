@@ -139,8 +139,8 @@ gallery: venv
 lint: venv
 	$(BIN)/ruff check .
 
-# What CI checks before the tests: lint, formatting, and types (mypy's settings, strict on
-# engine/ and renderer/, are in pyproject.toml).
+# What CI checks before the tests: lint, formatting, and types (mypy, strict on every package:
+# its settings are in pyproject.toml).
 check: lint
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy

@@ -14,8 +14,9 @@ from datetime import datetime
 from typing import Any
 
 from bot.core import Core
+from bot.core.background import SWEEP_INTERVAL_SECONDS
 from bot.core.context import Ctx
-from bot.core.dispatch import SWEEP_INTERVAL_SECONDS, set_default_wiring
+from bot.core.dispatch import set_default_wiring
 from bot.core.limits import Limits
 from bot.core.presentation import RenderFn
 from bot.core.registry import Registry

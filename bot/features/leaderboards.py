@@ -32,9 +32,9 @@ from bot import i18n
 from bot.core import focus
 from bot.core.commands import ALL_GAMES, game_id_of
 from bot.features import web
-from bot.features.daily import ACCEPTED, DAILY_GAMES, settle_pending
+from bot.features.daily import DAILY_GAMES, settle_pending
 from bot.replies import Reply
-from bot.storage import Entry
+from bot.storage import ACCEPTED, Entry
 from engine.gameinfo import Column, Result
 
 if TYPE_CHECKING:

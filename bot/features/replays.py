@@ -40,6 +40,7 @@ from bot.core.names import seat_names
 from bot.features import solutions as solutions_module
 from bot.replies import Reply
 from bot.storage import ACTIVE, SOLO, SessionRecord
+from engine.solvers import LOST
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -243,11 +244,7 @@ async def solution_command(
         return [core.private(ctx, "replay.solution_busy")]
     line = found.solution(played)
     if not line:
-        key = (
-            "replay.solution_lost"
-            if found.start == solutions_module.LOST
-            else "replay.solution_unknown"
-        )
+        key = "replay.solution_lost" if found.start == LOST else "replay.solution_unknown"
         return [core.private(ctx, key, game=game, deal=latest.deal)]
     try:
         image = await _gif(latest, line, ctx.lang, what="solution")

@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Any
 
 import engine
 from bot.replies import Reply
-from bot.storage import SOLO, SessionRecord
+from bot.storage import PLAYING, SOLO, SessionRecord
 from engine.solvers import LOST, UNKNOWN, WON, Budget, Position, decide
 
 if TYPE_CHECKING:
@@ -140,7 +140,6 @@ class Solutions:
         """Would an answer about this game spoil a competition still running in its chat?
         (Compared by game and deal number only: a Solitario of 52 cards on the daily deal's
         number waits too, which costs little and needs no knowledge of default options.)"""
-        from bot.features.daily import PLAYING
         from bot.features.race_rules import RACING
 
         running = await self.core.store.play.deals_in_competition(

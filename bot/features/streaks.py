@@ -26,11 +26,11 @@ from bot.core.commands import ALL_GAMES
 from bot.core.names import player_query, short_name
 from bot.core.people import named_person
 from bot.features import web
-from bot.features.daily import ACCEPTED, settle_pending
+from bot.features.daily import settle_pending
 from bot.features.leaderboards import sort_key
 from bot.features.table_rules import names_a_computer
 from bot.replies import Reply
-from bot.storage import Entry, PlayerResult, Storage
+from bot.storage import ACCEPTED, Entry, PlayerResult, Storage
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx

@@ -30,7 +30,8 @@ class _LocaleFormatter(string.Formatter):
         if format_spec == "cap":
             text = str(value)
             return text[:1].upper() + text[1:]
-        return super().format_field(value, format_spec)
+        formatted: str = super().format_field(value, format_spec)
+        return formatted
 
 
 def dollars(amount: float) -> str:

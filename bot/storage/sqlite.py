@@ -19,7 +19,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,8 @@ def _on_thread(db: aiosqlite.Connection, work: Callable[[sqlite3.Connection], An
     the last call it ran, and a ``db`` it kept alive would never be collected, so one nobody
     closed (a start-up that failed) would keep its thread, and the process, from ending."""
     connection = db._conn  # ValueError once closed: storage answers "busy"
-    return db._execute(work, connection)
+    execute: Callable[..., Awaitable[Any]] = db._execute  # aiosqlite's own, unannotated
+    return execute(work, connection)
 
 
 def _rows(connection: sqlite3.Connection, sql: str, params: Params) -> list[tuple[Any, ...]]:

@@ -27,8 +27,9 @@ def register(locales: Path) -> None:
     renderer.registry.register("golf", *renderer.PILE_BOARD, board=PileBoard(steady_fan=(0, 5)))
     # bot/: nothing to register; the texts are files of bot/i18n/locales/<lang>/
     from bot import i18n
+    from bot.i18n import catalogue
 
-    i18n.LOCALES_DIR = locales
+    catalogue.LOCALES_DIR = locales  # a copy of the shipped folder with golf.po beside them
     i18n.reload()
 
 

@@ -117,7 +117,9 @@ def request_of(interaction: discord.Interaction) -> Request:
 
 
 # ----- buttons -----------------------------------------------------------------------------------
-class TavoloButton(discord.ui.DynamicItem[discord.ui.Button], template=r"v1:[\x21-\x7e]{1,97}"):
+class TavoloButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"v1:[\x21-\x7e]{1,97}"
+):
     """A core button. Rebuilt from its custom id on every press, so it outlives restarts."""
 
     def __init__(
@@ -138,7 +140,11 @@ class TavoloButton(discord.ui.DynamicItem[discord.ui.Button], template=r"v1:[\x2
 
     @classmethod
     async def from_custom_id(  # type: ignore[override]  # discord.py passes our own Button
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+        /,
     ) -> TavoloButton:
         return cls(item.custom_id or match.group(0), item.label or "\u200b")
 

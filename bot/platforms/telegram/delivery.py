@@ -82,6 +82,7 @@ class Delivery:
         reply = outgoing.reply
         markup = keyboard(reply.buttons, outgoing.origin_chat)
         answering: dict[str, Any] = {}
+        message: Message
         if outgoing.reply_to is not None:
             # still sent when the command was deleted meanwhile
             answering["reply_parameters"] = ReplyParameters(
@@ -201,6 +202,7 @@ class _PrivateNotice:
         link = InlineKeyboardButton(
             i18n.t(self.lang, "telegram.open_private_button"), url=f"https://t.me/{username}"
         )
-        return await bot.send_message(
+        sent: Message = await bot.send_message(
             chat_id, text, parse_mode=ParseMode.HTML, reply_markup=InlineKeyboardMarkup([[link]])
         )
+        return sent
