@@ -135,7 +135,7 @@ async def check_schema(settings: Settings, console: bool) -> None:
     schema older than this program's stops the start with the command to run."""
     if settings.migrates_itself(console or chosen_platforms(settings, console) == [CONSOLE]):
         return
-    store = await Storage.open(settings.database_url, migrate=False)
+    store = await Storage.open(settings.database_url, migrate=False, pool=settings.pool)
     await store.close()
 
 

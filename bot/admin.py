@@ -22,8 +22,11 @@ from bot.storage.backup import backup, restore
 from bot.storage.migrations import LATEST
 
 
-async def _migrate(database_url: str) -> tuple[int, ...]:
-    store = await Storage.open(database_url, create_parent=database_url == DEFAULT_DATABASE_URL)
+async def _migrate(settings: Settings) -> tuple[int, ...]:
+    database_url = settings.database_url
+    store = await Storage.open(
+        database_url, create_parent=database_url == DEFAULT_DATABASE_URL, pool=settings.pool
+    )
     try:
         return store.applied_migrations
     finally:
@@ -34,7 +37,7 @@ def migrate(settings: Settings) -> int:
     """Apply the pending migrations once (each logged as it is applied)."""
     where = redacted(settings.database_url)
     try:
-        applied = asyncio.run(_migrate(settings.database_url))
+        applied = asyncio.run(_migrate(settings))
     except StorageError as error:
         print(redact(f"tavolo: cannot migrate: {error}"), file=sys.stderr)
         return 2

@@ -21,7 +21,7 @@ from bot.core.limits import Limits
 from bot.i18n import LANGUAGES
 from bot.redact import redact, url_secrets
 from bot.storage import DEFAULT_DATABASE_URL, is_postgres_url
-from bot.storage.postgres import PoolSettings
+from bot.storage.postgres import TRANSACTION_POOLER, PoolSettings
 
 #: attribute name -> environment variable
 _VARIABLES = {
@@ -30,6 +30,7 @@ _VARIABLES = {
     "database_url": "DATABASE_URL",
     "database_pool_size": "DATABASE_POOL_SIZE",
     "database_pool_timeout": "DATABASE_POOL_TIMEOUT",
+    "database_pooler": "DATABASE_POOLER",
     "default_language": "DEFAULT_LANGUAGE",
     "log_level": "LOG_LEVEL",
     "telegram_base_url": "TELEGRAM_BASE_URL",
@@ -187,6 +188,8 @@ class Settings:
     #: free one before it is answered "busy"
     database_pool_size: int = 10
     database_pool_timeout: float = 5.0
+    #: PostgreSQL reached through a pooler in transaction mode (PgBouncer): ``transaction``
+    database_pooler: str | None = None
     default_language: str = "en"
     log_level: str = "INFO"
     telegram_base_url: str | None = None
@@ -263,7 +266,9 @@ class Settings:
     @property
     def pool(self) -> PoolSettings:
         """PostgreSQL's connection pool of this process."""
-        return PoolSettings(self.database_pool_size, self.database_pool_timeout)
+        return PoolSettings(
+            self.database_pool_size, self.database_pool_timeout, self.database_pooler
+        )
 
     @property
     def webhook_port(self) -> int:
@@ -375,6 +380,14 @@ class Settings:
                     f"(got {found['database_pool_timeout']!r})"
                 )
             parsed["database_pool_timeout"] = wait
+        if "database_pooler" in found:
+            pooler = found["database_pooler"].lower()
+            if pooler != TRANSACTION_POOLER:
+                raise ValueError(
+                    f"DATABASE_POOLER must be {TRANSACTION_POOLER} (PgBouncer's pool_mode = "
+                    f"transaction) or unset (got {found['database_pooler']!r})"
+                )
+            parsed["database_pooler"] = pooler
         for attr in ("http_port", "telegram_webhook_port", "platform_port"):
             if attr in found:
                 parsed[attr] = _port(_VARIABLES[attr], found[attr])

@@ -214,3 +214,106 @@ class PgDatabases:
                 "COMMIT",
             ]
         )
+
+
+#: Debian's package, which ``.ci/run`` installs when missing
+PGBOUNCER_MISSING = (
+    "no pgbouncer: install Debian's package (apt-get install -y pgbouncer); the tests of "
+    "Tavolo behind PgBouncer in transaction mode start one themselves"
+)
+
+
+def pgbouncer_path() -> str:
+    import shutil
+
+    for candidate in (shutil.which("pgbouncer"), "/usr/sbin/pgbouncer"):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise RuntimeError(PGBOUNCER_MISSING)
+
+
+class PgBouncer:
+    """A PgBouncer in transaction mode in front of the test server (its own ini and user list
+    in ``folder``), listening on a free port of 127.0.0.1: every test database through it,
+    with ``server_pool_size`` server connections per database at most, so that its clients
+    really share them; ``connect_query`` runs on each new server connection. ``url(database)``
+    gives a URL to it. As root, it runs as the server's
+    own user (PgBouncer refuses root; that user can open the server's socket)."""
+
+    #: how long PgBouncer may take to listen: a bound for one that hangs, far above its start
+    START_SECONDS = 30.0
+
+    def __init__(
+        self,
+        server_url: str,
+        folder: Path,
+        server_pool_size: int = 2,
+        connect_query: str | None = None,
+    ) -> None:
+        import os
+        import socket
+        import subprocess
+        from urllib.parse import parse_qs, urlsplit
+
+        binary = pgbouncer_path()
+        parts = urlsplit(server_url)
+        socket_dir = parse_qs(parts.query)["host"][0]
+        server_port = parts.port or 5432
+        with socket.socket() as probe:  # a free port (the moment between is a test's risk)
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "userlist.txt").write_text('"postgres" ""\n')
+        (folder / "pgbouncer.ini").write_text(
+            "[databases]\n"
+            f"* = host={socket_dir} port={server_port}"
+            + (f" connect_query='{connect_query}'" if connect_query else "")
+            + "\n"
+            "[pgbouncer]\n"
+            "listen_addr = 127.0.0.1\n"
+            f"listen_port = {self.port}\n"
+            "unix_socket_dir =\n"
+            "auth_type = trust\n"
+            f"auth_file = {folder / 'userlist.txt'}\n"
+            "pool_mode = transaction\n"
+            f"default_pool_size = {server_pool_size}\n"
+            "min_pool_size = 0\n"
+            "reserve_pool_size = 0\n"
+            "max_client_conn = 500\n"
+            "server_reset_query =\n"
+            "log_connections = 0\n"
+            "log_disconnections = 0\n" + ("user = embedded_postgres\n" if os.getuid() == 0 else "")
+        )
+        if os.getuid() == 0:  # its files readable once it is no longer root
+            for path in (folder, folder / "userlist.txt", folder / "pgbouncer.ini"):
+                path.chmod(0o755 if path.is_dir() else 0o644)
+        self._log = (folder / "pgbouncer.log").open("wb")
+        self._process = subprocess.Popen(
+            [binary, str(folder / "pgbouncer.ini")], stdout=self._log, stderr=subprocess.STDOUT
+        )
+        self._folder = folder
+        deadline = time.monotonic() + self.START_SECONDS
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                break
+            except OSError:
+                if self._process.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(
+                        f"pgbouncer did not start: {(folder / 'pgbouncer.log').read_text()}"
+                    ) from None
+                time.sleep(0.05)
+
+    def url(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+    def stop(self) -> None:
+        if self._process.poll() is None:
+            self._process.terminate()
+            try:
+                self._process.wait(timeout=10)
+            except Exception:
+                self._process.kill()
+                self._process.wait(timeout=10)
+        self._log.close()

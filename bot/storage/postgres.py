@@ -97,13 +97,21 @@ class _PostgresTx(QueuedTx):
         return [tuple(row) for row in await self._conn.fetch(numbered(sql), *params)]
 
 
+#: ``PoolSettings.pooler`` for a pooler that hands a server connection to a client for one
+#: transaction at a time (PgBouncer's ``pool_mode = transaction``)
+TRANSACTION_POOLER = "transaction"
+
+
 @dataclass(frozen=True, slots=True)
 class PoolSettings:
     """The PostgreSQL pool of one process: at most ``size`` connections, and a request waits
-    at most ``timeout`` seconds for one (then it is answered "busy", nothing changed)."""
+    at most ``timeout`` seconds for one (then it is answered "busy", nothing changed).
+    ``pooler``: ``TRANSACTION_POOLER`` when the server is reached through a pooler in
+    transaction mode (``DATABASE_POOLER``), else None."""
 
     size: int = 10
     timeout: float = 5.0
+    pooler: str | None = None
 
 
 async def _keep_session(connection: Any) -> None:
@@ -148,6 +156,9 @@ class PostgresBackend(Observed):
         self.settings = settings or PoolSettings()
         #: requests waiting for a free connection now (the metrics' gauge)
         self.waiting = 0
+        #: behind a transaction pooler: what opens a transaction, its timeouts set in the same
+        #: round trip (None: asyncpg's BEGIN, the timeouts being the session's)
+        self._begin: str | None = None
 
     @classmethod
     async def connect(
@@ -160,26 +171,65 @@ class PostgresBackend(Observed):
             raise StorageError(
                 "DATABASE_URL names PostgreSQL: install the extra (pip install 'tavolo[postgres]')"
             ) from missing
-        settings = {
+        timeouts = {
             "lock_timeout": str(int(busy_timeout * 1000)),
             "statement_timeout": str(int(busy_timeout * 4000)),
         }
+        # asyncpg's own bound on every statement (it cancels the query then): the client's side
+        # of every wait, with or without a pooler
+        options: dict[str, Any] = {"command_timeout": busy_timeout * 5}
+        if pool_settings.pooler == TRANSACTION_POOLER:
+            # Nothing may outlive a transaction: the server connection is another client's
+            # after it. No named prepared statements (asyncpg's cache keeps them on the
+            # connection): each statement is parsed unnamed and run in one exchange (asyncpg
+            # follows Parse/Describe with Flush, not Sync, so the pooler keeps the server
+            # until the Bind/Execute's Sync). The timeouts are not startup parameters (PgBouncer
+            # refuses those) but SET LOCAL in each transaction's BEGIN (``_begin``).
+            options["statement_cache_size"] = 0
+        else:
+            options["server_settings"] = timeouts
         try:
             connections = await asyncpg.create_pool(
                 dsn,
                 min_size=1,
                 max_size=pool_settings.size,
-                server_settings=settings,
                 timeout=10,
-                command_timeout=busy_timeout * 5,
                 reset=_keep_session,
+                **options,
             )
         except Exception as exc:  # bad host, refused, bad password, unknown database ...
             # redacted: a driver may quote the DSN it was given, password and all
             raise StorageError(
                 redact(f"cannot connect to PostgreSQL: {type(exc).__name__}: {exc}")
             ) from None
-        return cls(connections, pool_settings)
+        backend = cls(connections, pool_settings)
+        if pool_settings.pooler == TRANSACTION_POOLER:
+            backend._begin = "BEGIN; " + "; ".join(
+                f"SET LOCAL {name} = {value}" for name, value in timeouts.items()
+            )
+            await backend._check_server_timeouts(busy_timeout)
+        return backend
+
+    async def _check_server_timeouts(self, busy_timeout: float) -> None:
+        """Behind a transaction pooler a statement run alone (a move, a request's rate-limit
+        tokens, a read) has the server connection's own timeouts, which Tavolo cannot set:
+        say so at start when the server's are off (asyncpg's ``command_timeout`` still
+        bounds each statement, but a lock is then waited for that long)."""
+        try:
+            rows = await self.fetch(
+                "SELECT current_setting('lock_timeout'), current_setting('statement_timeout')"
+            )
+        except StorageError:
+            return  # the server's problem is told by the first request (and /readyz)
+        if "0" in rows[0]:
+            log.warning(
+                "DATABASE_POOLER=transaction: the server connections have no lock_timeout or "
+                "statement_timeout (lock_timeout=%s, statement_timeout=%s): set them on the "
+                "role (ALTER ROLE ... SET lock_timeout = '%ds') or in the pooler's "
+                'connect_query (README, "Running behind PgBouncer")',
+                *rows[0],
+                int(busy_timeout),
+            )
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[Any]:
@@ -226,13 +276,34 @@ class PostgresBackend(Observed):
         ``lock_timeout``, and rows, not the whole database, are locked)."""
         since = time.perf_counter()
         try:
-            async with self._connection() as conn, conn.transaction():
+            async with self._connection() as conn, self._transaction_on(conn):
                 self._waited(since)
                 tx = _PostgresTx(conn)
                 yield tx
                 await tx.flush()
         except Exception as exc:
             self._raise_as_storage(exc, postgres_error(exc))
+
+    def _transaction_on(self, conn: Any) -> contextlib.AbstractAsyncContextManager[Any]:
+        if self._begin is None:
+            return conn.transaction()  # type: ignore[no-any-return]
+        return self._begun(conn, self._begin)
+
+    @staticmethod
+    @contextlib.asynccontextmanager
+    async def _begun(conn: Any, begin: str) -> AsyncIterator[None]:
+        """A transaction opened by ``begin`` (its SET LOCALs with it, one round trip),
+        committed at the end, rolled back on an error."""
+        await conn.execute(begin)
+        try:
+            yield
+        except BaseException:
+            if not conn.is_closed():
+                # a lost connection is closed by the pool: the error that lost it is the news
+                with contextlib.suppress(Exception):
+                    await conn.execute("ROLLBACK")
+            raise
+        await conn.execute("COMMIT")
 
     async def run_script(self, script: str) -> None:
         async with self._connection() as conn:
