@@ -13,7 +13,8 @@ size, CPU per command with and without its board image, and a flood.
   thread and back, some fifty hand-offs a game that cost far more than the game itself on a busy
   machine. That changes where work runs, not what the core keeps: the same core, features and
   storage code play every game, and a hand-off leaves nothing behind once it is done.
-* ``memory_with_solver``: short games (``/play canfield N``, ``/move d``, ``/resign``) finished
+* ``memory_with_solver``: short games (Canfield: ``/play canfield N``, ``/move d``,
+  ``/resign``; FreeCell, every other game: ``/play freecell N``, ``/resign``) finished
   as fast as the core takes them with the "could it have been won?" solver on, on its own
   thread as in the bot (issue 39: its queue had no bound, and RSS grew by 233 MB over 40,000
   games). The resident set (RSS, all of it: heap, arenas, SQLite's page cache; the games are
@@ -207,16 +208,30 @@ async def _memory(games: int, warm: int) -> dict[str, Any]:
     }
 
 
-#: games of the memory run with the solver on (the issue measured 40,000: this many fit a
-#: bench run on a shared machine, 3-5 minutes; ``python -m bench.bench_ops solver 40000``).
-#: RSS swings by some 8 MB as the solver's searches come and go: over fewer games that swing
-#: reads as growth per game
-SOLVER_GAMES = 20_000
-#: games of the run where FEW_PLAYERS take turns
-FEW_PLAYERS_GAMES = 8_000
+#: games of the memory run with the solver on: the issue's 40,000 (about 4,000 games a minute
+#: on a quiet core, some 10-15 minutes for both runs on a busy shared machine;
+#: ``python -m bench.bench_ops solver GAMES [PLAYERS]`` runs one with another count). RSS swings
+#: by some 8 MB as the solver's searches come and go: over fewer games that swing reads as
+#: growth per game
+SOLVER_GAMES = 40_000
+#: games of the run where FEW_PLAYERS take turns (a quarter: what it adds is how the same
+#: players' many games are kept, which shows long before 40,000)
+FEW_PLAYERS_GAMES = 10_000
+#: RSS is read after each of this many equal parts of the games
+SOLVER_CHECKPOINTS = 8
 SOLVER_WARM_GAMES = 1_000
 #: the players taking turns in the run with few players
 FEW_PLAYERS = 100
+
+
+def _peak_rss_bytes() -> int | None:
+    """The process's highest resident set so far (Linux's ``VmHWM``; None elsewhere): the
+    solver's searches' transient peaks, which a checkpoint may miss."""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    return None
 
 
 def _held_rss_bytes() -> int:
@@ -256,9 +271,13 @@ async def memory_with_solver(
                 core.clock.now += GAME_INTERVAL  # type: ignore[attr-defined]
                 player = n % players if players else n
                 req = Request("bench", f"chat{n % CHATS}", f"user{player}", f"Player {player}")
-                await core.handle_text(req, f"/play canfield {n % 5000 + 1}")
-                await core.handle_text(req, "/move d")
-                replies = await core.handle_text(req, "/resign canfield")
+                # both games the solver answers about, in turn: Canfield after a move of
+                # the stock, FreeCell resigned at once (its solver searches the whole deal)
+                game_id = "freecell" if n % 2 else "canfield"
+                await core.handle_text(req, f"/play {game_id} {n % 5000 + 1}")
+                if game_id == "canfield":
+                    await core.handle_text(req, "/move d")
+                replies = await core.handle_text(req, f"/resign {game_id}")
                 counts["busy"] += any(reply.key == "solution.busy" for reply in replies)
                 counts["most_waiting"] = max(counts["most_waiting"], len(solutions._searching))
                 if n % 50 == 0:
@@ -271,15 +290,19 @@ async def memory_with_solver(
             held_before = _held_rss_bytes()
             before = rss_bytes()
             started = time.perf_counter()
-            quarters = [before]
-            for quarter in range(4):
-                await finish(warm + quarter * games // 4, games // 4)
-                quarters.append(rss_bytes())
+            checkpoints = [before]
+            part = games // SOLVER_CHECKPOINTS
+            for n in range(SOLVER_CHECKPOINTS):
+                last = n == SOLVER_CHECKPOINTS - 1
+                await finish(warm + n * part, games - n * part if last else part)
+                checkpoints.append(rss_bytes())
             seconds = time.perf_counter() - started
-            at_end = quarters[-1]
+            at_end = checkpoints[-1]
+            at_half = checkpoints[SOLVER_CHECKPOINTS // 2]
             await solutions.wait()
             gc.collect()
             drained = rss_bytes()
+            peak = _peak_rss_bytes()
             held_after = _held_rss_bytes()
         finally:
             await core.close()
@@ -291,12 +314,21 @@ async def memory_with_solver(
         "rss_mb_before": round(before / 2**20, 1),
         "rss_mb_after_games": round(at_end / 2**20, 1),
         "rss_mb_after_answers": round(drained / 2**20, 1),
-        "rss_mb_each_quarter": [round(rss / 2**20, 1) for rss in quarters],
+        # the highest RSS of the process (warm-up included): a search's transient peak
+        "rss_mb_peak": None if peak is None else round(peak / 2**20, 1),
+        # RSS before and after each eighth of the games
+        "rss_mb_at_checkpoints": [round(rss / 2**20, 1) for rss in checkpoints],
+        "games_at_checkpoints": [
+            n * (games // SOLVER_CHECKPOINTS) for n in range(SOLVER_CHECKPOINTS)
+        ]
+        + [games],
         "rss_bytes_per_game": round(growth / games),
         "rss_bytes_per_player": round(growth / distinct),
         # what the second half added: caches filling to their bounds (SQLite's pages, the
         # verdicts kept, the allocator's arenas) are in the first
-        "rss_bytes_per_game_second_half": round((at_end - quarters[2]) / (games - games // 2)),
+        "rss_bytes_per_game_second_half": round(
+            (at_end - at_half) / (games - SOLVER_CHECKPOINTS // 2 * (games // SOLVER_CHECKPOINTS))
+        ),
         # freed memory given back first (glibc): what the games left held, per game
         "held_mb_before_and_after": [round(held_before / 2**20, 1), round(held_after / 2**20, 1)],
         "held_bytes_per_game": round((held_after - held_before) / games),
@@ -305,6 +337,7 @@ async def memory_with_solver(
         "told_busy": counts["busy"],
         "most_waiting": counts["most_waiting"],
         "games_per_second": round(games / seconds),
+        "seconds": round(seconds, 1),
     }
 
 
