@@ -7,15 +7,14 @@ and breaks only when a whole UTC day passes without a finished daily.
 
 >>> d = date.fromisoformat
 >>> streaks([d("2025-03-12"), d("2025-03-13")], today=d("2025-03-14"))
-Streaks(current=2, best=2)
+Streak(current=2, best=2)
 >>> streaks([d("2025-03-12"), d("2025-03-13")], today=d("2025-03-15"))
-Streaks(current=0, best=2)
+Streak(current=0, best=2)
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from statistics import median
 from typing import TYPE_CHECKING
@@ -25,12 +24,13 @@ from bot import i18n
 from bot.core.commands import ALL_GAMES
 from bot.core.names import player_query, short_name
 from bot.core.people import named_person
+from bot.core.web_reads import GameNumbers, Streak
 from bot.features import web
 from bot.features.daily import settle_pending
 from bot.features.leaderboards import sort_key
 from bot.features.table_rules import names_a_computer
 from bot.replies import Reply
-from bot.storage import ACCEPTED, Entry, PlayerResult, Storage
+from bot.storage import ACCEPTED, PlayerResult, Storage
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
@@ -38,22 +38,14 @@ if TYPE_CHECKING:
     from bot.features.tables import Tables
 
 
-@dataclass(frozen=True, slots=True)
-class Streaks:
-    """Current and best run of consecutive days."""
-
-    current: int
-    best: int
-
-
-def streaks(days: Iterable[date], today: date) -> Streaks:
+def streaks(days: Iterable[date], today: date) -> Streak:
     """The current and best streak of a set of days with a finished daily challenge.
 
     >>> d = date.fromisoformat
     >>> streaks([d("2025-03-01"), d("2025-03-02"), d("2025-03-03"), d("2025-03-14")], today=d("2025-03-14"))
-    Streaks(current=1, best=3)
+    Streak(current=1, best=3)
     >>> streaks([], today=d("2025-03-14"))
-    Streaks(current=0, best=0)
+    Streak(current=0, best=0)
     """
     ordered = sorted(set(days))
     best = run = 0
@@ -63,7 +55,7 @@ def streaks(days: Iterable[date], today: date) -> Streaks:
         best = max(best, run)
         previous = day
     alive = previous is not None and (today - previous) <= timedelta(days=1)
-    return Streaks(run if alive else 0, best)
+    return Streak(run if alive else 0, best)
 
 
 async def daily_days(store: Storage, platform: str, player_id: str) -> list[date]:
@@ -78,19 +70,7 @@ async def daily_days(store: Storage, platform: str, player_id: str) -> list[date
 NOT_A_BEST = frozenset({"resigned"})
 
 
-@dataclass(frozen=True, slots=True)
-class GameStats:
-    """One game's numbers for one player."""
-
-    game_id: str
-    games: int
-    wins: int
-    best: Entry | None  # the best result by the game's leaderboard order (solo games)
-    masters: int = 0
-    table: bool = False  # a table game: no best, the masters won in all instead
-
-
-async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameStats]:
+async def game_stats(store: Storage, platform: str, player_id: str) -> list[GameNumbers]:
     """Games, wins and best result per game (every finished game, ranked or not)."""
     per_game: dict[str, list[PlayerResult]] = {}
     for played in await store.results.player_results(platform, player_id):
@@ -106,7 +86,7 @@ async def game_stats(store: Storage, platform: str, player_id: str) -> list[Game
         table = engine.game_info(game_id).table
         best = None if table or not entries else min(entries, key=lambda e: sort_key(game_id, e))
         found.append(
-            GameStats(
+            GameNumbers(
                 game_id,
                 len(results),
                 sum(r.won for r in results),
@@ -141,7 +121,7 @@ def clock_text(spent: timedelta) -> str:
     return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
 
 
-def _game_line(core: Service, lang: str, stats: GameStats) -> str:
+def _game_line(core: Service, lang: str, stats: GameNumbers) -> str:
     """One game's line of ``/stats``: games, wins (counted in the language's plural forms) and
     the best result, or the masters won in all for a table game."""
     params = {"game": core.game_name(lang, stats.game_id), "games": stats.games, "wins": stats.wins}
@@ -152,7 +132,7 @@ def _game_line(core: Service, lang: str, stats: GameStats) -> str:
     return i18n.t(lang, "stats.game_line", best=_best_text(lang, stats), **params)
 
 
-def _best_text(lang: str, stats: GameStats) -> str:
+def _best_text(lang: str, stats: GameNumbers) -> str:
     best = stats.best
     assert best is not None  # _game_line asks only when there is one
     # each game's text picks what it shows: its score (as points, dollars or cards), moves,

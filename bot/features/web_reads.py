@@ -38,14 +38,10 @@ class FeatureReads:
         return leaderboards.since_day(period, today)
 
     async def game_numbers(self, platform: str, user: str) -> list[GameNumbers]:
-        return [
-            GameNumbers(s.game_id, s.games, s.wins, s.best, s.masters, s.table)
-            for s in await streaks.game_stats(self.store, platform, user)
-        ]
+        return await streaks.game_stats(self.store, platform, user)
 
     async def streak(self, platform: str, user: str, today: date) -> Streak:
-        found = streaks.streaks(await streaks.daily_days(self.store, platform, user), today)
-        return Streak(found.current, found.best)
+        return streaks.streaks(await streaks.daily_days(self.store, platform, user), today)
 
     async def rating(self, platform: str, user: str, game_id: str) -> ShownRating | None:
         rating = await ratings.rating_of(self.store, platform, ratings.GLOBAL, user, game_id)

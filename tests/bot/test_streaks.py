@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core import Core
+from bot.core.web_reads import Streak
 from bot.features import daily
-from bot.features.streaks import Streaks, streaks
+from bot.features.streaks import streaks
 
 D = date.fromisoformat
 
@@ -93,13 +94,13 @@ async def test_stats_of_someone_without_games_and_of_a_stranger(chat: FakePlatfo
 
 
 def test_streak_examples():
-    assert streaks([D("2025-03-14")], today=D("2025-03-14")) == Streaks(1, 1)
-    assert streaks([D("2025-03-13")], today=D("2025-03-14")) == Streaks(1, 1)
-    assert streaks([D("2025-03-12")], today=D("2025-03-14")) == Streaks(0, 1)
+    assert streaks([D("2025-03-14")], today=D("2025-03-14")) == Streak(1, 1)
+    assert streaks([D("2025-03-13")], today=D("2025-03-14")) == Streak(1, 1)
+    assert streaks([D("2025-03-12")], today=D("2025-03-14")) == Streak(0, 1)
     # across a month and a year end
     days = [D("2024-12-30"), D("2024-12-31"), D("2025-01-01")]
-    assert streaks(days, today=D("2025-01-02")) == Streaks(3, 3)
-    assert streaks([D("2025-02-28"), D("2025-03-01")], today=D("2025-03-01")) == Streaks(2, 2)
+    assert streaks(days, today=D("2025-01-02")) == Streak(3, 3)
+    assert streaks([D("2025-02-28"), D("2025-03-01")], today=D("2025-03-01")) == Streak(2, 2)
 
 
 @given(st.sets(st.integers(0, 60), max_size=40), st.integers(0, 70))
