@@ -1,26 +1,15 @@
-"""The adapters and the texts are modules of one concept each (issue 38): none of
-bot/platforms/ or bot/i18n/ grows past 500 lines (split it by concept instead), and the
-packages keep the names the rest of the bot imports from them."""
+"""The adapters and the texts are packages of a module per concept (their size:
+tests/test_module_sizes.py) that keep the names the rest of the bot imports from them."""
 
 from __future__ import annotations
 
 from pathlib import Path
-
-import pytest
 
 import bot.i18n
 import bot.platforms
 
 MAX_LINES = 500
 FOLDERS = (Path(bot.platforms.__file__).parent, Path(bot.i18n.__file__).parent)
-
-
-@pytest.mark.parametrize(
-    "path", [p for folder in FOLDERS for p in sorted(folder.rglob("*.py"))], ids=lambda p: p.name
-)
-def test_no_adapter_or_text_module_is_over_500_lines(path: Path) -> None:
-    lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= MAX_LINES, f"{path}: {lines} lines"
 
 
 def test_the_packages_keep_what_the_bot_imports_from_them() -> None:
