@@ -125,7 +125,9 @@ class GameInfo:
     it: ``rules.<id>``, the notation guide ``help.<id>``, ...); ``names`` its name per language; ``aliases`` other words players type for
     it (the id and the names are words already); ``table`` a multiplayer table game (played
     at a ``/challenge`` table) rather than a solo game; ``min_players``/``max_players`` the
-    seats (the game class reads them from here).
+    seats (the game class reads them from here); ``races`` whether ``/race`` may deal it, every
+    racer the same deal on a board of their own: only a solo game whose score counts points
+    and is ranked by the move that reached it (``score_move``, the race's tie-break) may.
 
     ``faces`` are the card faces a player may ask for, the default first (a drawing style,
     not a rule: the deal is the same); ``ranking`` how finished games rank (None: ranked per
@@ -165,6 +167,7 @@ class GameInfo:
     notation_setup: tuple[str, ...] = ()
     points: bool = False
     auto_finish: bool = False
+    races: bool = False
     words: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -173,8 +176,23 @@ class GameInfo:
             raise ValueError(f"{self.id}: no name in {', '.join(missing)}")
         if self.hint_from_solver and self.solver is None:
             raise ValueError(f"{self.id}: hints from a solver need a solver")
+        if self.races and not self._has_race_scoring():
+            raise ValueError(
+                f"{self.id}: a race game is a solo game of points ranked by the move that "
+                "reached its score (score_move)"
+            )
         words = {normal_word(w) for w in (self.id, *self.names.values(), *self.aliases)}
         object.__setattr__(self, "words", frozenset(words))
+
+    def _has_race_scoring(self) -> bool:
+        """A race ranks racers by score, then by the move of their last scoring move: only a
+        solo game whose score counts points and whose ranking reads ``score_move`` has both."""
+        return (
+            not self.table
+            and self.points
+            and self.ranking is not None
+            and Column.SCORE_MOVE in self.ranking.columns
+        )
 
     @property
     def default_faces(self) -> str:

@@ -109,6 +109,7 @@ class Solitario(StockAndWasteGame):
         could_have_won=True,
         points=True,
         auto_finish=True,
+        races=True,
         hint_scorer="piles",
         notation_examples=("d", "w3", "35", "35:2", "wf", "3f", "f25"),
     )

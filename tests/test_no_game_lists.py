@@ -8,9 +8,9 @@ games. Each reads the games' facts instead (``engine.GAMES``, ``GameInfo``, the 
 any of them, and this test stops a branch coming back. There is no list of files excused.
 
 A game's own modules name their game (``GameInfo(id="golf")``, a doctest that plays it):
-naming is not branching, and only the forms above are read as branches. Code may name one
-game where it is written for that game alone (``race_rules.GAME``, the Squadratik balance tool's
-``ElSolitario``): a name, not a literal compared.
+naming is not branching, and only the forms above are read as branches. A game's own package
+may name its own classes (the Squadratik balance tool's ``ElSolitario``): a name, not a literal
+compared. bot/ names no game at all (``tests/bot/test_game_ids.py``).
 
 Storage migrations are not read: each is the record of how stored rows were rewritten once,
 on their day, and is never edited after it shipped.

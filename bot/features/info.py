@@ -10,7 +10,7 @@ from bot.core.commands import ALL_GAMES, game_id_of
 from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
-from bot.features.race_rules import GAME as RACE_GAME
+from bot.features.race_rules import race_games
 from bot.replies import Reply
 
 
@@ -23,7 +23,7 @@ def game_named(lang: str, word: str) -> str | None:
     kind = focus.word_kind(lang, word)
     if kind == focus.TABLE:
         return next((g for g in ALL_GAMES if engine.game_info(g).table), None)
-    return RACE_GAME if kind == focus.RACE else None
+    return next(iter(race_games()), None) if kind == focus.RACE else None
 
 
 def register(registry: Registry, core: Service) -> None:

@@ -1,18 +1,21 @@
 """Multiplayer lobbies: ``/challenge``, ``/join``, ``/leave``, ``/start``, ``/addbot``,
 ``/end``, ``/kick``, ``/hand`` and the lobby and hand buttons.
 
-A chat hosts at most one Cartas Maestras table and one race at a time, side by side (README:
+A chat hosts at most one table and one race at a time, side by side (README:
 a race board and a table seat may be held at once). The commands and buttons land here and go
 to the tables or the races feature, whichever owns the session. With both open, a command
 goes to the one it can mean (``/join`` to the one the sender is not in yet, ``/start`` to the
 one they opened...); a word says which when both fit (``/join race``, ``/end table``, in the
-chat's language too), and without one the bot asks for it, naming both.
+chat's language too, or the game's name), and without one the bot asks for it, naming both.
+Which is which is read from the games' facts: a multiplayer session of a game that races is a
+race's lobby, any other a table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import engine
 from bot.core import focus
 from bot.core.buttons import ButtonAction
 from bot.core.commands import game_id_of
@@ -20,7 +23,7 @@ from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.core.session import Session
-from bot.features import race_rules, table_rules
+from bot.features.race_rules import is_race_game
 from bot.features.races import Races
 from bot.features.table_rules import may_manage
 from bot.features.tables import Tables
@@ -33,8 +36,20 @@ _FITS: dict[str, Callable[[Ctx, Session], bool]] = {
     "leave": lambda ctx, s: ctx.user in s.record.players,
     "start": lambda ctx, s: s.record.status == LOBBY and ctx.user == s.record.creator,
     "kick": may_manage,
-    "addbot": lambda ctx, s: s.record.game_id == table_rules.GAME,
+    "addbot": lambda ctx, s: not is_race_game(s.record.game_id),
 }
+
+
+def _kind_of(session: Session) -> str:
+    """A multiplayer session's kind: a race's lobby or a table (``focus.RACE``/``TABLE``)."""
+    return focus.RACE if is_race_game(session.record.game_id) else focus.TABLE
+
+
+def _is_named(session: Session, named: tuple[str, str | None]) -> bool:
+    """Whether a multiplayer session is the one a word named (its kind, and its game when the
+    word was a game's name)."""
+    kind, game_id = named
+    return _kind_of(session) == kind and game_id in (None, session.record.game_id)
 
 
 class Lobby:
@@ -69,15 +84,15 @@ class Lobby:
         self, ctx: Ctx, args: list[str] | None = None, action: str = "join"
     ) -> tuple[Session | None, Reply | None]:
         """The table or race lobby a lobby command means (see the module doc); with a word
-        that names one (``race``, ``table``, ``gara``, ``maestras``) it is taken off ``args``."""
+        that names one (``race``, ``table``, ``gara``, a game's name) it is taken off ``args``."""
         core = self.core
         open_here = [s for s in await core.in_chat(ctx) if s.is_table]
         named = self._named_game(ctx, args[0]) if args else None
         if named is not None and args is not None and (action != "kick" or len(open_here) > 1):
             del args[0]  # a player called "Table" is still kicked when only one is open
-            open_here = [s for s in open_here if s.record.game_id == named]
+            open_here = [s for s in open_here if _is_named(s, named)]
         if not open_here:
-            if named == race_rules.GAME:
+            if named is not None and named[0] == focus.RACE:
                 return None, core.refuse(ctx, "race.none")
             return None, core.refuse(ctx, "table.none")
         if len(open_here) > 1:
@@ -93,16 +108,21 @@ class Lobby:
         return self.core.refuse(ctx, "lobby.which", command=action, race=race, table=table)
 
     @staticmethod
-    def _named_game(ctx: Ctx, word: str) -> str | None:
-        """The multiplayer game a word names: a race (``race``, ``carrera``, ``solitario``)
-        or a table (``table``, ``mesa``, ``maestras``); None for any other word."""
+    def _named_game(ctx: Ctx, word: str) -> tuple[str, str | None] | None:
+        """The multiplayer session a word names, as (kind, game id or None for any game): a
+        race (``race``, ``carrera``, or a game that races: ``solitario``) or a table (``table``,
+        ``mesa``, or the name of a game played at a table); None for any other word."""
         kind = focus.word_kind(ctx.lang, word)
-        if kind == focus.RACE:
-            return race_rules.GAME
-        if kind == focus.TABLE:
-            return table_rules.GAME
+        if kind in (focus.RACE, focus.TABLE):
+            return kind, None
         game_id = game_id_of(word)
-        return game_id if game_id in (race_rules.GAME, table_rules.GAME) else None
+        if game_id is None:
+            return None
+        if is_race_game(game_id):
+            return focus.RACE, game_id
+        if engine.game_info(game_id).table:
+            return focus.TABLE, game_id
+        return None
 
     # ----- commands -------------------------------------------------------------------------
     async def cmd_join(self, ctx: Ctx, args: list[str]) -> list[Reply]:
@@ -145,19 +165,18 @@ class Lobby:
         # a race being run has left the chat's open sessions: it is ended by name, or alone
         race = await self.races.lobby_of_chat(ctx.req.platform, ctx.req.chat_id)
         named = self._named_game(ctx, args[0]) if args else None
-        table = await self.core.sessions.table_of(
-            ctx.req.platform, ctx.req.chat_id, table_rules.GAME
-        )
+        table = await self.tables.table_in_chat(ctx.req.platform, ctx.req.chat_id)
         if race is not None and table is not None and named is None:
             fitting = [s for s in (race, table) if may_manage(ctx, s)]
             if len(fitting) == 1:
                 return await self._end(ctx, fitting[0])
             return [self._which(ctx, "end")]
-        if race is not None and named in (None, race_rules.GAME):
+        if race is not None and (named is None or _is_named(race, named)):
             return await self.races.end(ctx, race)
-        if table is not None and named in (None, table_rules.GAME):
+        if table is not None and (named is None or _is_named(table, named)):
             return await self.tables.end(ctx, table)
-        return [self.core.refuse(ctx, "race.none" if named == race_rules.GAME else "table.none")]
+        names_a_race = named is not None and named[0] == focus.RACE
+        return [self.core.refuse(ctx, "race.none" if names_a_race else "table.none")]
 
     async def _end(self, ctx: Ctx, session: Session) -> list[Reply]:
         if self.races.is_race_lobby(session):

@@ -1,4 +1,4 @@
-"""A Solitario race's rounds: dealing every racer the same deal on a board of their own,
+"""A race's rounds: dealing every racer the same deal on a board of their own,
 knowing which boards are a race's, and ending the round when its time is up (the unfinished
 boards are resigned as they stand) or when every board is finished (solved, stalled or
 resigned): the ranking (:mod:`bot.features.race_rules`), or, senza tempo and a tie for first,
@@ -13,14 +13,13 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core.commands import random_deal
 from bot.core.context import system_ctx
 from bot.core.names import short_name
 from bot.core.session import Session, iso
 from bot.features.race_rules import (
-    FACES,
-    GAME,
     MIN_RACERS,
     RACING,
     TIME_UP,
@@ -49,8 +48,9 @@ class RaceRounds:
         self.core = core
         # bounded: every solo board asks once; the recent ones are the ones asked again
         self._entry_cache: OrderedDict[str, RaceEntry | None] = OrderedDict()
-        #: picks each round's deal number (tests pin it; the shuffle itself is engine.rng's)
-        self.pick_deal: Callable[[], int] = lambda: random_deal(GAME)
+        #: picks each round's deal number of the race's game (tests pin it; the shuffle itself
+        #: is engine.rng's)
+        self.pick_deal: Callable[[], int] | None = None
 
     @property
     def store(self) -> Storage:
@@ -85,7 +85,7 @@ class RaceRounds:
         rec = lobby.record
         race = await self.store.play.race(lobby.id)
         assert race is not None
-        deal = self.pick_deal()
+        deal = random_deal(rec.game_id) if self.pick_deal is None else self.pick_deal()
         replies: list[Reply] = []
         boards: list[tuple[str, Session]] = []
         for player in list(rec.players):
@@ -99,10 +99,10 @@ class RaceRounds:
                     rec.chat_id,
                     player,
                     lobby.name_of(player),
-                    GAME,
+                    rec.game_id,
                     {},
                     deal,
-                    FACES,
+                    engine.game_info(rec.game_id).default_faces,
                     iso(ctx.now),
                 )
             except AlreadyExists:  # started that game in another process meanwhile

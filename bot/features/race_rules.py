@@ -1,5 +1,5 @@
-"""A Solitario race's own rules (seed 001's competitive play): its settings, and how a round's
-boards are ranked.
+"""A race's own rules (seed 001's Solitario race, played on every game whose facts say it
+races: ``GameInfo.races``): which games race, its settings, and how a round's boards are ranked.
 
 Ranking (:func:`rank`): higher score first; equal scores: the player whose last scoring move
 came earlier in the race. Moves are counted race-wide, as the seed's "contatore generale":
@@ -25,9 +25,6 @@ from datetime import timedelta
 import engine
 from engine.rng import DealRandom
 
-# A race is the seed's Solitario race (its ranking reads Solitario's ``score_move``): the one
-# game it is written for, so naming it is clearer than a fact every other game would lack.
-GAME = "solitario"
 #: a race lobby's status once its boards are dealt (not "active": the lobby holds no game)
 RACING = "racing"
 #: the stored outcome of a board the race's clock ended (not the player's resignation)
@@ -47,7 +44,23 @@ SENZA_TEMPO_WORDS = (
     "sintiempo",
     "sin_tiempo",
 )
-FACES = engine.game_info(GAME).default_faces
+
+
+def race_games() -> list[str]:
+    """The games ``/race`` may deal (their facts say they race), in ``engine.GAMES`` order: the
+    first is the one dealt when ``/race`` names none."""
+    return [game_id for game_id, cls in engine.GAMES.items() if cls.info.races]
+
+
+def is_race_game(game_id: str) -> bool:
+    """Whether ``game_id`` is a game that races (a multiplayer session of it is a race's
+    lobby, not a table).
+
+    >>> is_race_game("solitario"), is_race_game("maestras"), is_race_game("no-such-game")
+    (True, False, False)
+    """
+    cls = engine.GAMES.get(game_id)
+    return cls is not None and cls.info.races
 
 
 @dataclass(frozen=True, slots=True)

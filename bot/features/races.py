@@ -1,11 +1,13 @@
-"""Solitario races (seed 001's competitive play): everyone plays the same deal on their own
-board, within a time limit, and is ranked by the seed's rules (:mod:`bot.features.race_rules`).
+"""Races (seed 001's Solitario race, on every game whose facts say it races): everyone plays
+the same deal on their own board, within a time limit, and is ranked by the seed's rules
+(:mod:`bot.features.race_rules`).
 
-``/race [minutes] [senza-tempo]`` opens a join window (``JOIN_WINDOW`` seconds, or until the
-creator presses Start / types ``/start``). The race's lobby is an ordinary table session (game
-``solitario``, so ``/join``, ``/leave``, ``/kick`` and the lobby buttons work as for tables);
-its ``races`` row keeps the rest. When the race starts, every player gets a solo Solitario
-session on the same deal, linked to the race in ``race_entries``: ``/move``, buttons and
+``/race [game] [minutes] [senza-tempo]`` opens a join window (``JOIN_WINDOW`` seconds, or until
+the creator presses Start / types ``/start``); without a game word it races the first game that
+races (Solitario), as ``/play`` reads a game word. The race's lobby is an ordinary table session
+(of the race's game, so ``/join``, ``/leave``, ``/kick`` and the lobby buttons work as for
+tables); its ``races`` row keeps the rest. When the race starts, every player gets a solo
+session of that game on the same deal, linked to the race in ``race_entries``: ``/move``, buttons and
 ``/board`` work on it as on any solo game; undo is refused (a race is competitive), and the
 board shows the race clock. The rounds, their end and ranking are
 :class:`~bot.features.race_rounds.RaceRounds`, which :class:`Races` builds on.
@@ -16,21 +18,22 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+import engine
 from bot import i18n
 from bot.core import focus
-from bot.core.commands import ascii_number
+from bot.core.commands import ascii_number, game_id_of
 from bot.core.session import Session, iso
 from bot.features.race_rounds import RaceRounds
 from bot.features.race_rules import (
     DEFAULT_MINUTES,
-    FACES,
-    GAME,
     JOIN_WINDOW,
     MAX_MINUTES,
     MIN_RACERS,
     RACING,
     SENZA_TEMPO_WORDS,
     clock_text,
+    is_race_game,
+    race_games,
 )
 from bot.features.table_rules import lobby_key, may_manage
 from bot.replies import Reply
@@ -51,7 +54,7 @@ class Races(RaceRounds):
 
     @staticmethod
     def is_race_lobby(session: Session) -> bool:
-        return session.is_table and session.record.game_id == GAME
+        return session.is_table and is_race_game(session.record.game_id)
 
     async def running_in_chat(self, platform: str, chat_id: str) -> str | None:
         """The id of the race being run in this chat, if any."""
@@ -86,9 +89,13 @@ class Races(RaceRounds):
 
     # ----- commands -------------------------------------------------------------------------
     async def open(self, ctx: Ctx, args: list[str]) -> list[Reply]:
-        """``/race [minutes] [senza-tempo]``: open the join window."""
+        """``/race [game] [minutes] [senza-tempo]``: open the join window."""
         core = self.core
-        refusal = self.tables.opening_refusal(ctx, GAME)
+        games = race_games()
+        if not games:
+            return [core.refuse(ctx, "race.no_game")]
+        game = games[0]
+        refusal = self.tables.opening_refusal(ctx, game)
         if refusal is not None:
             return [refusal]
         minutes: int | None = DEFAULT_MINUTES
@@ -99,8 +106,12 @@ class Races(RaceRounds):
                 senza_tempo = True
             elif (number := ascii_number(lowered)) is not None and 1 <= number <= MAX_MINUTES:
                 minutes = number
+            elif (named := game_id_of(word)) is not None:
+                if named not in games:  # a game, but not one a race can deal
+                    return [self._not_a_race_game(ctx, named, games)]
+                game = named
             else:
-                return [core.refuse(ctx, "race.usage", max=MAX_MINUTES)]
+                return [self._usage(ctx, games)]
         if senza_tempo:
             minutes = None
         platform, chat_id = ctx.req.platform, ctx.req.chat_id
@@ -111,11 +122,11 @@ class Races(RaceRounds):
             return [busy]
         try:
             lobby = await core.sessions.new_table(
-                platform, chat_id, ctx.user, ctx.req.user_name, GAME, [], iso(ctx.now)
+                platform, chat_id, ctx.user, ctx.req.user_name, game, [], iso(ctx.now)
             )
         except AlreadyExists:  # another process opened this chat's race a moment ago
             return [core.refuse(ctx, "race.exists")]
-        lobby.record.faces = FACES
+        lobby.record.faces = engine.game_info(game).default_faces
         await core.sessions.save(lobby)
         await self.store.play.insert_race(
             lobby.id, minutes, senza_tempo, iso(ctx.now + JOIN_WINDOW)
@@ -125,10 +136,27 @@ class Races(RaceRounds):
             ctx,
             key,
             creator=ctx.req.user_name,
+            game=core.game_name(ctx.lang, game),
             minutes=minutes or 0,
             seconds=int(JOIN_WINDOW.total_seconds()),
         )
         return [opened, await core.board(ctx, lobby, fresh=True)]
+
+    def _usage(self, ctx: Ctx, games: list[str]) -> Reply:
+        """How ``/race`` is written: with one game that races, no game word to learn."""
+        if len(games) == 1:
+            return self.core.refuse(ctx, "race.usage", max=MAX_MINUTES)
+        names = self.core.games_list(ctx.lang, games)
+        return self.core.refuse(ctx, "race.usage_games", max=MAX_MINUTES, games=names)
+
+    def _not_a_race_game(self, ctx: Ctx, game_id: str, games: list[str]) -> Reply:
+        """The refusal of a game that cannot be raced, naming those that can."""
+        return self.core.refuse(
+            ctx,
+            "race.not_a_race_game",
+            game=self.core.game_name(ctx.lang, game_id),
+            games=self.core.games_list(ctx.lang, games),
+        )
 
     async def join(self, ctx: Ctx, lobby: Session) -> list[Reply]:
         busy = await self._busy_refusal(ctx)
@@ -193,4 +221,5 @@ class Races(RaceRounds):
         race_id = await self.running_in_chat(platform, chat_id)
         if race_id is not None:
             return await self.core.sessions.get(race_id)
-        return await self.core.sessions.table_of(platform, chat_id, GAME)
+        chat = await self.core.sessions.in_chat(platform, chat_id)
+        return next((s for s in chat if self.is_race_lobby(s)), None)

@@ -1,5 +1,6 @@
-"""A Cartas Maestras table's rules outside the game: its seats, its turn timer setting, who is
-a computer, who may manage a table or race lobby, and the words a race's lobby says instead
+"""A table's rules outside the game (tables play the first game whose facts say it is played
+at a table, ``GameInfo.table``: Cartas Maestras): which game, its seats, its turn timer
+setting, who is a computer, who may manage a table or race lobby, and the words a race's lobby says instead
 of a table's. Shared by the table's commands (:mod:`bot.features.tables`), its turns
 (:mod:`bot.features.table_turns`) and the races (a race's lobby is a table session).
 
@@ -21,19 +22,33 @@ from typing import TYPE_CHECKING, Any
 import engine
 from bot import i18n
 from bot.core.commands import ascii_number
+from bot.features.race_rules import MAX_RACERS, is_race_game
 from bot.storage.records import COMPUTER_PREFIX
 
 if TYPE_CHECKING:
     from bot.core.context import Ctx
     from bot.core.session import Session
 
-# The table modules play Cartas Maestras' own table rules (seats, masters won, computer
-# players, ratings): the one table game, so naming it is clearer than a search for "the" one.
-GAME = "maestras"
-MIN_TABLE, MAX_TABLE = engine.game_info(GAME).min_players, engine.game_info(GAME).max_players
 MAX_TIMER_MINUTES = 24 * 60
 #: timeouts in a row after which a player leaves the table
 MAX_TIMEOUTS = 3
+
+
+def table_game() -> str | None:
+    """The game ``/challenge`` opens a table of: the first in ``engine.GAMES`` order whose facts
+    say it is played at a table (None: no such game here)."""
+    return next((g for g, cls in engine.GAMES.items() if cls.info.table), None)
+
+
+def max_seats(lobby: Session) -> int:
+    """How many may sit in a lobby: its table game's seats, or a race's racers."""
+    game_id = lobby.record.game_id
+    return MAX_RACERS if is_race_game(game_id) else engine.game_info(game_id).max_players
+
+
+def min_seats(game_id: str) -> int:
+    """How many a table of ``game_id`` needs seated before it is dealt."""
+    return engine.game_info(game_id).min_players
 
 
 def is_computer(player: str) -> bool:
@@ -103,7 +118,7 @@ _RACE_WORDING = {
 def lobby_key(lobby: Session, key: str) -> str:
     """``key``, or its race's wording when ``lobby`` is a race's ("ana joins the race", not
     "ana sits down"): a chat may hold both at once, and each message names its own."""
-    return _RACE_WORDING.get(key, key) if lobby.record.game_id != GAME else key
+    return _RACE_WORDING.get(key, key) if is_race_game(lobby.record.game_id) else key
 
 
 def may_manage(ctx: Ctx, lobby: Session) -> bool:

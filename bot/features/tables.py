@@ -1,4 +1,4 @@
-"""Cartas Maestras tables from the chat: opening (``/challenge``), seating people and computer
+"""Tables from the chat (of the table game, :func:`~bot.features.table_rules.table_game`): opening (``/challenge``), seating people and computer
 players, starting, leaving, removing players, ending, ``/stats``' ratings and "Play again".
 
 The core's ``/challenge``, ``/join``, ``/leave``, ``/start``, ``/addbot``, ``/end`` and
@@ -18,18 +18,19 @@ from bot.core import buttons as button_ids
 from bot.core.commands import ascii_number, random_deal
 from bot.core.names import find_players, mentioned_id, player_query, short_name, split_names
 from bot.core.people import named_person, platform_mention
-from bot.core.session import Session, iso
+from bot.core.session import Session, iso, tables_among
 from bot.features import ratings
+from bot.features.race_rules import is_race_game
 from bot.features.table_rules import (
-    GAME,
-    MAX_TABLE,
     MAX_TIMER_MINUTES,
-    MIN_TABLE,
     is_computer,
     lobby_key,
+    max_seats,
     may_manage,
+    min_seats,
     parse_timer,
     seat_check,
+    table_game,
 )
 from bot.features.table_state import load_play
 from bot.features.table_text import timer_text
@@ -44,15 +45,19 @@ if TYPE_CHECKING:
 
 
 class Tables(TableTurns):
-    """Cartas Maestras table commands (see module doc)."""
+    """Table commands (see module doc)."""
 
     # ----- commands -------------------------------------------------------------------------
     async def challenge(self, ctx: Ctx, args: list[str]) -> list[Reply]:
         """``/challenge [@players] [timer=<minutes>|untimed]``: open a table and invite."""
         core = self.core
-        refusal = self.opening_refusal(ctx, GAME)
+        game = table_game()
+        if game is None:
+            return [core.refuse(ctx, "challenge.no_game")]
+        refusal = self.opening_refusal(ctx, game)
         if refusal is not None:
             return [refusal]
+        seats = engine.game_info(game).max_players
         if await self.chat_is_taken(ctx.req.platform, ctx.req.chat_id):
             return [core.refuse(ctx, "challenge.exists")]
         timer: int | None = DEFAULT_TIMER_SECONDS
@@ -71,7 +76,7 @@ class Tables(TableTurns):
                     no_timer_word = word[:32]
                 continue
             name = player_query([word])[:64]
-            if not name or len(invited_names) >= MAX_TABLE - 1:
+            if not name or len(invited_names) >= seats - 1:
                 continue
             # someone seen in this chat, or the platform's own mention: only they are pinged
             known = await named_person(self.store, ctx.req, name)
@@ -87,7 +92,7 @@ class Tables(TableTurns):
                 ctx.req.chat_id,
                 ctx.user,
                 ctx.req.user_name,
-                GAME,
+                game,
                 invited_ids,
                 iso(ctx.now),
             )
@@ -98,7 +103,7 @@ class Tables(TableTurns):
             ctx,
             "challenge.opened",
             creator=ctx.req.user_name,
-            game=core.game_name(ctx.lang, GAME),
+            game=core.game_name(ctx.lang, game),
             invited=", ".join(invited_names),
         )
         if not invited_names:  # nobody invited: no empty "Invited: ." line
@@ -106,7 +111,7 @@ class Tables(TableTurns):
                 ctx.lang,
                 "challenge.opened_open",
                 creator=ctx.req.user_name,
-                game=core.game_name(ctx.lang, GAME),
+                game=core.game_name(ctx.lang, game),
             )
         if no_timer_word is not None and timer is None:
             opened.text += "\n" + i18n.t(ctx.lang, "tables.timer_zero", arg=no_timer_word)
@@ -123,8 +128,8 @@ class Tables(TableTurns):
                 return [core.refuse(ctx, lobby_key(table, "join.started"))]
             if ctx.user in rec.players:
                 return [core.refuse(ctx, lobby_key(table, "join.already"))]
-            if len(rec.players) >= MAX_TABLE:
-                return [core.refuse(ctx, lobby_key(table, "join.full"), max=MAX_TABLE)]
+            if len(rec.players) >= max_seats(table):
+                return [core.refuse(ctx, lobby_key(table, "join.full"), max=max_seats(table))]
             rec.players.append(ctx.user)
             rec.names[ctx.user] = ctx.req.user_name
             # numbered when someone seated already has this name ("Ana 2 sits down")
@@ -142,8 +147,8 @@ class Tables(TableTurns):
                 return [core.refuse(ctx, "end.not_allowed")]
             if rec.status != LOBBY:
                 return [core.refuse(ctx, "join.started")]
-            if len(rec.players) >= MAX_TABLE:
-                return [core.refuse(ctx, "join.full", max=MAX_TABLE)]
+            if len(rec.players) >= max_seats(table):
+                return [core.refuse(ctx, "join.full", max=max_seats(table))]
             play = await load_play(self.store, table.id)
             number = 1
             while (
@@ -185,7 +190,7 @@ class Tables(TableTurns):
         core = self.core
         async with core.sessions.lock(table.id):
             rec = table.record
-            refusal = self.start_refusal(ctx, table, MIN_TABLE)
+            refusal = self.start_refusal(ctx, table, min_seats(rec.game_id))
             if refusal is not None:
                 return [refusal]
             try:
@@ -303,9 +308,14 @@ class Tables(TableTurns):
         return None
 
     async def chat_is_taken(self, platform: str, chat_id: str) -> bool:
-        """Does the chat already host its one open Cartas Maestras table? (A race beside it
-        is no obstacle: README's race board and table seat may be held at once.)"""
-        return await self.core.sessions.table_of(platform, chat_id, GAME) is not None
+        """Does the chat already host its one open table? (A race beside it is no obstacle:
+        README's race board and table seat may be held at once.)"""
+        return await self.table_in_chat(platform, chat_id) is not None
+
+    async def table_in_chat(self, platform: str, chat_id: str) -> Session | None:
+        """The chat's open table (a race's lobby is not one), if any."""
+        chat = await self.core.sessions.in_chat(platform, chat_id)
+        return next((s for s in tables_among(chat) if not is_race_game(s.record.game_id)), None)
 
     def start_refusal(self, ctx: Ctx, lobby: Session, minimum: int) -> Reply | None:
         """Why the sender may not deal this lobby (a table's or a race's) now: it has started
@@ -336,13 +346,16 @@ class Tables(TableTurns):
     async def stats_lines(
         self, lang: str, platform: str, chat_id: str, player_id: str
     ) -> list[str]:
-        """``/stats`` lines: the player's Cartas Maestras rating here and everywhere."""
-        lines = []
+        """``/stats`` lines: the player's rating at the table game here and everywhere."""
+        lines: list[str] = []
+        game = table_game()
+        if game is None:
+            return lines
         for scope, key in (
             (chat_id, "tables.rating_here"),
             (ratings.GLOBAL, "tables.rating_global"),
         ):
-            rating = await ratings.rating_of(self.store, platform, scope, player_id, GAME)
+            rating = await ratings.rating_of(self.store, platform, scope, player_id, game)
             if rating is not None:
                 lines.append(i18n.t(lang, key, rating=rating.shown, games=rating.games))
         return lines
@@ -368,7 +381,7 @@ class Tables(TableTurns):
                 ctx.req.chat_id,
                 ctx.user,
                 ctx.req.user_name,
-                GAME,
+                rec.game_id,
                 people,
                 iso(ctx.now),
             )
@@ -386,7 +399,7 @@ class Tables(TableTurns):
             ctx,
             "challenge.opened",
             creator=ctx.req.user_name,
-            game=core.game_name(ctx.lang, GAME),
+            game=core.game_name(ctx.lang, rec.game_id),
             invited=", ".join(table.name_of(p) for p in people) or "-",
         )
         opened.text += "\n" + i18n.t(
