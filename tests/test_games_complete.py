@@ -39,6 +39,8 @@ def test_info_is_complete(game_id: str) -> None:
         assert info.daily.node_budget > 0 and info.daily.proofs
     if info.could_have_won:
         assert info.solver is not None
+    if info.races:  # a race ranks by the move that reached the score: the view must carry it
+        assert "score_move" in engine.new_game(game_id, 1).view()
     # a game that ends "stalled" has the exact stall search's hooks (engine.stall)
     assert info.stalls == hasattr(engine.GAMES[game_id], "_progress_baseline")
 

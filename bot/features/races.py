@@ -126,6 +126,9 @@ class Races(RaceRounds):
             )
         except AlreadyExists:  # another process opened this chat's race a moment ago
             return [core.refuse(ctx, "race.exists")]
+        if len(games) > 1 and await self._another_race_beside(lobby):
+            await core.sessions.end_without_result(lobby, iso(ctx.now))
+            return [core.refuse(ctx, "race.exists")]
         lobby.record.faces = engine.game_info(game).default_faces
         await core.sessions.save(lobby)
         await self.store.play.insert_race(
@@ -141,6 +144,17 @@ class Races(RaceRounds):
             seconds=int(JOIN_WINDOW.total_seconds()),
         )
         return [opened, await core.board(ctx, lobby, fresh=True)]
+
+    async def _another_race_beside(self, lobby: Session) -> bool:
+        """Whether the chat holds a race besides the one just stored. The unique index keeps one
+        open race per chat *and game*; a race of another game that another process opened
+        meanwhile is seen here once both are stored, and the later check gives way: two races
+        never both stay (at worst both give way, and the players type /race again)."""
+        rec = lobby.record
+        if await self.running_in_chat(rec.platform, rec.chat_id) is not None:
+            return True
+        chat = await self.core.sessions.in_chat(rec.platform, rec.chat_id)
+        return any(self.is_race_lobby(s) and s.id != lobby.id for s in chat)
 
     def _usage(self, ctx: Ctx, games: list[str]) -> Reply:
         """How ``/race`` is written: with one game that races, no game word to learn."""

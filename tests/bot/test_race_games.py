@@ -7,13 +7,14 @@ it is played at one."""
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from core_fakes import FakePlatform
 
 import engine
 from bot.core import Core
+from bot.core.session import Session
 from engine.gameinfo import Column, GameInfo, Ranking, by_score_then_fewer_moves
 from engine.solitario import Solitario
 from engine.squadratik.maestras import CartasMaestras
@@ -155,3 +156,22 @@ def test_only_a_solo_game_of_points_ranked_by_the_scoring_move_may_race() -> Non
         GameInfo(id="x", names=names, points=True, ranking=fewer_moves, races=True)
     with pytest.raises(ValueError, match="race"):  # a table game
         GameInfo(id="x", names=names, points=True, ranking=race_ranking, table=True, races=True)
+
+
+async def test_two_processes_opening_races_of_two_games_leave_one_race(
+    core: Core, chat: FakePlatform, two_race_games: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unique index holds one race per chat and game: a Solitario race opened by another
+    process between this process's check and its insert is seen after it, and ``/race speed``
+    gives way."""
+    new_table = core.sessions.new_table
+
+    async def another_process_first(*args: Any, **kwargs: Any) -> Session:
+        monkeypatch.setattr(core.sessions, "new_table", new_table)
+        await new_table(chat.platform, chat.chat_id, "bea", "Bea", "solitario", [], args[-1])
+        return await new_table(*args, **kwargs)
+
+    monkeypatch.setattr(core.sessions, "new_table", another_process_first)
+    assert (await chat.say("ana", "/race speed"))[0].key == "race.exists"
+    open_here = await core.sessions.in_chat(chat.platform, chat.chat_id)
+    assert [(s.record.game_id, s.record.creator) for s in open_here] == [("solitario", "bea")]
