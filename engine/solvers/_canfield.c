@@ -128,25 +128,25 @@ static uint64_t hash_key(const uint8_t *key, size_t len) {
 }
 
 static int seen_init(Seen *seen, size_t slots) {
-    seen->slot = huge_alloc(slots * sizeof(Slot), 1);
+    seen->slot = table_alloc(slots * sizeof(Slot));
     seen->mask = slots - 1;
     seen->count = 0;
     seen->cap = 1 << 20;
     seen->used = 1;
-    seen->arena = huge_alloc(seen->cap, 0);
+    seen->arena = table_alloc(seen->cap);
     return seen->slot != NULL && seen->arena != NULL;
 }
 
 static void seen_free(Seen *seen) {
-    free(seen->slot);
-    free(seen->arena);
+    table_free(seen->slot, (seen->mask + 1) * sizeof(Slot));
+    table_free(seen->arena, seen->cap);
     seen->slot = NULL;
     seen->arena = NULL;
 }
 
 static int seen_grow(Seen *seen) {
     size_t slots = (seen->mask + 1) * 2;
-    Slot *bigger = huge_alloc(slots * sizeof(Slot), 1);
+    Slot *bigger = table_alloc(slots * sizeof(Slot));
     if (bigger == NULL) return 0;
     for (size_t j = 0; j <= seen->mask; j++) {
         if (!seen->slot[j].off) continue;
@@ -154,7 +154,7 @@ static int seen_grow(Seen *seen) {
         while (bigger[i].off) i = (i + 1) & (slots - 1);
         bigger[i] = seen->slot[j];
     }
-    free(seen->slot);
+    table_free(seen->slot, (seen->mask + 1) * sizeof(Slot));
     seen->slot = bigger;
     seen->mask = slots - 1;
     return 1;
@@ -178,10 +178,8 @@ static size_t seen_find(const Seen *seen, const uint8_t *key, size_t len, uint64
 static int seen_insert(Seen *seen, const uint8_t *key, size_t len, uint64_t hash, uint8_t value) {
     if (seen->used + len + 2 > seen->cap) {
         size_t cap = seen->cap * 2;
-        uint8_t *arena = huge_alloc(cap, 0);
+        uint8_t *arena = table_resize(seen->arena, seen->cap, cap);
         if (arena == NULL) return -1;
-        memcpy(arena, seen->arena, seen->used);
-        free(seen->arena);
         seen->arena = arena;
         seen->cap = cap;
     }
@@ -793,9 +791,9 @@ static PyObject *line_list(const Search *s) {
 static void search_free(Search *s) {
     seen_free(&s->seen);
     seen_free(&s->relaxed);
-    free(s->frames.data);
-    free(s->moves.data);
-    free(s->line.data);
+    stack_free(&s->frames);
+    stack_free(&s->moves);
+    stack_free(&s->line);
 }
 
 static PyObject *py_search(PyObject *self, PyObject *args) {

@@ -529,10 +529,10 @@ static PyObject *path_list(const Search *s) {
 
 static void search_free(Search *s) {
     seen_free(&s->seen);
-    free(s->frames.data);
-    free(s->moves.data);
-    free(s->played.data);
-    free(s->path.data);
+    stack_free(&s->frames);
+    stack_free(&s->moves);
+    stack_free(&s->played);
+    stack_free(&s->path);
 }
 
 static int bit_index(int suit, int rank) {

@@ -15,13 +15,15 @@
  * returns (status, line, nodes): status 1 won, 0 lost, -1 out of budget; line the winning
  * steps (kind, source, target, count), kinds 0 "eh", 1 "ch", 2 "cc", 3 "ec", 4 "cx".
  *
- * Keys are fixed-size (_search.h's seen set): the sorted cells, then the columns in sorted
- * order each closed by a marker, at most 4 + 52 + 8 = 64 bytes, every byte below 0x80. */
+ * Keys are fixed-size (_search.h's Key): the sorted cells, then the columns in sorted order
+ * each closed by a marker, at most 4 + 52 + 8 = 64 bytes, every byte below 0x80. The seen set
+ * holds each key's node rather than the key (see "the seen set"). */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #define SEEN_WORDS 8
+#define SEEN_OF_NODES /* the seen set below keeps nodes, not keys */
 #include "_search.h"
 
 #define COLUMNS 8
@@ -199,6 +201,24 @@ static int estimate(const Pos *p) {
 }
 
 /* ----- the search ------------------------------------------------------------------------ */
+/* The seen set keeps a key as the node it was made from: a slot is 32 bits of the key's hash and
+ * the node's index, 8 bytes where the key is 64, and the key is made again from the stored
+ * node only when those hash bits match. A search's memory is mostly its nodes and this set:
+ * about 100 bytes a node instead of 190 to 290 (one search of a million positions had 246 MB
+ * resident). The positions to avoid have no node: their keys are kept in `avoided`. A slot's
+ * place in the table is also taken from those 32 bits, so the table grows without the keys. */
+#define AVOIDED 0x80000000u /* a slot's ref: AVOIDED | index in avoided, or node + 1 */
+
+typedef struct {
+    uint32_t tag, ref; /* ref 0: an empty slot */
+} Slot;
+
+typedef struct {
+    Slot *slot;
+    size_t mask, count;
+    Stack avoided; /* Key */
+} Seen;
+
 typedef struct {
     Budget budget;
     Seen seen;
@@ -207,6 +227,88 @@ typedef struct {
     Stack heap;    /* Entry: the frontier */
     int32_t won_node;
 } Search;
+
+static int seen_init(Seen *seen, size_t slots) {
+    seen->slot = table_alloc(slots * sizeof(Slot));
+    seen->mask = slots - 1;
+    seen->count = 0;
+    return seen->slot != NULL && stack_init(&seen->avoided, sizeof(Key), 16);
+}
+
+static void seen_free(Seen *seen) {
+    table_free(seen->slot, (seen->mask + 1) * sizeof(Slot));
+    seen->slot = NULL;
+    stack_free(&seen->avoided);
+}
+
+static void key_of_ref(const Search *s, uint32_t ref, Key *key) {
+    if (ref & AVOIDED) {
+        *key = AT(s->seen.avoided, Key, ref & ~AVOIDED);
+        return;
+    }
+    Pos p;
+    unpack(&AT(s->nodes, Packed, ref - 1), &p);
+    make_key(&p, key);
+}
+
+static int seen_grow(Seen *seen) {
+    const size_t slots = (seen->mask + 1) * 2;
+    if (slots > ((size_t)1 << 32)) return 0; /* the place comes from 32 bits of hash */
+    Slot *bigger = table_alloc(slots * sizeof(Slot));
+    if (bigger == NULL) return 0;
+    for (size_t j = 0; j <= seen->mask; j++) {
+        if (!seen->slot[j].ref) continue;
+        size_t i = (size_t)seen->slot[j].tag & (slots - 1);
+        while (bigger[i].ref) i = (i + 1) & (slots - 1);
+        bigger[i] = seen->slot[j];
+    }
+    table_free(seen->slot, (seen->mask + 1) * sizeof(Slot));
+    seen->slot = bigger;
+    seen->mask = slots - 1;
+    return 1;
+}
+
+/* whether two stored positions are the same (then so are their keys): the lengths, cells and
+ * homes side by side, then the cards in the columns (the bytes past them are not set) */
+static int packed_equal(const Packed *a, const Packed *b) {
+    if (memcmp(a->len, b->len, COLUMNS + CELLS + 4)) return 0;
+    size_t cards = 0;
+    for (int i = 0; i < COLUMNS; i++) cards += a->len[i];
+    return !memcmp(a->cards, b->cards, cards);
+}
+
+/* Adds the key of `position` (NULL: an avoided key), kept as `ref` (the node that will hold it,
+ * or the avoided key's index); 1 when it was new, 0 when seen before, -1 when memory ran out.
+ * Kept at most 5/8 full, as _search.h's set. A position met again mostly comes back with its
+ * columns in the same places: then comparing the stored node tells without making its key. */
+static int seen_add(Search *s, const Key *key, const Packed *position, uint32_t ref) {
+    Seen *seen = &s->seen;
+    const uint32_t tag = (uint32_t)key_hash(key);
+    size_t i = (size_t)tag & seen->mask;
+    for (; seen->slot[i].ref; i = (i + 1) & seen->mask) {
+        if (seen->slot[i].tag != tag) continue;
+        const uint32_t other_ref = seen->slot[i].ref;
+        if (position != NULL && !(other_ref & AVOIDED) &&
+            packed_equal(position, &AT(s->nodes, Packed, other_ref - 1)))
+            return 0;
+        Key other;
+        key_of_ref(s, other_ref, &other);
+        if (key_equal(&other, key)) return 0;
+    }
+    if ((ref & ~AVOIDED) >= AVOIDED - 1) return -1; /* more nodes than a ref can name */
+    if ((seen->count + 1) * 8 > (seen->mask + 1) * 5) {
+        if (!seen_grow(seen)) return -1;
+        i = (size_t)tag & seen->mask;
+        while (seen->slot[i].ref) i = (i + 1) & seen->mask;
+    }
+    seen->slot[i].tag = tag;
+    seen->slot[i].ref = ref;
+    seen->count++;
+    return 1;
+}
+
+/* the ref of a key about to be stored as the next node */
+static uint32_t next_node_ref(const Search *s) { return (uint32_t)s->nodes.len + 1; }
 
 static int entry_less(const Entry *a, const Entry *b) {
     return a->estimate < b->estimate || (a->estimate == b->estimate && a->node < b->node);
@@ -276,7 +378,9 @@ static int child(Search *s, Pos *c, int32_t parent, int kind, int src, int dst, 
     }
     Key key;
     make_key(c, &key);
-    const int added = seen_add(&s->seen, &key);
+    Packed packed;
+    pack(c, &packed);
+    const int added = seen_add(s, &key, &packed, next_node_ref(s));
     if (added < 0) return FAILED;
     if (added && !add_node(s, c, parent, kind, src, dst, count)) return FAILED;
     return LOST;
@@ -402,7 +506,7 @@ static int expand(Search *s, int32_t node) {
 static int run_search(Search *s, const Pos *start) {
     Key key;
     make_key(start, &key);
-    if (seen_add(&s->seen, &key) < 0) return FAILED;
+    if (seen_add(s, &key, NULL, next_node_ref(s)) < 0) return FAILED;
     if (!add_node(s, start, -1, 0, 0, 0, 0)) return FAILED;
     while (s->heap.len) {
         const Entry entry = heap_pop(&s->heap);
@@ -499,13 +603,13 @@ static int read_start(PyObject *columns, PyObject *cells, PyObject *homes, Pos *
 
 static void search_free(Search *s) {
     seen_free(&s->seen);
-    free(s->nodes.data);
-    free(s->parents.data);
-    free(s->heap.data);
+    stack_free(&s->nodes);
+    stack_free(&s->parents);
+    stack_free(&s->heap);
 }
 
 /* the keys of the positions to avoid, seen before the search starts; 0 with an exception set */
-static int seen_avoided(Seen *seen, PyObject *avoid) {
+static int seen_avoided(Search *s, PyObject *avoid) {
     PyObject *items = PySequence_Fast(avoid, "avoid: a sequence of (columns, cells, homes)");
     if (items == NULL) return 0;
     const Py_ssize_t n = PySequence_Fast_GET_SIZE(items);
@@ -520,11 +624,19 @@ static int seen_avoided(Seen *seen, PyObject *avoid) {
             return 0;
         }
         make_key(&p, &key);
-        if (seen_add(seen, &key) < 0) {
+        /* the key is stored before it is added (its ref names it), and kept only when new */
+        Stack *avoided = &s->seen.avoided;
+        int added = -1;
+        if (stack_reserve(avoided, 1)) {
+            AT(*avoided, Key, avoided->len) = key;
+            added = seen_add(s, &key, NULL, AVOIDED | (uint32_t)avoided->len);
+        }
+        if (added < 0) {
             Py_DECREF(items);
             PyErr_NoMemory();
             return 0;
         }
+        avoided->len += (size_t)added;
     }
     Py_DECREF(items);
     return 1;
@@ -549,7 +661,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         search_free(&s);
         return PyErr_NoMemory();
     }
-    if (avoid != NULL && !seen_avoided(&s.seen, avoid)) {
+    if (avoid != NULL && !seen_avoided(&s, avoid)) {
         search_free(&s);
         return NULL;
     }
@@ -568,11 +680,23 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
     return result;
 }
 
+static PyObject *py_table_bytes(PyObject *self, PyObject *args) {
+    (void)self;
+    int reset = 0;
+    if (!PyArg_ParseTuple(args, "|p:table_bytes", &reset)) return NULL;
+    PyObject *result = Py_BuildValue("(nn)", (Py_ssize_t)tables_held, (Py_ssize_t)tables_peak);
+    if (reset) tables_peak = tables_held;
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"search", py_search, METH_VARARGS,
      "search(columns, cells, homes, limit, deadline, nodes, weights[, avoid])\n"
      "-> (status, line, nodes): freecell._Search.best_first; status 1 won, 0 lost, -1 out "
      "of budget."},
+    {"table_bytes", py_table_bytes, METH_VARARGS,
+     "table_bytes(reset=False) -> (held, most): the bytes of the searches' tables held now and "
+     "the most held at once (since the last reset; reset: start again from now)."},
     {NULL, NULL, 0, NULL},
 };
 

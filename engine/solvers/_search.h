@@ -1,10 +1,13 @@
-/* What the compiled searches (_cardsets.c, _canfield.c, _freecell.c) share: growable arrays, the seen set
- * of whole fixed-size keys, and the budget of engine.solvers.Counter (nodes, CPU clock).
+/* What the compiled searches (_cardsets.c, _canfield.c, _freecell.c) share: their big tables,
+ * growable arrays, the seen set of whole fixed-size keys, and the budget of
+ * engine.solvers.Counter (nodes, CPU clock).
  *
  * Define SEEN_WORDS (the 64-bit words of a key) before including this file to get the seen
- * set; the last word's bit 63 marks a used slot, so keys must never set it. Without it (keys
- * of varying length: _canfield.c) the file brings only the arrays and the clock. Everything
- * is static: each module gets its own copy, sized for its keys. */
+ * set; the last word's bit 63 marks a used slot, so keys must never set it. With SEEN_OF_NODES
+ * defined too the file brings the keys' hash and equality but not the set (_freecell.c keeps
+ * its own, of the keys' nodes). Without SEEN_WORDS (keys of varying length: _canfield.c) the
+ * file brings only the tables, the arrays and the clock. Everything is static: each module
+ * gets its own copy, sized for its keys. */
 
 #ifndef TAVOLO_SEARCH_H
 #define TAVOLO_SEARCH_H
@@ -17,6 +20,122 @@
 #include <sys/mman.h>
 #endif
 
+/* ----- big tables ------------------------------------------------------------------------ */
+/* A search's big tables (its seen set, its arrays once they have grown) are mapped from the
+ * system for that search alone and unmapped as soon as it ends, before its answer goes back to
+ * Python: the memory is the system's again at once. Left to malloc, they came from the C
+ * allocator's arenas once glibc had raised its mmap threshold after a first big free, and a
+ * search of a million positions left tens of MB resident there while the next searches ran.
+ * A table of 2 MiB or more is also asked for in huge pages where the system offers them
+ * (madvise): its lookups are random, and with 4 KiB pages most of them also miss the TLB (10-17 %
+ * more positions per second for the Klondike search at 12 million positions). A fresh mapping
+ * reads as zeros and its pages cost nothing until touched. */
+#define HUGE_PAGE ((size_t)2 << 20)
+/* the size from which a table is mapped rather than malloc'ed */
+#define BIG_TABLE ((size_t)256 << 10)
+
+/* The bytes of tables held now (their sizes: pages never touched count too) and the most held
+ * at once since the module last reset it, over every search of the module on any thread
+ * (atomic where the compiler offers it). A search's memory is mostly its tables:
+ * engine.solvers.freecell.table_bytes reads these. */
+static size_t tables_held, tables_peak;
+
+static void tables_add(size_t bytes) {
+#if defined(__GNUC__)
+    const size_t held = __atomic_add_fetch(&tables_held, bytes, __ATOMIC_RELAXED);
+    size_t peak = __atomic_load_n(&tables_peak, __ATOMIC_RELAXED);
+    while (held > peak && !__atomic_compare_exchange_n(&tables_peak, &peak, held, 1,
+                                                       __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+    }
+#else
+    tables_held += bytes;
+    if (tables_held > tables_peak) tables_peak = tables_held;
+#endif
+}
+
+static void tables_sub(size_t bytes) {
+#if defined(__GNUC__)
+    __atomic_sub_fetch(&tables_held, bytes, __ATOMIC_RELAXED);
+#else
+    tables_held -= bytes;
+#endif
+}
+
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+#define TABLES_MAPPED 1
+
+static size_t page_round(size_t bytes) {
+    const size_t page = 4096;
+    return (bytes + page - 1) & ~(page - 1);
+}
+
+static void *map_table(size_t bytes) {
+    bytes = page_round(bytes);
+    const size_t extra = bytes >= HUGE_PAGE ? HUGE_PAGE : 0; /* room to align to a huge page */
+    uint8_t *raw = mmap(NULL, bytes + extra, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                        -1, 0);
+    if (raw == MAP_FAILED) return NULL;
+    if (!extra) return raw;
+    uint8_t *aligned = (uint8_t *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (aligned > raw) munmap(raw, (size_t)(aligned - raw));
+    if (raw + extra > aligned) munmap(aligned + bytes, (size_t)(raw + extra - aligned));
+#ifdef MADV_HUGEPAGE
+    madvise(aligned, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
+#endif
+    return aligned;
+}
+#else
+#define TABLES_MAPPED 0
+#endif
+
+/* a zeroed table of `bytes`; NULL when memory runs out. table_free gives it back. */
+static void *table_alloc(size_t bytes) {
+    void *table;
+#if TABLES_MAPPED
+    if (bytes >= BIG_TABLE)
+        table = map_table(bytes);
+    else
+#endif
+        table = calloc(bytes, 1);
+    if (table != NULL) tables_add(bytes);
+    return table;
+}
+
+/* gives back a table of table_alloc or table_resize (`bytes`: its size then); NULL is fine */
+static void table_free(void *table, size_t bytes) {
+    if (table == NULL) return;
+    tables_sub(bytes);
+#if TABLES_MAPPED
+    if (bytes >= BIG_TABLE) {
+        munmap(table, page_round(bytes));
+        return;
+    }
+#endif
+    (void)bytes;
+    free(table);
+}
+
+/* the table with room for `bytes` (more than `old_bytes`, its size), its contents kept; NULL
+ * when memory runs out (the old table then stays as it was) */
+static void *table_resize(void *table, size_t old_bytes, size_t bytes) {
+    void *bigger;
+#if TABLES_MAPPED
+    if (old_bytes >= BIG_TABLE) {
+        bigger = mremap(table, page_round(old_bytes), page_round(bytes), MREMAP_MAYMOVE);
+        if (bigger == MAP_FAILED) bigger = NULL;
+    } else if (bytes >= BIG_TABLE) {
+        bigger = map_table(bytes);
+        if (bigger != NULL) {
+            memcpy(bigger, table, old_bytes);
+            free(table);
+        }
+    } else
+#endif
+        bigger = realloc(table, bytes);
+    if (bigger != NULL) tables_add(bytes - old_bytes);
+    return bigger;
+}
+
 /* ----- growable arrays ------------------------------------------------------------------- */
 typedef struct {
     void *data;
@@ -27,7 +146,7 @@ static int stack_init(Stack *s, size_t item, size_t cap) {
     s->item = item;
     s->len = 0;
     s->cap = cap;
-    s->data = malloc(item * cap);
+    s->data = table_alloc(item * cap);
     return s->data != NULL;
 }
 
@@ -36,48 +155,25 @@ static int stack_reserve(Stack *s, size_t more) {
     if (s->len + more <= s->cap) return 1;
     size_t cap = s->cap * 2;
     while (cap < s->len + more) cap *= 2;
-    void *data = realloc(s->data, s->item * cap);
+    void *data = table_resize(s->data, s->item * s->cap, s->item * cap);
     if (data == NULL) return 0;
     s->data = data;
     s->cap = cap;
     return 1;
 }
 
-#define AT(stack, type, index) (((type *)(stack).data)[index])
-
-/* ----- big tables ------------------------------------------------------------------------ */
-/* A big table is asked for in huge pages where the system offers them (Linux, madvise): its
- * lookups are random, and with 4 KiB pages most of them also miss the TLB (10-17 % more
- * positions per second for the Klondike search at 12 million positions). Zeroed when `zero`;
- * free() releases it. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
-static void *huge_alloc(size_t bytes, int zero) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) {
-        void *memory = NULL;
-        if (posix_memalign(&memory, HUGE_PAGE, bytes) == 0) {
-            madvise(memory, bytes, MADV_HUGEPAGE); /* only advice: fine if refused */
-            if (zero) memset(memory, 0, bytes);
-            return memory;
-        }
-    }
-#endif
-    return zero ? calloc(bytes, 1) : malloc(bytes);
+static void stack_free(Stack *s) {
+    table_free(s->data, s->item * s->cap);
+    s->data = NULL;
 }
+
+#define AT(stack, type, index) (((type *)(stack).data)[index])
 
 #ifdef SEEN_WORDS
 /* ----- the seen set ---------------------------------------------------------------------- */
 typedef struct {
     uint64_t w[SEEN_WORDS];
 } Key;
-
-typedef struct {
-    Key *slot;
-    size_t mask, count;
-} Seen;
-
-#define SEEN_USED (1ULL << 63)
 
 static uint64_t key_hash(const Key *key) {
     uint64_t x = 0x243F6A8885A308D3ULL;
@@ -96,15 +192,23 @@ static int key_equal(const Key *a, const Key *b) {
     return 1;
 }
 
+#ifndef SEEN_OF_NODES
+typedef struct {
+    Key *slot;
+    size_t mask, count;
+} Seen;
+
+#define SEEN_USED (1ULL << 63)
+
 static int seen_init(Seen *seen, size_t slots) {
-    seen->slot = huge_alloc(slots * sizeof(Key), 1);
+    seen->slot = table_alloc(slots * sizeof(Key));
     seen->mask = slots - 1;
     seen->count = 0;
     return seen->slot != NULL;
 }
 
 static void seen_free(Seen *seen) {
-    free(seen->slot);
+    table_free(seen->slot, (seen->mask + 1) * sizeof(Key));
     seen->slot = NULL;
 }
 
@@ -144,6 +248,7 @@ static int seen_add(Seen *seen, const Key *key_in) {
     return 1;
 }
 
+#endif /* SEEN_OF_NODES */
 #endif /* SEEN_WORDS */
 
 /* ----- the budget (engine.solvers.Counter: nodes, process CPU seconds) ------------------- */

@@ -94,6 +94,21 @@ def compiled() -> bool:
     return use_compiled(_freecell)
 
 
+def table_bytes(reset: bool = False) -> tuple[int, int] | None:
+    """The C search's memory: the bytes of its tables (seen set, nodes, frontier) held now,
+    and the most held at once since the last ``reset`` (every search in the process, on any
+    thread); ``reset`` starts that most from now. Every table is given back when its search
+    ends, before its answer returns: held is 0 between searches. None without the C module.
+
+    >>> held, _ = table_bytes() or (0, 0)
+    >>> held
+    0
+    """
+    if _freecell is None:
+        return None
+    return _freecell.table_bytes(reset)
+
+
 def _fits(card: int, onto: int) -> bool:
     """``card`` may lie on ``onto`` in a column."""
     return onto % 13 == card % 13 + 1 and (card < 26) != (onto < 26)
