@@ -66,6 +66,7 @@ from bot.app import open_core
 from bot.core import Core, handoff
 from bot.core.limits import Limits
 from bot.replies import Request
+from engine.solvers import freecell as freecell_solver
 
 #: games per round of the memory bench (they cycle through chats and players)
 GAMES = 10_000
@@ -288,14 +289,17 @@ async def memory_with_solver(
             await solutions.wait()
             counts.update(busy=0, answers=0, most_waiting=0)
             held_before = _held_rss_bytes()
+            freecell_solver.table_bytes(reset=True)
             before = rss_bytes()
             started = time.perf_counter()
             checkpoints = [before]
+            tables_at = [freecell_solver.table_bytes() or (0, 0)]
             part = games // SOLVER_CHECKPOINTS
             for n in range(SOLVER_CHECKPOINTS):
                 last = n == SOLVER_CHECKPOINTS - 1
                 await finish(warm + n * part, games - n * part if last else part)
                 checkpoints.append(rss_bytes())
+                tables_at.append(freecell_solver.table_bytes() or (0, 0))
             seconds = time.perf_counter() - started
             at_end = checkpoints[-1]
             at_half = checkpoints[SOLVER_CHECKPOINTS // 2]
@@ -303,6 +307,7 @@ async def memory_with_solver(
             gc.collect()
             drained = rss_bytes()
             peak = _peak_rss_bytes()
+            tables = freecell_solver.table_bytes()
             held_after = _held_rss_bytes()
         finally:
             await core.close()
@@ -316,8 +321,17 @@ async def memory_with_solver(
         "rss_mb_after_answers": round(drained / 2**20, 1),
         # the highest RSS of the process (warm-up included): a search's transient peak
         "rss_mb_peak": None if peak is None else round(peak / 2**20, 1),
+        # the most a FreeCell search's tables (seen set, nodes, frontier) held at once, and what
+        # they held once the answers were in (None without the C module)
+        "freecell_search_tables_mb_most": None if tables is None else round(tables[1] / 2**20, 1),
+        "freecell_search_tables_mb_after": None if tables is None else round(tables[0] / 2**20, 1),
         # RSS before and after each eighth of the games
         "rss_mb_at_checkpoints": [round(rss / 2**20, 1) for rss in checkpoints],
+        # what a FreeCell search running then held in tables (part of that checkpoint's RSS:
+        # a search's transient, given back when it ends)
+        "freecell_search_tables_mb_at_checkpoints": [
+            round(held / 2**20, 1) for held, _ in tables_at
+        ],
         "games_at_checkpoints": [
             n * (games // SOLVER_CHECKPOINTS) for n in range(SOLVER_CHECKPOINTS)
         ]

@@ -63,10 +63,9 @@ def test_the_search_in_c_finds_the_same_line_in_the_same_nodes_as_in_python(monk
 
 
 def test_a_long_search_holds_under_half_its_former_memory_and_gives_it_all_back(monkeypatch):
-    # deal 588 is won within "could it have been won?"'s 150,000 positions, after storing
-    # some 700,000: with its seen set keeping whole 64-byte keys its tables reached 276 MB
-    # (246 MB resident, and up to 313 MB of RSS in a flood of games); its nodes' own tables
-    # are some 100 MB of that
+    # deal 588 is won within "could it have been won?"'s 150,000 nodes, after storing 732,000
+    # positions: with its seen set keeping whole 64-byte keys its tables reached 276 MB (246 MB
+    # resident; up to 313 MB of RSS in a flood of games); now 108 MB, 84 of them the nodes'
     choose_path(monkeypatch, True)
     assert freecell.table_bytes(reset=True)[0] == 0  # no search running
     found = solve("freecell", 588, budget=Budget(nodes=150_000, seconds=None))
