@@ -128,12 +128,12 @@ static uint64_t hash_key(const uint8_t *key, size_t len) {
 }
 
 static int seen_init(Seen *seen, size_t slots) {
-    seen->slot = table_alloc(slots * sizeof(Slot));
+    seen->slot = table_alloc(slots * sizeof(Slot), 1);
     seen->mask = slots - 1;
     seen->count = 0;
     seen->cap = 1 << 20;
     seen->used = 1;
-    seen->arena = table_alloc(seen->cap);
+    seen->arena = table_alloc(seen->cap, 0);
     return seen->slot != NULL && seen->arena != NULL;
 }
 
@@ -146,7 +146,7 @@ static void seen_free(Seen *seen) {
 
 static int seen_grow(Seen *seen) {
     size_t slots = (seen->mask + 1) * 2;
-    Slot *bigger = table_alloc(slots * sizeof(Slot));
+    Slot *bigger = table_alloc(slots * sizeof(Slot), 1);
     if (bigger == NULL) return 0;
     for (size_t j = 0; j <= seen->mask; j++) {
         if (!seen->slot[j].off) continue;

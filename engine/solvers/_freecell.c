@@ -229,7 +229,7 @@ typedef struct {
 } Search;
 
 static int seen_init(Seen *seen, size_t slots) {
-    seen->slot = table_alloc(slots * sizeof(Slot));
+    seen->slot = table_alloc(slots * sizeof(Slot), 1);
     seen->mask = slots - 1;
     seen->count = 0;
     return seen->slot != NULL && stack_init(&seen->avoided, sizeof(Key), 16);
@@ -254,7 +254,7 @@ static void key_of_ref(const Search *s, uint32_t ref, Key *key) {
 static int seen_grow(Seen *seen) {
     const size_t slots = (seen->mask + 1) * 2;
     if (slots > ((size_t)1 << 32)) return 0; /* the place comes from 32 bits of hash */
-    Slot *bigger = table_alloc(slots * sizeof(Slot));
+    Slot *bigger = table_alloc(slots * sizeof(Slot), 1);
     if (bigger == NULL) return 0;
     for (size_t j = 0; j <= seen->mask; j++) {
         if (!seen->slot[j].ref) continue;
