@@ -18,12 +18,13 @@ size, CPU per command with and without its board image, and a flood.
   as fast as the core takes them with the "could it have been won?" solver on, on its own
   thread as in the bot (issue 39: its queue had no bound, and RSS grew by 233 MB over 40,000
   games). The resident set (RSS, all of it: heap, arenas, SQLite's page cache; the games are
-  stored in a database file) before, after each quarter of the games and after the answers,
-  the growth divided by
+  stored in a database file) before, after each eighth of the games and after the answers,
+  its peak (``VmHWM``), the growth divided by
   the games and by the distinct players (goal: under 0.5 KB each; the second half's growth
   alone says whether it is flat once the caches are full; ``held``: the same with freed memory
-  given back to the system first, which a solver search's transient peak otherwise leaves in
-  the allocator's arenas), with every game a new
+  given back to the system first), what a FreeCell search's tables held at each checkpoint
+  (a search running then: part of that RSS, given back when it ends) and at most, with every
+  game a new
   player and with 100 players taking turns; how many answers the solver gave and how many
   games were told it was busy, and the most searches ever waiting at once (at most
   ``solutions.WAITING_LIMIT``).
@@ -211,9 +212,9 @@ async def _memory(games: int, warm: int) -> dict[str, Any]:
 
 #: games of the memory run with the solver on: the issue's 40,000 (about 4,000 games a minute
 #: on a quiet core, some 10-15 minutes for both runs on a busy shared machine;
-#: ``python -m bench.bench_ops solver GAMES [PLAYERS]`` runs one with another count). RSS swings
-#: by some 8 MB as the solver's searches come and go: over fewer games that swing reads as
-#: growth per game
+#: ``python -m bench.bench_ops solver GAMES [PLAYERS]`` runs one with another count). A search
+#: running at a checkpoint adds its tables to that RSS (up to some 80 MB, given back when it
+#: ends): over fewer games that swing reads as growth per game
 SOLVER_GAMES = 40_000
 #: games of the run where FEW_PLAYERS take turns (a quarter: what it adds is how the same
 #: players' many games are kept, which shows long before 40,000)
