@@ -13,8 +13,9 @@ size, CPU per command with and without its board image, and a flood.
   thread and back, some fifty hand-offs a game that cost far more than the game itself on a busy
   machine. That changes where work runs, not what the core keeps: the same core, features and
   storage code play every game, and a hand-off leaves nothing behind once it is done.
-* ``memory_with_solver``: short games (Canfield: ``/play canfield N``, ``/move d``,
-  ``/resign``; FreeCell, every other game: ``/play freecell N``, ``/resign``) finished
+* ``memory_with_solver``: short games of every game the solver analyses (Solitario,
+  Canfield, Imaginary Thirteen and FreeCell today, in turn: ``/play``, every other round one
+  ``/move``, ``/resign``) finished
   as fast as the core takes them with the "could it have been won?" solver on, on its own
   thread as in the bot (issue 39: its queue had no bound, and RSS grew by 233 MB over 40,000
   games). The resident set (RSS, all of it: heap, arenas, SQLite's page cache; the games are
@@ -224,6 +225,12 @@ SOLVER_CHECKPOINTS = 8
 SOLVER_WARM_GAMES = 1_000
 #: the players taking turns in the run with few players
 FEW_PLAYERS = 100
+#: the games whose lost deals "could it have been won?" analyses (read from their facts)
+ANALYSED_GAMES = [
+    game_id
+    for game_id, game in engine.GAMES.items()
+    if game.info.could_have_won and not game.info.table
+]
 
 
 def _peak_rss_bytes() -> int | None:
@@ -273,12 +280,14 @@ async def memory_with_solver(
                 core.clock.now += GAME_INTERVAL  # type: ignore[attr-defined]
                 player = n % players if players else n
                 req = Request("bench", f"chat{n % CHATS}", f"user{player}", f"Player {player}")
-                # both games the solver answers about, in turn: Canfield after a move of
-                # the stock, FreeCell resigned at once (its solver searches the whole deal)
-                game_id = "freecell" if n % 2 else "canfield"
-                await core.handle_text(req, f"/play {game_id} {n % 5000 + 1}")
-                if game_id == "canfield":
-                    await core.handle_text(req, "/move d")
+                # every game the solver answers about, in turn; every other round with one
+                # move first, so the search from where the player stopped runs too
+                game_id = ANALYSED_GAMES[n % len(ANALYSED_GAMES)]
+                deal = n % 5000 + 1
+                await core.handle_text(req, f"/play {game_id} {deal}")
+                if (n // len(ANALYSED_GAMES)) % 2:
+                    first = engine.new_game(game_id, deal).legal_moves()[0]
+                    await core.handle_text(req, f"/move {first}")
                 replies = await core.handle_text(req, f"/resign {game_id}")
                 counts["busy"] += any(reply.key == "solution.busy" for reply in replies)
                 counts["most_waiting"] = max(counts["most_waiting"], len(solutions._searching))
