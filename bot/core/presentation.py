@@ -101,17 +101,7 @@ class Presenter:
         ref = BoardRef(rec.id, None if fresh else rec.board_message_id)
         name = session_name(ctx.lang, session)
         if session.game is None:  # a lobby
-            seated = ", ".join(session.name_of(p) for p in rec.players)
-            # a solo game's lobby is a race's (everyone plays the same deal), not a table's
-            lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
-            answer = reply(
-                ctx.lang,
-                lobby,
-                game=name,
-                players=seated,
-                count=len(rec.players),
-                creator=session.name_of(rec.creator),
-            )
+            answer = lobby_reply(ctx.lang, session, name)
             answer.buttons = keyboards.lobby_buttons(ctx.lang, session)
             answer.board = ref
             return answer
@@ -186,16 +176,7 @@ class Presenter:
         game = session.game
         name = session_name(ctx.lang, session)
         if game is None:  # a lobby has no board yet: the lobby's own text says who is seated
-            seated = ", ".join(session.name_of(p) for p in rec.players)
-            lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
-            return reply(
-                ctx.lang,
-                lobby,
-                game=name,
-                players=seated,
-                count=len(rec.players),
-                creator=session.name_of(rec.creator),
-            )
+            return lobby_reply(ctx.lang, session, name)
         own = session.is_table and ctx.user in rec.players and not game.is_over
         view = session.view(ctx.user if own else None)
         answer = reply(ctx.lang, "words.text_board", game=name)
@@ -287,3 +268,18 @@ class Presenter:
                 answer.params["more"] = len(found) - len(shown)
         self.add_words(answer, table, view, ctx.lang)  # after the text: they share a caption
         return answer
+
+
+def lobby_reply(lang: str, session: Session, name: str) -> Reply:
+    """A lobby's text: who is seated and who opened it (a lobby has no board yet)."""
+    rec = session.record
+    # a solo game's lobby is a race's (everyone plays the same deal), not a table's
+    lobby = "table.lobby" if engine.game_info(rec.game_id).table else "race.lobby"
+    return reply(
+        lang,
+        lobby,
+        game=name,
+        players=", ".join(session.name_of(p) for p in rec.players),
+        count=len(rec.players),
+        creator=session.name_of(rec.creator),
+    )

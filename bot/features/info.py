@@ -27,19 +27,17 @@ def game_named(lang: str, word: str) -> str | None:
 
 
 def register(registry: Registry, core: Service) -> None:
+    def unknown_game(ctx: Ctx, word: str) -> Reply:
+        return core.refuse(
+            ctx, "game.unknown", game=word[:32], games=core.games_list(ctx.lang, ALL_GAMES)
+        )
+
     async def rules(ctx: Ctx, args: list[str]) -> list[Reply]:
         if not args:
             return [core.refuse(ctx, "rules.usage", games=core.games_list(ctx.lang, ALL_GAMES))]
         game_id = game_named(ctx.lang, args[0])
         if game_id is None:
-            return [
-                core.refuse(
-                    ctx,
-                    "game.unknown",
-                    game=args[0][:32],
-                    games=core.games_list(ctx.lang, ALL_GAMES),
-                )
-            ]
+            return [unknown_game(ctx, args[0])]
         return [
             Reply(
                 key="rules.text", text=i18n.rules_text(ctx.lang, game_id), params={"game": game_id}
@@ -53,14 +51,7 @@ def register(registry: Registry, core: Service) -> None:
         if args:
             game_id = game_named(ctx.lang, args[0])
             if game_id is None:
-                return [
-                    core.refuse(
-                        ctx,
-                        "game.unknown",
-                        game=args[0][:32],
-                        games=core.games_list(ctx.lang, ALL_GAMES),
-                    )
-                ]
+                return [unknown_game(ctx, args[0])]
         return [
             Reply(key="help.text", text=i18n.help_text(ctx.lang, game_id), params={"game": game_id})
         ]
