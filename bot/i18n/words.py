@@ -13,9 +13,10 @@ from bot.i18n.formatting import t
 from bot.i18n.languages import DEFAULT, normalise
 from engine.game import Outcome
 
-#: the words the renderer draws on boards (``board.word.<key>``); the bot passes them to
-#: ``renderer.render(..., words=board_words(lang))`` since the renderer never imports bot
-BOARD_WORDS: tuple[str, ...] = (
+#: the words the renderer draws on boards from the catalogues (``board.word.<key>``); the bot
+#: passes them to ``renderer.render(..., words=board_words(lang))`` since the renderer never
+#: imports bot
+CATALOGUE_WORDS: tuple[str, ...] = (
     "score",
     "moves",
     "stock",
@@ -36,25 +37,34 @@ BOARD_WORDS: tuple[str, ...] = (
     "redeals",
     "final",
     "empty_hand",
-    # each game's board title (``GameInfo.title``: a fact of the game, not a catalogue text)
+)
+
+
+#: every board word: the catalogues' and each game's board title (``GameInfo.title``: a fact of
+#: the game, not a catalogue text), ``title_<game>``
+BOARD_WORDS: tuple[str, ...] = (
+    *CATALOGUE_WORDS,
     *(f"title_{game_id}" for game_id in engine.GAMES),
 )
 
 
 def board_words(lang: str) -> dict[str, str]:
-    """Every board word in ``lang``, for the renderer.
+    """Every board word in ``lang``, for the renderer: the titles of the games registered now.
 
     >>> board_words("it")["score"], board_words("es")["stock"]
     ('Punti', 'Mazo')
     """
-    return dict(_board_words(lang))
+    words = dict(_catalogue_words(lang))
+    words.update(
+        (f"title_{game_id}", cls.info.title(lang)) for game_id, cls in engine.GAMES.items()
+    )
+    return words
 
 
 @cache
-def _board_words(lang: str) -> dict[str, str]:
+def _catalogue_words(lang: str) -> dict[str, str]:
     # the catalogues never change while the bot runs, and every board asks: look them up once
-    titles = {f"title_{game_id}": engine.game_info(game_id).title(lang) for game_id in engine.GAMES}
-    return {key: titles.get(key) or t(lang, f"board.word.{key}") for key in BOARD_WORDS}
+    return {key: t(lang, f"board.word.{key}") for key in CATALOGUE_WORDS}
 
 
 #: face styles that draw Italian suits (denari, coppe, bastoni, spade); "francesi" draws French ones
