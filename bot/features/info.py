@@ -3,7 +3,6 @@ chat's language."""
 
 from __future__ import annotations
 
-import engine
 from bot import i18n
 from bot.core import focus
 from bot.core.commands import ALL_GAMES, game_id_of
@@ -11,6 +10,7 @@ from bot.core.context import Ctx
 from bot.core.registry import Registry
 from bot.core.service import Service
 from bot.features.race_rules import race_games
+from bot.features.table_rules import table_game
 from bot.replies import Reply
 
 
@@ -22,7 +22,7 @@ def game_named(lang: str, word: str) -> str | None:
         return game_id
     kind = focus.word_kind(lang, word)
     if kind == focus.TABLE:
-        return next((g for g in ALL_GAMES if engine.game_info(g).table), None)
+        return table_game()
     return next(iter(race_games()), None) if kind == focus.RACE else None
 
 
