@@ -285,9 +285,10 @@ async def memory_with_solver(
                 game_id = ANALYSED_GAMES[n % len(ANALYSED_GAMES)]
                 deal = n % 5000 + 1
                 await core.handle_text(req, f"/play {game_id} {deal}")
-                moves = engine.new_game(game_id, deal).legal_moves()
-                if moves and (n // len(ANALYSED_GAMES)) % 2:
-                    await core.handle_text(req, f"/move {moves[0]}")
+                if (n // len(ANALYSED_GAMES)) % 2:
+                    moves = engine.new_game(game_id, deal).legal_moves()
+                    if moves:  # a deal stalled as dealt offers none
+                        await core.handle_text(req, f"/move {moves[0]}")
                 replies = await core.handle_text(req, f"/resign {game_id}")
                 counts["busy"] += any(reply.key == "solution.busy" for reply in replies)
                 counts["most_waiting"] = max(counts["most_waiting"], len(solutions._searching))
