@@ -181,9 +181,9 @@ class PostgresBackend(Observed):
         if pool_settings.pooler == TRANSACTION_POOLER:
             # Nothing may outlive a transaction: the server connection is another client's
             # after it. No named prepared statements (asyncpg's cache keeps them on the
-            # connection): each statement is parsed unnamed and run in one exchange (asyncpg
+            # connection): each statement is parsed unnamed, then run, on one server (asyncpg
             # follows Parse/Describe with Flush, not Sync, so the pooler keeps the server
-            # until the Bind/Execute's Sync). The timeouts are not startup parameters (PgBouncer
+            # until the Bind/Execute's Sync; two exchanges a statement). The timeouts are not startup parameters (PgBouncer
             # refuses those) but SET LOCAL in each transaction's BEGIN (``_begin``).
             options["statement_cache_size"] = 0
         else:
