@@ -131,7 +131,9 @@ async def test_challenge_opens_a_table_of_the_game_whose_facts_say_table(
     assert "Other Table" in opened[0].text
     await chat.say("bea", "/join")
     started = await chat.say("ana", "/start")
-    assert any(r.board is not None for r in started), [(r.key, r.text[:200], r.board) for r in started]
+    assert any(r.board is not None for r in started), [
+        (r.key, r.text[:200], r.board) for r in started
+    ]
     (table,) = [s for s in await core.sessions.in_chat(chat.platform, chat.chat_id) if s.is_table]
     assert table.record.game_id == "othertable" and table.game is not None
 
